@@ -1,0 +1,166 @@
+import type { Box } from './geometry.js';
+
+/**
+ * Quire's document model: what every reader (pdf, image, docx, pptx, xlsx, html) produces and what
+ * render, tables, schema, split and forms consume. Elements are in reading order within a page.
+ * Ids (txt-N, tbl-N, fig-N) are assigned by assignIds() once the element order is final.
+ */
+
+/** The spec's text-like categories (bounding_boxes keys). */
+export type TextCategory =
+  | 'Title' | 'Header' | 'Text' | 'List Items' | 'Footer' | 'caption' | 'Page Number' | 'Formulas';
+
+export interface SpreadsheetAnchor {
+  sheetName: string;
+  /** Index among visible sheets (0-based, after hidden-sheet filtering). */
+  sheetIndex: number;
+  /** Index in the workbook (0-based, hidden sheets counted). */
+  workbookSheetIndex: number;
+  /** A1-style anchor cell or range, e.g. "B2:F20". */
+  excelRange?: string;
+}
+
+export interface TextElement {
+  kind: 'text';
+  id?: string;
+  category: TextCategory;
+  /** Text without the markdown prefix. */
+  text: string;
+  /** Heading level 1..6 for Title/Header (Title is normally 1). */
+  level?: number;
+  /** List nesting depth (0 = top level) and marker ("-", "1.", "a)") for List Items. */
+  listDepth?: number;
+  listMarker?: string;
+  /** True when the list marker is an ordinal. */
+  ordered?: boolean;
+  box: Box | null;
+  page: number;
+  /** Average word confidence 0..1. */
+  confidence: number;
+  /** detect_selections: the element is a control or a marked choice. */
+  selected?: boolean;
+  /** Id of the figure or table this caption describes (caption elements). */
+  captionFor?: string;
+  /** Hyperlink targets inside the text (docx/html). */
+  links?: { text: string; href: string }[];
+  spreadsheet?: SpreadsheetAnchor;
+  /** Per-element extras that the spec lets us add (e.g. slide notes flag). */
+  extra?: Record<string, unknown>;
+}
+
+export interface TableCell {
+  id?: string;
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  text: string;
+  box: Box | null;
+  isHeader: boolean;
+  confidence: number | null;
+}
+
+export interface TableElement {
+  kind: 'table';
+  id?: string;
+  page: number;
+  box: Box | null;
+  /** Dimensions after span expansion. */
+  rows: number;
+  cols: number;
+  /** Every cell, empty ones included; a spanning cell appears once at its top-left position. */
+  cells: TableCell[];
+  confidence: number | null;
+  /** Number of leading header rows (column headers), and leading stub columns (row headers). */
+  headerRows: number;
+  headerCols?: number;
+  spreadsheet?: SpreadsheetAnchor;
+  extra?: Record<string, unknown>;
+}
+
+export interface ChartSeries {
+  name: string;
+  categories: (string | number)[];
+  values: (number | null)[];
+  /** Scatter/bubble charts: numeric x values instead of categories. */
+  xValues?: (number | null)[];
+}
+
+export interface ChartData {
+  chartType: string;
+  title?: string;
+  series: ChartSeries[];
+  sourceRanges: string[];
+  axes?: { x?: { title?: string }; y?: { title?: string } };
+}
+
+export interface FigureElement {
+  kind: 'figure';
+  id?: string;
+  page: number;
+  box: Box | null;
+  visualType: 'chart' | 'image';
+  /** Text found inside the figure (labels, legend) in reading order. */
+  text: string;
+  /** Caption text when one is tied to the figure. */
+  caption?: string;
+  /** Image bytes for show_images (office/html embedded pictures); PDF figures are cropped from a render. */
+  image?: { bytes: Uint8Array; mime: string };
+  chart?: ChartData;
+  spreadsheet?: SpreadsheetAnchor;
+  /** Why the chart/image classifier decided what it did, for transparency. */
+  classification?: { confidence: number; model: string; error?: string };
+  extra?: Record<string, unknown>;
+}
+
+export type Element = TextElement | TableElement | FigureElement;
+
+export interface Word {
+  text: string;
+  box: Box;
+  confidence: number;
+}
+
+export interface SelectionMark {
+  box: Box;
+  state: 'selected' | 'unselected';
+  confidence: number;
+}
+
+export interface Page {
+  /** 1-indexed page (slide, sheet) number in the original document. */
+  number: number;
+  /** Size in points; 0 when the format has no fixed pages (docx, html, xlsx). */
+  width: number;
+  height: number;
+  elements: Element[];
+  words: Word[];
+  selectionMarks: SelectionMark[];
+  spreadsheet?: SpreadsheetAnchor;
+  /** Set when reading this page failed; its elements are then empty and the error is reported (PROC_005). */
+  error?: { code: string; message: string };
+  /** Free-form page extras (speaker notes, OCR rotation applied, …). */
+  extra?: Record<string, unknown>;
+}
+
+export interface FootnoteReference {
+  symbol: string;
+  /** Id of the footnote's own text element. */
+  footnoteTextId: string;
+  /** Ids of the elements that reference the footnote. */
+  referenceTextIds: string[];
+}
+
+export type SourceFormat = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'docx' | 'pptx' | 'xlsx' | 'html';
+
+export interface Document {
+  format: SourceFormat;
+  /** Pages in the source, whether or not all were processed. */
+  pageCount: number;
+  /** The processed pages, in page order. */
+  pages: Page[];
+  title?: string;
+  footnotes?: FootnoteReference[];
+  /** Non-fatal notes about the conversion (limits applied, features approximated). */
+  warnings: string[];
+}

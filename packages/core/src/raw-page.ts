@@ -1,0 +1,84 @@
+import type { Box } from './geometry.js';
+
+/**
+ * What a page-based reader (PDF text layer, OCR of a raster) hands to layout analysis: positioned
+ * words, vector strokes and fills, image placements and form widgets. Coordinates are normalized
+ * 0..1 from the top-left of the page as displayed (after /Rotate), so layout never sees PDF units.
+ */
+export interface RawWord {
+  text: string;
+  box: Box;
+  /** Font size in points (for OCR: the line height in points at the page's size). */
+  fontSize: number;
+  fontName?: string;
+  bold?: boolean;
+  italic?: boolean;
+  /** 0..1; 1 for text layers, tesseract's confidence / 100 for OCR. */
+  confidence: number;
+  /** Text direction of the run; vertical/rotated runs are kept but laid out separately. */
+  direction?: 'ltr' | 'rtl' | 'ttb' | 'btt';
+  /** True when this word ends the text run it came from (a hint for line building). */
+  endOfRun?: boolean;
+}
+
+/** A straight stroke segment (horizontal or vertical) in normalized coordinates; the ruling-line input of table detection. */
+export interface RawSegment {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Stroke width normalized by the page's larger dimension. */
+  width: number;
+}
+
+/** A filled rectangle (cell backgrounds, thick rules drawn as fills, checkbox squares). */
+export interface RawRect {
+  box: Box;
+  filled: boolean;
+  stroked: boolean;
+  /** Fill colour as [r,g,b] 0..1 when known. */
+  fill?: [number, number, number];
+}
+
+export interface RawImage {
+  box: Box;
+  /** raster: an image XObject / inline image; vector: a cluster of paths dense enough to be a drawing. */
+  kind: 'raster' | 'vector';
+  /** Number of path segments inside (vector drawings), used by the chart classifier. */
+  pathCount?: number;
+}
+
+export interface RawWidget {
+  /** AcroForm field type as read from the PDF. */
+  fieldType: 'text' | 'checkbox' | 'radio' | 'button' | 'choice' | 'signature';
+  name: string;
+  box: Box;
+  value?: string;
+  checked?: boolean;
+}
+
+export interface RawPage {
+  /** 1-indexed page number in the original document. */
+  number: number;
+  /** Size in points as displayed (after rotation). */
+  width: number;
+  height: number;
+  words: RawWord[];
+  segments: RawSegment[];
+  rects: RawRect[];
+  images: RawImage[];
+  widgets: RawWidget[];
+  /** How the words were obtained. */
+  source: 'text-layer' | 'ocr';
+  /** Degrees the scan was rotated to read upright (OCR only). */
+  correctedRotation?: number;
+  /** Set when the page could not be read; the page is still emitted (with no content) so the rest survives. */
+  error?: { code: string; message: string };
+}
+
+/** Entry of a PDF outline (bookmarks), used for heading levels. */
+export interface OutlineEntry {
+  title: string;
+  level: number;
+  page?: number;
+}
