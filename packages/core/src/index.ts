@@ -6,3 +6,5 @@ export * from './ids.js';
 export * from './page-range.js';
 export * from './credits.js';
 export * from './job-state.js';
+export * from './parse-options.js';
+export * from './file-type.js';

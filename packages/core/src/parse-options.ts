@@ -1,0 +1,60 @@
+import type { Document } from './document.js';
+import type { RawPage } from './raw-page.js';
+
+/**
+ * Limits every reader enforces before work eats memory. They are settings (QUIRE_LIMIT_*), with
+ * these safe defaults; readers throw QuireError FILE_003 (corrupt/bomb) or REQ_003 (over a limit).
+ */
+export interface ParseLimits {
+  maxPages: number;
+  /** Largest page side in points (absurd MediaBoxes are refused). */
+  maxPageSidePt: number;
+  /** Largest raster (width × height) a page may be rendered or decoded to. */
+  maxPixels: number;
+  /** Zip containers (OOXML). */
+  maxZipEntries: number;
+  maxUncompressedBytes: number;
+  maxCompressionRatio: number;
+  /** XML nesting depth. */
+  maxXmlDepth: number;
+  /** Spreadsheets: most cells read per sheet. */
+  maxCellsPerSheet: number;
+}
+
+export const DEFAULT_LIMITS: ParseLimits = {
+  maxPages: 5000,
+  maxPageSidePt: 14_400, // 200 inches, the PDF spec's own user-unit limit
+  maxPixels: 120_000_000,
+  maxZipEntries: 10_000,
+  maxUncompressedBytes: 1024 * 1024 * 1024,
+  maxCompressionRatio: 200,
+  maxXmlDepth: 256,
+  maxCellsPerSheet: 5_000_000,
+};
+
+/** OCR port as the pure readers see it (implemented in @quire/ocr). */
+export interface OcrEngine {
+  /** Recognizes one page image (PNG/JPEG bytes) and returns a RawPage of words (normalized boxes). */
+  recognize(image: Uint8Array, page: { number: number; widthPt: number; heightPt: number }): Promise<RawPage>;
+}
+
+export interface ParseOptions {
+  /** 1-indexed original pages to process; all when absent. */
+  pages?: number[];
+  detectSelections?: boolean;
+  limits?: Partial<ParseLimits>;
+  /**
+   * Called after each page. Used for progress and as the cancellation point: when it throws, the
+   * reader stops and the error propagates.
+   */
+  onPage?: (done: number, total: number) => void | Promise<void>;
+  /** OCR for pages without a usable text layer, and for images. Without it such pages come back empty with a warning. */
+  ocr?: OcrEngine;
+  /** HTML: fetch remote images (through the caller's SSRF-guarded fetcher). Off by default. */
+  fetchRemote?: (url: string) => Promise<{ bytes: Uint8Array; mime: string } | null>;
+}
+
+/** The shape every reader package exports as `parse`. */
+export type DocumentParser = (bytes: Uint8Array, options?: ParseOptions) => Promise<Document>;
+
+export const resolveLimits = (o?: ParseOptions): ParseLimits => ({ ...DEFAULT_LIMITS, ...(o?.limits ?? {}) });

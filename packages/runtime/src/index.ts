@@ -1,0 +1,1 @@
+export * from './rate-limit/rate-limiter.js';
