@@ -1,0 +1,2 @@
+export * from './safe-zip.js';
+export * from './xml.js';

@@ -1,0 +1,2 @@
+export * from './language-model.js';
+export * from './text-match.js';
