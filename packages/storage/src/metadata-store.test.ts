@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { openMetadataStore, type MetadataStore } from './metadata-store.js';
+import { createTestDatabase } from '../../../tests/support/postgres.js';
+
+type Factory = () => Promise<{ store: MetadataStore; cleanup: () => Promise<void> }>;
+
+const pglite: Factory = async () => {
+  const store = await openMetadataStore({ kind: 'pglite' });
+  return { store, cleanup: () => store.close() };
+};
+
+const postgres: Factory = async () => {
+  const db = await createTestDatabase();
+  if (!db) throw new Error('no DATABASE_URL');
+  const store = await openMetadataStore({ kind: 'postgres', url: db.url });
+  return { store, cleanup: async () => { await store.close(); await db.drop(); } };
+};
+
+const adapters: [string, Factory, boolean][] = [
+  ['pglite', pglite, true],
+  ['postgres', postgres, Boolean(process.env.DATABASE_URL)],
+];
+
+for (const [name, factory, enabled] of adapters) {
+  const d = enabled ? describe : describe.skip;
+  if (!enabled) console.log(`metadata store: skipping the ${name} adapter (set DATABASE_URL to run it)`);
+  d(`MetadataStore on ${name}`, () => {
+    let store: MetadataStore;
+    let cleanup: () => Promise<void>;
+    let orgId: string;
+    beforeAll(async () => {
+      ({ store, cleanup } = await factory());
+      orgId = (await store.orgs.create({ name: 'acme', flags: { form_filler: true } })).id;
+    }, 60_000);
+    afterAll(() => cleanup());
+
+    const newJob = async () => {
+      const id = randomUUID();
+      await store.sql.transaction((tx) => store.jobs.create(tx, {
+        id, org_id: orgId, key_id: null, kind: 'extract', request: {}, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3600_000),
+      }));
+      return id;
+    };
+
+    it('migrations are idempotent', async () => {
+      const { migrate } = await import('./migrate.js');
+      expect(await migrate(store.sql)).toEqual([]);
+    });
+
+    it('keys are stored hashed and found by the plaintext', async () => {
+      const { key, record } = await store.keys.create(orgId, { name: 'k' });
+      expect(record.hash).not.toContain(key);
+      expect((await store.keys.findByKey(key))?.id).toBe(record.id);
+      expect(await store.keys.findByKey(key + 'x')).toBeUndefined();
+    });
+
+    it('claims with compare-and-set and never completes a canceled job', async () => {
+      const id = await newJob();
+      const claimed = await store.jobs.claim(id, 60_000);
+      expect(claimed?.status).toBe('processing');
+      expect(await store.jobs.claim(id, 60_000)).toBeUndefined(); // already taken, lease valid
+      expect((await store.jobs.transition(id, 'canceled'))?.status).toBe('canceled');
+      expect(await store.jobs.transition(id, 'completed', { result: { x: 1 } })).toBeUndefined();
+      expect((await store.jobs.get(id))?.result).toBeNull();
+      const types = (await store.outbox.listForJob(id)).map((e) => e.type);
+      expect(types).toEqual(['job.created', 'job.processing', 'job.cancelled']);
+    });
+
+    it('re-claims a processing job whose lease ran out', async () => {
+      const id = await newJob();
+      await store.jobs.claim(id, 1);
+      await new Promise((r) => setTimeout(r, 20));
+      const again = await store.jobs.claim(id, 60_000);
+      expect(again?.attempts).toBe(2);
+    });
+
+    it('reserves credits against a cap atomically', async () => {
+      const { record } = await store.keys.create(orgId, { creditCap: 10 });
+      expect(await store.sql.transaction((tx) => store.keys.reserve(tx, record.id, 6))).toBe(true);
+      expect(await store.sql.transaction((tx) => store.keys.reserve(tx, record.id, 6))).toBe(false);
+      await store.sql.transaction((tx) => store.keys.settle(tx, record.id, 6, 4));
+      const k = await store.keys.get(record.id);
+      expect([k?.credits_used, k?.credits_reserved]).toEqual([4, 0]);
+    });
+
+    it('sums the ledger into totals and a timeline', async () => {
+      const other = (await store.orgs.create({ name: 'ledger-org' })).id;
+      await store.sql.transaction((tx) => store.ledger.record(tx, { org_id: other, key_id: null, job_id: null, kind: 'extract', credits: 2.5, pages: 2, documents: 1 }));
+      expect(await store.ledger.totals(other)).toEqual({ credits: 2.5, pages: 2, documents: 1 });
+      const now = new Date();
+      const tl = await store.ledger.timeline(other, 'day', new Date(now.getTime() - 2 * 86400_000), now);
+      expect(tl.length).toBeGreaterThanOrEqual(3);
+      expect(tl.reduce((a, b) => a + b.credits, 0)).toBe(2.5);
+    });
+
+    it('hides another organization\'s job', async () => {
+      const id = await newJob();
+      const other = (await store.orgs.create({ name: 'other' })).id;
+      expect(await store.jobs.getForOrg(other, id)).toBeUndefined();
+      expect((await store.jobs.getForOrg(orgId, id))?.id).toBe(id);
+      expect(await store.jobs.getForOrg(orgId, 'not-a-uuid')).toBeUndefined();
+    });
+  });
+}
