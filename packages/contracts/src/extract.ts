@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { BoolField, IntField, PageRangeField, jsonObjectField } from './fields.js';
+
+export const FigureProcessingSchema = z.object({
+  show_images: BoolField.optional(), description: BoolField.optional(),
+});
+
+/** POST /extract options (multipart fields or JSON body besides file / file_url). Unknown fields are refused. */
+export const ExtractOptionsSchema = z.object({
+  file_url: z.string().optional(),
+  async: BoolField.optional(),
+  pages: PageRangeField.optional(),
+  page_range: PageRangeField.optional(),
+  figure_processing: jsonObjectField(FigureProcessingSchema).optional(),
+  extensions: jsonObjectField(z.object({ footnote_references: BoolField.optional() })).optional(),
+  detect_selections: BoolField.optional(),
+  storage: jsonObjectField(z.object({ enabled: BoolField.optional() })).optional().describe('storage.enabled=false: do not save the extraction (no extraction_id)'),
+  // legacy
+  return_html: BoolField.optional(),
+  extract_figure: BoolField.optional(),
+  figure_description: BoolField.optional(),
+  chunk_size: IntField.optional(),
+  // deprecated, routed to /schema
+  structured_output: jsonObjectField(z.record(z.string(), z.unknown())).optional(),
+  schema: jsonObjectField(z.record(z.string(), z.unknown())).optional(),
+  schema_prompt: z.string().optional(),
+}).strict().meta({ id: 'ExtractOptions' });
+
+export type ExtractOptions = z.infer<typeof ExtractOptionsSchema>;
+
+export const ExtractResultSchema = z.object({
+  extraction_id: z.string().optional(),
+  page_count: z.number().int(),
+  markdown: z.string(),
+  markdown_with_ids: z.string(),
+  bounding_boxes: z.record(z.string(), z.unknown()),
+  extensions: z.record(z.string(), z.unknown()),
+  chunks: z.array(z.record(z.string(), z.unknown())),
+  html: z.string().optional(),
+  credits_used: z.number(),
+  plan_info: z.record(z.string(), z.unknown()),
+}).meta({ id: 'ExtractResult' });

@@ -1,0 +1,5 @@
+export * from './fields.js';
+export * from './common.js';
+export * from './extract.js';
+export * from './openapi.js';
+export { ERROR_CODES, RETRYABLE_CODES, QuireError, type ErrorCode } from '@quire/core';

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { QuireError, assertCancelable, isTerminal } from '@quire/core';
+import type { ApiKeyRecord, JobRecord, MetadataStore, Organization } from '@quire/storage';
+import { JOB_CATALOG, type JobKind, type JobQueue } from '@quire/queue';
+import type { Logger } from '../logger.js';
+
+export interface SubmitJob {
+  org: Organization;
+  key: ApiKeyRecord | null;
+  kind: JobKind;
+  /** Normalized request options (what the handler needs besides the inputs). */
+  request: Record<string, unknown>;
+  /** Input references: blob keys, artifact ids. Never document bytes. */
+  input: Record<string, unknown>;
+  /** Credits reserved against the key's cap before any processing. */
+  quoteCredits: number;
+  /** Pages the quote is based on (checked against the plan's page limit). */
+  quotePages: number;
+  jobId?: string;
+  parentId?: string;
+}
+
+/**
+ * Accepting, canceling and awaiting jobs: the gateway side of the job machinery. Acceptance is one
+ * transaction (reserve credits, check the plan, insert the job and its job.created event), then the
+ * id is enqueued.
+ */
+export class JobService {
+  constructor(private readonly store: MetadataStore, private readonly queue: JobQueue, private readonly retentionHours: number, private readonly log: Logger) {}
+
+  async submit(s: SubmitJob): Promise<JobRecord> {
+    const id = s.jobId ?? randomUUID();
+    const retention = s.org.retention_hours ?? this.retentionHours;
+    const job = await this.store.sql.transaction(async (tx) => {
+      if (s.org.page_limit !== null && s.quotePages > 0) {
+        const period = billingPeriod(new Date());
+        const { rows } = await tx.query<{ pages: number }>(
+          'SELECT COALESCE(SUM(pages),0)::int AS pages FROM ledger WHERE org_id = $1 AND created_at >= $2', [s.org.id, period.start]);
+        if (Number(rows[0].pages) + s.quotePages > s.org.page_limit) {
+          throw new QuireError('BILLING_002', `Page limit exceeded: this request needs ${s.quotePages} pages and ${s.org.page_limit - Number(rows[0].pages)} remain in this billing period`,
+            { page_limit: s.org.page_limit, pages_used: Number(rows[0].pages), pages_requested: s.quotePages });
+        }
+      }
+      if (s.key && s.quoteCredits > 0 && !(await this.store.keys.reserve(tx, s.key.id, s.quoteCredits))) {
+        throw new QuireError('BILLING_004', `Credit cap reached: this request needs ${s.quoteCredits} credits and the API key's cap would be exceeded`,
+          { credit_cap: s.key.credit_cap, credits_requested: s.quoteCredits });
+      }
+      return this.store.jobs.create(tx, {
+        id, org_id: s.org.id, key_id: s.key?.id ?? null, kind: s.kind, request: s.request, input: s.input,
+        credits_reserved: s.key ? s.quoteCredits : 0, expires_at: new Date(Date.now() + retention * 3600_000), parent_id: s.parentId,
+      });
+    });
+    try {
+      await this.queue.enqueue(JOB_CATALOG[s.kind].queue, { jobId: id, kind: s.kind });
+    } catch (e) {
+      this.log.error({ err: e, jobId: id }, 'enqueue failed; failing the job');
+      await this.failUnqueued(job, e);
+      throw new QuireError('GENERAL_002', 'The job queue is unavailable; nothing was charged, please retry');
+    }
+    if (this.queue.brokered) return (await this.store.jobs.transition(id, 'queued')) ?? job;
+    return job;
+  }
+
+  private async failUnqueued(job: JobRecord, e: unknown): Promise<void> {
+    await this.store.sql.transaction(async (tx) => {
+      await this.store.jobs.transition(job.id, 'failed', { error: { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` } }, tx);
+      if (job.key_id) await this.store.keys.settle(tx, job.key_id, Number(job.credits_reserved), 0);
+    });
+  }
+
+  /** DELETE /job/{id}: cancels pending/queued/processing work; the worker stops at its next page boundary. */
+  async cancel(orgId: string, jobId: string): Promise<JobRecord> {
+    const job = await this.store.jobs.getForOrg(orgId, jobId);
+    if (!job) throw new QuireError('JOB_001', 'Job not found', { job_id: jobId });
+    assertCancelable(job.status);
+    const canceled = await this.store.sql.transaction(async (tx) => {
+      const j = await this.store.jobs.transition(jobId, 'canceled', {}, tx);
+      if (j?.key_id) await this.store.keys.settle(tx, j.key_id, Number(j.credits_reserved), 0);
+      return j;
+    });
+    if (!canceled) {
+      const now = await this.store.jobs.getForOrg(orgId, jobId);
+      assertCancelable(now!.status); // raced to a terminal state: report that state's error
+      throw new QuireError('JOB_004', 'Job is changing state; retry the cancel');
+    }
+    await this.queue.publishSettled(jobId).catch(() => undefined);
+    return canceled;
+  }
+
+  /**
+   * Waits until the job is terminal or `timeoutMs` passes. Listens for settled notifications and
+   * also polls (slowly) so a lost notification only costs latency, never correctness.
+   */
+  async waitFor(jobId: string, timeoutMs: number): Promise<JobRecord | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    let wake: () => void = () => undefined;
+    const off = this.queue.onSettled((id) => { if (id === jobId) wake(); });
+    try {
+      for (;;) {
+        const job = await this.store.jobs.get(jobId);
+        if (job && isTerminal(job.status)) return job;
+        const left = deadline - Date.now();
+        if (left <= 0) return undefined;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, Math.min(left, 1000));
+          wake = () => { clearTimeout(t); resolve(); };
+        });
+      }
+    } finally {
+      off();
+    }
+  }
+}
+
+/** Billing periods are calendar months (UTC). */
+export function billingPeriod(now: Date): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, end };
+}

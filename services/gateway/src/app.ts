@@ -1,0 +1,45 @@
+import express, { type RequestHandler } from 'express';
+import { QuireError } from '@quire/core';
+import type { GatewayDeps } from './deps.js';
+import { errorHandler, notFound } from './http/errors.js';
+import { requestContext } from './http/request-context.js';
+import { authenticate, rateLimit } from './http/auth.js';
+import { routeDocs } from './route-docs.js';
+import { docsRoutes } from './routes/docs.js';
+import { operationsRoutes } from './routes/operations.js';
+import { extractRoutes } from './routes/extract.js';
+import { jobRoutes } from './routes/jobs.js';
+import { resultRoutes } from './routes/results.js';
+import { usageRoutes } from './routes/usage.js';
+
+export type RouteModule = (deps: GatewayDeps) => express.Router;
+
+/**
+ * The gateway: validates keys and requests, stores inputs, enqueues ids and (for sync calls) waits
+ * for the job. Step routes come from `stepRoutes`, so steps plug in as they are built; any spec path
+ * without an implementation answers 501 GENERAL_005.
+ */
+export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = []): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestContext(deps.log, deps.metrics));
+  const docs = routeDocs(deps.implementedKinds);
+  app.use(operationsRoutes(deps));
+  app.use(docsRoutes(docs));
+  app.use(authenticate(deps.store));
+  app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
+  app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use(extractRoutes(deps), jobRoutes(deps), resultRoutes(deps), usageRoutes(deps));
+  for (const mod of stepRoutes) app.use(mod(deps));
+  for (const r of docs.filter((d) => d.implemented === false)) {
+    app[r.method](r.path, notImplemented(r.path));
+  }
+  app.use(notFound);
+  app.use(errorHandler(deps.log, deps.config.debugErrors));
+  return app;
+}
+
+const notImplemented = (path: string): RequestHandler => (_req, _res, next) =>
+  next(new QuireError('GENERAL_005', `${path} is not implemented in this version of Quire yet`, { path }));

@@ -1,0 +1,7 @@
+export * from './app.js';
+export * from './deps.js';
+export * from './route-docs.js';
+export { receiveDocument } from './intake/receive-document.js';
+export { respondWithJob, jobView, baseUrl } from './http/job-responses.js';
+export { parseOrThrow } from './http/validate.js';
+export { requireFlag } from './http/auth.js';
