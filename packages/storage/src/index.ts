@@ -12,3 +12,6 @@ export * from './ledger-repo.js';
 export * from './outbox-repo.js';
 export * from './config-repo.js';
 export * from './metadata-store.js';
+export * from './blob-key.js';
+export * from './fs-blob-store.js';
+export * from './s3-blob-store.js';
