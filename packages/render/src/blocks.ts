@@ -62,6 +62,12 @@ function textBlock(el: TextElement, page: number): Block {
     const t = oneLine(el.text);
     return { element: el, page, kind: 'list', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
   }
+  if (el.extra?.code === true) {
+    // Preformatted text (code listings) keeps its lines and is never read as markdown or HTML.
+    const fence = el.text.includes('```') ? '~~~~' : '```';
+    const md = `${fence}\n${el.text.replace(/\s+$/, '')}\n${fence}`;
+    return { element: el, page, kind: 'text', md, mdIds: `<div data-bb-text-id="${escapeHtml(el.id ?? '')}">\n\n${md}\n\n</div>` };
+  }
   const t = el.text.replace(/\n\s*\n+/g, '\n').trim();
   return { element: el, page, kind: 'text', md: escapeLineStart(t), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
 }

@@ -32,6 +32,8 @@ export function renderHtml(blocks: readonly Block[], opts: RenderOptions): strin
       const cur = open[open.length - 1];
       if (!cur || cur.depth < depth) { out.push(`<${tag}>`); open.push({ tag, depth }); } else out.push('</li>');
       out.push(`<li>${inline(t.text)}`);
+    } else if ((el as TextElement).extra?.code === true) {
+      out.push(`<pre>${escapeHtml(el.text)}</pre>`);
     } else {
       const tag = (el as TextElement).category === 'caption' ? 'p class="caption"' : 'p';
       out.push(`<${tag}>${inline(el.text)}</p>`);

@@ -165,6 +165,13 @@ describe('renderExtraction', () => {
     expect(renderExtraction(d).markdown).toBe('\\# not a heading\n\n1\\. not a list\n\n-5 degrees');
   });
 
+  it('fences preformatted text so code is never read as markup', () => {
+    const d = doc([page(1, [text('Text', '<script src="x.js"></script>\n  indented', { extra: { code: true } })])]);
+    const o = renderExtraction(d);
+    expect(o.markdown).toBe('```\n<script src="x.js"></script>\n  indented\n```');
+    expect(o.markdown_with_ids).toContain('data-bb-text-id="txt-1"');
+  });
+
   it('renders legacy html with nested lists when asked', () => {
     const o = renderExtraction(sample(), { returnHtml: true });
     expect(o.html).toContain('<h1>Annual Report</h1>');
