@@ -1,0 +1,2 @@
+export { parse } from './parse-html.js';
+export { decodeHtml, detectCharset } from './decode.js';

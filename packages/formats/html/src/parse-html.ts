@@ -1,0 +1,58 @@
+import { parse as parseDom } from 'parse5';
+import { assignIds, QuireError, type Document, type DocumentParser, type Page } from '@quire/core';
+import { decodeHtml } from './decode.js';
+import { children, findFirst, isElement, type El } from './dom.js';
+import { chooseContentRoot } from './main-content.js';
+import { cellText } from './table.js';
+import { HtmlWalker } from './walker.js';
+
+/**
+ * HTML → document model. One page (HTML has no pages), no geometry (box null). Main content is
+ * preferred when the page clearly has a main region; scripts, styles and hidden elements are dropped.
+ * Remote images are fetched only through options.fetchRemote (the caller's SSRF-guarded fetcher).
+ */
+export const parse: DocumentParser = async (bytes, options = {}) => {
+  if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
+  const { text, charset } = decodeHtml(bytes);
+  const dom = parseDom(text);
+  const html = children(dom).find((c): c is El => isElement(c) && c.tagName === 'html');
+  const body = html && children(html).find((c): c is El => isElement(c) && c.tagName === 'body');
+  if (!body) throw new QuireError('FILE_003', 'File corrupted: no HTML body');
+  const titleEl = findFirst(html, (el) => el.tagName === 'title');
+  const title = titleEl ? cellText(titleEl) : undefined;
+
+  const { root, dropChrome } = chooseContentRoot(body);
+  const walker = new HtmlWalker();
+  walker.walk(root, { dropChrome });
+  walker.flush({ dropChrome });
+
+  const warnings: string[] = [];
+  if (charset !== 'utf-8') warnings.push(`Decoded as ${charset}`);
+  await fetchImages(walker, options.fetchRemote, warnings);
+
+  const wanted = !options.pages || options.pages.includes(1);
+  const page: Page = { number: 1, width: 0, height: 0, elements: walker.elements, words: [], selectionMarks: [] };
+  const doc: Document = { format: 'html', pageCount: 1, pages: wanted ? [page] : [], warnings, ...(title ? { title } : {}) };
+  assignIds(doc);
+  for (const [cap, target] of walker.captions) if (target.id) cap.captionFor = target.id;
+  await options.onPage?.(1, 1);
+  return doc;
+};
+
+async function fetchImages(walker: HtmlWalker, fetchRemote: ((url: string) => Promise<{ bytes: Uint8Array; mime: string } | null>) | undefined, warnings: string[]) {
+  if (walker.pending.length === 0) return;
+  if (!fetchRemote) {
+    warnings.push(`${walker.pending.length} remote image(s) not fetched (remote fetching is off)`);
+    return;
+  }
+  let failed = 0;
+  for (const { figure, url } of walker.pending) {
+    try {
+      const got = await fetchRemote(url);
+      if (got) figure.image = got; else failed++;
+    } catch {
+      failed++;
+    }
+  }
+  if (failed > 0) warnings.push(`${failed} remote image(s) could not be fetched`);
+}

@@ -1,0 +1,116 @@
+import type { Document, Element, FigureElement, TextElement } from '@quire/core';
+import type { RenderOptions } from './output-types.js';
+import { escapeHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
+
+/**
+ * One renderable unit of the document body: an element with its clean markdown and its markdown with
+ * ids. markdown, markdown_with_ids, chunks and html are all built from the same block list, so they
+ * agree on what is in the body and in which order.
+ */
+export interface Block {
+  element: Element;
+  page: number;
+  kind: 'heading' | 'list' | 'text' | 'table' | 'figure';
+  md: string;
+  mdIds: string;
+}
+
+/**
+ * Page furniture (running headers, page footers, page numbers) is kept in bounding_boxes but left out
+ * of the markdown and chunks: it repeats on every page and breaks sentences at page boundaries.
+ * Footnotes are Footer elements too, but they are content and stay (extra.footnote).
+ */
+export function isFurniture(el: TextElement): boolean {
+  if (el.category === 'Page Number') return true;
+  if (el.category === 'Footer') return !el.extra?.footnote;
+  return el.category === 'Header' && el.extra?.running === true;
+}
+
+export const headingLevel = (el: TextElement) =>
+  Math.min(6, Math.max(1, el.level ?? (el.category === 'Title' ? 1 : 2)));
+
+/** The markdown prefix of a text element: "## " for headings, indented "- " / "3. " for list items. */
+export function textPrefix(el: TextElement): string {
+  if (el.category === 'Title' || el.category === 'Header') {
+    if (isFurniture(el)) return '';
+    return `${'#'.repeat(headingLevel(el))} `;
+  }
+  if (el.category === 'List Items') {
+    const indent = '  '.repeat(Math.max(0, el.listDepth ?? 0));
+    const num = /\d+/.exec(el.listMarker ?? '');
+    const marker = el.ordered ? `${num ? Number(num[0]) : 1}.` : '-';
+    return `${indent}${marker} `;
+  }
+  return '';
+}
+
+const oneLine = (s: string) => s.replace(/\s*\r?\n\s*/g, ' ').trim();
+
+/** Keeps a plain paragraph from being read as a heading, list, quote or rule. */
+const escapeLineStart = (s: string) =>
+  s.replace(/^(\s*)(#{1,6}(?=\s|$)|>|[+*-](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))/gm,
+    (_m, sp: string, c: string) => (/^\d/.test(c) ? `${sp}${c}\\` : `${sp}\\${c}`));
+
+function textBlock(el: TextElement, page: number): Block {
+  const prefix = textPrefix(el);
+  const idAttr = `data-bb-text-id="${escapeHtml(el.id ?? '')}"`;
+  if (el.category === 'Title' || el.category === 'Header') {
+    const t = oneLine(el.text);
+    return { element: el, page, kind: 'heading', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
+  }
+  if (el.category === 'List Items') {
+    const t = oneLine(el.text);
+    return { element: el, page, kind: 'list', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
+  }
+  if (el.extra?.code === true) {
+    // Preformatted text (code listings) keeps its lines and is never read as markdown or HTML.
+    const fence = el.text.includes('```') ? '~~~~' : '```';
+    const md = `${fence}\n${el.text.replace(/\s+$/, '')}\n${fence}`;
+    return { element: el, page, kind: 'text', md, mdIds: `<div data-bb-text-id="${escapeHtml(el.id ?? '')}">\n\n${md}\n\n</div>` };
+  }
+  const t = el.text.replace(/\n\s*\n+/g, '\n').trim();
+  return { element: el, page, kind: 'text', md: escapeLineStart(t), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
+}
+
+const FIGURE_WORD = { chart: 'Chart', image: 'Image' } as const;
+
+function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, captioned: Set<string>): Block {
+  const url = opts.imageUrl?.(fig);
+  const label = oneLine(fig.caption ?? fig.chart?.title ?? '');
+  // A caption element tied to this figure is already in the body: do not print its text twice.
+  const shown = captioned.has(fig.id ?? '') ? '' : label;
+  const md = url
+    ? `![${label.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`
+    : `[${FIGURE_WORD[fig.visualType]}${shown ? `: ${shown}` : ''}]`;
+  return { element: fig, page, kind: 'figure', md, mdIds: `<span data-bb-image-id="${escapeHtml(fig.id ?? '')}">${md}</span>` };
+}
+
+export function buildBlocks(doc: Document, opts: RenderOptions): Block[] {
+  const captioned = new Set<string>();
+  for (const p of doc.pages) for (const el of p.elements) if (el.kind === 'text' && el.captionFor) captioned.add(el.captionFor);
+  const blocks: Block[] = [];
+  for (const page of doc.pages) {
+    for (const el of page.elements) {
+      if (el.kind === 'text') {
+        if (isFurniture(el) || el.text.trim() === '') continue;
+        blocks.push(textBlock(el, page.number));
+      } else if (el.kind === 'table') {
+        if (el.rows === 0 || el.cols === 0) continue;
+        blocks.push({ element: el, page: page.number, kind: 'table', md: renderTableMarkdown(el), mdIds: renderTableHtml(el, { withIds: true }) });
+      } else {
+        blocks.push(figureBlock(el, page.number, opts, captioned));
+      }
+    }
+  }
+  return blocks;
+}
+
+/** Joins blocks: blank lines between blocks, single newlines inside a run of list items (a tight list). */
+export function joinBlocks(blocks: readonly Block[], pick: (b: Block) => string): string {
+  let out = '';
+  blocks.forEach((b, i) => {
+    if (i > 0) out += b.kind === 'list' && blocks[i - 1].kind === 'list' ? '\n' : '\n\n';
+    out += pick(b);
+  });
+  return out;
+}

@@ -1,0 +1,120 @@
+import type { FigureElement, FootnoteReference, Polygon } from '@quire/core';
+
+/** The spec's "Extraction layout" shapes, as emitted on the wire. */
+
+export interface TextBox {
+  id: string;
+  content: string;
+  original_content: string;
+  bounding_box: Polygon | null;
+  page_number: number;
+  average_word_confidence: number;
+  selected?: boolean;
+}
+
+export interface CellData {
+  id: string;
+  position: { row: number; column: number };
+  text: string;
+  location: { coordinates: Polygon | null; page: number };
+  confidence: number | null;
+  properties?: { type: 'header'; spans_rows?: number; spans_columns?: number } | { spans_rows?: number; spans_columns?: number };
+}
+
+export interface TableBox {
+  table_info: {
+    id: string;
+    dimensions: { rows: number; columns: number };
+    location: { coordinates: Polygon | null; page: number };
+    confidence: number | null;
+  };
+  cell_data: CellData[];
+}
+
+export interface ImageBox {
+  id: string;
+  visual_type: 'chart' | 'image';
+  page_number: number;
+  /** Polygon; [] when the figure has no geometry (spreadsheets, docx, html). */
+  bounding_box: Polygon | [];
+  image_url?: string;
+  description?: string;
+  description_error?: string;
+  render_error?: string;
+  content?: string;
+  sheet_name?: string;
+  sheet_index?: number;
+  workbook_sheet_index?: number;
+  excel_range?: string;
+  chart_type?: string;
+  chart_title?: string;
+  source_ranges?: string[];
+  classification?: FigureElement['classification'];
+}
+
+export interface WordBox {
+  content: string;
+  page_number: number;
+  confidence: number;
+  bounding_box: { x: number; y: number }[];
+}
+
+export interface SelectionMarkBox {
+  page_number: number;
+  state: 'selected' | 'unselected';
+  confidence: number;
+  polygon: Polygon;
+}
+
+export interface BoundingBoxes {
+  Title?: TextBox[];
+  Header?: TextBox[];
+  Text?: TextBox[];
+  'List Items'?: TextBox[];
+  Footer?: TextBox[];
+  caption?: TextBox[];
+  'Page Number'?: TextBox[];
+  Formulas?: TextBox[];
+  Tables?: TableBox[];
+  Images?: ImageBox[];
+  Words?: WordBox[];
+  SelectionMarks?: SelectionMarkBox[];
+  markdown_with_ids: string;
+}
+
+export interface Chunk {
+  chunk_id: string;
+  /** Markdown of the chunk (clean, no ids). */
+  content: string;
+  element_ids: string[];
+  page_numbers: number[];
+}
+
+export interface Extensions {
+  footnoteReferences?: FootnoteReference[];
+}
+
+export interface ExtractionOutput {
+  page_count: number;
+  markdown: string;
+  markdown_with_ids: string;
+  bounding_boxes: BoundingBoxes;
+  extensions: Extensions;
+  chunks: Chunk[];
+  html?: string;
+}
+
+export interface RenderOptions {
+  /** Set when show_images; the gateway builds the URL (undefined: no URL for that figure). */
+  imageUrl?: (figure: FigureElement) => string | undefined;
+  /** Emit figure.extra.description / description_error. */
+  includeDescriptions?: boolean;
+  /** extensions.footnoteReferences. */
+  footnoteReferences?: boolean;
+  /** Emit `selected` on text elements and the SelectionMarks category. */
+  detectSelections?: boolean;
+  /** Target chunk size in characters (the gateway validates 100..10000). */
+  chunkSize?: number;
+  /** Legacy return_html: also an `html` rendering of the whole document. */
+  returnHtml?: boolean;
+}

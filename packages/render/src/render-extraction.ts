@@ -1,0 +1,36 @@
+import { assignIds, type Document } from '@quire/core';
+import type { ExtractionOutput, RenderOptions } from './output-types.js';
+import { buildBlocks, joinBlocks } from './blocks.js';
+import { buildBoundingBoxes } from './bounding-boxes.js';
+import { buildChunks, DEFAULT_CHUNK_SIZE } from './chunks.js';
+import { renderHtml } from './html.js';
+
+function hasAllIds(doc: Document): boolean {
+  return doc.pages.every((p) => p.elements.every((el) => el.id && (el.kind !== 'table' || el.cells.every((c) => c.id))));
+}
+
+/**
+ * Document → the spec's extraction output. Pure. Ids are the document's own (assigned by the
+ * pipeline); a document without them gets them here, in reading order, so every output carries ids.
+ */
+export function renderExtraction(doc: Document, options: RenderOptions = {}): ExtractionOutput {
+  if (!hasAllIds(doc)) assignIds(doc);
+  const blocks = buildBlocks(doc, options);
+  const markdown = joinBlocks(blocks, (b) => b.md);
+  const markdownWithIds = joinBlocks(blocks, (b) => b.mdIds);
+  const out: ExtractionOutput = {
+    page_count: doc.pageCount,
+    markdown,
+    markdown_with_ids: markdownWithIds,
+    bounding_boxes: buildBoundingBoxes(doc, markdownWithIds, options),
+    extensions: {},
+    chunks: buildChunks(blocks, options.chunkSize ?? DEFAULT_CHUNK_SIZE),
+  };
+  if (options.footnoteReferences) {
+    out.extensions.footnoteReferences = (doc.footnotes ?? []).map((f) => ({
+      symbol: f.symbol, footnoteTextId: f.footnoteTextId, referenceTextIds: [...f.referenceTextIds],
+    }));
+  }
+  if (options.returnHtml) out.html = renderHtml(blocks, options);
+  return out;
+}
