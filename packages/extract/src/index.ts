@@ -1,1 +1,2 @@
 export * from './inspect.js';
+export * from './pipeline.js';

@@ -5,7 +5,7 @@ import { ExtractOptionsSchema, type ExtractOptions } from '@quire/contracts';
 import { inspectDocument } from '@quire/extract';
 import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
-import { respondWithJob } from '../http/job-responses.js';
+import { baseUrl, respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
 
 /** POST /extract, and the deprecated POST /extract_async (same with async forced, message field included). */
@@ -35,7 +35,7 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
     const isAsync = forceAsync || opts.async === true;
     const job = await deps.jobs.submit({
       org, key: req.apiKey!, kind: 'extract', jobId,
-      request: { ...normalized, async: isAsync },
+      request: { ...normalized, async: isAsync, base_url: baseUrl(req, deps) },
       input: { blob_key: document.blobKey, format: info.format, filename: document.filename ?? null, size: document.size, page_count: info.pageCount, source: document.source },
       quoteCredits: creditsFor('extract', { pages: pageCount }), quotePages: pageCount,
     });

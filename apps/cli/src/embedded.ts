@@ -1,0 +1,78 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
+import { createContext, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
+import { createGatewayApp, type GatewayDeps } from '@quire/gateway';
+import { JOB_HANDLERS } from '@quire/steps';
+import { ensureDevOrganization } from './bootstrap.js';
+
+export interface EmbeddedServer {
+  url: string;
+  ctx: QuireContext;
+  /** The generated dev key, on the first start only. */
+  generatedKey?: string;
+  close(): Promise<void>;
+}
+
+/** Embedded mode: gateway, every worker queue, the retention sweeper — one process over PGlite, fs blobs and the in-process queue. */
+export interface EmbeddedOptions extends ContextOptions {
+  /** Tests: replace or add job handlers (e.g. a controllable slow job). */
+  handlers?: Record<string, JobHandler>;
+  /** Tests: accept jobs without running them (to stop with work pending). */
+  startWorkers?: boolean;
+}
+
+export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
+  const ctx = await createContext(config, { ...opts, role: 'embedded' });
+  const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
+  const handlers = { ...JOB_HANDLERS, ...(opts.handlers ?? {}) };
+  const runner = new JobRunner({ ...ctx, services: {} }, handlers);
+  if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
+  if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
+  const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
+  sweeper.start(config.sweepIntervalSeconds * 1000);
+  const server = await listen(createGatewayApp(gatewayDeps(ctx, Object.keys(handlers))), config);
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`, ctx, generatedKey: newKey,
+    close: () => (closing ??= (async () => {
+      sweeper.stop();
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections?.();
+      await ctx.queue.close();      // stop taking work, wait for handlers in flight
+      await runner.drain();
+      await ctx.close();
+    })()),
+  };
+}
+
+export function gatewayDeps(ctx: QuireContext, kinds: string[] = Object.keys(JOB_HANDLERS)): GatewayDeps {
+  return {
+    ...ctx,
+    implementedKinds: new Set(kinds),
+    fetchUrl: async (url) => {
+      const r = await safeFetch(url, { timeoutMs: ctx.config.fileUrl.timeoutMs, allowPrivate: ctx.config.fileUrl.allowPrivate, allowHosts: ctx.config.fileUrl.allowHosts });
+      return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
+    },
+  };
+}
+
+/** Jobs accepted before a stop are run again: processing ones are handed back first. Nothing accepted is lost. */
+async function resumeUnfinishedJobs(ctx: QuireContext): Promise<void> {
+  for (const job of await ctx.store.jobs.listUnfinished()) {
+    if (!isJobKind(job.kind)) continue;
+    if (job.status === 'processing') await ctx.store.jobs.transition(job.id, 'pending');
+    await ctx.queue.enqueue(JOB_CATALOG[job.kind].queue, { jobId: job.id, kind: job.kind });
+    ctx.log.info({ jobId: job.id, kind: job.kind }, 'resumed job accepted before the last stop');
+  }
+}
+
+function listen(app: import('express').Express, config: Config): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(config.port, config.host, () => resolve(server));
+    server.once('error', reject);
+    server.keepAliveTimeout = 65_000;
+  });
+}

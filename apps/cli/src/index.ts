@@ -1,0 +1,2 @@
+export * from './embedded.js';
+export * from './bootstrap.js';

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig, createLogger } from '@quire/runtime';
+import { openMetadataStore } from '@quire/storage';
+import path from 'node:path';
+import { startEmbedded } from './embedded.js';
+import { ADMIN_USAGE, runAdmin } from './admin.js';
+
+const USAGE = `quire serve                 start the service in embedded mode (gateway + workers in one process)
+quire admin …               manage organizations, keys, flags and caps (see 'quire admin help')
+Configuration: QUIRE_* environment variables (README).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) { console.error(e.message); return 2; }
+    throw e;
+  }
+  switch (cmd) {
+    case 'serve': {
+      if (config.mode !== 'embedded') { console.error('quire serve runs embedded mode; the fleet runs services/* separately (QUIRE_MODE=distributed).'); return 2; }
+      const server = await startEmbedded(config);
+      const log = createLogger(config.logLevel);
+      log.info({ url: server.url, dataDir: config.dataDir }, 'Quire is running (embedded mode)');
+      console.log(`\nQuire is listening on ${server.url}  (API docs: ${server.url}/docs)`);
+      if (server.generatedKey) console.log(`Dev API key (shown once; only its hash is stored): ${server.generatedKey}\n  try: curl -H "x-api-key: ${server.generatedKey}" -F file=@document.pdf ${server.url}/extract`);
+      else if (config.bootstrapApiKey) console.log('Dev API key: the value of QUIRE_BOOTSTRAP_API_KEY');
+      else console.log('Dev API key: the one printed at first start (create another with: pnpm quire admin key create <org-id> while the server is stopped)');
+      const stop = async (signal: string) => {
+        log.info({ signal }, 'shutting down: finishing jobs in hand');
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+      return -1; // keep running
+    }
+    case 'admin': {
+      if (!rest.length || rest[0] === 'help') { console.log(ADMIN_USAGE); return 0; }
+      const store = config.mode === 'distributed'
+        ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl! })
+        : await openMetadataStore({ kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+      try {
+        await runAdmin(store, rest, (s) => console.log(s));
+        return 0;
+      } catch (e) {
+        console.error(`error: ${(e as Error).message}`);
+        return 1;
+      } finally {
+        await store.close();
+      }
+    }
+    default:
+      console.log(USAGE);
+      return cmd === undefined || cmd === 'help' ? 0 : 2;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => { if (code >= 0) process.exit(code); }, (e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { FsBlobStore, S3BlobStore, openMetadataStore, type BlobStore, type MetadataStore } from '@quire/storage';
+import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@quire/queue';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { Metrics } from './metrics.js';
+import { JobService } from './jobs/job-service.js';
+import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
+import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.js';
+
+/** Everything a process of either mode needs, wired once from the config. */
+export interface QuireContext {
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  store: MetadataStore;
+  blobs: BlobStore;
+  queue: JobQueue;
+  limiter: RateLimiter;
+  jobs: JobService;
+  /** Closes connections in reverse order of opening. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  /** Embedded tests: start PGlite from a dumped template instead of running initdb. */
+  pgliteTemplate?: Blob;
+  /** Embedded tests: keep PGlite in memory. */
+  inMemoryDatabase?: boolean;
+  role?: string;
+}
+
+export async function createContext(config: Config, opts: ContextOptions = {}): Promise<QuireContext> {
+  const log = createLogger(config.logLevel, opts.role ? { role: opts.role } : {});
+  const closers: (() => Promise<unknown>)[] = [];
+  try {
+    const store = config.mode === 'distributed'
+      ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl!, poolSize: config.databasePoolSize })
+      : await openMetadataStore({ kind: 'pglite', dataDir: opts.inMemoryDatabase ? undefined : path.join(config.dataDir, 'pglite'), template: opts.pgliteTemplate });
+    closers.push(() => store.close());
+    const blobs: BlobStore = config.mode === 'distributed'
+      ? new S3BlobStore({
+        endpoint: config.s3.endpoint, region: config.s3.region, bucket: config.s3.bucket, forcePathStyle: config.s3.forcePathStyle,
+        accessKeyId: config.s3.accessKeyId ?? '', secretAccessKey: config.s3.secretAccessKey ?? '',
+      })
+      : new FsBlobStore({ root: path.join(config.dataDir, 'blobs') });
+    closers.push(() => blobs.close());
+    const queue: JobQueue = config.mode === 'distributed'
+      ? new BullMqJobQueue({ redisUrl: config.redisUrl!, prefix: config.queuePrefix, onError: (e, where) => log.warn({ err: e, where }, 'queue error') })
+      : new InProcessJobQueue({ onError: (e, c) => log.warn({ err: e, queue: c.queue, jobId: c.msg.jobId, dropped: c.dropped }, 'queue handler error') });
+    closers.push(() => queue.close());
+    let limiter: RateLimiter;
+    if (config.mode === 'distributed') {
+      const redis = new Redis(config.redisUrl!, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+      limiter = new RedisRateLimiter(redis);
+      closers.push(() => redis.quit().catch(() => undefined));
+    } else {
+      limiter = new MemoryRateLimiter();
+    }
+    const metrics = new Metrics(() => queue.depth());
+    const jobs = new JobService(store, queue, config.retentionHours, log);
+    let closed: Promise<void> | undefined;
+    return {
+      config, log, metrics, store, blobs, queue, limiter, jobs,
+      close: () => (closed ??= (async () => {
+        for (const c of closers.reverse()) await c().catch((e) => log.warn({ err: e }, 'close failed'));
+      })()),
+    };
+  } catch (e) {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+    throw e;
+  }
+}

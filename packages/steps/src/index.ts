@@ -1,0 +1,10 @@
+import type { JobHandler } from '@quire/runtime';
+import { extractHandler } from './extract-handler.js';
+
+export { extractHandler };
+
+/** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
+export const JOB_HANDLERS: Record<string, JobHandler> = {
+  extract: extractHandler,
+};
+export { runWorkerService } from './worker-process.js';

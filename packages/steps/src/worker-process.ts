@@ -1,0 +1,24 @@
+import { JobRunner, createContext, loadConfig, type QuireContext } from '@quire/runtime';
+import type { QueueName } from '@quire/queue';
+import { JOB_HANDLERS } from './index.js';
+
+/**
+ * A fleet worker process: consumes `queues` with the handlers of this build. SIGTERM/SIGINT stop it
+ * from taking work, let the jobs in hand finish (or hand them back via the lease) and close every
+ * connection. Services' mains are one call to this.
+ */
+export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: QuireContext; stop: () => Promise<void> }> {
+  const config = loadConfig();
+  const ctx = await createContext(config, { role: name });
+  const runner = new JobRunner({ ...ctx, services: {} }, JOB_HANDLERS);
+  runner.start(queues);
+  ctx.log.info({ queues, concurrency: config.workerConcurrency }, `${name} started`);
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= (async () => {
+    ctx.log.info(`${name} stopping: finishing jobs in hand`);
+    await ctx.queue.close();
+    await runner.drain();
+    await ctx.close();
+  })());
+  return { ctx, stop };
+}
