@@ -1,0 +1,175 @@
+import type { Document, FigureElement, TableElement, TextElement } from '@quire/core';
+import {
+  buildDocx, cell, HEADING_STYLES, image, listPara, NUMBERING, para, PNG_1X1, row, run, styled, table, W_NS,
+} from '../../../../tests/fixtures/office/docx-writer.js';
+import { parse } from './index.js';
+
+const texts = (d: Document) => d.pages.flatMap((p) => p.elements).filter((e): e is TextElement => e.kind === 'text');
+const find = (d: Document, t: string) => texts(d).find((e) => e.text === t);
+
+const HEADER = `<w:hdr ${W_NS}>${para(run('Company Confidential'))}</w:hdr>`;
+const FOOTER = `<w:ftr ${W_NS}>${para(run('Page ') + '<w:fldSimple w:instr=" PAGE "><w:r><w:t>1</w:t></w:r></w:fldSimple>')}${para(run('ACME Inc.'))}</w:ftr>`;
+const FOOTNOTES = `<w:footnote w:type="separator" w:id="-1">${para('<w:r><w:separator/></w:r>')}</w:footnote>
+  <w:footnote w:id="1">${para('<w:r><w:footnoteRef/></w:r>' + run(' A footnote.'))}</w:footnote>`;
+const TEXT_BOX = `<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor><wp:docPr id="5" name="Text Box 5"/><a:graphic><a:graphicData><wps:wsp><wps:txbx><w:txbxContent>${para(run('Boxed text'))}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>
+  <mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent>${para(run('Boxed text'))}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
+const CHECKBOX = (checked: boolean, label: string) => para(`<w:sdt><w:sdtPr><w14:checkbox><w14:checked w14:val="${checked ? 1 : 0}"/></w14:checkbox></w:sdtPr><w:sdtContent>${run(checked ? '☒' : '☐')}</w:sdtContent></w:sdt>${run(` ${label}`)}`);
+
+function body(): string {
+  return [
+    styled('Title', 'Quarterly Report'),
+    styled('Heading1', 'Overview'),
+    para(`${run('Read ')}<w:hyperlink r:id="rIdLink">${run('the site')}</w:hyperlink>${run(' now.')}<w:r><w:footnoteReference w:id="1"/></w:r>`),
+    styled('MyHeading', 'Custom heading'),
+    para(run('Outline level heading'), '<w:outlineLvl w:val="2"/>'),
+    listPara(1, 0, 'First'), listPara(1, 1, 'Sub a'), listPara(1, 1, 'Sub b'), listPara(1, 2, 'Deep'), listPara(1, 0, 'Second'),
+    styled('ListBullet', 'Bullet via style'),
+    table(3, [
+      row(cell('Name') + cell('Q1') + cell('Q2'), true),
+      row(cell('North', '<w:vMerge w:val="restart"/>') + cell('n/a', '<w:gridSpan w:val="2"/>')),
+      row(cell('', '<w:vMerge/>') + cell('11') + cell('13')),
+    ].join('')),
+    para(image('rIdImg', 'Company logo')),
+    styled('Caption', 'Figure 1: Logo'),
+    para(run('Before box. ') + TEXT_BOX),
+    para(`${run('Kept ')}<w:ins w:id="1" w:author="a">${run('inserted ')}</w:ins><w:del w:id="2" w:author="a"><w:r><w:delText>deleted </w:delText></w:r></w:del><w:moveFrom w:id="3" w:author="a">${run('moved away ')}</w:moveFrom>${run('end.')}`),
+    CHECKBOX(true, 'Approved'), CHECKBOX(false, 'Rejected'),
+    para(`${run('Dated ')}<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> DATE \\@ "yyyy-MM-dd" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${run('2024-01-01')}<w:r><w:fldChar w:fldCharType="end"/></w:r>`),
+    para(run('Last on page one') + '<w:r><w:br w:type="page"/></w:r>'),
+    para(run('On page two')),
+    `<w:sectPr><w:headerReference w:type="default" r:id="rIdHdr"/><w:footerReference w:type="default" r:id="rIdFtr"/></w:sectPr>`,
+  ].join('\n');
+}
+
+async function sample(): Promise<Document> {
+  return parse(await buildDocx({
+    body: body(), styles: HEADING_STYLES, numbering: NUMBERING, footnotes: FOOTNOTES,
+    parts: { 'header1.xml': HEADER, 'footer1.xml': FOOTER }, media: { 'image1.png': PNG_1X1 },
+    rels: [
+      { id: 'rIdLink', type: 'hyperlink', target: 'https://example.com/q?a=1&b=2', external: true },
+      { id: 'rIdImg', type: 'image', target: 'media/image1.png' },
+      { id: 'rIdHdr', type: 'header', target: 'header1.xml' },
+      { id: 'rIdFtr', type: 'footer', target: 'footer1.xml' },
+    ],
+  }));
+}
+
+describe('DOCX reader', () => {
+  let d: Document;
+  beforeAll(async () => { d = await sample(); });
+
+  it('reads Title and heading levels from built-in styles, basedOn chains and outline levels', () => {
+    expect(find(d, 'Quarterly Report')).toMatchObject({ category: 'Title', level: 1 });
+    expect(find(d, 'Overview')).toMatchObject({ category: 'Header', level: 1 });
+    expect(find(d, 'Custom heading')).toMatchObject({ category: 'Header', level: 2 });
+    expect(find(d, 'Outline level heading')).toMatchObject({ category: 'Header', level: 3 });
+  });
+
+  it('reads nested numbered lists with markers from numbering.xml, and bullets from a list style', () => {
+    const items = texts(d).filter((e) => e.category === 'List Items');
+    expect(items.map((e) => [e.text, e.listDepth, e.listMarker, e.ordered])).toEqual([
+      ['First', 0, '1.', true], ['Sub a', 1, 'a)', true], ['Sub b', 1, 'b)', true], ['Deep', 2, '1.b.1', true],
+      ['Second', 0, '2.', true], ['Bullet via style', 0, '-', false],
+    ]);
+  });
+
+  it('reads tables with gridSpan, vMerge and tblHeader rows', () => {
+    const t = d.pages[0].elements.find((e): e is TableElement => e.kind === 'table')!;
+    expect([t.rows, t.cols, t.headerRows, t.box]).toEqual([3, 3, 1, null]);
+    const at = (r: number, c: number) => t.cells.find((x) => x.row === r && x.col === c);
+    expect(at(0, 0)).toMatchObject({ text: 'Name', isHeader: true });
+    expect(at(1, 0)).toMatchObject({ text: 'North', rowSpan: 2, colSpan: 1, isHeader: false });
+    expect(at(1, 1)).toMatchObject({ text: 'n/a', colSpan: 2 });
+    expect(at(2, 0)).toBeUndefined();
+    expect(at(2, 2)).toMatchObject({ text: '13' });
+    expect(t.cells).toHaveLength(7);
+  });
+
+  it('reads pictures with their bytes, alt text and caption', () => {
+    const fig = d.pages[0].elements.find((e): e is FigureElement => e.kind === 'figure')!;
+    expect(fig.image).toEqual({ bytes: PNG_1X1, mime: 'image/png' });
+    expect(fig).toMatchObject({ text: 'Company logo', caption: 'Figure 1: Logo', visualType: 'image', box: null });
+    expect(find(d, 'Figure 1: Logo')).toMatchObject({ category: 'caption', captionFor: fig.id });
+  });
+
+  it('keeps hyperlinks, footnote references and footnote text', () => {
+    const p = find(d, 'Read the site now.[1]')!;
+    expect(p.links).toEqual([{ text: 'the site', href: 'https://example.com/q?a=1&b=2' }]);
+    const note = find(d, '1 A footnote.')!;
+    expect(note.extra).toMatchObject({ footnote: true, symbol: '1' });
+    expect(d.footnotes).toEqual([{ symbol: '1', footnoteTextId: note.id, referenceTextIds: [p.id] }]);
+    expect(note.page).toBe(1); // at the end of the page of its reference
+  });
+
+  it('reads a text box once (not again from the VML fallback)', () => {
+    expect(texts(d).filter((e) => e.text === 'Boxed text')).toHaveLength(1);
+    expect(find(d, 'Boxed text')?.extra).toEqual({ textBox: true });
+    expect(texts(d).findIndex((e) => e.text === 'Boxed text')).toBe(texts(d).findIndex((e) => e.text === 'Before box.') + 1);
+  });
+
+  it('resolves tracked changes to the accepted text and keeps field results', () => {
+    expect(find(d, 'Kept inserted end.')).toBeDefined();
+    expect(find(d, 'Dated 2024-01-01')).toBeDefined();
+    expect(JSON.stringify(texts(d))).not.toMatch(/deleted|moved away|yyyy/);
+  });
+
+  it('reads content-control checkboxes as selected / unselected', () => {
+    expect(find(d, '☒ Approved')?.selected).toBe(true);
+    expect(find(d, '☐ Rejected')?.selected).toBe(false);
+  });
+
+  it('derives pages from explicit breaks and places headers, footers and page numbers', () => {
+    expect(d.pageCount).toBe(2);
+    expect(d.pages.map((p) => p.number)).toEqual([1, 2]);
+    expect(find(d, 'Last on page one')?.page).toBe(1);
+    expect(find(d, 'On page two')?.page).toBe(2);
+    expect(d.pages[0].elements[0]).toMatchObject({ category: 'Header', text: 'Company Confidential', extra: { running: true } });
+    const last = d.pages[1].elements.filter((e): e is TextElement => e.kind === 'text').slice(-2);
+    expect(last.map((e) => [e.category, e.text])).toEqual([['Page Number', 'Page 1'], ['Footer', 'ACME Inc.']]);
+    expect(texts(d).every((e) => e.box === null)).toBe(true);
+  });
+
+  it('assigns ids in reading order', () => {
+    expect(texts(d)[0].id).toBe('txt-1');
+    expect(d.pages.flatMap((p) => p.elements).filter((e) => e.kind === 'table').map((e) => e.id)).toEqual(['tbl-1']);
+  });
+
+  it('uses Word\'s rendered page breaks alone when the file has them (no double count with hard breaks)', async () => {
+    const doc = await parse(await buildDocx({
+      body: [
+        para(run('One') + '<w:r><w:br w:type="page"/></w:r>'),
+        para('<w:r><w:lastRenderedPageBreak/><w:t>Two</w:t></w:r>'),
+        para(run('Still two, then') + '<w:r><w:lastRenderedPageBreak/><w:t>three</w:t></w:r>'),
+        para(run('Three')),
+      ].join(''),
+    }));
+    expect(doc.pageCount).toBe(3);
+    expect(['One', 'Two', 'Still two, thenthree', 'Three'].map((t) => find(doc, t)?.page)).toEqual([1, 2, 2, 3]);
+  });
+
+  it('counts section breaks that start a new page, not continuous ones', async () => {
+    const doc = await parse(await buildDocx({
+      body: [
+        para(run('A'), '<w:sectPr><w:type w:val="continuous"/></w:sectPr>'),
+        para(run('B'), '<w:sectPr/>'),
+        para(run('C')),
+        '<w:sectPr><w:type w:val="nextPage"/></w:sectPr>',
+      ].join(''),
+    }));
+    // A's section is followed by B's (nextPage by default) → break after A; B's is followed by a nextPage section → break after B.
+    expect(['A', 'B', 'C'].map((t) => find(doc, t)?.page)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses a package without word/document.xml and a non-zip', async () => {
+    await expect(parse(await buildDocx({ body: '', omitDocument: true }))).rejects.toMatchObject({ code: 'FILE_003' });
+    await expect(parse(new Uint8Array([1, 2, 3, 4]))).rejects.toMatchObject({ code: 'FILE_003' });
+  });
+
+  it('refuses a DOCTYPE in document.xml (entity expansion)', async () => {
+    const bytes = await buildDocx({ body: para(run('x')) });
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(bytes);
+    zip.file('word/document.xml', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><w:document><w:body/></w:document>');
+    await expect(parse(await zip.generateAsync({ type: 'uint8array' }))).rejects.toMatchObject({ code: 'FILE_003' });
+  });
+});
