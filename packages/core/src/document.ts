@@ -84,6 +84,12 @@ export interface ChartSeries {
   values: (number | null)[];
   /** Scatter/bubble charts: numeric x values instead of categories. */
   xValues?: (number | null)[];
+  /** Bubble charts: bubble sizes. */
+  bubbleSizes?: (number | null)[];
+  /** Plot this series belongs to (chart class, e.g. "column", "line"): tells combo charts apart. */
+  plotType?: string;
+  /** Cell formulas feeding the series (office charts), e.g. "Sheet1!$B$2:$B$5". */
+  refs?: { name?: string; categories?: string; values?: string; bubbleSizes?: string };
 }
 
 export interface ChartData {
