@@ -19,8 +19,9 @@ export function renderSize(widthPt: number, heightPt: number, dpi: number, box?:
   const scale = dpi / 72;
   const fw = widthPt * scale, fh = heightPt * scale;
   const b = box ?? { x0: 0, y0: 0, x1: 1, y1: 1 };
-  const x = Math.floor(clamp01(b.x0) * fw), y = Math.floor(clamp01(b.y0) * fh);
-  const w = Math.max(1, Math.ceil(clamp01(b.x1) * fw) - x), h = Math.max(1, Math.ceil(clamp01(b.y1) * fh) - y);
+  // the epsilon keeps float noise (792 × 300/72 = 3300.0000000005) from adding a pixel row
+  const x = Math.floor(clamp01(b.x0) * fw + 1e-6), y = Math.floor(clamp01(b.y0) * fh + 1e-6);
+  const w = Math.max(1, Math.ceil(clamp01(b.x1) * fw - 1e-6) - x), h = Math.max(1, Math.ceil(clamp01(b.y1) * fh - 1e-6) - y);
   return { scale, x, y, w, h };
 }
 
