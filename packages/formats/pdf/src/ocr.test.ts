@@ -1,4 +1,5 @@
 import type { OcrEngine, RawPage, RawWord } from '@quire/core';
+import { PDFDocument } from 'pdf-lib';
 import { readPdf } from './index.js';
 import { judgeTextLayer } from './quality.js';
 import { makeScannedPdf } from '../../../../tests/fixtures/pdf/documents.js';
@@ -54,6 +55,16 @@ describe('scanned pages', () => {
     expect(r.warnings).toEqual([expect.stringMatching(/Page 2 has no text layer and OCR is not configured/)]);
   });
 
+  test('a blank page (nothing drawn) is not sent to OCR and needs no warning', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([612, 792]);
+    const { engine, calls } = fakeOcr();
+    const r = await readPdf(await doc.save(), { ocr: engine });
+    expect(calls).toHaveLength(0);
+    expect(r.pages[0]).toMatchObject({ source: 'text-layer', words: [] });
+    expect(r.warnings).toEqual([]);
+  });
+
   test('an OCR failure fails that page only (PROC_005)', async () => {
     const engine: OcrEngine = { recognize: async () => { throw new Error('engine crashed'); } };
     const r = await readPdf(await makeScannedPdf(), { ocr: engine });
@@ -68,7 +79,10 @@ describe('judgeTextLayer', () => {
 
   test('clean text is usable; none, or mostly unmapped glyphs, is not', () => {
     expect(judgeTextLayer([w('Hello'), w('world')], [])).toEqual({ usable: true });
-    expect(judgeTextLayer([], [])).toEqual({ usable: false, reason: 'no-text' });
+    expect(judgeTextLayer([], fullPageScan)).toEqual({ usable: false, reason: 'no-text' });
+    expect(judgeTextLayer([], [{ kind: 'vector', pathCount: 300, box: { x0: 0.1, y0: 0.1, x1: 0.9, y1: 0.5 } }])).toEqual({ usable: false, reason: 'no-text' });
+    // nothing drawn that could carry text (blank page, fields only): nothing to OCR
+    expect(judgeTextLayer([], [])).toEqual({ usable: true, blank: true });
     expect(judgeTextLayer([w('\uE001\uE002\uE003'), w('\uFFFD\uFFFDa')], [])).toEqual({ usable: false, reason: 'garbage' });
     expect(judgeTextLayer([w('\u0001\u0002\u0003\u0004'), w('ab')], [])).toEqual({ usable: false, reason: 'garbage' });
     // a few odd glyphs in real text do not condemn the page

@@ -1,11 +1,13 @@
 import type { RawImage, RawWord } from '@quire/core';
 import { isGarbageChar } from './normalize.js';
 
-export type TextLayerVerdict = { usable: true } | { usable: false; reason: 'no-text' | 'garbage' | 'scan-with-stray-text' };
+export type TextLayerVerdict = { usable: true; blank?: boolean } | { usable: false; reason: 'no-text' | 'garbage' | 'scan-with-stray-text' };
 
 /**
  * Decides per page whether the text layer can be trusted or the page must be OCR'd:
- * - no text at all → OCR ("no-text");
+ * - no text and nothing drawn that could hold text (no raster image, no vector drawing) → a blank page,
+ *   or one holding only form fields and rulings: nothing to OCR ("blank", usable);
+ * - no text otherwise → OCR ("no-text");
  * - more than 40% of the non-space characters are U+FFFD, private-use or control characters → the
  *   fonts have no usable Unicode mapping (subset fonts without ToUnicode, broken encodings) → OCR;
  * - fewer than 3 words on a page that is mostly one raster image (a scan carrying only a stamped page
@@ -23,7 +25,7 @@ export function judgeTextLayer(words: readonly RawWord[], images: readonly RawIm
       if (isGarbageChar(c)) bad++;
     }
   }
-  if (total === 0) return { usable: false, reason: 'no-text' };
+  if (total === 0) return images.length === 0 ? { usable: true, blank: true } : { usable: false, reason: 'no-text' };
   if (bad / total > 0.4) return { usable: false, reason: 'garbage' };
   if (words.length < 3 && rasterCoverage(images) >= 0.5) return { usable: false, reason: 'scan-with-stray-text' };
   return { usable: true };

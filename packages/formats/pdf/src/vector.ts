@@ -30,7 +30,8 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
     const pts = [applyMatrix(t, 0, 0), applyMatrix(t, 1, 0), applyMatrix(t, 1, 1), applyMatrix(t, 0, 1)];
     const box = normalizedBox(pts, W, H);
     if ((box.x1 - box.x0) * W < MIN_IMAGE_SIDE || (box.y1 - box.y0) * H < MIN_IMAGE_SIDE) return;
-    if (images.length < MAX_IMAGES) images.push({ box, kind: 'raster' });
+    // some producers paint the same image twice (e.g. once per optional-content state): keep one
+    if (images.length < MAX_IMAGES && !images.some((im) => sameBox(im.box, box))) images.push({ box, kind: 'raster' });
   };
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i];
@@ -79,6 +80,9 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
     images: [...images, ...drawings],
   };
 }
+
+const sameBox = (a: RawImage['box'], b: RawImage['box']) =>
+  Math.abs(a.x0 - b.x0) < 1e-4 && Math.abs(a.y0 - b.y0) < 1e-4 && Math.abs(a.x1 - b.x1) < 1e-4 && Math.abs(a.y1 - b.y1) < 1e-4;
 
 function isMatrix(m: unknown): m is Matrix {
   return Array.isArray(m) || ArrayBuffer.isView(m) ? (m as ArrayLike<number>).length === 6 && Array.from(m as ArrayLike<number>).every(Number.isFinite) : false;
