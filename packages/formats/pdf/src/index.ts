@@ -1,0 +1,2 @@
+export { readPdf, readPdfPages, type PdfReadResult } from './read.js';
+export { openPdf, type PdfHandle } from './handle.js';

@@ -1,0 +1,111 @@
+import type { OcrEngine, ParseLimits, RawPage } from '@quire/core';
+import type { Matrix } from './matrix.js';
+import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+import { judgeTextLayer } from './quality.js';
+import { fitDpi, renderPage } from './render.js';
+import { type FontInfo, type TextItemLike, buildWords } from './text.js';
+import { extractVector } from './vector.js';
+import { toWidgets } from './widgets.js';
+
+export interface PageContext { limits: ParseLimits; ocr?: OcrEngine; warnings: string[] }
+
+const OCR_DPI = 300;
+const MIN_OCR_DPI = 72;
+
+/** Reads one page; never throws for a bad page (it comes back with `error`, PROC_005). */
+export async function readPage(doc: PDFDocumentProxy, n: number, ctx: PageContext): Promise<RawPage> {
+  let page: PDFPageProxy | undefined;
+  let raw: RawPage = { number: n, width: 0, height: 0, words: [], segments: [], rects: [], images: [], widgets: [], source: 'text-layer' };
+  try {
+    page = await doc.getPage(n);
+    const vp = page.getViewport({ scale: 1 });
+    raw = { ...raw, width: round2(vp.width), height: round2(vp.height) };
+    const side = Math.max(vp.width, vp.height);
+    if (!(side <= ctx.limits.maxPageSidePt) || !(Math.min(vp.width, vp.height) > 0)) {
+      return fail(raw, `Page ${n} is ${Math.round(vp.width)}×${Math.round(vp.height)} pt, outside the allowed size (largest side ${ctx.limits.maxPageSidePt} pt); it was skipped`, ctx);
+    }
+    const content = await readContent(page, vp.transform as Matrix, vp.width, vp.height);
+    raw = { ...raw, ...content };
+    const verdict = judgeTextLayer(raw.words, raw.images);
+    if (verdict.usable) return raw;
+    if (!ctx.ocr) {
+      ctx.warnings.push(verdict.reason === 'garbage'
+        ? `Page ${n}: the text layer has no usable Unicode mapping and OCR is not configured; its text was dropped`
+        : `Page ${n} has no text layer and OCR is not configured; it has no text`);
+      return { ...raw, words: [] };
+    }
+    return await ocrPage(page, raw, ctx);
+  } catch (e) {
+    return fail(raw, `Page ${n} could not be read: ${e instanceof Error ? e.message : String(e)}`, ctx);
+  } finally {
+    page?.cleanup();
+  }
+}
+
+function fail(raw: RawPage, message: string, ctx: PageContext): RawPage {
+  ctx.warnings.push(message);
+  return { ...raw, words: [], segments: [], rects: [], images: [], widgets: [], error: { code: 'PROC_005', message } };
+}
+
+/**
+ * Operator list first: it loads the page's fonts into commonObjs, where the text items' fontName
+ * (pdf.js's loadedName) finds the real font name and its bold/italic flags. Annotations are left out
+ * of the operator list (AnnotationMode.DISABLE) so widget appearances do not read as page content;
+ * widgets come from getAnnotations instead.
+ */
+async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: number): Promise<Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'>> {
+  const pdfjs = await loadPdfjs();
+  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+  const vector = extractVector(ops, pdfjs.OPS as unknown as Record<string, number>, viewport, W, H);
+  const text = await page.getTextContent();
+  const items = text.items.filter((i): i is TextItemLike & typeof i => 'str' in i);
+  const fonts = new Map<string, FontInfo | undefined>();
+  const font = (loadedName: string) => {
+    if (!fonts.has(loadedName)) fonts.set(loadedName, fontInfo(page, loadedName));
+    return fonts.get(loadedName);
+  };
+  const words = buildWords(items, { viewport, pageWidth: W, pageHeight: H, styles: text.styles, font });
+  const widgets = toWidgets(await page.getAnnotations({ intent: 'display' }), viewport, W, H);
+  return { words, widgets, ...vector };
+}
+
+/** Font name without the subset tag, bold/italic from pdf.js's flags or, failing those, the name. */
+function fontInfo(page: PDFPageProxy, loadedName: string): FontInfo | undefined {
+  if (!page.commonObjs.has(loadedName)) return undefined;
+  const f = page.commonObjs.get(loadedName) as { name?: string; bold?: boolean; black?: boolean; italic?: boolean } | null;
+  if (!f) return undefined;
+  const name = typeof f.name === 'string' ? f.name.replace(/^[A-Z]{6}\+/, '') : undefined;
+  const style = name?.replace(/^.*?[-,]/, '') ?? '';
+  return {
+    name,
+    bold: !!(f.bold || f.black) || /bold|black|heavy|semibold|demibold|extrabold|\bbd\b/i.test(style) || /(^|[^a-z])(bold|black|heavy)/i.test(name ?? ''),
+    italic: !!f.italic || /italic|oblique|\bit\b/i.test(style) || /(italic|oblique)/i.test(name ?? ''),
+  };
+}
+
+/**
+ * OCR for a page without a usable text layer: rendered (greyscale) at 300 DPI, or lower when
+ * 300 DPI would exceed maxPixels. The page keeps the PDF's vector content and widgets, minus the
+ * raster images covering a large part of the page (the scan itself is not a figure).
+ */
+async function ocrPage(page: PDFPageProxy, raw: RawPage, ctx: PageContext): Promise<RawPage> {
+  const dpi = fitDpi(raw.width, raw.height, OCR_DPI, ctx.limits.maxPixels);
+  if (dpi < MIN_OCR_DPI) {
+    return fail(raw, `Page ${raw.number} is too large to render for OCR within ${ctx.limits.maxPixels} pixels; it was skipped`, ctx);
+  }
+  const { png } = await renderPage(page, { dpi, grey: true, maxPixels: ctx.limits.maxPixels });
+  const ocr = await ctx.ocr!.recognize(png, { number: raw.number, widthPt: raw.width, heightPt: raw.height });
+  const big = (b: { x0: number; y0: number; x1: number; y1: number }) => (b.x1 - b.x0) * (b.y1 - b.y0) >= 0.3;
+  const out: RawPage = {
+    ...raw,
+    words: ocr.words ?? [],
+    segments: [...raw.segments, ...(ocr.segments ?? [])],
+    rects: [...raw.rects, ...(ocr.rects ?? [])],
+    images: [...raw.images.filter((im) => !(im.kind === 'raster' && big(im.box))), ...(ocr.images ?? [])],
+    source: 'ocr',
+  };
+  if (ocr.correctedRotation !== undefined) out.correctedRotation = ocr.correctedRotation;
+  return out;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

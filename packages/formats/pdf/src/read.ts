@@ -1,0 +1,73 @@
+import {
+  type OutlineEntry, type ParseLimits, type ParseOptions, type RawPage, QuireError, resolveLimits,
+} from '@quire/core';
+import { readOutline, readTitle } from './outline.js';
+import { type PDFDocumentProxy, openDocument } from './pdfjs.js';
+import { readPage } from './page.js';
+
+export interface PdfReadResult {
+  pageCount: number;
+  pages: RawPage[];
+  outline: OutlineEntry[];
+  title?: string;
+  warnings: string[];
+}
+
+/** Reads every selected page into memory. For large files prefer readPdfPages. */
+export async function readPdf(bytes: Uint8Array, options: ParseOptions = {}): Promise<PdfReadResult> {
+  const pages: RawPage[] = [];
+  const rest = await readPdfPages(bytes, options, (p) => { pages.push(p); });
+  return { ...rest, pages };
+}
+
+/**
+ * Streams pages in order to `onRawPage` and keeps none of them, so memory stays bounded on
+ * thousand-page files: each page's pdf.js state is released (page.cleanup) before the next one.
+ * Errors from onRawPage and options.onPage (cancellation) propagate; a page that fails to read is
+ * emitted with `error` and the rest continue.
+ */
+export async function readPdfPages(
+  bytes: Uint8Array,
+  options: ParseOptions,
+  onRawPage: (p: RawPage) => void | Promise<void>,
+): Promise<Omit<PdfReadResult, 'pages'>> {
+  const limits = resolveLimits(options);
+  const doc = await openDocument(bytes, { maxImagePixels: limits.maxPixels });
+  const warnings: string[] = [];
+  try {
+    const pageCount = doc.numPages;
+    const selected = selectPages(pageCount, options.pages, warnings);
+    if (selected.length > limits.maxPages) {
+      throw new QuireError('REQ_003', `The PDF has ${selected.length} pages to process, over the limit of ${limits.maxPages}`, { pages: selected.length, maxPages: limits.maxPages });
+    }
+    const { outline, title } = await readDocumentInfo(doc, warnings);
+    let done = 0;
+    for (const n of selected) {
+      const page = await readPage(doc, n, { limits, ocr: options.ocr, warnings });
+      await onRawPage(page);
+      done++;
+      await options.onPage?.(done, selected.length);
+    }
+    return { pageCount, outline, ...(title ? { title } : {}), warnings };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+function selectPages(pageCount: number, wanted: number[] | undefined, warnings: string[]): number[] {
+  if (!wanted) return Array.from({ length: pageCount }, (_, i) => i + 1);
+  const uniq = [...new Set(wanted)].sort((a, b) => a - b);
+  const outside = uniq.filter((n) => !Number.isInteger(n) || n < 1 || n > pageCount);
+  if (outside.length) warnings.push(`Pages ${outside.join(', ')} are outside the document (1-${pageCount}) and were skipped`);
+  return uniq.filter((n) => Number.isInteger(n) && n >= 1 && n <= pageCount);
+}
+
+async function readDocumentInfo(doc: PDFDocumentProxy, warnings: string[]): Promise<{ outline: OutlineEntry[]; title?: string }> {
+  let outline: OutlineEntry[] = [], title: string | undefined;
+  try { outline = await readOutline(doc); } catch (e) { warnings.push(`The PDF outline could not be read: ${errorMessage(e)}`); }
+  try { title = await readTitle(doc); } catch (e) { warnings.push(`The PDF metadata could not be read: ${errorMessage(e)}`); }
+  return { outline, title };
+}
+
+export const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+export type { ParseLimits };

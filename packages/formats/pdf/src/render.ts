@@ -1,0 +1,65 @@
+import { createCanvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
+import { type Box, QuireError } from '@quire/core';
+import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+
+export interface RenderOptions {
+  dpi: number;
+  /** Normalized crop region (0..1, top-left origin, page as displayed); the whole page when absent. */
+  box?: Box;
+  /** Greyscale output (OCR input): smaller and faster to encode. */
+  grey?: boolean;
+  maxPixels: number;
+}
+
+export interface RenderedPng { png: Uint8Array; width: number; height: number }
+
+/** Pixel size of a render of `page` at `dpi`, cropped to `box` when given. */
+export function renderSize(widthPt: number, heightPt: number, dpi: number, box?: Box) {
+  const scale = dpi / 72;
+  const fw = widthPt * scale, fh = heightPt * scale;
+  const b = box ?? { x0: 0, y0: 0, x1: 1, y1: 1 };
+  // the epsilon keeps float noise (792 × 300/72 = 3300.0000000005) from adding a pixel row
+  const x = Math.floor(clamp01(b.x0) * fw + 1e-6), y = Math.floor(clamp01(b.y0) * fh + 1e-6);
+  const w = Math.max(1, Math.ceil(clamp01(b.x1) * fw - 1e-6) - x), h = Math.max(1, Math.ceil(clamp01(b.y1) * fh - 1e-6) - y);
+  return { scale, x, y, w, h };
+}
+
+/**
+ * Renders a page (or a crop of it) to PNG. The crop is rendered directly: the viewport is shifted so
+ * the region lands at the canvas origin and the canvas is only as large as the region, so a small
+ * figure crop at high DPI never allocates a full-page raster. Form fields are drawn
+ * (AnnotationMode.ENABLE; the default ENABLE_FORMS leaves them to an HTML layer we do not have) on white.
+ */
+export async function renderPage(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedPng> {
+  if (!(opts.dpi > 0 && opts.dpi <= 2400)) throw new QuireError('REQ_003', `Invalid render resolution: ${opts.dpi} DPI`);
+  if (opts.box && !(opts.box.x1 > opts.box.x0 && opts.box.y1 > opts.box.y0)) throw new QuireError('REQ_003', 'Invalid crop region');
+  const pdfjs = await loadPdfjs();
+  const base = page.getViewport({ scale: 1 });
+  const { scale, x, y, w, h } = renderSize(base.width, base.height, opts.dpi, opts.box);
+  if (w * h > opts.maxPixels) {
+    throw new QuireError('REQ_003', `Rendering page ${page.pageNumber} at ${opts.dpi} DPI needs ${w}×${h} pixels, over the limit of ${opts.maxPixels}`, { page: page.pageNumber, pixels: w * h, maxPixels: opts.maxPixels });
+  }
+  const viewport = page.getViewport({ scale, offsetX: -x, offsetY: -y });
+  const canvas = createCanvas(w, h);
+  await page.render({
+    canvas: canvas as unknown as Parameters<PDFPageProxy['render']>[0]['canvas'],
+    viewport,
+    background: 'white',
+    annotationMode: pdfjs.AnnotationMode.ENABLE,
+  }).promise;
+  const raw = canvas.data();
+  let img = sharp(raw, { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
+  if (opts.grey) img = img.greyscale();
+  const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
+}
+
+/** Highest DPI ≤ `dpi` whose full-page render stays within maxPixels. */
+export function fitDpi(widthPt: number, heightPt: number, dpi: number, maxPixels: number): number {
+  const { w, h } = renderSize(widthPt, heightPt, dpi);
+  if (w * h <= maxPixels) return dpi;
+  return Math.floor(dpi * Math.sqrt(maxPixels / (w * h)) * 0.999);
+}
+
+const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);

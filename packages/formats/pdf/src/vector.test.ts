@@ -1,0 +1,69 @@
+import type { RawPage, RawSegment } from '@quire/core';
+import { readPdf } from './index.js';
+import { makeMixedContentPdf } from '../../../../tests/fixtures/pdf/documents.js';
+
+const W = 612, H = 792;
+const horizontal = (s: RawSegment) => Math.abs(s.y1 - s.y0) < 1e-4;
+const near = (a: number, b: number, tol = 0.002) => Math.abs(a - b) < tol;
+
+/** Asserts the 3×3 grid of the fixtures: rules at x = 100..400 and y = 600..300 (PDF units). */
+function expectGrid(p: RawPage) {
+  const hs = p.segments.filter(horizontal), vs = p.segments.filter((s) => !horizontal(s));
+  expect(hs).toHaveLength(4);
+  expect(vs).toHaveLength(4);
+  const ys = hs.map((s) => s.y0 * H).sort((a, b) => a - b);
+  const xs = vs.map((s) => s.x0 * W).sort((a, b) => a - b);
+  [192, 292, 392, 492].forEach((y, i) => expect(ys[i]).toBeCloseTo(y, 0));
+  [100, 200, 300, 400].forEach((x, i) => expect(xs[i]).toBeCloseTo(x, 0));
+  for (const s of hs) { expect(s.x0 * W).toBeCloseTo(100, 0); expect(s.x1 * W).toBeCloseTo(400, 0); }
+  for (const s of vs) { expect(s.y0 * H).toBeCloseTo(192, 0); expect(s.y1 * H).toBeCloseTo(492, 0); }
+  return { hs, vs };
+}
+
+describe('readPdf: vector content', () => {
+  let pages: RawPage[];
+  beforeAll(async () => { ({ pages } = await readPdf(await makeMixedContentPdf())); });
+
+  test('stroked table rulings become horizontal and vertical segments with their width', () => {
+    const { hs } = expectGrid(pages[1]);
+    expect(hs[0].width * 792).toBeCloseTo(1, 1);
+    expect(pages[1].rects).toEqual([]);
+    expect(pages[1].images).toEqual([]);
+  });
+
+  test('rules drawn as thin filled rectangles appear as segments and as rects; fills keep their colour', () => {
+    const p = pages[2];
+    const { hs } = expectGrid(p);
+    expect(hs[0].width * 792).toBeCloseTo(0.8, 1);
+    const header = p.rects.find((r) => (r.box.y1 - r.box.y0) * H > 30);
+    expect(header).toMatchObject({ filled: true, stroked: false });
+    header!.fill!.forEach((c) => expect(c).toBeCloseTo(0.9, 2)); // pdf.js passes 8-bit colour
+    expect(header!.box.x0 * W).toBeCloseTo(100, 0);
+    expect(header!.box.y0 * H).toBeCloseTo(192, 0);
+    expect(p.rects.filter((r) => r.fill?.every((c) => c === 0))).toHaveLength(8);
+  });
+
+  test('an embedded PNG is a raster image at its placement', () => {
+    const imgs = pages[3].images;
+    expect(imgs).toHaveLength(1);
+    expect(imgs[0].kind).toBe('raster');
+    expect(imgs[0].box.x0 * W).toBeCloseTo(100, 0);
+    expect(imgs[0].box.x1 * W).toBeCloseTo(300, 0);
+    expect(imgs[0].box.y0 * H).toBeCloseTo(192, 0);
+    expect(imgs[0].box.y1 * H).toBeCloseTo(292, 0);
+  });
+
+  test('a plot of many diagonal segments and curves becomes one vector image; its axes stay segments', () => {
+    const p = pages[4];
+    const vec = p.images.filter((i) => i.kind === 'vector');
+    expect(vec).toHaveLength(1);
+    expect(vec[0].pathCount).toBeGreaterThanOrEqual(64); // 60 zig-zag strokes + 4 curves
+    expect(vec[0].box.x0 * W).toBeCloseTo(100, 0);
+    expect(vec[0].box.x1 * W).toBeCloseTo(400, 0);
+    expect(vec[0].box.y1 * H).toBeCloseTo(392, 0);
+    expect(p.segments).toHaveLength(2);
+    // pages with text and rulings only have no drawings
+    expect(pages[0].images).toEqual([]);
+    expect(pages[1].images.filter((i) => i.kind === 'vector')).toEqual([]);
+  });
+});
