@@ -1,0 +1,2 @@
+export { readImage, type ImageReadResult } from './read-image.js';
+export { pageSizePt } from './page-size.js';

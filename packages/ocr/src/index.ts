@@ -1,0 +1,53 @@
+import os from 'node:os';
+import { DEFAULT_LIMITS, type OcrEngine } from '@quire/core';
+import { recognizePage } from './recognize-page.js';
+import { createTesseractWorker, type OcrWorkerFactory } from './tesseract-worker.js';
+import { WorkerPool } from './worker-pool.js';
+
+export interface OcrPoolOptions {
+  /** Worker threads; default one per core (os.availableParallelism()). */
+  size?: number;
+  /** tesseract page segmentation mode; default 3 (fully automatic, no OSD). */
+  psm?: number;
+  /** tesseract language string ('eng', 'eng+deu' …); each needs its @tesseract.js-data package. */
+  languages?: string;
+  /** Largest image (width × height) accepted; default the core limit. Over it: REQ_003. */
+  maxPixels?: number;
+  /** A recognition running longer is treated as a hung worker; default 300 s. */
+  jobTimeoutMs?: number;
+  /** Worker constructor (tests wrap it to simulate crashes). */
+  workerFactory?: OcrWorkerFactory;
+}
+
+export interface OcrPool extends OcrEngine {
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A pool of tesseract.js worker threads behind the OcrEngine port. Jobs queue FIFO; a worker that
+ * errors, hangs or dies is replaced and its job retried once. Creation waits for the first worker,
+ * so a missing language package fails here; the others start on demand.
+ */
+export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool> {
+  const pool = new WorkerPool({
+    size: Math.max(1, opts.size ?? os.availableParallelism()),
+    factory: opts.workerFactory ?? createTesseractWorker,
+    languages: opts.languages ?? 'eng',
+    psm: opts.psm ?? 3,
+    jobTimeoutMs: opts.jobTimeoutMs ?? 300_000,
+  });
+  await pool.warmUp();
+  const maxPixels = opts.maxPixels ?? DEFAULT_LIMITS.maxPixels;
+  return {
+    size: pool.size,
+    recognize: (image, page) => recognizePage({ ocr: (png) => pool.recognize(png), maxPixels }, image, page),
+    close: () => pool.close(),
+  };
+}
+
+export { recognizePage, chooseScale, candidateAngles, type PageInfo, type RecognizeDeps } from './recognize-page.js';
+export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
+export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';
+export { createTesseractWorker, languageDataPath, type OcrWorker, type OcrWorkerFactory, type TessResult } from './tesseract-worker.js';
+export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';

@@ -1,0 +1,81 @@
+import sharp, { type Metadata } from 'sharp';
+import { QuireError } from '@quire/core';
+import type { GreyImage } from './analysis.js';
+import type { ImageTransform } from './transform.js';
+
+/**
+ * Decodes a page image into normalized greyscale, as displayed (EXIF orientation applied, alpha
+ * composited on white so transparent PNGs don't turn black). The pixel limit is checked on the
+ * header before anything is decoded.
+ */
+export async function decodeGrey(image: Uint8Array, maxPixels: number): Promise<GreyImage> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(image).metadata();
+  } catch (e) {
+    throw new QuireError('FILE_003', `Image could not be read: ${(e as Error).message}`);
+  }
+  if (!meta.width || !meta.height) throw new QuireError('FILE_003', 'Image has no dimensions');
+  if (meta.width * meta.height > maxPixels) {
+    throw new QuireError('REQ_003', `Image is ${meta.width}×${meta.height} pixels, over the limit of ${maxPixels}`, {
+      width: meta.width, height: meta.height, maxPixels,
+    });
+  }
+  try {
+    const { data, info } = await sharp(image, { limitInputPixels: maxPixels })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('b-w')
+      .normalise()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+  } catch (e) {
+    throw new QuireError('FILE_003', `Image could not be decoded: ${(e as Error).message}`);
+  }
+}
+
+// sharp turns single-channel raw input into sRGB unless told otherwise: insist on one channel.
+function greyFrom(data: Buffer, info: { width: number; height: number; channels: number }): GreyImage {
+  if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+const rawInput = (img: GreyImage) => ({ raw: { width: img.width, height: img.height, channels: 1 as const } });
+
+/** A copy whose longer side is at most `maxSide` (for the cheap orientation/skew analysis). */
+export async function downscale(img: GreyImage, maxSide: number): Promise<{ image: GreyImage; factor: number }> {
+  const factor = Math.min(1, maxSide / Math.max(img.width, img.height));
+  if (factor === 1) return { image: img, factor };
+  const { data, info } = await sharp(img.data, rawInput(img))
+    .resize(Math.max(1, Math.round(img.width * factor)), Math.max(1, Math.round(img.height * factor)), { kernel: 'linear' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { image: greyFrom(data, info), factor };
+}
+
+/** Scales the page by `scale` (1 = unchanged); Lanczos keeps upscaled glyph edges crisp for tesseract. */
+export async function rescale(img: GreyImage, scale: number): Promise<GreyImage> {
+  if (Math.abs(scale - 1) < 0.01) return img;
+  const width = Math.max(1, Math.round(img.width * scale)), height = Math.max(1, Math.round(img.height * scale));
+  const { data, info } = await sharp(img.data, rawInput(img)).resize(width, height, { kernel: 'lanczos3' })
+    .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  return greyFrom(data, info);
+}
+
+/** Rotates the (scaled) page clockwise by `angle` onto a white canvas and encodes a PNG for tesseract. */
+export async function renderForOcr(img: GreyImage, angle: number, src: { width: number; height: number }): Promise<{ png: Uint8Array; transform: ImageTransform }> {
+  let pipeline = sharp(img.data, rawInput(img));
+  if (angle !== 0) pipeline = pipeline.rotate(angle, { background: { r: 255, g: 255, b: 255 } });
+  const { data, info } = await pipeline.toColourspace('b-w').png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer({ resolveWithObject: true });
+  return {
+    png: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    transform: {
+      srcWidth: src.width, srcHeight: src.height,
+      scaledWidth: img.width, scaledHeight: img.height,
+      angle, outWidth: info.width, outHeight: info.height,
+    },
+  };
+}

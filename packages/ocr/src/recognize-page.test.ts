@@ -1,0 +1,25 @@
+import { candidateAngles, chooseScale } from './recognize-page.js';
+
+const page = { number: 1, widthPt: 612, heightPt: 792 };
+
+describe('scale and orientation choices', () => {
+  it('upscales small text towards ~40 px rows, capped at 4×', () => {
+    expect(chooseScale(20, 1000, 1300, page, 1e9)).toBeCloseTo(2, 5);
+    expect(chooseScale(5, 1000, 1300, page, 1e9)).toBe(4);
+    expect(chooseScale(44, 2550, 3300, page, 1e9)).toBe(1);
+  });
+  it('falls back to the nominal DPI when no line height was measured', () => {
+    expect(chooseScale(null, 850, 1100, page, 1e9)).toBeCloseTo(3, 5); // 100 DPI → 300
+    expect(chooseScale(null, 2550, 3300, page, 1e9)).toBe(1);
+  });
+  it('never scales past the pixel limit', () => {
+    const s = chooseScale(10, 1000, 1000, page, 2_000_000);
+    expect(1000 * s * 1000 * s).toBeLessThanOrEqual(2_000_000 + 1);
+  });
+  it('tries the line direction made horizontal first, then its flip', () => {
+    expect(candidateAngles({ blank: false, lineAngle: 0.1, axisMargin: 5, lineHeight: 20 })).toEqual([0, 180]);
+    expect(candidateAngles({ blank: false, lineAngle: 3, axisMargin: 5, lineHeight: 20 })).toEqual([-3, 177]);
+    expect(candidateAngles({ blank: false, lineAngle: 90, axisMargin: 5, lineHeight: 20 })).toEqual([270, 90]);
+    expect(candidateAngles({ blank: false, lineAngle: 0, axisMargin: 1.1, lineHeight: 20 })).toEqual([0, 180, 90, -90]);
+  });
+});
