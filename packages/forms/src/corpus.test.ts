@@ -19,8 +19,9 @@ const iou = (a: number[], b: number[]) => {
 const inside = (p: number[], b: number[]) => p[0] >= b[0] - 1e-3 && p[0] <= b[2] + 1e-3 && p[1] >= b[1] - 1e-3 && p[1] <= b[3] + 1e-3;
 
 /** Units: one per text/signature cell, one per checkbox box (a radio group has several). */
-function units(cells: DetectedCell[]) {
-  return cells.flatMap((c) => c.type === 'checkbox'
+interface Unit { cell: DetectedCell; type: string; page: number; centre: number[]; box?: number[] }
+function units(cells: DetectedCell[]): Unit[] {
+  return cells.flatMap((c): Unit[] => c.type === 'checkbox'
     ? (c.checkbox_details ?? []).map((d) => ({ cell: c, type: 'checkbox', page: c.page_number, centre: d.center_coord, box: c.checkbox_details!.length === 1 ? c.bounding_box : undefined }))
     : [{ cell: c, type: c.type, page: c.page_number, centre: [(c.bounding_box[0] + c.bounding_box[2]) / 2, (c.bounding_box[1] + c.bounding_box[3]) / 2], box: c.bounding_box }]);
 }
