@@ -1,0 +1,132 @@
+import { buildPhrases, centreIn, datePatternFromActions, findDatePattern, nearestLabel, prettifyFieldName, type PtBox, type PtWord } from './labels.js';
+import { roundBox, type PageFrame } from './pdfjs.js';
+import type { CheckboxDetail, DetectedCell } from './types.js';
+
+/** The subset of a pdf.js widget annotation we read. */
+export interface WidgetAnnotation {
+  subtype: string;
+  id?: string;
+  rect: number[];
+  fieldName?: string;
+  fieldType?: string;
+  fieldValue?: unknown;
+  alternativeText?: string;
+  checkBox?: boolean;
+  radioButton?: boolean;
+  pushButton?: boolean;
+  exportValue?: string;
+  buttonValue?: string;
+  options?: { exportValue: string; displayValue: string }[];
+  maxLen?: number;
+  comb?: boolean;
+  multiLine?: boolean;
+  actions?: unknown;
+  hidden?: boolean;
+}
+
+/**
+ * Choice fields (dropdown / list box) become cells of type "text" whose `options` lists the display
+ * values; the cell text is the selected display value(s) joined with ", ". Radio groups become ONE
+ * checkbox cell with one checkbox_details entry per button; push buttons are not cells.
+ */
+export function widgetCells(pageNumber: number, frame: PageFrame, annots: WidgetAnnotation[], words: PtWord[], widgetCount = new Map<string, number>()): DetectedCell[] {
+  const widgets = annots.filter((a) => a.subtype === 'Widget' && a.fieldName !== undefined && !a.pushButton && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
+  const ptBox = (r: number[]) => {
+    const [l, t, rr, b] = rectNorm(frame, r);
+    return { x0: l * frame.width, y0: t * frame.height, x1: rr * frame.width, y1: b * frame.height };
+  };
+  const boxes = widgets.map((w) => ptBox(w.rect));
+  const free = words.filter((w) => !boxes.some((b) => centreIn(w.box, b)));
+  const phrases = buildPhrases(free);
+  const inside = (b: PtBox) => words.filter((w) => centreIn(w.box, b)).map((w) => w.text).join(' ');
+  const cells: DetectedCell[] = [];
+  const radios = new Map<string, number[]>();
+  widgets.forEach((w, i) => {
+    const name = w.fieldName!;
+    const widgetIndex = widgetCount.get(name) ?? 0;
+    widgetCount.set(name, widgetIndex + 1);
+    const box = boxes[i];
+    const bbox = rectNorm(frame, w.rect);
+    const label = (w.alternativeText ?? '').trim() || nearestLabel(box, phrases) || prettifyFieldName(name);
+    if (w.fieldType === 'Btn' && (w.radioButton || isGroupedCheckbox(w, widgets))) {
+      radios.set(name, [...(radios.get(name) ?? []), i]);
+      return;
+    }
+    if (w.fieldType === 'Btn') {
+      const on = w.exportValue ?? 'Yes';
+      const selected = String(w.fieldValue ?? 'Off') === on && on !== 'Off';
+      const ownLabel = (w.alternativeText ?? '').trim() || nearestLabel(box, phrases, { preferRight: true }) || prettifyFieldName(name);
+      cells.push({
+        page_number: pageNumber, type: 'checkbox', bounding_box: bbox, text: selected ? ownLabel : '', label: ownLabel,
+        checkbox_details: [{ center_coord: centre(bbox), selected, text: ownLabel }],
+        source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: 'checkbox', exportValues: [on] },
+      });
+      return;
+    }
+    if (w.fieldType === 'Sig') {
+      cells.push({ page_number: pageNumber, type: 'signature', bounding_box: bbox, text: inside(box), label, source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: 'signature' } });
+      return;
+    }
+    const cell: DetectedCell = {
+      page_number: pageNumber, type: 'text', bounding_box: bbox, text: '', label,
+      source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: w.fieldType === 'Ch' ? 'choice' : 'text' },
+    };
+    if (w.fieldType === 'Ch') {
+      const opts = (w.options ?? []).map((o) => o.displayValue || o.exportValue);
+      cell.options = opts;
+      const vals = (Array.isArray(w.fieldValue) ? w.fieldValue : [w.fieldValue]).filter((v) => typeof v === 'string' && v !== '') as string[];
+      cell.text = vals.map((v) => w.options?.find((o) => o.exportValue === v)?.displayValue || v).join(', ');
+    } else {
+      cell.text = typeof w.fieldValue === 'string' ? w.fieldValue : '';
+      if (w.maxLen) cell.maxLength = w.maxLen;
+      if (w.comb) cell.comb = true;
+      if (w.multiLine) cell.multiline = true;
+    }
+    const dp = datePatternFromActions(w.actions) ?? findDatePattern(label) ?? findDatePattern(nearestLabel(box, phrases, { allowBelow: true }));
+    if (dp) cell.datePattern = dp;
+    cells.push(cell);
+  });
+  for (const [name, idxs] of radios) cells.push(radioCell(pageNumber, frame, name, idxs.map((i) => widgets[i]), idxs.map((i) => boxes[i]), phrases));
+  return cells;
+}
+
+/** A checkbox field with several widgets carrying different on-values behaves like a radio group. */
+function isGroupedCheckbox(w: WidgetAnnotation, all: WidgetAnnotation[]): boolean {
+  if (!w.checkBox) return false;
+  const sibs = all.filter((o) => o.fieldName === w.fieldName);
+  return sibs.length > 1 && new Set(sibs.map((o) => o.exportValue)).size > 1;
+}
+
+const MEANINGLESS = /^(choice|option|opt|radio|button|btn|on|off|value|kid|item|group)?\s*[_-]?\d*$/i;
+
+function radioCell(page: number, frame: PageFrame, name: string, ws: WidgetAnnotation[], boxes: PtBox[], phrases: ReturnType<typeof buildPhrases>): DetectedCell {
+  const exportValues: string[] = [];
+  const details: CheckboxDetail[] = ws.map((w, k) => {
+    const ev = (w.radioButton ? w.buttonValue : w.exportValue) ?? String(k);
+    exportValues.push(ev);
+    const printed = nearestLabel(boxes[k], phrases, { preferRight: true });
+    const text = !MEANINGLESS.test(ev) ? ev : printed || ev;
+    const value = String(w.fieldValue ?? 'Off');
+    return { center_coord: centre(rectNorm(frame, w.rect)), selected: value === ev && ev !== 'Off', text };
+  });
+  const union: PtBox = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+  const optionTexts = new Set(details.map((d) => d.text));
+  const question = nearestLabel(union, phrases.filter((p) => !optionTexts.has(p.text)));
+  const label = (ws[0].alternativeText ?? '').trim() || question || prettifyFieldName(name);
+  return {
+    page_number: page, type: 'checkbox',
+    bounding_box: roundBox([union.x0 / frame.width, union.y0 / frame.height, union.x1 / frame.width, union.y1 / frame.height]),
+    text: details.filter((d) => d.selected).map((d) => d.text).join(', '), label,
+    checkbox_details: details, options: details.map((d) => d.text),
+    source: { kind: 'acroform', fieldName: name, fieldType: 'radio', exportValues },
+  };
+}
+
+function rectNorm(frame: PageFrame, r: number[]): [number, number, number, number] {
+  const x0 = Math.min(r[0], r[2]), x1 = Math.max(r[0], r[2]), y0 = Math.min(r[1], r[3]), y1 = Math.max(r[1], r[3]);
+  const pts = [[x0, y0], [x1, y1], [x0, y1], [x1, y0]].map(([x, y]) => [frame.toDisplay[0] * x + frame.toDisplay[2] * y + frame.toDisplay[4], frame.toDisplay[1] * x + frame.toDisplay[3] * y + frame.toDisplay[5]]);
+  const xs = pts.map((p) => p[0] / frame.width), ys = pts.map((p) => p[1] / frame.height);
+  return roundBox([Math.max(0, Math.min(...xs)), Math.max(0, Math.min(...ys)), Math.min(1, Math.max(...xs)), Math.min(1, Math.max(...ys))]);
+}
+
+const centre = (b: [number, number, number, number]): [number, number] => [Math.round(((b[0] + b[2]) / 2) * 1e5) / 1e5, Math.round(((b[1] + b[3]) / 2) * 1e5) / 1e5];

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { detectForm } from './detect.js';
+import type { DetectedCell } from './types.js';
+
+const DIR = '/work/shared/corpus/pdf-forms';
+const have = fs.existsSync(DIR);
+const maybe = have ? describe : describe.skip;
+if (!have) console.warn(`skipping corpus form test: ${DIR} is absent`);
+
+interface GtField { name: string; page_number: number; type: string; radio: boolean; bounding_box: number[] }
+
+const iou = (a: number[], b: number[]) => {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]), h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  const i = w > 0 && h > 0 ? w * h : 0;
+  const u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i;
+  return u > 0 ? i / u : 0;
+};
+const inside = (p: number[], b: number[]) => p[0] >= b[0] - 1e-3 && p[0] <= b[2] + 1e-3 && p[1] >= b[1] - 1e-3 && p[1] <= b[3] + 1e-3;
+
+/** Units: one per text/signature cell, one per checkbox box (a radio group has several). */
+interface Unit { cell: DetectedCell; type: string; page: number; centre: number[]; box?: number[] }
+function units(cells: DetectedCell[]): Unit[] {
+  return cells.flatMap((c): Unit[] => c.type === 'checkbox'
+    ? (c.checkbox_details ?? []).map((d) => ({ cell: c, type: 'checkbox', page: c.page_number, centre: d.center_coord, box: c.checkbox_details!.length === 1 ? c.bounding_box : undefined }))
+    : [{ cell: c, type: c.type, page: c.page_number, centre: [(c.bounding_box[0] + c.bounding_box[2]) / 2, (c.bounding_box[1] + c.bounding_box[3]) / 2], box: c.bounding_box }]);
+}
+
+maybe('corpus: AcroForm widgets are found with the right type', () => {
+  const files = have ? fs.readdirSync(DIR).filter((f) => f.endsWith('.fields.json')) : [];
+  const totals = { gt: 0, found: 0, typeOk: 0, det: 0, detMatched: 0, iouSum: 0, iouN: 0, buttons: 0 };
+  const rows: string[] = [];
+  it.each(files)('%s', async (f) => {
+    const gt = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')) as { fields: GtField[] };
+    const pdf = new Uint8Array(fs.readFileSync(path.join(DIR, f.replace('.fields.json', '.pdf'))));
+    const { cells } = await detectForm(pdf);
+    const us = units(cells);
+    const matched = new Set<number>();
+    let found = 0, typeOk = 0;
+    const widgets = gt.fields.filter((g) => g.type !== 'button');
+    totals.buttons += gt.fields.length - widgets.length;
+    for (const g of widgets) {
+      const want = g.type === 'choice' ? 'text' : g.type;
+      let best = -1, bestScore = 0;
+      us.forEach((u, i) => {
+        if (u.page !== g.page_number || matched.has(i)) return;
+        const s = u.box ? iou(u.box, g.bounding_box) : inside(u.centre, g.bounding_box) ? 0.75 : 0;
+        const s2 = Math.max(s, inside(u.centre, g.bounding_box) ? 0.5 : 0);
+        if (s2 > bestScore) { bestScore = s2; best = i; }
+      });
+      if (best < 0) { rows.push(`  missed ${f} ${g.name} (${g.type})`); continue; }
+      matched.add(best); found++;
+      if (us[best].type === want) typeOk++; else rows.push(`  type ${f} ${g.name}: ${g.type} → ${us[best].type}`);
+      if (us[best].box) { totals.iouSum += iou(us[best].box!, g.bounding_box); totals.iouN++; }
+    }
+    totals.gt += widgets.length; totals.found += found; totals.typeOk += typeOk; totals.det += us.length; totals.detMatched += matched.size;
+    rows.push(`${f}: widgets ${widgets.length}, found ${found}, type ok ${typeOk}, detected units ${us.length}`);
+    expect(found).toBe(widgets.length);
+    expect(typeOk).toBe(widgets.length);
+  });
+  afterAll(() => {
+    const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : 'n/a');
+    console.log([...rows, `TOTAL widgets ${totals.gt} (push buttons excluded: ${totals.buttons}); recall ${pct(totals.found, totals.gt)}%; precision ${pct(totals.detMatched, totals.det)}%; type accuracy ${pct(totals.typeOk, totals.found)}%; mean box IoU ${(totals.iouSum / Math.max(1, totals.iouN)).toFixed(3)} over ${totals.iouN}`].join('\n'));
+  });
+});

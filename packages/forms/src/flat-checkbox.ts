@@ -1,0 +1,82 @@
+import { CHECK_GLYPHS_EMPTY, CHECK_GLYPHS_SET, centreIn, nearestLabel, type Phrase, type PtBox, type PtWord } from './labels.js';
+import { roundBox } from './pdfjs.js';
+import type { DetectedCell, PageGeometry } from './types.js';
+
+interface Box { box: PtBox; shape: 'square' | 'glyph' | 'circle'; selected: boolean }
+
+const MARK_TEXT = /^[xX✓✔✗✘×☒☑■●•]$/;
+
+/**
+ * Flat checkboxes: small squares from the drawing, ☐/☑/☒ glyphs, and small circles. A box is
+ * selected when a mark (X, ✓, a dot, a diagonal stroke, a filled square) sits inside it.
+ */
+export function detectCheckboxes(squares: PtBox[], g: PageGeometry, words: PtWord[], W: number, H: number) {
+  const found: Box[] = [];
+  const marks = (g.marks ?? []).map((m) => ({ box: { x0: m.box.x0 * W, y0: m.box.y0 * H, x1: m.box.x1 * W, y1: m.box.y1 * H }, closed: !!m.closedCurve, filled: !!m.filled }));
+  const filledRects = g.rects.filter((r) => r.filled && !r.stroked).map((r) => ({ x0: r.box.x0 * W, y0: r.box.y0 * H, x1: r.box.x1 * W, y1: r.box.y1 * H }));
+  const markedInside = (b: PtBox) => {
+    const inner = (m: PtBox) => centreIn(m, b) && (m.x1 - m.x0) < (b.x1 - b.x0) * 1.3 && (m.y1 - m.y0) < (b.y1 - b.y0) * 1.3 && !sameBox(m, b);
+    return marks.some((m) => inner(m.box) && (!m.closed || m.filled)) || filledRects.some((r) => inner(r) && (r.x1 - r.x0) < (b.x1 - b.x0) * 0.95) ||
+      words.some((w) => centreIn(w.box, b) && MARK_TEXT.test(w.text.trim()));
+  };
+  for (const b of squares) found.push({ box: b, shape: 'square', selected: markedInside(b) });
+  for (const m of marks) {
+    const w = m.box.x1 - m.box.x0, h = m.box.y1 - m.box.y0;
+    if (!m.closed || m.filled || w < 5 || w > 22 || Math.abs(w - h) > 0.2 * w) continue;
+    if (found.some((f) => centreIn(m.box, f.box))) continue;
+    found.push({ box: m.box, shape: 'circle', selected: markedInside(m.box) });
+  }
+  for (const w of words) {
+    const t = w.text.trim();
+    if (!CHECK_GLYPHS_EMPTY.has(t) && !(CHECK_GLYPHS_SET.has(t) && ['☑', '☒'].includes(t))) continue;
+    const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2, s = w.fontSize * 0.4;
+    const box = { x0: cx - s, y0: cy - s, x1: cx + s, y1: cy + s };
+    if (found.some((f) => centreIn(box, f.box))) continue;
+    found.push({ box, shape: 'glyph', selected: !CHECK_GLYPHS_EMPTY.has(t) || markedInside(box) });
+  }
+  return {
+    boxes: found.map((f) => f.box),
+    toCells: (page: number, phrases: Phrase[]) => groupCells(page, found, phrases, W, H),
+  };
+}
+
+const sameBox = (a: PtBox, b: PtBox) => Math.abs(a.x0 - b.x0) < 1 && Math.abs(a.y0 - b.y0) < 1 && Math.abs(a.x1 - b.x1) < 1 && Math.abs(a.y1 - b.y1) < 1;
+
+/**
+ * Boxes on one line after a question ("Marital status: ☐ Single ☐ Married", "…? ☐ Yes ☐ No")
+ * form one cell with an option per box; other boxes are cells of their own.
+ */
+function groupCells(page: number, found: Box[], phrases: Phrase[], W: number, H: number): DetectedCell[] {
+  const opt = found.map((f) => nearestLabel(f.box, phrases, { preferRight: true }));
+  const optionPhrases = new Set(opt);
+  const questionPhrases = phrases.filter((p) => !optionPhrases.has(p.text.replace(/[\s:]+$/, '')) || /[:?]$/.test(p.text));
+  const used = new Set<number>();
+  const cells: DetectedCell[] = [];
+  const order = found.map((_, i) => i).sort((a, b) => found[a].box.y0 - found[b].box.y0 || found[a].box.x0 - found[b].box.x0);
+  for (const i of order) {
+    if (used.has(i)) continue;
+    const cy = (found[i].box.y0 + found[i].box.y1) / 2;
+    const line = order.filter((j) => !used.has(j) && Math.abs((found[j].box.y0 + found[j].box.y1) / 2 - cy) < 3).sort((a, b) => found[a].box.x0 - found[b].box.x0);
+    const first = found[line[0]].box;
+    const question = phrases.find((p) => /[:?]$/.test(p.text.trim()) && p.box.x1 <= first.x0 + 2 && first.x0 - p.box.x1 < 60 &&
+      Math.abs((p.box.y0 + p.box.y1) / 2 - cy) < 6 && questionPhrases.includes(p));
+    const members = line.length >= 2 && question ? line : [i];
+    members.forEach((j) => used.add(j));
+    const boxes = members.map((j) => found[j]);
+    const b = { x0: Math.min(...boxes.map((x) => x.box.x0)), y0: Math.min(...boxes.map((x) => x.box.y0)), x1: Math.max(...boxes.map((x) => x.box.x1)), y1: Math.max(...boxes.map((x) => x.box.y1)) };
+    const details = members.map((j) => ({
+      center_coord: [round((found[j].box.x0 + found[j].box.x1) / 2 / W), round((found[j].box.y0 + found[j].box.y1) / 2 / H)] as [number, number],
+      selected: found[j].selected, text: opt[j] || `option ${members.indexOf(j) + 1}`,
+    }));
+    const label = members.length > 1 ? question!.text.replace(/[\s:]+$/, '') : details[0].text;
+    cells.push({
+      page_number: page, type: 'checkbox', bounding_box: roundBox([b.x0 / W, b.y0 / H, b.x1 / W, b.y1 / H]),
+      text: details.filter((d) => d.selected).map((d) => d.text).join(', '), label,
+      checkbox_details: details, ...(members.length > 1 ? { options: details.map((d) => d.text) } : {}),
+      source: { kind: 'drawn', shape: boxes[0].shape, boxes: boxes.map((x) => roundBox([x.box.x0 / W, x.box.y0 / H, x.box.x1 / W, x.box.y1 / H])) },
+    });
+  }
+  return cells;
+}
+
+const round = (n: number) => Math.round(n * 1e5) / 1e5;

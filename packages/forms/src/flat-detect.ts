@@ -1,0 +1,203 @@
+import { buildPhrases, centreIn, cleanLabel, findDatePattern, isCheckGlyph, isFillLine, nearestLabel, toPt, type Phrase, type PtBox, type PtWord } from './labels.js';
+import { findGrids, mergeLines, type Grid, type Line } from './ruling.js';
+import { detectCheckboxes } from './flat-checkbox.js';
+import { roundBox } from './pdfjs.js';
+import type { DetectedCell, PageGeometry } from './types.js';
+
+/** A cell in points before normalization, with the words it holds. */
+export interface PtCell {
+  box: PtBox;
+  kind: 'box' | 'underline' | 'underscores' | 'comb' | 'grid';
+  /** Label words found inside the box (IRS-style boxes print their label in the top-left corner). */
+  innerLabel?: string;
+  row?: number; col?: number; table?: number;
+  combCount?: number;
+  combBoxes?: PtBox[];
+  header?: string;
+}
+
+const isSquareish = (b: PtBox) => {
+  const w = b.x1 - b.x0, h = b.y1 - b.y0;
+  return w >= 5 && w <= 22 && h >= 5 && h <= 22 && Math.abs(w - h) <= 0.25 * Math.max(w, h);
+};
+
+/**
+ * Finds cells on a page without form fields, from its drawing and text: ruled boxes and table grids
+ * (empty cells), comb boxes, underlines with a label, "____" runs, checkboxes (squares, circles,
+ * ☐/☑ glyphs), and signature areas (cells labelled "Signature"/"Sign here").
+ */
+export function flatCells(pageNumber: number, g: PageGeometry, tableStart: number): { cells: DetectedCell[]; tables: number } {
+  const W = g.width, H = g.height;
+  const words = g.words.map((w) => toPt(w, W, H));
+  const bodySize = median(words.map((w) => w.fontSize)) || 10;
+  const hLines = mergeLines(g.segments.filter((s) => Math.abs(s.y1 - s.y0) * H < 1.2).map((s) => ({ pos: ((s.y0 + s.y1) / 2) * H, a: s.x0 * W, b: s.x1 * W })));
+  const vLines = mergeLines(g.segments.filter((s) => Math.abs(s.x1 - s.x0) * W < 1.2 && Math.abs(s.y1 - s.y0) * H >= 1.2).map((s) => ({ pos: ((s.x0 + s.x1) / 2) * W, a: s.y0 * H, b: s.y1 * H })));
+  const { grids, usedH } = findGrids(hLines, vLines);
+  const squares: PtBox[] = [];
+  const pt: PtCell[] = [];
+  let table = tableStart;
+  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table);
+  pt.push(...underlineCells(hLines.filter((_, i) => !usedH.has(i)), words, bodySize, W, pt));
+  pt.push(...underscoreCells(words, bodySize, pt));
+  const checkboxes = detectCheckboxes(squares, g, words, W, H);
+  // labels come from the text outside every cell
+  const occupied = [...pt.map((c) => c.box), ...checkboxes.boxes];
+  const free = words.filter((w) => !occupied.some((b) => centreIn(w.box, b)) && !isFillLine(w.text));
+  const phrases = buildPhrases(free);
+  const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize));
+  out.push(...checkboxes.toCells(pageNumber, phrases));
+  return { cells: out, tables: table };
+}
+
+function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number): number {
+  const { cells } = grid;
+  const big = (b: PtBox) => b.y1 - b.y0 > 220 || words.filter((w) => centreIn(w.box, b)).length > 60;
+  if (cells.length === 1) {
+    const b = cells[0];
+    if (isSquareish(b)) squares.push(b);
+    else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
+    return table;
+  }
+  const rows = new Set(cells.map((c) => Math.round(c.y0))).size;
+  // comb: one row of ≥3 equal, roughly square boxes → one text cell
+  if (rows === 1 && cells.length >= 3) {
+    const ws = cells.map((c) => c.x1 - c.x0), h = cells[0].y1 - cells[0].y0;
+    const equal = Math.max(...ws) - Math.min(...ws) <= 0.15 * Math.max(...ws);
+    if (equal && Math.max(...ws) <= 1.6 * h && h <= 40) {
+      const sorted = [...cells].sort((a, b) => a.x0 - b.x0);
+      out.push({ box: { x0: sorted[0].x0, y0: Math.min(...cells.map((c) => c.y0)), x1: sorted[sorted.length - 1].x1, y1: Math.max(...cells.map((c) => c.y1)) }, kind: 'comb', combCount: cells.length, combBoxes: sorted });
+      return table;
+    }
+  }
+  if (grid.rows.length >= 2 && grid.cols.length >= 2) return tableCells(grid, words, out, table);
+  for (const b of cells) {
+    if (isSquareish(b)) squares.push(b);
+    else if (!big(b)) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
+  }
+  return table;
+}
+
+/** Ruled table: header row and stub column (all cells printed) label the empty cells. */
+function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): number {
+  const idx = (vals: number[], v: number) => vals.findIndex((x) => Math.abs(x - v) <= 2);
+  const textOf = (b: PtBox) => words.filter((w) => centreIn(w.box, b) && !isFillLine(w.text)).map((w) => w.text).join(' ');
+  const cells = grid.cells.map((b) => ({ b, r: idx(grid.rows, b.y0), c: idx(grid.cols, b.x0), t: textOf(b) }));
+  const row0 = cells.filter((c) => c.r === 0), col0 = cells.filter((c) => c.c === 0 && c.r > 0);
+  const headerRow = row0.length > 1 && row0.every((c) => c.t);
+  const stubCol = grid.cols.length > 2 && col0.length > 0 && col0.every((c) => c.t);
+  const headers = new Map(row0.map((c) => [c.c, c.t]));
+  const stubs = new Map(col0.map((c) => [c.r, c.t]));
+  for (const c of cells) {
+    if ((headerRow && c.r === 0) || (stubCol && c.c === 0)) continue;
+    if (c.b.y1 - c.b.y0 < 6 || c.b.x1 - c.b.x0 < 8) continue;
+    const head = headerRow ? headers.get(c.c) ?? '' : '';
+    const stub = stubCol ? stubs.get(c.r) ?? '' : '';
+    const header = [head, stub || (headerRow ? `row ${c.r}` : '')].filter(Boolean).join(' ');
+    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: header || undefined });
+  }
+  return table + 1;
+}
+
+/**
+ * Label printed inside a box: in the top-left corner of a tall box ("1 Name (as shown on your tax
+ * return)", value below) or at its left ending in ":" (value to its right). Words known to be fill-ins
+ * (inside /Tx or Quire marked content) never count as labels, so a filled box is read the same way.
+ */
+function withInnerLabel(c: PtCell, words: PtWord[]): PtCell {
+  const inside = words.filter((w) => centreIn(w.box, c.box) && !w.fill).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  if (!inside.length) return c;
+  const first = inside[0];
+  const h = c.box.y1 - c.box.y0, lineH = first.box.y1 - first.box.y0;
+  const lineWords = inside.filter((w) => Math.abs(w.box.y0 - first.box.y0) < lineH * 0.5).sort((a, b) => a.box.x0 - b.box.x0);
+  const nearTop = first.box.y0 - c.box.y0 < 0.3 * h && lineWords[0].box.x0 - c.box.x0 < 12;
+  const alone = !inside.some((w) => w.box.y0 > first.box.y1 - 1);
+  if (nearTop && h >= 2 * lineH + 4 && (alone || first.fontSize < 0.9 * median(inside.map((w) => w.fontSize)))) {
+    return { ...c, innerLabel: lineWords.map((w) => w.text).join(' '), box: { ...c.box, y0: Math.max(...lineWords.map((w) => w.box.y1)) } };
+  }
+  const colon = lineWords.findIndex((w) => /:$/.test(w.text));
+  if (colon >= 0 && lineWords[0].box.x0 - c.box.x0 < 12 && Math.abs((first.box.y0 + first.box.y1) / 2 - (c.box.y0 + c.box.y1) / 2) < h * 0.3) {
+    const labelWords = lineWords.slice(0, colon + 1);
+    return { ...c, innerLabel: labelWords.map((w) => w.text).join(' '), box: { ...c.box, x0: labelWords[labelWords.length - 1].box.x1 + 1 } };
+  }
+  return c;
+}
+
+function underlineCells(lines: Line[], words: PtWord[], bodySize: number, pageW: number, taken: PtCell[]): PtCell[] {
+  const hgt = Math.min(24, Math.max(12, bodySize * 1.6));
+  const out: PtCell[] = [];
+  const all = buildPhrases(words.filter((w) => !isFillLine(w.text) && !w.fill));
+  for (const l of lines) {
+    const len = l.b - l.a;
+    if (len < 25) continue;
+    const box = { x0: l.a, y0: l.pos - hgt, x1: l.b, y1: l.pos + 1 };
+    if (taken.some((c) => overlapFrac(box, c.box) > 0.5)) continue;
+    const phrases = all.filter((p) => !centreIn(p.box, box));
+    const left = phrases.some((p) => p.box.x1 <= l.a + 3 && l.a - p.box.x1 < 60 && p.box.y1 > l.pos - hgt && p.box.y0 < l.pos + 2);
+    const below = phrases.some((p) => p.box.y0 >= l.pos - 2 && p.box.y0 - l.pos < 12 && p.box.x0 < l.b && p.box.x1 > l.a && p.box.x0 >= l.a - 4);
+    if (!left && !below) continue;
+    if (len > 0.85 * pageW && !left) continue;
+    out.push({ box, kind: 'underline' });
+  }
+  return out;
+}
+
+function underscoreCells(words: PtWord[], bodySize: number, taken: PtCell[]): PtCell[] {
+  const out: PtCell[] = [];
+  for (const w of words) {
+    if (!/^_{3,}$/.test(w.text)) continue;
+    const base = w.box.y1 - 0.22 * w.fontSize / 1.12 * 1.0;
+    const hgt = Math.min(24, Math.max(12, Math.max(bodySize, w.fontSize) * 1.6));
+    const box = { x0: w.box.x0, y0: base - hgt + 2, x1: w.box.x1, y1: w.box.y1 };
+    if (taken.some((c) => overlapFrac(box, c.box) > 0.4) || out.some((c) => overlapFrac(box, c.box) > 0.4)) continue;
+    out.push({ box, kind: 'underscores' });
+  }
+  return out;
+}
+
+function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: number, H: number, bodySize: number): DetectedCell {
+  const inside = words.filter((w) => centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text));
+  const text = cellText(inside, c.kind === 'comb');
+  let label = c.innerLabel ? cleanLabel(c.innerLabel) : '';
+  if (c.kind === 'grid' && c.header) label = cleanLabel(c.header);
+  if (!label) label = nearestLabel(c.box, phrases, { allowBelow: c.kind === 'underline' || c.kind === 'underscores' });
+  const signature = /\bsign(ature|ed|\s+here)?\b/i.test(label) && !/\bdate\b/i.test(label);
+  const cell: DetectedCell = {
+    page_number: page, type: signature ? 'signature' : 'text',
+    bounding_box: roundBox([c.box.x0 / W, c.box.y0 / H, c.box.x1 / W, c.box.y1 / H]),
+    text, label,
+    source: { kind: 'drawn', shape: c.kind === 'box' ? 'box' : c.kind },
+  };
+  if (c.kind === 'grid') { cell.row = c.row; cell.col = c.col; cell.table_idx = c.table; }
+  if (c.kind === 'comb' && c.combBoxes) {
+    cell.comb = true; cell.maxLength = c.combCount;
+    cell.source = { kind: 'drawn', shape: 'comb', boxes: c.combBoxes.map((b) => roundBox([b.x0 / W, b.y0 / H, b.x1 / W, b.y1 / H])) };
+  }
+  if (c.kind === 'box' && c.box.y1 - c.box.y0 > bodySize * 3.2) cell.multiline = true;
+  const near = nearestLabel(c.box, phrases, { allowBelow: true });
+  const dp = findDatePattern(label) ?? findDatePattern(near) ?? findDatePattern(text);
+  if (dp) cell.datePattern = dp;
+  return cell;
+}
+
+function cellText(ws: PtWord[], comb: boolean): string {
+  const sorted = [...ws].sort((a, b) => a.box.y0 - b.box.y0);
+  const lines: PtWord[][] = [];
+  for (const w of sorted) {
+    const l = lines.find((x) => Math.abs((x[0].box.y0 + x[0].box.y1) / 2 - (w.box.y0 + w.box.y1) / 2) < 0.5 * (w.box.y1 - w.box.y0));
+    if (l) l.push(w); else lines.push([w]);
+  }
+  return lines.map((l) => l.sort((a, b) => a.box.x0 - b.box.x0).map((w) => w.text).join(comb ? '' : ' ')).join('\n');
+}
+
+export function overlapFrac(a: PtBox, b: PtBox): number {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  if (w <= 0 || h <= 0) return 0;
+  const area = Math.min((a.x1 - a.x0) * (a.y1 - a.y0), (b.x1 - b.x0) * (b.y1 - b.y0));
+  return area > 0 ? (w * h) / area : 0;
+}
+
+export function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}

@@ -1,0 +1,194 @@
+import type { RawRect, RawSegment, RawWord } from '@quire/core';
+import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
+import { OPS, apply, mul, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import type { GeoWord, PageGeometry } from './types.js';
+
+/**
+ * Reads a page's words and drawing through pdf.js into a PageGeometry (normalized, top-left origin).
+ * Words are split out of pdf.js text runs at spaces and at "____" runs; positions inside a run are
+ * estimated with Helvetica's advance widths (pdf.js gives only the run's extent), which is close
+ * enough to place a fill-in line and to attribute text to cells.
+ */
+export async function readPageGeometry(page: PdfJsPage, frame: PageFrame): Promise<PageGeometry> {
+  const [words, drawing] = await Promise.all([readWords(page, frame), readDrawing(page, frame)]);
+  return { width: frame.width, height: frame.height, words, ...drawing };
+}
+
+const helv = StandardFontEmbedder.for(StandardFonts.Helvetica as unknown as Parameters<typeof StandardFontEmbedder.for>[0]);
+function advance(text: string): number {
+  let w = 0;
+  for (const ch of text) {
+    try { w += helv.widthOfTextAtSize(ch, 1); } catch { w += 0.55; }
+  }
+  return w;
+}
+
+interface TextItemLike { str: string; transform: number[]; width: number; height: number; fontName?: string; dir?: string }
+
+export const FILL_TAG = 'QuireFill';
+const FILL_TAGS = new Set([FILL_TAG, 'Tx']);
+
+async function readWords(page: PdfJsPage, f: PageFrame): Promise<GeoWord[]> {
+  const tc = await page.getTextContent({ includeMarkedContent: true });
+  const out: GeoWord[] = [];
+  const tags: string[] = [];
+  for (const raw of tc.items) {
+    const mc = raw as { type?: string; tag?: string };
+    if (mc.type === 'beginMarkedContent' || mc.type === 'beginMarkedContentProps') { tags.push(mc.tag ?? ''); continue; }
+    if (mc.type === 'endMarkedContent') { tags.pop(); continue; }
+    const it = raw as TextItemLike;
+    if (typeof it.str !== 'string' || !it.str.trim()) continue;
+    // text inside /Tx (field appearance) or /QuireFill marked content is a filled-in value, never a label
+    const fill = tags.some((t) => FILL_TAGS.has(t));
+    for (const w of splitItem(it, f)) out.push(fill ? { ...w, fill } : w);
+  }
+  return out;
+}
+
+/** Splits one text run into words (spaces) and underscore runs, each with an estimated box. */
+function splitItem(it: TextItemLike, f: PageFrame): RawWord[] {
+  const [a, b, c, d, e, fy] = it.transform;
+  const scaleX = Math.hypot(a, b) || 1, scaleY = Math.hypot(c, d) || it.height || 1;
+  const dir: [number, number] = [a / scaleX, b / scaleX];
+  const up: [number, number] = [c / (Math.hypot(c, d) || 1), d / (Math.hypot(c, d) || 1)];
+  const fontSize = scaleY;
+  const total = advance(it.str) || 1;
+  const parts = [...it.str.matchAll(/_{2,}|[^\s_]+(?:_(?!_)[^\s_]*)*|_/g)];
+  const words: RawWord[] = [];
+  for (const m of parts) {
+    const s0 = advance(it.str.slice(0, m.index)) / total * it.width;
+    const s1 = advance(it.str.slice(0, m.index + m[0].length)) / total * it.width;
+    const corners: [number, number][] = [];
+    for (const s of [s0, s1]) for (const h of [-0.22 * fontSize, 0.9 * fontSize]) {
+      corners.push(apply(f.toDisplay, e + dir[0] * s + up[0] * h, fy + dir[1] * s + up[1] * h));
+    }
+    const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
+    words.push({
+      text: m[0], fontSize, fontName: it.fontName, confidence: 1,
+      box: { x0: Math.min(...xs) / f.width, y0: Math.min(...ys) / f.height, x1: Math.max(...xs) / f.width, y1: Math.max(...ys) / f.height },
+    });
+  }
+  if (words.length) words[words.length - 1].endOfRun = true;
+  return words;
+}
+
+const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const FILL_OPS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+
+interface SubPath { pts: [number, number][]; curve: boolean; closed: boolean }
+
+type Drawing = Pick<PageGeometry, 'segments' | 'rects' | 'marks'>;
+
+async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Drawing>> {
+  const { fnArray, argsArray } = await page.getOperatorList();
+  const out: Required<Drawing> = { segments: [], rects: [], marks: [] };
+  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
+  let fill = '#000000', lineWidth = 1;
+  const stack: { ctm: Matrix; fill: string; lineWidth: number }[] = [];
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i], args = argsArray[i];
+    if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
+      stack.push({ ctm, fill, lineWidth });
+      if (fn === OPS.paintFormXObjectBegin && Array.isArray(args?.[0])) ctm = mul(ctm, args[0]);
+    } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
+      const s = stack.pop();
+      if (s) ({ ctm, fill, lineWidth } = s);
+    } else if (fn === OPS.transform) ctm = mul(ctm, args);
+    else if (fn === OPS.setFillRGBColor) fill = String(args[0]);
+    else if (fn === OPS.setLineWidth) lineWidth = Number(args[0]);
+    else if (fn === OPS.constructPath) {
+      const paintOp = args[0] as number;
+      const data = args[1]?.[0] as ArrayLike<number> | undefined;
+      if (!data || (!STROKE_OPS.has(paintOp) && !FILL_OPS.has(paintOp))) continue;
+      const m = mul(f.toDisplay, ctm);
+      const widthPt = lineWidth * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+      for (const sp of subPaths(data, m)) addShape(out, sp, f, STROKE_OPS.has(paintOp), FILL_OPS.has(paintOp), fill, widthPt);
+    }
+  }
+  return out;
+}
+
+function subPaths(d: ArrayLike<number>, m: Matrix): SubPath[] {
+  const res: SubPath[] = [];
+  let cur: SubPath | null = null;
+  for (let k = 0; k < d.length;) {
+    const op = d[k++];
+    if (op === 0) { cur = { pts: [apply(m, d[k], d[k + 1])], curve: false, closed: false }; res.push(cur); k += 2; }
+    else if (op === 1) { cur?.pts.push(apply(m, d[k], d[k + 1])); k += 2; }
+    else if (op === 2) { if (cur) { cur.curve = true; cur.pts.push(apply(m, d[k], d[k + 1]), apply(m, d[k + 2], d[k + 3]), apply(m, d[k + 4], d[k + 5])); } k += 6; }
+    else if (op === 3) { if (cur) { cur.curve = true; cur.pts.push(apply(m, d[k], d[k + 1]), apply(m, d[k + 2], d[k + 3])); } k += 4; }
+    else if (op === 4) { if (cur) cur.closed = true; }
+    else break;
+  }
+  return res;
+}
+
+const isWhite = (hex: string) => /^#(f[a-f0-9]){3}$/i.test(hex) || /^#f{6}$/i.test(hex);
+
+function addShape(out: Required<Drawing>, sp: SubPath, f: PageFrame, stroked: boolean, filled: boolean, fill: string, widthPt: number) {
+  const xs = sp.pts.map((p) => p[0]), ys = sp.pts.map((p) => p[1]);
+  const bx0 = Math.min(...xs), bx1 = Math.max(...xs), by0 = Math.min(...ys), by1 = Math.max(...ys);
+  const norm = { x0: bx0 / f.width, y0: by0 / f.height, x1: bx1 / f.width, y1: by1 / f.height };
+  const wNorm = widthPt / Math.max(f.width, f.height);
+  if (!sp.curve && isAxisRect(sp)) {
+    const thin = Math.min(bx1 - bx0, by1 - by0) < 2.5;
+    if (filled && thin && !isWhite(fill)) {
+      // a rule drawn as a thin filled rectangle
+      if (bx1 - bx0 >= by1 - by0) out.segments.push({ x0: norm.x0, y0: (norm.y0 + norm.y1) / 2, x1: norm.x1, y1: (norm.y0 + norm.y1) / 2, width: (by1 - by0) / Math.max(f.width, f.height) });
+      else out.segments.push({ x0: (norm.x0 + norm.x1) / 2, y0: norm.y0, x1: (norm.x0 + norm.x1) / 2, y1: norm.y1, width: (bx1 - bx0) / Math.max(f.width, f.height) });
+      return;
+    }
+    if (filled && !stroked && isWhite(fill)) return;
+    const rect: RawRect = { box: norm, filled, stroked };
+    if (filled) rect.fill = hexToRgb(fill);
+    out.rects.push(rect);
+    if (stroked) pushRectEdges(out.segments, norm, wNorm);
+    return;
+  }
+  if (!sp.curve && stroked) {
+    let straight = true;
+    for (let i = 1; i < sp.pts.length; i++) {
+      const [p, q] = [sp.pts[i - 1], sp.pts[i]];
+      if (Math.abs(p[1] - q[1]) < 0.8 && Math.abs(p[0] - q[0]) > 0.5) out.segments.push(seg(p[0], p[1], q[0], p[1], f, wNorm));
+      else if (Math.abs(p[0] - q[0]) < 0.8 && Math.abs(p[1] - q[1]) > 0.5) out.segments.push(seg(p[0], p[1], p[0], q[1], f, wNorm));
+      else straight = false;
+    }
+    if (straight) return;
+  }
+  if (bx1 - bx0 < 0.3 && by1 - by0 < 0.3) return;
+  if (filled && isWhite(fill) && !stroked) return;
+  out.marks.push({ box: norm, closedCurve: sp.curve && (sp.closed || near(sp.pts[0], sp.pts[sp.pts.length - 1])), filled });
+}
+
+const near = (p: [number, number], q: [number, number]) => Math.abs(p[0] - q[0]) < 0.5 && Math.abs(p[1] - q[1]) < 0.5;
+
+function isAxisRect(sp: SubPath): boolean {
+  let pts = sp.pts;
+  if (pts.length === 5 && near(pts[0], pts[4])) pts = pts.slice(0, 4);
+  if (pts.length !== 4) return false;
+  for (let i = 0; i < 4; i++) {
+    const p = pts[i], q = pts[(i + 1) % 4];
+    if (Math.abs(p[0] - q[0]) > 0.5 && Math.abs(p[1] - q[1]) > 0.5) return false;
+  }
+  return true;
+}
+
+function seg(x0: number, y0: number, x1: number, y1: number, f: PageFrame, width: number): RawSegment {
+  return { x0: Math.min(x0, x1) / f.width, y0: Math.min(y0, y1) / f.height, x1: Math.max(x0, x1) / f.width, y1: Math.max(y0, y1) / f.height, width };
+}
+
+function pushRectEdges(segs: RawSegment[], b: { x0: number; y0: number; x1: number; y1: number }, width: number) {
+  segs.push({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y0, width }, { x0: b.x0, y0: b.y1, x1: b.x1, y1: b.y1, width },
+    { x0: b.x0, y0: b.y0, x1: b.x0, y1: b.y1, width }, { x0: b.x1, y0: b.y0, x1: b.x1, y1: b.y1, width });
+}
+
+function hexToRgb(hex: string): [number, number, number] | undefined {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  return m ? [parseInt(m[1], 16) / 255, parseInt(m[2], 16) / 255, parseInt(m[3], 16) / 255] : undefined;
+}
+
+/** True when a page has no text and no drawing worth detecting on: an image-only (scanned) page. */
+export async function pageHasImages(page: PdfJsPage): Promise<boolean> {
+  const { fnArray } = await page.getOperatorList();
+  return fnArray.some((fn) => fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject);
+}

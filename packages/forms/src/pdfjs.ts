@@ -1,0 +1,79 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { QuireError } from '@quire/core';
+
+export type PdfJsDoc = pdfjs.PDFDocumentProxy;
+export type PdfJsPage = pdfjs.PDFPageProxy;
+/** Affine matrix [a b c d e f]. */
+export type Matrix = [number, number, number, number, number, number];
+
+const require = createRequire(import.meta.url);
+/** pdfjs-dist's own resource folders (read-only library assets, not user data). */
+export const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+
+const PDFJS_OPTS = {
+  standardFontDataUrl: path.join(PDFJS_DIR, 'standard_fonts') + '/',
+  cMapUrl: path.join(PDFJS_DIR, 'cmaps') + '/',
+  cMapPacked: true,
+  wasmUrl: path.join(PDFJS_DIR, 'wasm') + '/',
+  iccUrl: path.join(PDFJS_DIR, 'iccs') + '/',
+  isEvalSupported: false,
+  verbosity: 0,
+};
+
+export const OPS = pdfjs.OPS;
+
+/** Opens a PDF with pdf.js (a copy of the bytes: pdf.js detaches the buffer it is given). */
+export async function openPdfJs(bytes: Uint8Array): Promise<PdfJsDoc> {
+  try {
+    return await pdfjs.getDocument({ data: new Uint8Array(bytes), ...PDFJS_OPTS }).promise;
+  } catch (e) {
+    const msg = (e as Error).message ?? String(e);
+    if (/password/i.test(msg)) throw new QuireError('FILE_003', 'The PDF is password-protected', { reason: msg });
+    throw new QuireError('FILE_003', 'The PDF could not be read', { reason: msg });
+  }
+}
+
+export const mul = (m: readonly number[], n: readonly number[]): Matrix => [
+  m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
+  m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
+  m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5],
+];
+export const apply = (m: readonly number[], x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+export function invert(m: readonly number[]): Matrix {
+  const det = m[0] * m[3] - m[1] * m[2];
+  if (Math.abs(det) < 1e-12) return [1, 0, 0, 1, 0, 0];
+  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
+}
+
+/**
+ * Page frame: maps PDF user space to display points (origin top-left, y down, after /Rotate and the
+ * crop/media box offset). Normalized = display / (width, height).
+ */
+export interface PageFrame {
+  width: number;
+  height: number;
+  rotate: number;
+  /** user space → display points. */
+  toDisplay: Matrix;
+  /** display points → user space. */
+  toUser: Matrix;
+}
+
+export function pageFrame(page: PdfJsPage): PageFrame {
+  const vp = page.getViewport({ scale: 1 });
+  const t = vp.transform as Matrix;
+  return { width: vp.width, height: vp.height, rotate: page.rotate, toDisplay: t, toUser: invert(t) };
+}
+
+/** A user-space rectangle [x0,y0,x1,y1] → normalized display box [l,t,r,b]. */
+export function userRectToNorm(f: PageFrame, r: readonly number[]): [number, number, number, number] {
+  const pts = [apply(f.toDisplay, r[0], r[1]), apply(f.toDisplay, r[2], r[3]), apply(f.toDisplay, r[0], r[3]), apply(f.toDisplay, r[2], r[1])];
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  return [clamp01(Math.min(...xs) / f.width), clamp01(Math.min(...ys) / f.height), clamp01(Math.max(...xs) / f.width), clamp01(Math.max(...ys) / f.height)];
+}
+
+export const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);
+export const round5 = (n: number) => Math.round(n * 1e5) / 1e5;
+export const roundBox = (b: readonly number[]): [number, number, number, number] => [round5(b[0]), round5(b[1]), round5(b[2]), round5(b[3])];

@@ -1,0 +1,87 @@
+import type { PtBox } from './labels.js';
+
+/** Horizontal (y fixed) or vertical (x fixed) ruling line in points. */
+export interface Line { pos: number; a: number; b: number }
+
+const TOL = 1.5;
+
+/** Merges collinear overlapping or touching lines (rect edges drawn twice, dashed rules). */
+export function mergeLines(lines: Line[]): Line[] {
+  const sorted = [...lines].sort((p, q) => p.pos - q.pos || p.a - q.a);
+  const out: Line[] = [];
+  for (const l of sorted) {
+    const m = out.find((o) => Math.abs(o.pos - l.pos) <= TOL && l.a <= o.b + TOL && l.b >= o.a - TOL);
+    if (m) { m.a = Math.min(m.a, l.a); m.b = Math.max(m.b, l.b); m.pos = (m.pos + l.pos) / 2; }
+    else out.push({ ...l });
+  }
+  return out;
+}
+
+export interface Grid {
+  /** Closed cells of one connected group of rulings. */
+  cells: PtBox[];
+  /** Distinct row tops / column lefts, to give row / col indices. */
+  rows: number[];
+  cols: number[];
+  hIdx: number[];
+}
+
+const covers = (lines: Line[], pos: number, a: number, b: number) =>
+  lines.some((l) => Math.abs(l.pos - pos) <= TOL + 0.5 && l.a <= a + TOL + 0.5 && l.b >= b - TOL - 0.5);
+
+/** Groups rulings into connected components and finds the closed cells of each. */
+export function findGrids(h: Line[], v: Line[]): { grids: Grid[]; usedH: Set<number> } {
+  const n = h.length + v.length;
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  h.forEach((hl, i) => v.forEach((vl, j) => {
+    if (vl.pos >= hl.a - TOL && vl.pos <= hl.b + TOL && hl.pos >= vl.a - TOL && hl.pos <= vl.b + TOL) parent[find(i)] = find(h.length + j);
+  }));
+  const comps = new Map<number, { h: number[]; v: number[] }>();
+  h.forEach((_, i) => { const r = find(i); if (!comps.has(r)) comps.set(r, { h: [], v: [] }); comps.get(r)!.h.push(i); });
+  v.forEach((_, j) => { const r = find(h.length + j); if (!comps.has(r)) comps.set(r, { h: [], v: [] }); comps.get(r)!.v.push(j); });
+  const grids: Grid[] = [];
+  const usedH = new Set<number>();
+  for (const comp of comps.values()) {
+    if (comp.h.length < 2 || comp.v.length < 2) continue;
+    const H = comp.h.map((i) => h[i]), V = comp.v.map((j) => v[j]);
+    const cells = closedCells(H, V);
+    if (!cells.length) continue;
+    comp.h.forEach((i) => usedH.add(i));
+    const rows = cluster(cells.map((c) => c.y0)), cols = cluster(cells.map((c) => c.x0));
+    grids.push({ cells, rows, cols, hIdx: comp.h });
+  }
+  return { grids, usedH };
+}
+
+function cluster(vals: number[]): number[] {
+  const out: number[] = [];
+  for (const x of [...vals].sort((a, b) => a - b)) if (!out.length || x - out[out.length - 1] > 2) out.push(x);
+  return out;
+}
+
+function closedCells(H: Line[], V: Line[]): PtBox[] {
+  const ys = cluster(H.map((l) => l.pos)), xs = cluster(V.map((l) => l.pos));
+  const cells: PtBox[] = [];
+  for (let j = 0; j < ys.length - 1; j++) {
+    const top = ys[j];
+    for (let i = 0; i < xs.length - 1; i++) {
+      const x = xs[i];
+      // the band below `top` must have a left wall at x; the cell ends at the next wall that spans the cell's height
+      for (let jb = j + 1; jb < ys.length; jb++) {
+        const bottom = ys[jb];
+        if (!covers(V, x, top, bottom)) break;
+        const right = xs.slice(i + 1).find((x2) => covers(V, x2, top, bottom));
+        if (right === undefined) break;
+        if (covers(H, top, x, right) && covers(H, bottom, x, right)) {
+          // keep only minimal cells: no interior wall or rule splits it
+          const split = xs.some((x2) => x2 > x + TOL && x2 < right - TOL && covers(V, x2, top, bottom)) ||
+            ys.some((y2) => y2 > top + TOL && y2 < bottom - TOL && covers(H, y2, x, right));
+          if (!split && !cells.some((c) => Math.abs(c.x0 - x) < TOL && Math.abs(c.y0 - top) < TOL)) cells.push({ x0: x, y0: top, x1: right, y1: bottom });
+          break;
+        }
+      }
+    }
+  }
+  return cells;
+}
