@@ -1,2 +1,4 @@
 export * from './language-model.js';
 export * from './text-match.js';
+export * from './bm25.js';
+export * from './ajv.js';

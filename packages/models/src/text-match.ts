@@ -100,3 +100,34 @@ export function labelSimilarity(a: string, b: string): number {
   if (ca === cb) return 0.97;
   return Math.max(stringSimilarity(ca, cb), tokenSimilarity(ca, cb), tokenSimilarity(na, nb));
 }
+
+/** Words that qualify a label without changing what it names ("Total (RM)", "Total incl. VAT"). */
+const QUALIFIERS = /\b(incl|including|inc|excl|excluding|with|w|in|rm|usd|eur|gbp|inr|myr|sgd|aud|cad|chf)\b.*$/;
+
+/**
+ * How well a printed label names a field, 0..1: labelSimilarity, plus credit for a label whose head
+ * (its last words, after dropping parentheses and qualifiers) is the field's label — English puts
+ * the head noun last, so "Grand Total" and "Round total (RM)" name a total but "Total Tax" does not.
+ */
+export function fieldLabelScore(field: string, printed: string): number {
+  const base = labelSimilarity(field, printed);
+  if (base >= 0.95) return base;
+  const head = normalizeLabel(printed.replace(/\([^)]*\)/g, ' ')).replace(QUALIFIERS, '').trim();
+  const f = canonicalLabel(field);
+  const words = head.split(' ').filter(Boolean);
+  const fLen = f.split(' ').length;
+  if (words.length > fLen && words.length <= fLen + 3) {
+    const tail = words.slice(-fLen).join(' ');
+    if (tail === f || canonicalLabel(tail) === f) return Math.max(base, 0.86);
+  }
+  return Math.max(base, head && head !== normalizeLabel(printed) ? labelSimilarity(field, head) * 0.97 : 0);
+}
+
+/** True when some member of the label's synonym group (or the label itself) occurs as a phrase in `text`. */
+export function mentionsLabel(text: string, label: string): boolean {
+  const hay = ` ${normalizeLabel(text)} `;
+  const c = canonicalLabel(label);
+  const group = SYNONYM_GROUPS.find((g) => normalizeLabel(g[0]) === c);
+  const forms = group ? group.map(normalizeLabel) : [normalizeLabel(label)];
+  return forms.some((f) => f.length > 1 && hay.includes(` ${f} `));
+}

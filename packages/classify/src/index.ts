@@ -1,0 +1,1 @@
+export { classifyBuiltin, documentText, pipelineTokens, CLASSIFY_PAGES, MIN_EVIDENCE } from './classify.js';

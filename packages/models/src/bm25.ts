@@ -1,0 +1,96 @@
+import { normalizeLabel } from './text-match.js';
+
+/**
+ * Okapi BM25 over small corpora (pipelines, split topics), shared by classify and split. The
+ * "documents" are the short topic descriptions and the query is a (long) page or document text, so
+ * query term frequency is saturated too (the k3 term) to stop one repeated word from dominating.
+ */
+
+const STOP = new Set([
+  'the', 'a', 'an', 'of', 'for', 'to', 'in', 'on', 'and', 'or', 'is', 'are', 'be', 'by', 'with', 'at', 'as',
+  'this', 'that', 'it', 'its', 'from', 'we', 'you', 'your', 'our', 'any', 'all', 'not', 'no', 'if', 'per',
+  'de', 'la', 'le', 'et', 'des', 'du', 'les', 'page', 'pages', 'document', 'documents',
+]);
+
+/** Light English stemming: enough to make "invoices" meet "invoice" and "reported" meet "report". */
+export function stem(t: string): string {
+  if (t.length > 5 && t.endsWith('ies')) return t.slice(0, -3) + 'y';
+  if (t.length > 5 && t.endsWith('ing')) return t.slice(0, -3);
+  if (t.length > 4 && t.endsWith('ed')) return t.slice(0, -2);
+  if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') && !t.endsWith('us')) return t.slice(0, -1);
+  return t;
+}
+
+/** Tokens for retrieval: normalized words of 2+ letters, no stopwords or bare numbers, stemmed. */
+export function retrievalTokens(text: string): string[] {
+  return normalizeLabel(text)
+    .split(' ')
+    .filter((t) => t.length >= 2 && !STOP.has(t) && !/^\d+$/.test(t))
+    .map(stem);
+}
+
+export interface Bm25Options {
+  k1?: number;
+  b?: number;
+  k3?: number;
+}
+
+export class Bm25Index {
+  private readonly tfs: Map<string, number>[];
+  private readonly lengths: number[];
+  private readonly df = new Map<string, number>();
+  private readonly avgLength: number;
+  private readonly k1: number;
+  private readonly b: number;
+  private readonly k3: number;
+
+  constructor(docs: readonly string[][], opts: Bm25Options = {}) {
+    this.k1 = opts.k1 ?? 1.2;
+    this.b = opts.b ?? 0.75;
+    this.k3 = opts.k3 ?? 1.5;
+    this.tfs = docs.map((tokens) => {
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      return tf;
+    });
+    this.lengths = docs.map((d) => d.length);
+    this.avgLength = Math.max(1, this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, docs.length));
+  }
+
+  get size(): number {
+    return this.tfs.length;
+  }
+
+  /** Never negative (the "+1" form), so a term shared by every topic still counts a little. */
+  idf(term: string): number {
+    const n = this.df.get(term) ?? 0;
+    return Math.log(1 + (this.tfs.length - n + 0.5) / (n + 0.5));
+  }
+
+  /** BM25 score of every indexed document for the query tokens. */
+  scores(query: readonly string[]): number[] {
+    const qtf = new Map<string, number>();
+    for (const t of query) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    return this.tfs.map((tf, i) => {
+      const norm = this.k1 * (1 - this.b + (this.b * this.lengths[i]) / this.avgLength);
+      let s = 0;
+      for (const [term, q] of qtf) {
+        const f = tf.get(term);
+        if (!f) continue;
+        const qWeight = ((this.k3 + 1) * q) / (this.k3 + q);
+        s += this.idf(term) * ((f * (this.k1 + 1)) / (f + norm)) * qWeight;
+      }
+      return s;
+    });
+  }
+}
+
+/** Scores → probabilities (a softmax with the given temperature); all zeros stay uniform. */
+export function softmax(scores: readonly number[], temperature = 1): number[] {
+  if (!scores.length) return [];
+  const max = Math.max(...scores);
+  const exps = scores.map((s) => Math.exp((s - max) / temperature));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}

@@ -1,0 +1,150 @@
+import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM_GROUPS } from '@quire/models';
+import { below, rightOf, type DocIndex, type Unit } from './doc-index.js';
+import { isGenericField, type FieldSpec } from './field-spec.js';
+import { typedValue, type TypedValue } from './typed-value.js';
+import type { DateContext } from './values/dates.js';
+
+/**
+ * Candidate values for one scalar field, each with the evidence behind it: how well the printed
+ * label names the field, how well the text fits the field's kind, and where the value sits
+ * relative to its label (same line, right, below, next cell) — or no label at all (a lone pattern).
+ */
+
+export interface Candidate {
+  value: unknown;
+  printed: string;
+  ids: string[];
+  label: number;
+  fit: number;
+  proximity: number;
+  score: number;
+  order: number;
+  how: 'inline' | 'inline-nosep' | 'right' | 'below' | 'cell-right' | 'cell-below' | 'pattern';
+}
+
+export const LABEL_MIN = 0.78;
+
+const PROXIMITY: Record<Candidate['how'], number> = {
+  inline: 1, 'cell-right': 0.97, right: 0.95, below: 0.92, 'cell-below': 0.9, 'inline-nosep': 0.88, pattern: 0.5,
+};
+
+const KNOWN_LABELS = new Set(SYNONYM_GROUPS.flat().map(normalizeLabel));
+
+export interface SearchContext {
+  ix: DocIndex;
+  dates: DateContext;
+  /** Every field label in the schema: a "value" that is one of them is another field's label. */
+  schemaLabels: string[];
+}
+
+export function labelScore(field: FieldSpec, text: string): number {
+  const t = text.replace(/[:#*]+\s*$/, '').trim();
+  if (!t || t.length > 60 || /^\d/.test(t)) return 0;
+  let best = 0;
+  for (const v of field.labels) best = Math.max(best, fieldLabelScore(v.text, t) * v.weight);
+  // the description may name the printed label ("the total amount due"), a weaker signal
+  if (best < 0.82 && field.description && t.split(/\s+/).length <= 4 && mentionsLabel(field.description, t)) best = 0.82;
+  return best;
+}
+
+function looksLikeLabel(text: string, ctx: SearchContext): boolean {
+  const t = text.trim();
+  // ends like a label, or is itself a "label: value" pair
+  if (/:$/.test(t) || /^[\p{L}][^:]{0,40}:\s*\S/u.test(t)) return true;
+  const n = normalizeLabel(t);
+  if (KNOWN_LABELS.has(n) || canonicalLabel(n) !== n) return true;
+  return ctx.schemaLabels.some((l) => normalizeLabel(l) === n);
+}
+
+function make(field: FieldSpec, tv: TypedValue, u: Unit, label: number, how: Candidate['how'], ids = [u.id]): Candidate {
+  const proximity = PROXIMITY[how];
+  const score = label * tv.fit * proximity * Math.sqrt(Math.max(0.05, u.confidence));
+  return { value: tv.value, printed: tv.printed, ids, label, fit: tv.fit, proximity, score, order: u.order, how };
+}
+
+/** "Invoice No: 123  Date: 2 Feb 2024": every colon splits a label (the words before) from a value. */
+function inlinePairs(text: string): { label: string; value: string }[] {
+  const colons = [...text.matchAll(/:(?!\/\/)/g)].map((m) => m.index).filter((i) => !/\d/.test(text[i - 1] ?? '') || !/\d/.test(text[i + 1] ?? ''));
+  const pairs: { label: string; value: string }[] = [];
+  let labelStart = 0;
+  colons.forEach((c, k) => {
+    const label = text.slice(labelStart, c).trim();
+    let valueEnd = text.length, nextStart = text.length;
+    if (k + 1 < colons.length) {
+      const seg = text.slice(c + 1, colons[k + 1]);
+      const gap = /(\s{2,}|\t|\|)(?=[^\s|][^\t|]*$)/.exec(seg);
+      // the next label is after a wide gap, else its trailing capitalized words (at most three)
+      const cut = gap ? gap.index : seg.search(/(?:\s+[A-Z#][\w#.]*){1,3}\s*$/);
+      valueEnd = nextStart = c + 1 + (cut > 0 ? cut : seg.length);
+    }
+    pairs.push({ label, value: text.slice(c + 1, valueEnd).trim() });
+    labelStart = nextStart;
+  });
+  return pairs;
+}
+
+function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
+  for (const p of inlinePairs(u.text)) {
+    const label = labelScore(field, p.label);
+    if (label < LABEL_MIN || !p.value) continue;
+    const tv = typedValue(field, p.value, ctx.dates, u.selected);
+    if (tv) out.push(make(field, tv, u, label, 'inline'));
+  }
+  // no separator: "TOTAL 9.00", "Invoice Number 12345"
+  const words = u.text.split(/\s+/);
+  if (u.text.includes(':') || words.length < 2) return;
+  let best: Candidate | undefined;
+  for (let k = 1; k <= Math.min(5, words.length - 1); k++) {
+    const label = labelScore(field, words.slice(0, k).join(' '));
+    if (label < LABEL_MIN) continue;
+    const rest = words.slice(k).join(' ');
+    if (field.kind === 'string' && !(/\d/.test(rest) || (label >= 0.95 && words.length - k <= 6))) continue;
+    const tv = typedValue(field, rest, ctx.dates, u.selected);
+    const c = tv && make(field, tv, u, label, 'inline-nosep');
+    if (c && (!best || c.score > best.score)) best = c;
+  }
+  if (best) out.push(best);
+}
+
+function neighbourCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
+  const label = labelScore(field, u.text);
+  if (label < LABEL_MIN) return;
+  const tryUnit = (v: Unit | undefined, how: Candidate['how']) => {
+    if (!v || looksLikeLabel(v.text, ctx)) return;
+    const tv = typedValue(field, v.text, ctx.dates, v.selected);
+    if (tv) out.push(make(field, tv, v, label, how));
+  };
+  if (u.cell) {
+    tryUnit(rightOf(ctx.ix, u), 'cell-right');
+    // a header cell governs the cell below only in form-like tables (one value per column)
+    const bodyRows = u.cell.table.rows - u.cell.table.headerRows;
+    if (bodyRows <= 1 || u.cell.table.rows <= 2) tryUnit(below(ctx.ix, u), 'cell-below');
+  } else {
+    tryUnit(rightOf(ctx.ix, u), 'right');
+    tryUnit(below(ctx.ix, u), 'below');
+  }
+  // a selected checkbox label: the label itself carries the boolean
+  if (field.kind === 'boolean' && u.selected !== undefined) {
+    out.push(make(field, { value: u.selected, fit: 0.9, printed: u.text }, u, label, 'inline'));
+  }
+}
+
+function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  if (!isGenericField(field) && !field.required) return;
+  if (!['email', 'uri', 'phone', 'currency', 'date', 'date-time', 'date-text'].includes(field.kind)) return;
+  const prior = isGenericField(field) ? 1 : 0.7;
+  for (const u of ctx.ix.units) {
+    const tv = typedValue(field, u.text, ctx.dates);
+    if (tv) out.push(make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern'));
+  }
+}
+
+export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidate[] {
+  const out: Candidate[] = [];
+  for (const u of ctx.ix.units) {
+    inlineCandidates(field, u, ctx, out);
+    neighbourCandidates(field, u, ctx, out);
+  }
+  if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
+  return out;
+}

@@ -1,0 +1,64 @@
+import type { Candidate } from './candidates.js';
+import type { FieldSpec } from './field-spec.js';
+
+/**
+ * Picks a field's value from its candidates and says how sure that is. Confidence is the winning
+ * candidate's evidence (label match × type fit × placement × OCR confidence), lowered when a
+ * different value has nearly as much evidence, raised a little when several places agree.
+ */
+
+export interface Choice {
+  best?: Candidate;
+  confidence: number;
+  note?: string;
+  /** Other values that competed, for notes and debugging. */
+  runnerUp?: Candidate;
+}
+
+export const ACCEPT = { optional: 0.45, required: 0.3 };
+
+const key = (v: unknown) => JSON.stringify(v);
+
+function merge(cands: Candidate[]): { cand: Candidate; support: number }[] {
+  const byValue = new Map<string, { cand: Candidate; support: Set<string> }>();
+  for (const c of cands) {
+    const k = key(c.value);
+    const cur = byValue.get(k);
+    if (!cur) byValue.set(k, { cand: c, support: new Set(c.ids) });
+    else {
+      c.ids.forEach((id) => cur.support.add(id));
+      if (c.score > cur.cand.score) cur.cand = c;
+    }
+  }
+  return [...byValue.values()].map((v) => ({ cand: v.cand, support: v.support.size }));
+}
+
+/** Totals: among labelled totals, the largest and last printed amount is the grand total. */
+function totalBonus(field: FieldSpec, merged: { cand: Candidate }[]): Map<Candidate, number> {
+  const bonus = new Map<Candidate, number>();
+  if (!field.isTotal) return bonus;
+  const labelled = merged.map((m) => m.cand).filter((c) => c.label >= 0.85 && typeof c.value === 'number');
+  if (labelled.length < 2) return bonus;
+  const max = Math.max(...labelled.map((c) => c.value as number));
+  const lastOrder = Math.max(...labelled.map((c) => c.order));
+  for (const c of labelled) bonus.set(c, (c.value === max ? 0.06 : 0) + (c.order === lastOrder ? 0.03 : 0));
+  return bonus;
+}
+
+export function choose(field: FieldSpec, cands: Candidate[]): Choice {
+  if (!cands.length) return { confidence: 0, note: 'no labelled or typed candidate found in the document' };
+  const merged = merge(cands);
+  const bonus = totalBonus(field, merged);
+  const rank = (m: { cand: Candidate }) => m.cand.score + (bonus.get(m.cand) ?? 0);
+  merged.sort((a, b) => rank(b) - rank(a) || a.cand.order - b.cand.order);
+  const [top, second] = merged;
+  const threshold = field.required ? ACCEPT.required : ACCEPT.optional;
+  if (top.cand.score < threshold) {
+    return { confidence: 0, runnerUp: top.cand, note: `best candidate ${JSON.stringify(top.cand.printed)} (${top.cand.how}) is too weak (score ${top.cand.score.toFixed(2)} < ${threshold})` };
+  }
+  const ratio = second ? Math.min(1, rank(second) / rank(top)) : 0;
+  const ambiguity = 1 - 0.45 * ratio ** 3;
+  const agreement = 1 + 0.04 * Math.min(3, top.support - 1);
+  const confidence = Math.max(0.01, Math.min(0.99, top.cand.score * ambiguity * agreement));
+  return { best: top.cand, confidence, runnerUp: second?.cand };
+}

@@ -1,0 +1,95 @@
+import { labelSimilarity } from '@quire/models';
+import type { FieldKind, FieldSpec } from './field-spec.js';
+import { findAmounts, findCurrency } from './values/amounts.js';
+import { findDates, type DateContext } from './values/dates.js';
+import { findEmails, findPhones, findUris, parseBoolean } from './values/patterns.js';
+
+/**
+ * Turns the text printed where a value should be into a value of the field's kind, with how well
+ * it fits (1: the whole text is exactly such a value; lower when the value is buried in other
+ * text or was partly guessed). undefined when nothing of that kind is there.
+ */
+
+export interface TypedValue {
+  value: unknown;
+  fit: number;
+  /** The printed text the value came from (what a citation must contain). */
+  printed: string;
+}
+
+const cleanString = (s: string) => s.replace(/^[\s:=\-–—#|]+/, '').replace(/[\s,;|]+$/, '').trim();
+
+/** How much of the text the matched part covers: a value alone on its line is stronger evidence. */
+const coverage = (matched: string, text: string) => {
+  const rest = text.replace(matched, '').replace(/[\s:.,;()\-–—#*]/g, '');
+  return rest.length === 0 ? 1 : rest.length <= 4 ? 0.95 : 0.85;
+};
+
+function dateValue(kind: FieldKind, text: string, ctx: DateContext): TypedValue | undefined {
+  const d = findDates(text, ctx)[0];
+  if (!d) return undefined;
+  const fit = d.certainty * coverage(d.raw, text.replace(/\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?/i, ''));
+  if (kind === 'date-time') return { value: `${d.iso}T${d.time ?? '00:00:00'}`, fit: d.time ? fit : fit * 0.9, printed: d.raw };
+  if (kind === 'date-text') return { value: cleanString(text), fit, printed: cleanString(text) };
+  return { value: d.iso, fit, printed: d.raw };
+}
+
+function numberValue(kind: FieldKind, text: string): TypedValue | undefined {
+  // digits that belong to a date are not amounts
+  const dates = findDates(text);
+  const inDate = (i: number) => dates.some((d) => i >= d.index && i < d.index + d.raw.length);
+  const all = findAmounts(text).filter((a) => !inDate(a.index));
+  const wanted = kind === 'percent' ? all.filter((a) => a.percent) : all.filter((a) => !a.percent);
+  // "15%" for a plain number field is the printed number, a little less certain
+  const pool = wanted.length ? wanted : all;
+  if (!pool.length) return undefined;
+  // the amount printed last on a line is the one the label governs ("Total (3 items): 45.00")
+  const a = pool[pool.length - 1];
+  if (kind === 'integer' && !Number.isInteger(a.value)) return undefined;
+  const fit = coverage(a.raw, text) * (pool.length > 1 ? 0.85 : 1) * (wanted.length ? 1 : 0.9);
+  return { value: a.value, fit, printed: a.raw.replace(/^\(|\)$/g, '') };
+}
+
+function patternValue(kind: FieldKind, text: string): TypedValue | undefined {
+  const found = kind === 'email' ? findEmails(text) : kind === 'uri' ? findUris(text) : findPhones(text);
+  const f = found[0];
+  return f ? { value: f.value, fit: coverage(f.raw, text), printed: f.raw } : undefined;
+}
+
+function enumValue(field: FieldSpec, text: string): TypedValue | undefined {
+  let best: TypedValue | undefined;
+  for (const option of field.enumValues ?? []) {
+    if (option === null) continue;
+    const sim = labelSimilarity(String(option), text);
+    if (sim >= 0.8 && (!best || sim > best.fit)) best = { value: option, fit: sim, printed: text };
+  }
+  return best;
+}
+
+export function typedValue(field: FieldSpec, text: string, ctx: DateContext, selected?: boolean): TypedValue | undefined {
+  const t = cleanString(text);
+  if (!t) return undefined;
+  switch (field.kind) {
+    case 'date': case 'date-time': case 'date-text': return dateValue(field.kind, t, ctx);
+    case 'time': {
+      const m = /\b(\d{1,2}):(\d{2})(?::(\d{2}))?\b/.exec(t);
+      return m ? { value: `${m[1].padStart(2, '0')}:${m[2]}:${m[3] ?? '00'}`, fit: coverage(m[0], t), printed: m[0] } : undefined;
+    }
+    case 'number': case 'integer': case 'percent': return numberValue(field.kind, t);
+    case 'boolean': {
+      const b = parseBoolean(t) ?? (selected !== undefined && t.length < 40 ? selected : undefined);
+      return b === undefined ? undefined : { value: b, fit: parseBoolean(t) !== undefined ? 1 : 0.8, printed: t };
+    }
+    case 'email': case 'uri': case 'phone': return patternValue(field.kind, t);
+    case 'currency': {
+      const c = findCurrency(t);
+      return c ? { value: c.code, fit: coverage(c.raw, t) === 1 ? 1 : 0.9, printed: c.raw } : undefined;
+    }
+    case 'enum': return enumValue(field, t);
+    case 'string': {
+      // a "value" that is itself a label ("Date:") or a lone symbol is not a value
+      if (/:$/.test(text.trim()) || !/[\p{L}\p{N}]/u.test(t)) return undefined;
+      return { value: t, fit: t.length <= 80 ? 1 : 0.7, printed: t };
+    }
+  }
+}

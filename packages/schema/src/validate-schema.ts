@@ -1,0 +1,82 @@
+import type { ValidateFunction, ErrorObject } from 'ajv';
+import { QuireError } from '@quire/core';
+import { createAjv, type JsonSchema } from '@quire/models';
+import { SUPPORTED_TYPES, deref, isObjectNode } from './schema-node.js';
+
+/** Deepest nesting a schema may have (objects/arrays inside objects/arrays); the spec's SCHEMA_003. */
+export const MAX_SCHEMA_DEPTH = 5;
+
+const SCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'additionalItems'];
+const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions'];
+const SCHEMA_LIST_KEYS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+
+/** Every `type` keyword must name one of the seven JSON types (strings or arrays of them). */
+function checkTypes(node: unknown, path: string): void {
+  if (Array.isArray(node)) return node.forEach((n, i) => checkTypes(n, `${path}/${i}`));
+  if (!isObjectNode(node)) return;
+  const t = node.type;
+  const listed = typeof t === 'string' ? [t] : Array.isArray(t) ? t : t === undefined ? [] : [t];
+  for (const x of listed) {
+    if (typeof x !== 'string' || !SUPPORTED_TYPES.has(x)) {
+      throw new QuireError('SCHEMA_004', `Unsupported schema type ${JSON.stringify(x)} at ${path || '/'} (allowed: string, number, integer, boolean, object, array, null)`, { path: path || '/', type: x as unknown as string });
+    }
+  }
+  for (const k of SCHEMA_KEYS) if (k in node) checkTypes(node[k], `${path}/${k}`);
+  for (const k of SCHEMA_LIST_KEYS) if (Array.isArray(node[k])) checkTypes(node[k], `${path}/${k}`);
+  for (const k of SCHEMA_MAP_KEYS) {
+    const m = node[k];
+    if (isObjectNode(m)) for (const [name, sub] of Object.entries(m)) checkTypes(sub, `${path}/${k}/${name}`);
+  }
+}
+
+/**
+ * Nesting depth in the user's terms: each object or array level counts once, and an array of
+ * objects counts as one level (a list of line items is not two levels deep). $refs are followed,
+ * so a recursive schema is "too deep" rather than an endless walk.
+ */
+export function schemaDepth(root: JsonSchema, raw: JsonSchema = root, level = 0): number {
+  if (level > MAX_SCHEMA_DEPTH + 1) return level;
+  const node = deref(root, raw);
+  let deepest = level;
+  const visit = (child: unknown, nextLevel: number) => {
+    if (isObjectNode(child)) deepest = Math.max(deepest, schemaDepth(root, child, nextLevel));
+  };
+  const isContainer = isObjectNode(node.properties) || node.items !== undefined || node.type === 'object' || node.type === 'array';
+  const here = isContainer ? level + 1 : level;
+  deepest = Math.max(deepest, here);
+  if (isObjectNode(node.properties)) for (const sub of Object.values(node.properties)) visit(sub, here);
+  if (isObjectNode(node.items)) {
+    const items = deref(root, node.items);
+    // an array of objects: the item object shares the array's level
+    if (isObjectNode(items.properties)) for (const sub of Object.values(items.properties)) visit(sub, here);
+    else visit(items, here);
+  }
+  for (const k of ['anyOf', 'oneOf', 'allOf']) if (Array.isArray(node[k])) for (const b of node[k] as unknown[]) visit(b, level);
+  return deepest;
+}
+
+const describeErrors = (errors: ErrorObject[] | null | undefined) =>
+  (errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
+
+/**
+ * Checks a caller's JSON Schema before any work and returns its compiled validator. Throws
+ * SCHEMA_004 (a type outside the seven), SCHEMA_001 (not a valid schema per ajv's meta-schema or
+ * compilation) or SCHEMA_003 (nesting beyond 5 levels).
+ */
+export function validateSchemaInput(schema: unknown): ValidateFunction {
+  if (!isObjectNode(schema)) throw new QuireError('SCHEMA_001', 'Invalid schema format: the schema must be a JSON object');
+  checkTypes(schema, '');
+  const ajv = createAjv(schema);
+  if (!ajv.validateSchema(schema)) {
+    throw new QuireError('SCHEMA_001', 'Invalid schema format', { errors: describeErrors(ajv.errors) });
+  }
+  const depth = schemaDepth(schema);
+  if (depth > MAX_SCHEMA_DEPTH) {
+    throw new QuireError('SCHEMA_003', `Schema too complex: nesting of ${depth > MAX_SCHEMA_DEPTH + 1 ? 'more than ' + (MAX_SCHEMA_DEPTH + 1) : depth} levels (at most ${MAX_SCHEMA_DEPTH})`, { max_depth: MAX_SCHEMA_DEPTH });
+  }
+  try {
+    return ajv.compile(schema);
+  } catch (e) {
+    throw new QuireError('SCHEMA_001', `Invalid schema format: ${(e as Error).message}`);
+  }
+}

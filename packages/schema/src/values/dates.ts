@@ -1,0 +1,135 @@
+/**
+ * Finds and normalizes dates in free text: ISO, numeric (d/m/y or m/d/y, 2- or 4-digit years) and
+ * written ("2 Feb 1990", "March 5, 2021", "5-Mar-21"). Ambiguous numeric dates are resolved with a
+ * DateContext (the document's other dates, its currency, the caller's prompt).
+ */
+
+export interface DateContext {
+  /** true: 02/03 is 2 March; false: February 3; undefined: fall back to the separator heuristic. */
+  dayFirst?: boolean;
+}
+
+export interface FoundDate {
+  iso: string;
+  /** The matched text. */
+  raw: string;
+  index: number;
+  /** 1 for unambiguous forms, lower when day/month order was a guess. */
+  certainty: number;
+  /** Time of day when printed next to the date ("8:13:39 PM"), as HH:MM:SS. */
+  time?: string;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, janv: 1, janvier: 1, januar: 1, feb: 2, february: 2, fev: 2, fevr: 2, fevrier: 2, februar: 2,
+  mar: 3, march: 3, mars: 3, marz: 3, apr: 4, april: 4, avr: 4, avril: 4, may: 5, mai: 5, jun: 6, june: 6, juin: 6, juni: 6,
+  jul: 7, july: 7, juil: 7, juillet: 7, juli: 7, aug: 8, august: 8, aout: 8, sep: 9, sept: 9, september: 9, septembre: 9,
+  oct: 10, october: 10, octobre: 10, oktober: 10, nov: 11, november: 11, novembre: 11, dec: 12, december: 12, decembre: 12, dezember: 12,
+};
+const MONTH_RE = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})\\.?`;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function fullYear(y: string): number {
+  const n = Number(y);
+  if (y.length === 4) return n;
+  return n < 50 ? 2000 + n : 1900 + n;
+}
+
+export function isValidDate(y: number, m: number, d: number): boolean {
+  if (y < 1000 || y > 2999 || m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+const iso = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
+
+function timeAfter(text: string, from: number): string | undefined {
+  const m = /^[ ,T]*(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?/i.exec(text.slice(from));
+  if (!m) return undefined;
+  let h = Number(m[1]);
+  const pm = m[4]?.toLowerCase().startsWith('p');
+  if (m[4] && h === 12) h = pm ? 12 : 0;
+  else if (pm) h += 12;
+  if (h > 23 || Number(m[2]) > 59) return undefined;
+  return `${pad(h)}:${m[2]}:${m[3] ?? '00'}`;
+}
+
+type Finder = (text: string, ctx: DateContext) => FoundDate[];
+
+const findIso: Finder = (text) => {
+  const out: FoundDate[] = [];
+  for (const m of text.matchAll(/(?<![\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])/g)) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(text, m.index + m[0].length) });
+  }
+  return out;
+};
+
+const findNumeric: Finder = (text, ctx) => {
+  const out: FoundDate[] = [];
+  for (const m of text.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,]\d)/g)) {
+    const a = Number(m[1]), b = Number(m[3]), y = fullYear(m[4]);
+    const dmy = isValidDate(y, b, a), mdy = isValidDate(y, a, b);
+    if (!dmy && !mdy) continue;
+    let dayFirst: boolean, certainty = 1;
+    if (dmy && !mdy) dayFirst = true;
+    else if (mdy && !dmy) dayFirst = false;
+    else if (a === b) dayFirst = true;
+    else {
+      // genuinely ambiguous: the caller's context, else "." as separator reads European
+      dayFirst = ctx.dayFirst ?? true; // most of the world writes day first
+      certainty = ctx.dayFirst === undefined ? 0.6 : 0.85;
+    }
+    const [d, mo] = dayFirst ? [a, b] : [b, a];
+    out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: m[4].length === 2 ? certainty * 0.95 : certainty, time: timeAfter(text, m.index + m[0].length) });
+  }
+  return out;
+};
+
+const findWritten: Finder = (text) => {
+  const out: FoundDate[] = [];
+  const norm = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  // 2 Feb 1990, 2nd February, 1990, 05-Mar-21, 5. März 2021
+  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?${MONTH_RE}[\\s\\-/,]*(\\d{4}|\\d{2})(?![\\w])`, 'gi');
+  for (const m of norm.matchAll(dmy)) {
+    const d = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], y = fullYear(m[3]);
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
+  }
+  // March 5, 2021; Feb 2nd 1990
+  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?![\\w])`, 'gi');
+  for (const m of norm.matchAll(mdy)) {
+    const mo = MONTHS[m[1].toLowerCase()], d = Number(m[2]), y = Number(m[3]);
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
+  }
+  return out;
+};
+
+/** Every date in the text, in order of appearance (overlapping matches resolved to the longest). */
+export function findDates(text: string, ctx: DateContext = {}): FoundDate[] {
+  const all = [...findIso(text, ctx), ...findWritten(text, ctx), ...findNumeric(text, ctx)];
+  all.sort((x, y) => x.index - y.index || y.raw.length - x.raw.length);
+  const out: FoundDate[] = [];
+  for (const d of all) {
+    const last = out[out.length - 1];
+    if (last && d.index < last.index + last.raw.length) continue;
+    out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Infers day/month order from a document's unambiguous numeric dates (13/02/2021 → day first),
+ * falling back to a hint (e.g. the document's currency); undefined when nothing tells.
+ */
+export function inferDayFirst(texts: readonly string[], hint?: boolean): boolean | undefined {
+  let dayFirst = 0, monthFirst = 0;
+  for (const t of texts) {
+    for (const m of t.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d])/g)) {
+      const a = Number(m[1]), b = Number(m[3]);
+      if (a > 12 && b <= 12) dayFirst++;
+      else if (b > 12 && a <= 12) monthFirst++;
+    }
+  }
+  if (dayFirst !== monthFirst) return dayFirst > monthFirst;
+  return hint;
+}

@@ -1,0 +1,86 @@
+import type { Page } from '@quire/core';
+import { normalizeLabel } from '@quire/models';
+
+/**
+ * Evidence that a page starts a new document: page numbering that restarts ("Page 1 of 3", "1/3"),
+ * a running header or footer that changes, a title at the top, an invoice number that changes.
+ * Combined in log-odds from a low prior; the result is P(page starts a new document).
+ */
+
+export interface PageSignals {
+  /** [current, total] when the page prints its number. */
+  pageOf?: [number, number | undefined];
+  header: string;
+  footer: string;
+  hasTopTitle: boolean;
+  invoiceNo?: string;
+}
+
+const PAGE_OF = /\bpage\s*(\d{1,4})\s*(?:of|\/|de|von|sur)\s*(\d{1,4})\b/i;
+const BARE_PAGE_OF = /^\s*[-–(]?\s*(\d{1,4})\s*(?:\/|of)\s*(\d{1,4})\s*[-–)]?\s*$/i;
+const PAGE_ONLY = /^\s*(?:page|p\.|seite)?\s*[-–]?\s*(\d{1,4})\s*[-–]?\s*$/i;
+const INVOICE_NO = /\b(?:invoice|inv|bill)\s*(?:no\.?|number|num|#|id)?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{2,})/i;
+
+/** Header/footer text without its page number, for comparing pages. */
+const stripNumbers = (s: string) => normalizeLabel(s.replace(PAGE_OF, ' ').replace(/\b\d{1,3}\b/g, ' '));
+
+export function pageSignals(page: Page): PageSignals {
+  let pageOf: PageSignals['pageOf'];
+  const top: string[] = [], bottom: string[] = [];
+  let hasTopTitle = false, invoiceNo: string | undefined;
+  for (const el of page.elements) {
+    if (el.kind !== 'text') continue;
+    const t = el.text.trim();
+    const m = PAGE_OF.exec(t) ?? (t.length < 12 ? BARE_PAGE_OF.exec(t) : null);
+    if (m && !pageOf && Number(m[1]) <= Number(m[2])) pageOf = [Number(m[1]), Number(m[2])];
+    else if (!pageOf && el.category === 'Page Number') {
+      const p = PAGE_ONLY.exec(t);
+      if (p) pageOf = [Number(p[1]), undefined];
+    }
+    const y0 = el.box?.y0 ?? 0.5;
+    if (el.category !== 'Page Number' && !m) {
+      if (y0 < 0.07) top.push(t);
+      else if (y0 > 0.92) bottom.push(t);
+    }
+    if ((el.category === 'Title' || (el.category === 'Header' && (el.level ?? 9) <= 1)) && y0 < 0.3) hasTopTitle = true;
+    const inv = INVOICE_NO.exec(t);
+    if (inv && /\d/.test(inv[1]) && !invoiceNo) invoiceNo = inv[1].toUpperCase();
+  }
+  return { pageOf, header: stripNumbers(top.join(' ')), footer: stripNumbers(bottom.join(' ')), hasTopTitle, invoiceNo };
+}
+
+function jaccard(a: string, b: string): number {
+  const A = new Set(a.split(' ').filter(Boolean)), B = new Set(b.split(' ').filter(Boolean));
+  if (!A.size || !B.size) return 0;
+  let inter = 0;
+  for (const x of A) if (B.has(x)) inter++;
+  return inter / (A.size + B.size - inter);
+}
+
+const PRIOR_LOGIT = Math.log(0.15 / 0.85);
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** P(page i starts a new document) for every page; the first page is 1 by definition. */
+export function boundaryProbabilities(signals: PageSignals[]): number[] {
+  return signals.map((cur, i) => {
+    if (i === 0) return 1;
+    const prev = signals[i - 1];
+    let logit = PRIOR_LOGIT;
+    if (cur.pageOf) {
+      const [n, total] = cur.pageOf;
+      if (n === 1) logit += 3.5;
+      else if (prev.pageOf && prev.pageOf[0] === n - 1 && (total === undefined || prev.pageOf[1] === total)) logit -= 3.5;
+      else if (prev.pageOf && total !== undefined && prev.pageOf[1] !== undefined && prev.pageOf[1] !== total) logit += 2;
+    }
+    if (prev.pageOf && prev.pageOf[1] !== undefined && prev.pageOf[0] === prev.pageOf[1]) logit += 1; // previous page was its document's last
+    for (const [a, b] of [[prev.header, cur.header], [prev.footer, cur.footer]]) {
+      if (!a || !b) continue;
+      const sim = jaccard(a, b);
+      if (sim >= 0.6) logit -= 1.5;
+      else if (sim < 0.2) logit += 1.5;
+    }
+    if (cur.hasTopTitle) logit += 1;
+    if (cur.invoiceNo && prev.invoiceNo) logit += cur.invoiceNo === prev.invoiceNo ? -2 : 2.5;
+    return sigmoid(logit);
+  });
+}

@@ -1,0 +1,2 @@
+export { splitBuiltin, NEW_DOCUMENT } from './split.js';
+export { pageSignals, boundaryProbabilities, type PageSignals } from './boundaries.js';

@@ -1,0 +1,44 @@
+import { splitBuiltin } from './split.js';
+import { boundaryProbabilities, pageSignals } from './boundaries.js';
+import { packetDocument, twoInvoicesDocument, PACKET_TOPICS } from '../../../tests/fixtures/documents/packet.js';
+
+describe('splitBuiltin', () => {
+  it('splits a three-document packet into contiguous topic groups', () => {
+    const out = splitBuiltin({ document: packetDocument(), topics: PACKET_TOPICS });
+    expect(out.groups.map((g) => [g.topic, g.pages])).toEqual([
+      ['invoice', [1, 2]],
+      ['tax_form', [3, 4, 5]],
+      ['lab_report', [6, 7]],
+    ]);
+    for (const g of out.groups) {
+      expect(g.confidence).toBeGreaterThan(0.6);
+      expect(g.confidence).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('keeps two same-topic documents apart at a boundary', () => {
+    const out = splitBuiltin({ document: twoInvoicesDocument(), topics: PACKET_TOPICS });
+    expect(out.groups.map((g) => [g.topic, g.pages])).toEqual([
+      ['invoice', [1, 2]],
+      ['invoice', [3]],
+      ['lab_report', [4, 5]],
+    ]);
+  });
+
+  it('detects boundaries from page-number resets, headers and invoice numbers', () => {
+    const b = boundaryProbabilities(packetDocument().pages.map(pageSignals));
+    expect(b[0]).toBe(1);
+    for (const i of [2, 5]) expect(b[i]).toBeGreaterThan(0.9); // pages 3 and 6 start documents
+    for (const i of [1, 3, 4, 6]) expect(b[i]).toBeLessThan(0.1); // continuation pages
+  });
+
+  it('follows continuity when a page has no topical words', () => {
+    // page 2 of the invoice ("terms and conditions") has no invoice vocabulary but stays with it
+    const out = splitBuiltin({ document: packetDocument(), topics: PACKET_TOPICS });
+    expect(out.groups[0].pages).toContain(2);
+  });
+
+  it('returns no groups without topics', () => {
+    expect(splitBuiltin({ document: packetDocument(), topics: [] }).groups).toEqual([]);
+  });
+});
