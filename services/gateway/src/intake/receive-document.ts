@@ -73,7 +73,12 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
       if (name !== 'file') { file.resume(); return; }
       const key = `${blobPrefix}source`;
       const pass = new PassThrough();
-      file.on('limit', () => { overLimit = true; pass.destroy(tooLarge(limit)); });
+      file.on('limit', () => {
+        overLimit = true;
+        file.unpipe(pass);
+        pass.destroy(tooLarge(limit));
+        file.resume(); // drain the rest of the upload without keeping it
+      });
       file.pipe(pass);
       store = deps.blobs.put(key, pass).then(
         ({ size }) => { document = { blobKey: key, size, filename: info.filename, source: 'upload' }; },
