@@ -1,4 +1,4 @@
-import type { Tok } from './number-format.js';
+import type { Tok } from './number-format-tokens.js';
 
 export interface DateOptions {
   /** Workbook uses the 1904 date system (workbookPr date1904). */

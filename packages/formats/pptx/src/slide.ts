@@ -38,7 +38,11 @@ async function shapeElements(ctx: Ctx, s: Shape): Promise<Element[]> {
   const box = toBox(s.rect, ctx.w, ctx.h);
   switch (s.kind) {
     case 'text': return textElements(ctx, s, box);
-    case 'table': return [readTable(xPath(s.el, 'graphic', 'graphicData', 'tbl')!, s.rect, ctx.page, ctx.w, ctx.h)];
+    case 'table': {
+      const table = readTable(xPath(s.el, 'graphic', 'graphicData', 'tbl')!, s.rect, ctx.page, ctx.w, ctx.h);
+      table.extra = { name: s.name };
+      return [table];
+    }
     case 'picture': return [await picture(ctx, s, box)];
     case 'chart': return chart(ctx, s, box);
     case 'diagram': return diagram(ctx, s, box);
