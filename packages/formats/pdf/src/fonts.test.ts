@@ -7,7 +7,7 @@ describe('font style from names', () => {
     ['HelveticaNeueLTStd-BlkCn', true, false], ['HelveticaNeueLTStd-It', false, true], ['ITCFranklinGothicStd-Demi', true, false],
     ['OpenSans-SemiBold', true, false], ['NimbusRomNo9L-Medi', true, false], ['NimbusRomNo9L-MediItal', true, true],
     ['CMBX10', true, false], ['CMTI10', false, true], ['SFTI1200', false, true], ['ABCDEF+Helvetica-Oblique', false, true],
-    ['HelveticaNeue-Medium', false, false], ['CMR10', false, false], ['TimesNewRomanPSMT', false, false], ['Calibri', false, false],
+    ['HelveticaNeue-Medium', false, false], ['HelveticaNeue-UltraLight', false, false], ['CMR10', false, false], ['TimesNewRomanPSMT', false, false], ['Calibri', false, false],
     ['ITCFranklinGothicStd-Book', false, false], ['MinionPro-Regular', false, false], ['Edwardian-Script-ITC', false, false],
   ])('%s → bold %s, italic %s', (name, bold, italic) => {
     expect(styleFromName(name)).toEqual({ bold, italic });

@@ -8,7 +8,7 @@ import type { FontInfo } from './text.js';
  */
 export function styleFromName(rawName: string): { bold: boolean; italic: boolean } {
   const name = rawName.replace(/^[A-Z]{6}\+/, '');
-  const bold = /bold|black|heavy|semibold|demi|extrabold|ultra/i.test(name) ||
+  const bold = /bold|black|heavy|semibold|demi|extrabold|ultrabold|ultrablack/i.test(name) ||
     /(Bd|Blk|Hv|Sb)(?=[A-Z]|$|\d)/.test(name) || /[-,]Medi(Ital)?$/.test(name) ||
     /^(CMBX|CMB\d|CMBSY|SFBX|SFB\d|SFBI|LMRoman\d*-Bold)/.test(name);
   const italic = /italic|oblique|slanted|kursiv/i.test(name) || /(It|Obl|Ita|Ital)(?=[A-Z]|$|\d)/.test(name) ||
