@@ -58,7 +58,7 @@ async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: n
   const pdfjs = await loadPdfjs();
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
   const vector = extractVector(ops, pdfjs.OPS as unknown as Record<string, number>, viewport, W, H);
-  const text = await page.getTextContent();
+  const text = await page.getTextContent({ disableNormalization: true }); // see normalize.ts
   const items = text.items.filter((i): i is TextItemLike & typeof i => 'str' in i);
   const fonts = new Map<string, FontInfo | undefined>();
   const font = (loadedName: string) => {
