@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { readPdf } from './index.js';
 import { judgeTextLayer } from './quality.js';
 import { makeScannedPdf } from '../../../../tests/fixtures/pdf/documents.js';
+import { makeUnmappedTextPdf } from '../../../../tests/fixtures/pdf/damaged.js';
 
 /** A stand-in OcrEngine: records its calls and returns two fixed words. */
 function fakeOcr() {
@@ -63,6 +64,18 @@ describe('scanned pages', () => {
     expect(calls).toHaveLength(0);
     expect(r.pages[0]).toMatchObject({ source: 'text-layer', words: [] });
     expect(r.warnings).toEqual([]);
+  });
+
+  test('a text layer without Unicode (glyphs drawn, text unmapped) goes to OCR; without OCR its text is dropped', async () => {
+    const bytes = await makeUnmappedTextPdf();
+    const { engine, calls } = fakeOcr();
+    const r = await readPdf(bytes, { ocr: engine });
+    expect(calls).toHaveLength(1);
+    expect(r.pages[0].source).toBe('ocr');
+    expect(r.pages[0].words.map((w) => w.text)).toEqual(['Scanned', 'text']);
+    const plain = await readPdf(bytes);
+    expect(plain.pages[0].words).toEqual([]);
+    expect(plain.warnings).toEqual([expect.stringMatching(/no usable Unicode mapping/)]);
   });
 
   test('an OCR failure fails that page only (PROC_005)', async () => {

@@ -1,6 +1,7 @@
 import type { OcrEngine, ParseLimits, RawPage } from '@quire/core';
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+import { fontInfoFrom } from './fonts.js';
 import { judgeTextLayer } from './quality.js';
 import { fitDpi, renderPage } from './render.js';
 import { type FontInfo, type TextItemLike, buildWords } from './text.js';
@@ -57,7 +58,7 @@ async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: n
   const pdfjs = await loadPdfjs();
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
   const vector = extractVector(ops, pdfjs.OPS as unknown as Record<string, number>, viewport, W, H);
-  const text = await page.getTextContent();
+  const text = await page.getTextContent({ disableNormalization: true }); // see normalize.ts
   const items = text.items.filter((i): i is TextItemLike & typeof i => 'str' in i);
   const fonts = new Map<string, FontInfo | undefined>();
   const font = (loadedName: string) => {
@@ -69,18 +70,9 @@ async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: n
   return { words, widgets, ...vector };
 }
 
-/** Font name without the subset tag, bold/italic from pdf.js's flags or, failing those, the name. */
 function fontInfo(page: PDFPageProxy, loadedName: string): FontInfo | undefined {
   if (!page.commonObjs.has(loadedName)) return undefined;
-  const f = page.commonObjs.get(loadedName) as { name?: string; bold?: boolean; black?: boolean; italic?: boolean } | null;
-  if (!f) return undefined;
-  const name = typeof f.name === 'string' ? f.name.replace(/^[A-Z]{6}\+/, '') : undefined;
-  const style = name?.replace(/^.*?[-,]/, '') ?? '';
-  return {
-    name,
-    bold: !!(f.bold || f.black) || /bold|black|heavy|semibold|demibold|extrabold|\bbd\b/i.test(style) || /(^|[^a-z])(bold|black|heavy)/i.test(name ?? ''),
-    italic: !!f.italic || /italic|oblique|\bit\b/i.test(style) || /(italic|oblique)/i.test(name ?? ''),
-  };
+  return fontInfoFrom(page.commonObjs.get(loadedName) as Parameters<typeof fontInfoFrom>[0]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { RawPage, RawWord } from '@quire/core';
 import { readPdf, readPdfPages } from './index.js';
 import { makeMixedContentPdf, makeRotatedPdf, makeSimplePdf } from '../../../../tests/fixtures/pdf/documents.js';
@@ -114,6 +115,17 @@ describe('readPdf: options', () => {
     await expect(readPdfPages(await makeSimplePdf(5), { onPage: (d) => { if (d === 2) throw cancel; } }, (p) => { seen.push(p.number); }))
       .rejects.toBe(cancel);
     expect(seen).toEqual([1, 2]);
+  });
+
+  test('long documents: font names and styles survive the periodic pdf.js cache cleanup', async () => {
+    const doc = await PDFDocument.create();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    for (let i = 1; i <= 102; i++) doc.addPage([300, 300]).drawText(`Heading ${i}`, { x: 20, y: 200, size: 16, font: bold });
+    const fonts: string[] = [];
+    await readPdfPages(await doc.save(), {}, (p) => {
+      if (p.number >= 99) fonts.push(`${p.number}:${p.words[0].fontName}:${p.words[0].bold}:${p.words[1].text}`);
+    });
+    expect(fonts).toEqual(['99:Helvetica-Bold:true:99', '100:Helvetica-Bold:true:100', '101:Helvetica-Bold:true:101', '102:Helvetica-Bold:true:102']);
   });
 
   test('readPdfPages streams pages in order and returns the rest of the result', async () => {

@@ -37,7 +37,10 @@ describe('buildWords', () => {
   test('normalizes ligatures and strips soft hyphens and zero-width characters, keeps other Unicode', () => {
     const ws = buildWords([item('\uFB01ne e\uFB03cient hy\u00ADphen zero\u200Bwidth Łódź')], ctx());
     expect(ws.map((w) => w.text)).toEqual(['fine', 'efficient', 'hyphen', 'zerowidth', 'Łódź']);
-    expect(normalizeText('\uFB00\uFB02\uFB04')).toBe('ffflffl');
+    expect(normalizeText('\uFB00\uFB02\uFB04\uFB06')).toBe('ffflfflst');
+    // Arabic lam-alef ligatures expand in logical order (lam first), presentation forms become letters
+    expect(normalizeText('ا\uFEF9نتاجية')).toBe('الإنتاجية');
+    expect(normalizeText('\uFE8D\uFEDF\uFE92')).toBe('البـ'.replace('ـ', ''));
   });
 
   test('text rotated by its transform gets the rotated box and a vertical direction', () => {

@@ -1,10 +1,9 @@
 import type { RawPage, RawSegment } from '@quire/core';
 import { readPdf } from './index.js';
-import { makeMixedContentPdf } from '../../../../tests/fixtures/pdf/documents.js';
+import { makeInlineImagePdf, makeMixedContentPdf } from '../../../../tests/fixtures/pdf/documents.js';
 
 const W = 612, H = 792;
 const horizontal = (s: RawSegment) => Math.abs(s.y1 - s.y0) < 1e-4;
-const near = (a: number, b: number, tol = 0.002) => Math.abs(a - b) < tol;
 
 /** Asserts the 3×3 grid of the fixtures: rules at x = 100..400 and y = 600..300 (PDF units). */
 function expectGrid(p: RawPage) {
@@ -65,5 +64,34 @@ describe('readPdf: vector content', () => {
     // pages with text and rulings only have no drawings
     expect(pages[0].images).toEqual([]);
     expect(pages[1].images.filter((i) => i.kind === 'vector')).toEqual([]);
+  });
+});
+
+test('an inline image is a raster image placed by the CTM', async () => {
+  const { pages } = await readPdf(await makeInlineImagePdf());
+  expect(pages[0].images).toHaveLength(1);
+  const { box, kind } = pages[0].images[0];
+  expect(kind).toBe('raster');
+  expect([box.x0 * W, box.x1 * W, box.y0 * H, box.y1 * H].map(Math.round)).toEqual([200, 300, 792 - 350, 792 - 300]);
+});
+
+describe('readPdf: vector content inside form XObjects', () => {
+  test('rulings drawn inside a scaled, moved form XObject land where the form puts them', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const src = await makeMixedContentPdf();
+    const doc = await PDFDocument.create();
+    const [table] = await doc.embedPdf(src, [1]); // the ruled 3×3 table page as a form XObject
+    doc.addPage([612, 792]).drawPage(table, { x: 50, y: 100, xScale: 0.5, yScale: 0.5 });
+    const { pages } = await readPdf(await doc.save());
+    const p = pages[0];
+    const hs = p.segments.filter(horizontal), vs = p.segments.filter((s) => !horizontal(s));
+    expect([hs.length, vs.length]).toEqual([4, 4]);
+    // x 100..400 → 50 + 0.5·x = 100..250; y 300..600 → 100 + 0.5·y = 250..400 from the bottom
+    const xs = vs.map((s) => s.x0 * W).sort((a, b) => a - b);
+    [100, 150, 200, 250].forEach((x, i) => expect(xs[i]).toBeCloseTo(x, 0));
+    for (const s of hs) { expect(s.x0 * W).toBeCloseTo(100, 0); expect(s.x1 * W).toBeCloseTo(250, 0); }
+    expect(Math.min(...hs.map((s) => s.y0 * H))).toBeCloseTo(792 - 400, 0);
+    expect(hs[0].width * 792).toBeCloseTo(0.5, 1);
+    expect(p.words.find((w) => w.text === 'r0c0')!.fontSize).toBeCloseTo(5, 1);
   });
 });

@@ -1,0 +1,26 @@
+import { installPolyfills } from './polyfills.js';
+
+test('installs Promise.withResolvers and ArrayBuffer.prototype.transferToFixedLength only where missing', async () => {
+  const P = Promise as unknown as Record<string, unknown>;
+  const AB = ArrayBuffer.prototype as unknown as Record<string, unknown>;
+  const saved = { wr: P.withResolvers, tf: Object.getOwnPropertyDescriptor(AB, 'transferToFixedLength') };
+  try {
+    delete P.withResolvers;
+    delete AB.transferToFixedLength;
+    installPolyfills();
+    const { promise, resolve } = (P.withResolvers as () => { promise: Promise<number>; resolve: (v: number) => void })();
+    resolve(42);
+    await expect(promise).resolves.toBe(42);
+    const src = new Uint8Array([1, 2, 3]).buffer;
+    const out = (AB.transferToFixedLength as (this: ArrayBuffer, n?: number) => ArrayBuffer).call(src, 2);
+    expect(Array.from(new Uint8Array(out))).toEqual([1, 2]);
+    // an existing implementation is left alone
+    const mine = () => 'native';
+    P.withResolvers = mine;
+    installPolyfills();
+    expect(P.withResolvers).toBe(mine);
+  } finally {
+    if (saved.wr) P.withResolvers = saved.wr; else delete P.withResolvers;
+    if (saved.tf) Object.defineProperty(AB, 'transferToFixedLength', saved.tf); else delete AB.transferToFixedLength;
+  }
+});
