@@ -17,6 +17,8 @@ export interface PageAnalysis {
   axisMargin: number;
   /** Median height of a text line in this image's pixels, or null when no line structure was found. */
   lineHeight: number | null;
+  /** Centre of the ink, normalized 0..1 (where a probe crop should look). */
+  inkCentre: [number, number];
 }
 
 const MAX_POINTS = 60_000;
@@ -98,6 +100,12 @@ function bestAngle(xs: Float64Array, ys: Float64Array, centre: number): { angle:
   return best;
 }
 
+function mean(v: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i];
+  return v.length > 0 ? s / v.length : 0;
+}
+
 /** Median height of the ink bands in a projection (the text line height). */
 function medianBand(hist: Float64Array): number | null {
   let peak = 0;
@@ -120,7 +128,7 @@ function medianBand(hist: Float64Array): number | null {
 export function analysePage(img: GreyImage): PageAnalysis {
   const threshold = otsuThreshold(img);
   const { xs, ys, fraction } = inkPoints(img, threshold);
-  if (xs.length < 50 || fraction < 0.0005) return { blank: true, lineAngle: 0, axisMargin: 1, lineHeight: null };
+  if (xs.length < 50 || fraction < 0.0005) return { blank: true, lineAngle: 0, axisMargin: 1, lineHeight: null, inkCentre: [0.5, 0.5] };
   const horizontal = bestAngle(xs, ys, 0);
   const vertical = bestAngle(xs, ys, 90);
   const winner = vertical.score > horizontal.score ? vertical : horizontal;
@@ -130,5 +138,6 @@ export function analysePage(img: GreyImage): PageAnalysis {
     lineAngle: Math.round(winner.angle * 10) / 10,
     axisMargin: loser.score > 0 ? winner.score / loser.score : Infinity,
     lineHeight: medianBand(projection(xs, ys, winner.angle)),
+    inkCentre: [mean(xs) / img.width, mean(ys) / img.height],
   };
 }

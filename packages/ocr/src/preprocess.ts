@@ -79,3 +79,21 @@ export async function renderForOcr(img: GreyImage, angle: number, src: { width: 
     },
   };
 }
+
+/**
+ * A cheap look at one orientation: the page rotated by `angle`, cropped to a horizontal band of
+ * `bandRows` rows (of `rowPx` pixels) around the ink centre (`centre`, normalized on `img`).
+ */
+export async function renderProbe(img: GreyImage, angle: number, centre: [number, number], rowPx: number, bandRows: number): Promise<Uint8Array> {
+  const rotated = await sharp(img.data, rawInput(img)).rotate(angle, { background: { r: 255, g: 255, b: 255 } })
+    .toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = rotated.info;
+  const a = (angle * Math.PI) / 180;
+  const dx = centre[0] * img.width - img.width / 2, dy = centre[1] * img.height - img.height / 2;
+  const cy = dx * Math.sin(a) + dy * Math.cos(a) + height / 2;
+  const band = Math.round(Math.min(height, Math.max(height * 0.25, bandRows * rowPx)));
+  const top = Math.round(Math.min(Math.max(0, cy - band / 2), height - band));
+  const png = await sharp(rotated.data, { raw: { width, height, channels: 1 } })
+    .extract({ left: 0, top, width, height: band }).png({ compressionLevel: 1 }).toBuffer();
+  return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+}

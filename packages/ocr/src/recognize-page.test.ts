@@ -17,9 +17,9 @@ describe('scale and orientation choices', () => {
     expect(1000 * s * 1000 * s).toBeLessThanOrEqual(2_000_000 + 1);
   });
   it('tries the line direction made horizontal first, then its flip', () => {
-    expect(candidateAngles({ blank: false, lineAngle: 0.1, axisMargin: 5, lineHeight: 20 })).toEqual([0, 180]);
-    expect(candidateAngles({ blank: false, lineAngle: 3, axisMargin: 5, lineHeight: 20 })).toEqual([-3, 177]);
-    expect(candidateAngles({ blank: false, lineAngle: 90, axisMargin: 5, lineHeight: 20 })).toEqual([270, 90]);
-    expect(candidateAngles({ blank: false, lineAngle: 0, axisMargin: 1.1, lineHeight: 20 })).toEqual([0, 180, 90, -90]);
+    expect(candidateAngles({ blank: false, lineAngle: 0.1, axisMargin: 5, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([0, 180]);
+    expect(candidateAngles({ blank: false, lineAngle: 3, axisMargin: 5, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([-3, 177]);
+    expect(candidateAngles({ blank: false, lineAngle: 90, axisMargin: 5, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([270, 90]);
+    expect(candidateAngles({ blank: false, lineAngle: 0, axisMargin: 1.1, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([0, 180, 90, -90]);
   });
 });

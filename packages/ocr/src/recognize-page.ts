@@ -1,6 +1,6 @@
 import type { RawPage } from '@quire/core';
-import { analysePage, type PageAnalysis } from './analysis.js';
-import { decodeGrey, downscale, rescale, renderForOcr } from './preprocess.js';
+import { analysePage, type GreyImage, type PageAnalysis } from './analysis.js';
+import { decodeGrey, downscale, rescale, renderForOcr, renderProbe } from './preprocess.js';
 import type { TessResult } from './tesseract-worker.js';
 import { normalizeAngle, splitRotation, type ImageTransform } from './transform.js';
 import { readability, toRawWords } from './words.js';
@@ -51,7 +51,16 @@ export function candidateAngles(a: PageAnalysis): number[] {
   return out;
 }
 
-const looksRight = (r: ReturnType<typeof readability>) => r.meanConfidence >= 70 && (r.letters >= 20 || r.meanConfidence >= 85);
+type Readability = ReturnType<typeof readability>;
+
+const looksRight = (r: Readability) => r.meanConfidence >= 70 && (r.letters >= 20 || r.meanConfidence >= 85);
+
+const PROBE_ROWS = 12;
+
+async function worthFullPass(deps: RecognizeDeps, scaled: GreyImage, angle: number, a: PageAnalysis, rowPx: number, sofar: Readability): Promise<boolean> {
+  const probe = readability(await deps.ocr(await renderProbe(scaled, angle, a.inkCentre, rowPx, PROBE_ROWS)));
+  return looksRight(probe) || probe.meanConfidence > sofar.meanConfidence + 15;
+}
 
 /**
  * OCR of one page image: decode and normalise, find orientation and skew cheaply, read the upright
@@ -72,12 +81,14 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   const scale = chooseScale(rowPx, grey.width, grey.height, page, deps.maxPixels);
   const scaled = await rescale(grey, scale);
 
-  let best: { res: TessResult; t: ImageTransform; score: number } | null = null;
+  let best: { res: TessResult; t: ImageTransform; r: Readability } | null = null;
   for (const angle of candidateAngles(analysis)) {
+    // After a bad first read, a band of the page says whether another orientation is worth a full pass.
+    if (best && !(await worthFullPass(deps, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
     const { png, transform } = await renderForOcr(scaled, angle, grey);
     const res = await deps.ocr(png);
     const r = readability(res);
-    if (!best || r.score > best.score) best = { res, t: transform, score: r.score };
+    if (!best || r.score > best.r.score) best = { res, t: transform, r };
     if (looksRight(r)) break;
   }
   const { res, t } = best!;

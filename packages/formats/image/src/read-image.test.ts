@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import type { OcrEngine, RawPage } from '@quire/core';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
@@ -126,5 +128,16 @@ describe('readImage with real OCR', () => {
       expect(characterErrorRate(p.words.map((w) => w.text).join(' '), expected)).toBeLessThan(0.05);
       expect(p.source).toBe('ocr');
     });
+  }, T);
+
+  const corpus = path.resolve(process.cwd(), '../shared/corpus/scanned');
+  (fs.existsSync(path.join(corpus, 'eurotext.tif')) ? it : it.skip)('reads the corpus bilevel TIFF close to its transcription', async () => {
+    const r = await readImage(fs.readFileSync(path.join(corpus, 'eurotext.tif')), { ocr: pool });
+    expect(r).toMatchObject({ format: 'tiff', pageCount: 1 });
+    // 1024×800 at a recorded 300 DPI
+    expect(r.pages[0].width).toBeCloseTo(245.76, 1);
+    const cer = characterErrorRate(r.pages[0].words.map((w) => w.text).join(' '), fs.readFileSync(path.join(corpus, 'eurotext.expected.txt'), 'utf8'));
+    console.log(`eurotext.tif via readImage: CER ${(cer * 100).toFixed(2)} %`);
+    expect(cer).toBeLessThan(0.05);
   }, T);
 });

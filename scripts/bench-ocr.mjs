@@ -1,0 +1,67 @@
+// OCR speed and accuracy on corpus scans: @quire/ocr with 1 worker and one per core, against the
+// native tesseract CLI (Debian tesseract-ocr, OMP_THREAD_LIMIT=1) run as 1 and as one-per-core processes.
+// Usage: node scripts/build.mjs && node scripts/bench-ocr.mjs [copies=4]
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { createOcrPool } from '../packages/ocr/dist/index.js';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dir = path.resolve(root, '../shared/corpus/scanned');
+const copies = Number(process.argv[2] ?? 4);
+const cores = os.availableParallelism();
+const files = [['linn.png', 'linn'], ['eurotext.png', 'eurotext']];
+
+const norm = (s) => s.replace(/\s+/g, ' ').trim();
+function cer(actual, expected) {
+  const a = [...norm(actual)], e = [...norm(expected)];
+  let prev = Array.from({ length: e.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= e.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === e[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[e.length] / e.length;
+}
+
+async function quire(size, bytes, page) {
+  const pool = await createOcrPool({ size });
+  try {
+    await pool.recognize(bytes, page); // warm every code path once
+    const t0 = performance.now();
+    const pages = await Promise.all(Array.from({ length: copies }, () => pool.recognize(bytes, page)));
+    return { sPerPage: (performance.now() - t0) / 1000 / copies, text: pages[0].words.map((w) => w.text).join(' ') };
+  } finally { await pool.close(); }
+}
+
+async function native(procs, file) {
+  const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
+  const once = () => run('tesseract', [file, '-', '-l', 'eng', '--dpi', '300', '--psm', '3'], { env, maxBuffer: 1 << 24 });
+  const t0 = performance.now();
+  let text = '';
+  for (let done = 0; done < copies; done += procs) {
+    const outs = await Promise.all(Array.from({ length: Math.min(procs, copies - done) }, once));
+    text = outs[0].stdout;
+  }
+  return { sPerPage: (performance.now() - t0) / 1000 / copies, text };
+}
+
+let hasNative = true;
+try { await run('tesseract', ['--version']); } catch { hasNative = false; }
+console.log(`cores ${cores}, ${copies} pages per measurement, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+for (const [file, gt] of files) {
+  const full = path.join(dir, file);
+  if (!fs.existsSync(full)) { console.log(`${file}: corpus absent, skipped`); continue; }
+  const bytes = fs.readFileSync(full);
+  const m = await sharp(bytes).metadata();
+  const page = { number: 1, widthPt: (m.width / 300) * 72, heightPt: (m.height / 300) * 72 };
+  const expected = fs.readFileSync(path.join(dir, `${gt}.expected.txt`), 'utf8');
+  const rows = [['quire 1 worker', await quire(1, bytes, page)], [`quire ${cores} workers`, await quire(cores, bytes, page)]];
+  if (hasNative) rows.push(['native 1 process', await native(1, full)], [`native ${cores} processes`, await native(cores, full)]);
+  for (const [name, r] of rows) console.log(`${file} ${m.width}x${m.height}  ${name.padEnd(20)} ${r.sPerPage.toFixed(2)} s/page  CER ${(cer(r.text, expected) * 100).toFixed(2)} %`);
+}
