@@ -89,7 +89,7 @@ async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Draw
     const fn = fnArray[i], args = argsArray[i];
     if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, fill, lineWidth });
-      if (fn === OPS.paintFormXObjectBegin && Array.isArray(args?.[0])) ctm = mul(ctm, args[0]);
+      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = mul(ctm, Array.from(args[0] as ArrayLike<number>));
     } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
       const s = stack.pop();
       if (s) ({ ctm, fill, lineWidth } = s);
