@@ -1,2 +1,3 @@
 export * from './language-model.js';
 export * from './text-match.js';
+export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';
