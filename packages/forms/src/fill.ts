@@ -5,6 +5,7 @@ import { boxIou } from './convert.js';
 import { FontPicker } from './fonts.js';
 import { drawCheckOverlay, drawTextOverlay, removeOverlays } from './overlay.js';
 import { frameOf, loadPdfLib } from './pdf-doc.js';
+import { remapBox } from './pdfjs.js';
 import { cellValue, refreshCells } from './refresh.js';
 import { removeTypedContent } from './text-removal.js';
 import type { DetectedCell, FillAssignment, FillOptions, FillResult, OverlayRecord, UnappliedAssignment } from './types.js';
@@ -62,6 +63,9 @@ async function applyOne(ctx: Ctx, cell: DetectedCell, value: string): Promise<Ov
     return ctx.overlays;
   }
   const frame = frameOf(ctx.page);
+  // overlays are drawn upright for the cell's text; boxes move into that frame
+  const drawFrame = cell.readingRotation !== undefined ? frameOf(ctx.page, cell.readingRotation) : frame;
+  const inDraw = (b: NBox): NBox => (drawFrame === frame ? b : remapBox(b, frame, drawFrame));
   // Quire's earlier drawing in this cell is replaced, never stacked
   const prior = ctx.overlays.filter((o) => o.page_number === cell.page_number && boxIou(o.bounding_box, cell.bounding_box) >= 0.5);
   if (prior.length) removeOverlays(ctx.doc, ctx.page, new Set(prior.map((o) => o.xobject)));
@@ -80,13 +84,13 @@ async function applyOne(ctx: Ctx, cell: DetectedCell, value: string): Promise<Ov
     }
     const draw = pick.filter((k) => !foreign[k]);
     if (!draw.length) return rest;
-    return record(drawCheckOverlay(ctx.doc, ctx.page, frame, cell.bounding_box, draw.map((k) => boxes[k])), pick.map((k) => details[k].text).join(', '));
+    return record(drawCheckOverlay(ctx.doc, ctx.page, drawFrame, inDraw(cell.bounding_box), draw.map((k) => inDraw(boxes[k]))), pick.map((k) => details[k].text).join(', '));
   }
   const text = cell.maxLength && value.length > cell.maxLength ? value.slice(0, cell.maxLength) : value;
   if (cell.text.trim() && !prior.length) removeTypedContent(ctx.doc, ctx.page, frame, [{ box: cell.bounding_box, kind: 'text' }]);
   if (!text.trim()) return rest;
-  const combBoxes = cell.comb && cell.source.kind === 'drawn' ? cell.source.boxes : undefined;
-  const name = await drawTextOverlay(ctx.doc, ctx.page, frame, cell.bounding_box, text, ctx.fonts, { multiline: cell.multiline, combBoxes });
+  const combBoxes = cell.comb && cell.source.kind === 'drawn' ? cell.source.boxes?.map(inDraw) : undefined;
+  const name = await drawTextOverlay(ctx.doc, ctx.page, drawFrame, inDraw(cell.bounding_box), text, ctx.fonts, { multiline: cell.multiline, combBoxes });
   return record(name, text);
 }
 

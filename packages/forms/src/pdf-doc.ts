@@ -15,12 +15,12 @@ export async function loadPdfLib(bytes: Uint8Array): Promise<PDFDocument> {
 }
 
 /** The same user→display transform pdf.js's viewport uses (scale 1), computed from pdf-lib's page. */
-export function frameOf(page: PDFPage): PageFrame {
+export function frameOf(page: PDFPage, rotation?: number): PageFrame {
   const crop = page.getCropBox(), media = page.getMediaBox();
   const x0 = Math.max(crop.x, media.x), y0 = Math.max(crop.y, media.y);
   const x1 = Math.min(crop.x + crop.width, media.x + media.width), y1 = Math.min(crop.y + crop.height, media.y + media.height);
   const [vx0, vy0, vx1, vy1] = x1 > x0 && y1 > y0 ? [x0, y0, x1, y1] : [media.x, media.y, media.x + media.width, media.y + media.height];
-  const rotate = ((page.getRotation().angle % 360) + 360) % 360;
+  const rotate = (((rotation ?? page.getRotation().angle) % 360) + 360) % 360;
   const cx = (vx0 + vx1) / 2, cy = (vy0 + vy1) / 2;
   const [A, B, C, D] = rotate === 90 ? [0, 1, 1, 0] : rotate === 180 ? [-1, 0, 0, 1] : rotate === 270 ? [0, -1, -1, 0] : [1, 0, 0, -1];
   const swap = A === 0;
