@@ -1,3 +1,4 @@
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFObject } from 'pdf-lib';
 import { buildPhrases, centreIn, datePatternFromActions, findDatePattern, nearestLabel, prettifyFieldName, type PtBox, type PtWord } from './labels.js';
 import { roundBox, type PageFrame } from './pdfjs.js';
 import type { CheckboxDetail, DetectedCell } from './types.js';
@@ -130,3 +131,31 @@ function rectNorm(frame: PageFrame, r: number[]): [number, number, number, numbe
 }
 
 const centre = (b: [number, number, number, number]): [number, number] => [Math.round(((b[0] + b[2]) / 2) * 1e5) / 1e5, Math.round(((b[1] + b[3]) / 2) * 1e5) / 1e5];
+
+/**
+ * Tooltips (/TU) by fully qualified field name. pdf.js reads /TU only from the widget dictionary;
+ * forms whose field and widget are separate objects keep it on the field (or an ancestor).
+ */
+export async function fieldTooltips(pdf: Uint8Array): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  let doc: PDFDocument;
+  try { doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }); } catch { return out; }
+  const text = (o: unknown) => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : undefined);
+  for (const page of doc.getPages()) {
+    const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+    for (const ref of annots?.asArray() ?? []) {
+      let d: PDFObject | undefined = doc.context.lookup(ref);
+      const parts: string[] = [];
+      let tu: string | undefined;
+      for (let depth = 0; d instanceof PDFDict && depth < 32; depth++) {
+        const t = text(d.lookup(PDFName.of('T')));
+        if (t !== undefined) parts.unshift(t);
+        tu ??= text(d.lookup(PDFName.of('TU')))?.trim() || undefined;
+        const p: PDFObject | undefined = d.get(PDFName.of('Parent'));
+        d = p ? doc.context.lookup(p) : undefined;
+      }
+      if (tu && parts.length && !out.has(parts.join('.'))) out.set(parts.join('.'), tu);
+    }
+  }
+  return out;
+}

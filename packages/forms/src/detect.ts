@@ -1,10 +1,10 @@
 import { QuireError } from '@quire/core';
-import { widgetCells, type WidgetAnnotation } from './acroform-detect.js';
+import { fieldTooltips, widgetCells, type WidgetAnnotation } from './acroform-detect.js';
 import { flatCells } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
-import { pageHasImages, readPageGeometry } from './page-geometry.js';
-import { openPdfJs, pageFrame } from './pdfjs.js';
+import { pageHasImages, readPageGeometryUpright } from './page-geometry.js';
+import { openPdfJs, pageFrame, remapBox, remapPoint, type PageFrame } from './pdfjs.js';
 import type { DetectedCell, DetectOptions, DetectResult } from './types.js';
 
 /**
@@ -25,22 +25,30 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     const warnings: string[] = [];
     const widgetCount = new Map<string, number>();
     let tables = 0;
+    let tooltips: Map<string, string> | undefined;
     for (const n of pages) {
       const page = await doc.getPage(n);
-      const frame = pageFrame(page);
+      const display = pageFrame(page);
       const annots = ((await page.getAnnotations({ intent: 'display' })) as WidgetAnnotation[]).filter((a) => a.subtype === 'Widget');
       const outside = opts.geometry?.[n];
-      const geo = outside ?? await readPageGeometry(page, frame);
+      const read = outside ? { geo: outside, frame: display } : await readPageGeometryUpright(page);
+      const { geo, frame } = read;
+      const turned = frame.rotate % 360 !== display.rotate % 360;
+      const fix = (cells: DetectedCell[]) => (turned ? cells.map((c) => toDisplay(c, frame, display)) : cells);
       if (annots.length) {
+        if (annots.some((a) => !a.alternativeText)) {
+          tooltips ??= await fieldTooltips(pdf);
+          for (const a of annots) if (!a.alternativeText && a.fieldName) a.alternativeText = tooltips.get(a.fieldName);
+        }
         const words = geo.words.map((w) => toPt(w, frame.width, frame.height));
-        widgetCells_.push(...widgetCells(n, frame, annots, words, widgetCount));
+        widgetCells_.push(...fix(widgetCells(n, frame, annots, words, widgetCount)));
       } else if (!outside && !geo.words.length && !geo.segments.length && await pageHasImages(page)) {
         scannedPages.push(n);
         warnings.push(`Page ${n} is an image only (scanned); its cells need OCR and raster line detection`);
       } else {
         const r = flatCells(n, geo, tables);
         tables = r.tables;
-        drawn.push(...r.cells);
+        drawn.push(...fix(r.cells));
       }
       page.cleanup();
     }
@@ -49,4 +57,12 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
   } finally {
     await doc.destroy();
   }
+}
+
+/** A cell found in the reading frame of sideways text, moved to display coordinates; fill draws in `readingRotation`. */
+function toDisplay(c: DetectedCell, reading: PageFrame, display: PageFrame): DetectedCell {
+  const out: DetectedCell = { ...c, bounding_box: remapBox(c.bounding_box, reading, display), readingRotation: reading.rotate };
+  if (c.checkbox_details) out.checkbox_details = c.checkbox_details.map((d) => ({ ...d, center_coord: remapPoint(d.center_coord, reading, display) }));
+  if (c.source.kind === 'drawn' && c.source.boxes) out.source = { ...c.source, boxes: c.source.boxes.map((b) => remapBox(b, reading, display)) };
+  return out;
 }

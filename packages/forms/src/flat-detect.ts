@@ -29,7 +29,7 @@ const isSquareish = (b: PtBox) => {
 export function flatCells(pageNumber: number, g: PageGeometry, tableStart: number): { cells: DetectedCell[]; tables: number } {
   const W = g.width, H = g.height;
   const words = g.words.map((w) => toPt(w, W, H));
-  const bodySize = median(words.map((w) => w.fontSize)) || 10;
+  const bodySize = median(words.filter((w) => !w.fill).map((w) => w.fontSize)) || 10;
   const hLines = mergeLines(g.segments.filter((s) => Math.abs(s.y1 - s.y0) * H < 1.2).map((s) => ({ pos: ((s.y0 + s.y1) / 2) * H, a: s.x0 * W, b: s.x1 * W })));
   const vLines = mergeLines(g.segments.filter((s) => Math.abs(s.x1 - s.x0) * W < 1.2 && Math.abs(s.y1 - s.y0) * H >= 1.2).map((s) => ({ pos: ((s.x0 + s.x1) / 2) * W, a: s.y0 * H, b: s.y1 * H })));
   const { grids, usedH } = findGrids(hLines, vLines);

@@ -1,3 +1,4 @@
+import { prettifyFieldName } from './labels.js';
 import type { DetectedCell } from './types.js';
 
 /** Sorts cells page by page into reading order: lines top to bottom, left to right within a line. */
@@ -44,7 +45,12 @@ export function assignWidgetGrids(cells: DetectedCell[], startIdx: number): numb
         group.push(multi[i + group.length]);
       }
       if (group.length >= 2) {
-        group.forEach((r, ri) => r.forEach((c, ci) => { c.row = ri; c.col = ci; c.table_idx = tableIdx; }));
+        group.forEach((r, ri) => r.forEach((c, ci) => {
+          c.row = ri; c.col = ci; c.table_idx = tableIdx;
+          // rows below the first rarely have printed labels: name them after the column's header
+          const header = group[0][ci].label;
+          if (ri > 0 && c.source.kind === 'acroform' && c.label === prettifyFieldName(c.source.fieldName) && header) c.label = `${header} (row ${ri + 1})`;
+        }));
         tableIdx++;
       }
       i += group.length;

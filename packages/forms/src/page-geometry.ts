@@ -1,6 +1,6 @@
 import type { RawRect, RawSegment, RawWord } from '@quire/core';
 import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
-import { OPS, apply, mul, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { OPS, apply, mul, pageFrame, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
 import type { GeoWord, PageGeometry } from './types.js';
 
 /**
@@ -10,8 +10,29 @@ import type { GeoWord, PageGeometry } from './types.js';
  * enough to place a fill-in line and to attribute text to cells.
  */
 export async function readPageGeometry(page: PdfJsPage, frame: PageFrame): Promise<PageGeometry> {
-  const [words, drawing] = await Promise.all([readWords(page, frame), readDrawing(page, frame)]);
+  const tc = await page.getTextContent({ includeMarkedContent: true });
+  const [words, drawing] = [readWords(tc.items, frame), await readDrawing(page, frame)];
   return { width: frame.width, height: frame.height, words, ...drawing };
+}
+
+/**
+ * Geometry in the page's reading frame: when most text runs sideways on the displayed page (content
+ * drawn upright and the page turned by /Rotate, or the reverse), cells are found with the text made
+ * horizontal, and `frame` says which frame the normalized coordinates are in.
+ */
+export async function readPageGeometryUpright(page: PdfJsPage): Promise<{ geo: PageGeometry; frame: PageFrame }> {
+  const tc = await page.getTextContent({ includeMarkedContent: true });
+  const weight = new Map<number, number>();
+  for (const raw of tc.items) {
+    const it = raw as TextItemLike;
+    if (typeof it.str !== 'string' || !it.str.trim()) continue;
+    const deg = ((Math.round(Math.atan2(it.transform[1], it.transform[0]) / (Math.PI / 2)) * 90) % 360 + 360) % 360;
+    weight.set(deg, (weight.get(deg) ?? 0) + it.str.length);
+  }
+  const textDeg = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? page.rotate;
+  const frame = pageFrame(page, textDeg === page.rotate % 360 ? undefined : textDeg);
+  const words = readWords(tc.items, frame);
+  return { geo: { width: frame.width, height: frame.height, words, ...(await readDrawing(page, frame)) }, frame };
 }
 
 const helv = StandardFontEmbedder.for(StandardFonts.Helvetica as unknown as Parameters<typeof StandardFontEmbedder.for>[0]);
@@ -28,11 +49,10 @@ interface TextItemLike { str: string; transform: number[]; width: number; height
 export const FILL_TAG = 'QuireFill';
 const FILL_TAGS = new Set([FILL_TAG, 'Tx']);
 
-async function readWords(page: PdfJsPage, f: PageFrame): Promise<GeoWord[]> {
-  const tc = await page.getTextContent({ includeMarkedContent: true });
+function readWords(items: unknown[], f: PageFrame): GeoWord[] {
   const out: GeoWord[] = [];
   const tags: string[] = [];
-  for (const raw of tc.items) {
+  for (const raw of items) {
     const mc = raw as { type?: string; tag?: string };
     if (mc.type === 'beginMarkedContent' || mc.type === 'beginMarkedContentProps') { tags.push(mc.tag ?? ''); continue; }
     if (mc.type === 'endMarkedContent') { tags.pop(); continue; }
@@ -89,7 +109,7 @@ async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Draw
     const fn = fnArray[i], args = argsArray[i];
     if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, fill, lineWidth });
-      if (fn === OPS.paintFormXObjectBegin && Array.isArray(args?.[0])) ctm = mul(ctm, args[0]);
+      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = mul(ctm, Array.from(args[0] as ArrayLike<number>));
     } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
       const s = stack.pop();
       if (s) ({ ctm, fill, lineWidth } = s);

@@ -61,10 +61,23 @@ export interface PageFrame {
   toUser: Matrix;
 }
 
-export function pageFrame(page: PdfJsPage): PageFrame {
-  const vp = page.getViewport({ scale: 1 });
+/** The page's frame as displayed, or as it would be with another total rotation (the reading frame of sideways text). */
+export function pageFrame(page: PdfJsPage, rotation?: number): PageFrame {
+  const vp = page.getViewport({ scale: 1, ...(rotation !== undefined ? { rotation } : {}) });
   const t = vp.transform as Matrix;
-  return { width: vp.width, height: vp.height, rotate: page.rotate, toDisplay: t, toUser: invert(t) };
+  return { width: vp.width, height: vp.height, rotate: rotation ?? page.rotate, toDisplay: t, toUser: invert(t) };
+}
+
+/** Maps a normalized box from one frame of a page to another (e.g. reading frame → display frame). */
+export function remapBox(b: readonly number[], from: PageFrame, to: PageFrame): [number, number, number, number] {
+  const u0 = apply(from.toUser, b[0] * from.width, b[1] * from.height), u1 = apply(from.toUser, b[2] * from.width, b[3] * from.height);
+  return roundBox(userRectToNorm(to, [u0[0], u0[1], u1[0], u1[1]]));
+}
+
+export function remapPoint(p: readonly number[], from: PageFrame, to: PageFrame): [number, number] {
+  const u = apply(from.toUser, p[0] * from.width, p[1] * from.height);
+  const d = apply(to.toDisplay, u[0], u[1]);
+  return [round5(clamp01(d[0] / to.width)), round5(clamp01(d[1] / to.height))];
 }
 
 /** A user-space rectangle [x0,y0,x1,y1] → normalized display box [l,t,r,b]. */

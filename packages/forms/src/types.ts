@@ -36,6 +36,8 @@ export interface DetectedCell {
   maxLength?: number;
   comb?: boolean;
   multiline?: boolean;
+  /** Total page rotation in which the cell's text reads upright, when it differs from the displayed page's (sideways text). */
+  readingRotation?: number;
   /** Date pattern declared by the field (AFDate format) or printed near it, e.g. "MM/DD/YYYY". */
   datePattern?: string;
 }

@@ -2,3 +2,4 @@ export * from './language-model.js';
 export * from './text-match.js';
 export * from './bm25.js';
 export * from './ajv.js';
+export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';

@@ -89,6 +89,8 @@ export interface FormAssignment {
   confidence: number;
   /** The instruction fragment this came from (for reporting). */
   instruction: string;
+  /** What was done to the value to fit the field (truncated to max length, date reformatted…). */
+  note?: string;
 }
 
 export interface FormInstructionsAnswer {

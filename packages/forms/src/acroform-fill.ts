@@ -1,0 +1,187 @@
+import {
+  PDFArray, PDFCheckBox, PDFDict, PDFDropdown, PDFHexString, PDFName, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField,
+  type PDFDocument, type PDFField, type PDFFont, type PDFForm, type PDFObject,
+} from 'pdf-lib';
+import { labelSimilarity, normalizeLabel } from '@quire/models';
+import { coverable, type FontPicker } from './fonts.js';
+
+/**
+ * Writes values into AcroForm fields with pdf-lib and regenerates their appearance streams with a
+ * font that covers the text (so every viewer shows the value; NeedAppearances is never relied on).
+ * Buttons are set at the dictionary level (V on the field, AS on each widget) so their existing
+ * on/off appearances are kept.
+ */
+export class AcroFields {
+  readonly form: PDFForm;
+  readonly notes: string[] = [];
+
+  constructor(private readonly doc: PDFDocument, private readonly fonts: FontPicker) {
+    const acro = doc.catalog.getOrCreateAcroForm();
+    if (acro.dict.has(PDFName.of('XFA'))) {
+      // XFA-aware viewers would show the XFA data instead of the fields we write
+      acro.dict.delete(PDFName.of('XFA'));
+      this.notes.push('Removed the XFA form description so that viewers show the AcroForm values');
+    }
+    adoptOrphanWidgets(doc);
+    this.form = doc.getForm();
+  }
+
+  field(name: string): PDFField | undefined {
+    return this.form.getFieldMaybe(name);
+  }
+
+  /** Sets a text field; returns the text actually stored (truncated to MaxLen). */
+  async setText(name: string, value: string): Promise<string> {
+    const f = this.field(name);
+    if (!(f instanceof PDFTextField)) throw new Error(`no text field named "${name}"`);
+    const max = f.getMaxLength();
+    const text = max !== undefined && value.length > max ? value.slice(0, max) : value;
+    f.setText(text);
+    await this.refresh(f, text);
+    return text;
+  }
+
+  /** Selects options of a dropdown / list box by display or export value; returns the display values chosen. */
+  async setChoice(name: string, values: string[]): Promise<string[]> {
+    const f = this.field(name);
+    if (!(f instanceof PDFDropdown) && !(f instanceof PDFOptionList)) throw new Error(`no choice field named "${name}"`);
+    const opts = f.acroField.getOptions().map((o) => ({ value: o.value.decodeText(), display: (o.display ?? o.value).decodeText() }));
+    const chosen: { value: string; display: string }[] = [];
+    for (const v of values) {
+      if (!v) continue;
+      const hit = opts.find((o) => o.display === v || o.value === v) ??
+        opts.map((o) => ({ o, s: Math.max(labelSimilarity(o.display, v), labelSimilarity(o.value, v)) })).filter((x) => x.s >= 0.8).sort((a, b) => b.s - a.s)[0]?.o;
+      if (hit) chosen.push(hit);
+      else if (f instanceof PDFDropdown && f.isEditable()) chosen.push({ value: v, display: v });
+      else throw new Error(`"${v}" is not one of the options (${opts.map((o) => o.display).join(', ')})`);
+    }
+    if (chosen.length > 1 && !(f instanceof PDFOptionList ? f.isMultiselect() : false)) chosen.splice(1);
+    f.acroField.setValues(chosen.map((c) => PDFHexString.fromText(c.value)));
+    f.acroField.dict.delete(PDFName.of('I'));
+    this.form.markFieldAsDirty(f.ref);
+    await this.refresh(f, chosen.map((c) => c.display).join(' '));
+    return chosen.map((c) => c.display);
+  }
+
+  /** Turns a checkbox / radio group to the given on-value, or off when `on` is null. */
+  setButton(name: string, on: string | null): void {
+    const f = this.field(name);
+    if (!(f instanceof PDFCheckBox) && !(f instanceof PDFRadioGroup)) throw new Error(`no checkbox or radio field named "${name}"`);
+    const value = on ?? 'Off';
+    f.acroField.dict.set(PDFName.of('V'), PDFName.of(value));
+    for (const w of f.acroField.getWidgets()) {
+      const wOn = w.getOnValue()?.decodeText();
+      w.setAppearanceState(PDFName.of(wOn !== undefined && wOn === value ? value : 'Off'));
+    }
+    if (f.needsAppearancesUpdate()) {
+      try { f.defaultUpdateAppearances(); } catch { /* keep the state; some viewers will draw it */ }
+    }
+  }
+
+  /** Empties a field (text/choice removed, buttons off). Returns false for fields it cannot clear. */
+  async clear(name: string): Promise<boolean> {
+    const f = this.field(name);
+    if (f instanceof PDFTextField) { f.setText(undefined); await this.refresh(f, ''); return true; }
+    if (f instanceof PDFDropdown || f instanceof PDFOptionList) {
+      f.acroField.setValues([]);
+      f.acroField.dict.delete(PDFName.of('I'));
+      this.form.markFieldAsDirty(f.ref);
+      await this.refresh(f, '');
+      return true;
+    }
+    if (f instanceof PDFCheckBox || f instanceof PDFRadioGroup) { this.setButton(name, null); return true; }
+    return false;
+  }
+
+  /** Multi-line text at the declared size, or smaller when it would overflow the box (or the size is auto). */
+  private multilineAppearance(f: PDFTextField, font: PDFFont, text: string) {
+    const da = f.acroField.getDefaultAppearance();
+    const declared = da ? Number(/([\d.]+)\s+Tf/.exec(da)?.[1] ?? 0) : 0;
+    const fit = fitMultiline(f, font, text);
+    if (declared === 0 || declared > fit) f.setFontSize(fit);
+    f.updateAppearances(font);
+  }
+
+  private async refresh(f: PDFTextField | PDFDropdown | PDFOptionList, text: string) {
+    const font = await this.fonts.for(text);
+    // pdf-lib rewrites /DA with the font it drew with; the field's own declaration is kept for viewers that regenerate
+    const da = f.acroField.getDefaultAppearance();
+    if (f instanceof PDFTextField && text && coverable(font, text) !== text) this.notes.push(`Some characters of "${f.getName()}" are not in the font and are not shown`);
+    try {
+      if (f instanceof PDFTextField && f.isMultiline() && text) this.multilineAppearance(f, font, text);
+      else f.updateAppearances(font);
+    } catch {
+      // fields without a usable /DA: give them one (auto-size) and retry
+      f.acroField.setDefaultAppearance('/Helv 0 Tf 0 g');
+      f.updateAppearances(font);
+    }
+    if (da) f.acroField.setDefaultAppearance(da);
+  }
+}
+
+/**
+ * pdf-lib's auto-size (DA size 0) for multi-line fields picks sizes that overflow the box; the size is
+ * computed here to fit the wrapped text, used for the appearance, and the field's own /DA restored.
+ */
+function fitMultiline(f: PDFTextField, font: PDFFont, text: string): number {
+  const r = f.acroField.getWidgets()[0]?.getRectangle();
+  if (!r) return 10;
+  const width = r.width - 6, height = r.height - 4;
+  for (let size = Math.min(12, height); size > 4; size -= 0.5) {
+    let lines = 0;
+    for (const para of text.split('\n')) {
+      let cur = '';
+      lines++;
+      for (const w of para.split(/\s+/).filter(Boolean)) {
+        const next = cur ? `${cur} ${w}` : w;
+        if (cur && font.widthOfTextAtSize(next, size) > width) { lines++; cur = w; } else cur = next;
+      }
+    }
+    if (lines * size * 1.2 <= height) return size;
+  }
+  return 4;
+}
+
+/** Widgets listed on pages but missing from /AcroForm /Fields (e.g. PDFs re-saved by Preview) are added so they can be filled. */
+function adoptOrphanWidgets(doc: PDFDocument) {
+  const acro = doc.catalog.getOrCreateAcroForm();
+  let fields = acro.dict.lookup(PDFName.of('Fields'));
+  if (!(fields instanceof PDFArray)) { fields = doc.context.obj([]); acro.dict.set(PDFName.of('Fields'), fields); }
+  const arr = fields as PDFArray;
+  const known = new Set(arr.asArray().map((r) => r.toString()));
+  for (const page of doc.getPages()) {
+    const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+    if (!annots) continue;
+    for (const ref of annots.asArray()) {
+      if (!(ref instanceof PDFRef)) continue;
+      let cur: PDFRef = ref;
+      let dict: PDFObject | undefined = doc.context.lookup(ref);
+      if (!(dict instanceof PDFDict) || dict.lookup(PDFName.of('Subtype'))?.toString() !== '/Widget') continue;
+      for (let depth = 0; depth < 32; depth++) {
+        const parent: PDFObject | undefined = (dict as PDFDict).get(PDFName.of('Parent'));
+        if (!(parent instanceof PDFRef)) break;
+        const pd: PDFObject | undefined = doc.context.lookup(parent);
+        if (!(pd instanceof PDFDict)) break;
+        cur = parent; dict = pd;
+      }
+      if (!known.has(cur.toString()) && (dict as PDFDict).has(PDFName.of('FT'))) { arr.push(cur); known.add(cur.toString()); }
+    }
+  }
+}
+
+/** Interprets a value for a checkbox cell: the indices of its boxes to select, or null when the value makes no sense. */
+export function checkboxChoice(options: string[], value: string): number[] | null {
+  const v = normalizeLabel(value);
+  const exact = options.findIndex((o) => normalizeLabel(o) === v && v !== '');
+  if (exact >= 0) return [exact];
+  if (/^(false|no|n|off|unchecked|uncheck|unticked|none|0|clear|deselect(ed)?|not selected)$/.test(v) || v === '') return [];
+  if (options.length === 1 && /^(true|yes|y|on|checked|check|ticked|tick|x|1|selected|select)$/.test(v)) return [0];
+  if (value.trim() === '✓' || value.trim() === '✔') return options.length === 1 ? [0] : null;
+  const scored = options.map((o, i) => ({ i, s: labelSimilarity(o, value) })).filter((x) => x.s >= 0.75).sort((a, b) => b.s - a.s);
+  if (scored.length) return [scored[0].i];
+  if (options.length > 1 && /^(true|yes|y)$/.test(v)) {
+    const yes = options.findIndex((o) => /^yes\b/i.test(o.trim()));
+    return yes >= 0 ? [yes] : null;
+  }
+  return null;
+}

@@ -1,0 +1,61 @@
+import { AcroFields } from './acroform-fill.js';
+import { FontPicker } from './fonts.js';
+import { detailBoxes, save } from './fill.js';
+import { removeOverlays } from './overlay.js';
+import { frameOf, loadPdfLib } from './pdf-doc.js';
+import { hasValue, refreshCells } from './refresh.js';
+import { removeTypedContent, type RemovalTarget } from './text-removal.js';
+import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
+
+/**
+ * Strips filled-in values and keeps the printed template:
+ * - AcroForm fields are emptied (text and choices removed, checkboxes and radios off) with fresh
+ *   appearance streams;
+ * - Quire's overlays are removed by name (QuireOverlayN, recorded in the lineage; the name alone
+ *   identifies them, so a Quire-filled PDF uploaded again is cleared too);
+ * - on flat pages, text typed by other tools inside the detected cells is removed from the content
+ *   streams, and check marks drawn inside checkbox squares;
+ * - scanned pages: values are pixels in an image and cannot be removed (reported in `warnings`).
+ * `cleared` counts the cells that had a value before.
+ */
+export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage: ClearLineage = {}): Promise<ClearResult> {
+  const doc = await loadPdfLib(pdf);
+  const warnings: string[] = [];
+  const pages = doc.getPages();
+  const targetPages = [...new Set(cells.map((c) => c.page_number))].filter((n) => n >= 1 && n <= pages.length);
+  const removed = new Set<string>();
+  for (const n of targetPages.length ? targetPages : pages.map((_, i) => i + 1)) {
+    for (const name of removeOverlays(doc, pages[n - 1])) removed.add(`${n}:${name}`);
+  }
+  const missing = (lineage.overlays ?? []).filter((o) => !removed.has(`${o.page_number}:${o.xobject}`));
+  if (missing.length) warnings.push(`${missing.length} recorded overlay(s) were no longer in the PDF`);
+  const acroCells = cells.filter((c) => c.source.kind === 'acroform' && c.source.fieldType !== 'signature');
+  if (acroCells.length) {
+    const fields = new AcroFields(doc, new FontPicker(doc));
+    for (const name of new Set(acroCells.map((c) => (c.source.kind === 'acroform' ? c.source.fieldName : '')))) {
+      if (!(await fields.clear(name))) warnings.push(`Field "${name}" could not be cleared`);
+    }
+    warnings.push(...fields.notes);
+  }
+  const byPage = new Map<number, RemovalTarget[]>();
+  for (const c of cells) {
+    if (!hasValue(c) || (c.source.kind === 'acroform' && c.type !== 'signature')) continue;
+    const t: RemovalTarget[] = c.type === 'checkbox'
+      ? detailBoxes(c).filter((_, k) => c.checkbox_details?.[k]?.selected).map((box) => ({ box, kind: 'check' }))
+      : [{ box: c.bounding_box, kind: 'text' }];
+    byPage.set(c.page_number, [...(byPage.get(c.page_number) ?? []), ...t]);
+  }
+  for (const [n, targets] of byPage) {
+    const page = pages[n - 1];
+    if (page) removeTypedContent(doc, page, frameOf(page), targets);
+  }
+  const bytes = await save(doc);
+  const refreshed = await refreshCells(bytes, cells, cells.map(emptied));
+  const left = refreshed.filter(hasValue);
+  if (left.length) warnings.push(`${left.length} cell(s) still show a value (scanned content, or text drawn in a way Quire cannot separate from the template)`);
+  return { pdf: bytes, cells: refreshed, cleared: cells.filter(hasValue).length, warnings };
+}
+
+const emptied = (c: DetectedCell): DetectedCell => ({
+  ...c, text: '', ...(c.checkbox_details ? { checkbox_details: c.checkbox_details.map((d) => ({ ...d, selected: false })) } : {}),
+});
