@@ -1,0 +1,126 @@
+import type { Box, RawWord } from '@quire/core';
+import { unionBox } from '@quire/core';
+import { dominantSize, joinWords, mostly } from './text.js';
+import type { Frag, PageGeom } from './types.js';
+
+/** A gap wider than this many ems ends a line fragment: column gutters are ≥ 1 em, justified word spaces < 0.9 em. */
+const SPLIT_EM = 0.9;
+
+const height = (b: Box) => b.y1 - b.y0;
+const vOverlap = (a: Box, b: Box) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+
+export function makeFrag(words: RawWord[], geom: PageGeom, vertical = false): Frag {
+  let rtl = 0;
+  for (const w of words) if (w.direction === 'rtl') rtl++;
+  const ordered = rtl * 2 > words.length ? [...words].reverse() : words;
+  return {
+    words: ordered,
+    box: unionBox(words.map((w) => w.box))!,
+    fontSize: dominantSize(words),
+    bold: mostly(words, 'bold'),
+    italic: mostly(words, 'italic'),
+    vertical: vertical || undefined,
+    text: ordered === words ? joinWords(words, geom.width) : ordered.map((w) => w.text).join(' '),
+  };
+}
+
+/**
+ * Groups words into line fragments with one sweep over words sorted by left edge: each word extends the
+ * open line whose last word ends just before it and overlaps it vertically (chaining on the last word
+ * follows slightly skewed OCR lines and keeps superscripts on their line). A line whose end lies more than
+ * a gutter to the left of the sweep is closed, so the open set stays at about one line per text row.
+ * A selection mark lying between two words splits the line there (each option label stays separate).
+ * Vertical runs are kept as one fragment per word, laid out separately.
+ */
+export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks: readonly Box[] = []): Frag[] {
+  const horiz: RawWord[] = [];
+  const out: Frag[] = [];
+  for (const w of words) {
+    if (w.direction === 'ttb' || w.direction === 'btt') out.push(makeFrag([w], geom, true));
+    else horiz.push(w);
+  }
+  horiz.sort((a, b) => a.box.x0 - b.box.x0);
+  const open: RawWord[][] = [];
+  const lines: RawWord[][] = [];
+  for (const w of horiz) {
+    const h = height(w.box);
+    let best = -1, bestScore = -Infinity;
+    for (let i = 0; i < open.length; i++) {
+      const line = open[i];
+      const last = line[line.length - 1];
+      const gap = w.box.x0 - last.box.x1;
+      if (gap > (1.5 * last.fontSize) / geom.width) {
+        lines.push(line);
+        open[i] = open[open.length - 1];
+        open.pop();
+        i--;
+        continue;
+      }
+      if (gap > (SPLIT_EM * Math.max(w.fontSize, last.fontSize)) / geom.width) continue;
+      const ov = vOverlap(w.box, last.box);
+      const lh = height(last.box);
+      if (ov < 0.5 * Math.min(h, lh)) continue;
+      if (marks.length > 0 && markBetween(last.box, w.box, marks)) continue;
+      const score = ov / Math.max(h, lh, 1e-9) - Math.max(0, gap) * 10;
+      if (score > bestScore) { bestScore = score; best = i; }
+    }
+    if (best < 0) open.push([w]);
+    else {
+      const line = open[best];
+      const last = line[line.length - 1];
+      // text drawn twice with a small offset (fake bold) would read as doubled words
+      if (last.text === w.text && Math.abs(last.box.x0 - w.box.x0) * geom.width < 1.5) continue;
+      line.push(w);
+    }
+  }
+  for (const line of open) lines.push(line);
+  for (const line of lines) out.push(makeFrag(line, geom));
+  if (marks.length > 0) attachMarks(out, marks, geom);
+  return out;
+}
+
+function markBetween(left: Box, right: Box, marks: readonly Box[]): boolean {
+  for (const m of marks) {
+    const cx = (m.x0 + m.x1) / 2;
+    if (cx >= left.x1 - 1e-4 && cx <= right.x0 + 1e-4 && vOverlap(m, right) > 0) return true;
+  }
+  return false;
+}
+
+/** Each mark labels the nearest fragment to its right on the same line (within 5 em), else the nearest to its left (3 em). */
+function attachMarks(frags: Frag[], marks: readonly Box[], geom: PageGeom): void {
+  const dist = new Map<Frag, number>();
+  marks.forEach((m, i) => {
+    let best: Frag | undefined, bestD = Infinity;
+    for (const f of frags) {
+      if (f.vertical || vOverlap(m, f.box) < 0.3 * Math.min(height(m), height(f.box))) continue;
+      const em = f.fontSize / geom.width;
+      const right = f.box.x0 - m.x1, left = m.x0 - f.box.x1;
+      const d = right >= -em * 0.3 && right <= 5 * em ? right : left >= -em * 0.3 && left <= 3 * em ? left + 5 * em : Infinity;
+      if (d < bestD) { bestD = d; best = f; }
+    }
+    if (best && bestD < (dist.get(best) ?? Infinity)) {
+      best.mark = i;
+      dist.set(best, bestD);
+    }
+  });
+}
+
+/** Groups fragments into rows of text (same baseline band), top to bottom; fragments in a row sorted left to right. */
+export function bandsOf(frags: readonly Frag[]): Frag[][] {
+  const sorted = [...frags].sort((a, b) => a.box.y0 + a.box.y1 - b.box.y0 - b.box.y1);
+  const bands: Frag[][] = [];
+  let core: Box | undefined;
+  let cur: Frag[] = [];
+  for (const f of sorted) {
+    if (core && vOverlap(core, f.box) >= 0.5 * Math.min(height(core), height(f.box))) cur.push(f);
+    else {
+      if (cur.length) bands.push(cur);
+      cur = [f];
+      core = f.box;
+    }
+  }
+  if (cur.length) bands.push(cur);
+  for (const b of bands) b.sort((p, q) => p.box.x0 - q.box.x0);
+  return bands;
+}
