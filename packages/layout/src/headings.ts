@@ -56,15 +56,16 @@ const styleKey = (b: BlockSummary) => `${Math.round(b.fontSize * 2) / 2}|${b.bol
  * Levels: the outline's level where the title matches an outline entry; else the depth of the heading's
  * numbering ("2.3.1" → 3); else by style: heading styles (size, then bold first) ranked from the largest,
  * a style used by numbered headings taking their usual depth and the next style one level deeper.
- * The Title is the first heading on page 1, before any body text, in the document's largest heading size
- * (≥ 1.2× body, unnumbered); it takes level 1 and its style is left out of the ranking unless other headings share it.
+ * The Title is the one heading set in the document's largest heading size when it is on page 1, before
+ * any body text, unnumbered and ≥ 1.2× body (several headings in the top size are chapters, not a title); it takes level 1 and its style is left out of the ranking unless other headings share it.
  */
 export function decideHeadings(cands: readonly HeadingCandidate[], body: number): HeadingDecision {
   const levels = new Map<BlockSummary, number>();
   if (cands.length === 0) return { levels };
   const maxSize = Math.max(...cands.map((c) => c.block.fontSize));
-  const title = cands.find((c) => c.page === 1 && c.depth === undefined && c.textBefore < 100 && c.block.fontSize >= maxSize - 0.25 &&
-    c.block.fontSize >= 1.2 * body && c.block.box.y0 < 0.6)?.block;
+  const top = cands.filter((c) => c.block.fontSize >= maxSize - 0.25);
+  const title = top.length === 1 && top[0].page === 1 && top[0].depth === undefined && top[0].textBefore < 100 &&
+    top[0].block.fontSize >= 1.2 * body ? top[0].block : undefined;
   const rest = cands.filter((c) => c.block !== title);
   const byStyle = new Map<string, { size: number; bold: boolean; depths: number[] }>();
   for (const c of rest) {
