@@ -11,7 +11,7 @@ const wordCount = (f: Frag) => f.words.length;
 function tableLike(band: Frag[]): boolean {
   if (band.length < 2) return false;
   const counts = band.map(wordCount).sort((a, b) => a - b);
-  return counts[counts.length - 1] <= 12 && counts[counts.length >> 1] <= 5;
+  return counts[counts.length - 1] <= 12 && counts[(counts.length - 1) >> 1] <= 5;
 }
 const top = (band: Frag[]) => Math.min(...band.map((f) => f.box.y0));
 const bottom = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1));
