@@ -1,7 +1,7 @@
 import type { Box } from '@quire/core';
 import { unionBox } from '@quire/core';
 import { bandsOf, makeFrag } from './lines.js';
-import { parseListMarker, startsCaption } from './markers.js';
+import { footnoteSymbol, parseListMarker, startsCaption } from './markers.js';
 import type { Frag, ListInfo, PageGeom } from './types.js';
 
 export interface BlockDraft {
@@ -91,6 +91,8 @@ function canJoin(b: BlockDraft, f: Frag, geom: PageGeom): boolean {
   }
   if (f.mark !== undefined || Math.abs(f.fontSize - b.fontSize) > 0.12 * b.fontSize || f.bold !== b.bold) return false;
   if ((f.words.length >= 2 && parseListMarker(f.words[0].text, false)) || startsCaption(f.text)) return false;
+  // consecutive footnotes ("1 See …", "2 Ibid.") are one block each
+  if (f.words.length >= 2 && footnoteSymbol(f.words[0].text) && b.lines[0].words.length >= 2 && footnoteSymbol(b.lines[0].words[0].text)) return false;
   const emX = em / geom.width;
   const first = b.lines[0];
   const centred = Math.abs((f.box.x0 + f.box.x1) / 2 - (b.box.x0 + b.box.x1) / 2) < emX && Math.abs(f.box.x0 - b.box.x0) > 0.5 * emX;

@@ -42,7 +42,7 @@ export function detectFigures(raw: RawPage, words: readonly RawWord[]): FigureCa
  * quire-heuristic-v1, the chart/image classifier. Evidence and weights:
  *  - axes: a long horizontal and a long vertical stroke (≥ 40% of the box) meeting at a corner  +0.35
  *  - numeric tick labels: ≥ 3 numbers along the left edge (distinct y) or along the bottom (distinct x) +0.35,
- *    both edges +0.45
+ *    both edges +0.5
  *  - bars: ≥ 3 filled rectangles inside with a common baseline                                +0.2
  *  - legend: a small filled swatch with a short label right of it                             +0.15
  *  - a vector drawing of ≥ 10 paths                                                           +0.1
@@ -88,7 +88,7 @@ function tickScore(b: Box, words: readonly RawWord[]): number {
     else if (cy >= b.y1 - 0.15 * bh) bottomXs.add(Math.round(cx * 500));
   }
   const left = leftYs.size >= 3, bottom = bottomXs.size >= 3;
-  return left && bottom ? 0.45 : left || bottom ? 0.35 : 0;
+  return left && bottom ? 0.5 : left || bottom ? 0.35 : 0;
 }
 
 function hasBars(b: Box, raw: RawPage): boolean {

@@ -27,8 +27,8 @@ export function makeFrag(words: RawWord[], geom: PageGeom, vertical = false): Fr
 /**
  * Groups words into line fragments with one sweep over words sorted by left edge: each word extends the
  * open line whose last word ends just before it and overlaps it vertically (chaining on the last word
- * follows slightly skewed OCR lines and keeps superscripts on their line). A line whose end lies more than
- * a gutter to the left of the sweep is closed, so the open set stays at about one line per text row.
+ * follows slightly skewed OCR lines and keeps superscripts on their line). Lines are kept sorted by height
+ * on the page so a word only compares with the few lines around its own height.
  * A selection mark lying between two words splits the line there (each option label stays separate).
  * Vertical runs are kept as one fragment per word, laid out separately.
  */
@@ -40,40 +40,42 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
     else horiz.push(w);
   }
   horiz.sort((a, b) => a.box.x0 - b.box.x0);
-  const open: RawWord[][] = [];
+  const hs = horiz.map((w) => height(w.box)).sort((a, b) => a - b);
+  const medH = hs.length ? hs[hs.length >> 1] : 0;
+  // lines kept sorted by the centre of their first word, so each word only looks at lines near its height
+  const keys: number[] = [];
   const lines: RawWord[][] = [];
   for (const w of horiz) {
     const h = height(w.box);
+    const cy = (w.box.y0 + w.box.y1) / 2;
+    const win = 1.5 * Math.max(h, medH);
     let best = -1, bestScore = -Infinity;
-    for (let i = 0; i < open.length; i++) {
-      const line = open[i];
+    for (let i = lowerBound(keys, cy - win); i < keys.length && keys[i] <= cy + win; i++) {
+      const line = lines[i];
       const last = line[line.length - 1];
       const gap = w.box.x0 - last.box.x1;
-      if (gap > (1.5 * last.fontSize) / geom.width) {
-        lines.push(line);
-        open[i] = open[open.length - 1];
-        open.pop();
-        i--;
-        continue;
-      }
       if (gap > (SPLIT_EM * Math.max(w.fontSize, last.fontSize)) / geom.width) continue;
       const ov = vOverlap(w.box, last.box);
       const lh = height(last.box);
-      if (ov < 0.5 * Math.min(h, lh)) continue;
+      // superscripts and subscripts sit half off the line: a smaller word needs less overlap
+      const small = Math.min(w.fontSize, last.fontSize) < 0.8 * Math.max(w.fontSize, last.fontSize);
+      if (ov < (small ? 0.25 : 0.5) * Math.min(h, lh)) continue;
       if (marks.length > 0 && markBetween(last.box, w.box, marks)) continue;
       const score = ov / Math.max(h, lh, 1e-9) - Math.max(0, gap) * 10;
       if (score > bestScore) { bestScore = score; best = i; }
     }
-    if (best < 0) open.push([w]);
-    else {
-      const line = open[best];
+    if (best < 0) {
+      const at = lowerBound(keys, cy);
+      keys.splice(at, 0, cy);
+      lines.splice(at, 0, [w]);
+    } else {
+      const line = lines[best];
       const last = line[line.length - 1];
       // text drawn twice with a small offset (fake bold) would read as doubled words
       if (last.text === w.text && Math.abs(last.box.x0 - w.box.x0) * geom.width < 1.5) continue;
       line.push(w);
     }
   }
-  for (const line of open) lines.push(line);
   for (const line of lines) out.push(makeFrag(line, geom));
   if (marks.length > 0) attachMarks(out, marks, geom);
   return out;
@@ -123,4 +125,14 @@ export function bandsOf(frags: readonly Frag[]): Frag[][] {
   if (cur.length) bands.push(cur);
   for (const b of bands) b.sort((p, q) => p.box.x0 - q.box.x0);
   return bands;
+}
+
+function lowerBound(xs: readonly number[], v: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
