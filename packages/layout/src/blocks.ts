@@ -95,10 +95,10 @@ function canJoin(b: BlockDraft, f: Frag, geom: PageGeom): boolean {
   if (f.words.length >= 2 && footnoteSymbol(f.words[0].text) && b.lines[0].words.length >= 2 && footnoteSymbol(b.lines[0].words[0].text)) return false;
   const emX = em / geom.width;
   const first = b.lines[0];
-  const centred = Math.abs((f.box.x0 + f.box.x1) / 2 - (b.box.x0 + b.box.x1) / 2) < emX && Math.abs(f.box.x0 - b.box.x0) > 0.5 * emX;
+  const centreDiff = Math.abs((f.box.x0 + f.box.x1) / 2 - (b.box.x0 + b.box.x1) / 2);
   if (b.list) return Math.abs(f.box.x0 - b.list.textX0) <= 1.2 * emX || Math.abs(f.box.x0 - b.list.x0) <= 0.5 * emX;
-  if (b.lines.length === 1) return (f.box.x0 <= first.box.x0 + 0.5 * emX && f.box.x0 >= first.box.x0 - 4 * emX) || centred;
-  if (b.centred) return centred;
+  if (b.lines.length === 1) return (f.box.x0 <= first.box.x0 + 0.5 * emX && f.box.x0 >= first.box.x0 - 4 * emX) || symmetric(f.box, first.box, emX);
+  if (b.centred) return centreDiff < emX;
   return Math.abs(f.box.x0 - b.left) <= 0.8 * emX;
 }
 
@@ -108,10 +108,14 @@ function append(b: BlockDraft, f: Frag, geom: PageGeom): void {
   b.gaps.push(gapPt);
   b.gaps.sort((x, y) => x - y);
   if (b.lines.length === 1) {
-    const emX = b.fontSize / geom.width;
-    b.centred = !b.list && Math.abs(f.box.x0 - b.lines[0].box.x0) > 0.5 * emX && Math.abs((f.box.x0 + f.box.x1) / 2 - (b.box.x0 + b.box.x1) / 2) < emX;
+    b.centred = !b.list && symmetric(f.box, b.lines[0].box, b.fontSize / geom.width);
     b.left = f.box.x0;
   } else b.left = Math.min(b.left, f.box.x0);
   b.lines.push(f);
   b.box = unionBox([b.box, f.box])!;
+}
+
+/** Centred under each other: same centre, both edges moved (a first-line indent moves only the left edge). */
+function symmetric(a: Box, b: Box, emX: number): boolean {
+  return Math.abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < emX && Math.abs(a.x0 - b.x0) > 0.5 * emX && Math.abs(a.x1 - b.x1) > 0.5 * emX;
 }

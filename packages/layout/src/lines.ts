@@ -76,17 +76,69 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
       line.push(w);
     }
   }
-  for (const line of lines) out.push(makeFrag(line, geom));
+  const frags = rejoinStretchedSpaces(lines.map((line) => makeFrag(line, geom)), geom, marks);
+  for (const f of frags) out.push(f);
   if (marks.length > 0) attachMarks(out, marks, geom);
   return out;
 }
 
-function markBetween(left: Box, right: Box, marks: readonly Box[]): boolean {
-  for (const m of marks) {
-    const cx = (m.x0 + m.x1) / 2;
-    if (cx >= left.x1 - 1e-4 && cx <= right.x0 + 1e-4 && vOverlap(m, right) > 0) return true;
+/** Gaps wider than this many ems always separate fragments (form fields, table columns, gutters). */
+const ALWAYS_SPLIT_EM = 3;
+
+/**
+ * Justified narrow columns stretch some word spaces past a gutter's width (LaTeX: 1.4 em after a full stop),
+ * so a wide gap only separates fragments when it is structural: the lines just above and below (within two
+ * line heights) leave part of it blank too (≥ 0.5 em), as a column gutter or a table column boundary does.
+ * A stretched space has the neighbouring lines' words running through it. An isolated line keeps gaps
+ * over 2 em.
+ */
+function rejoinStretchedSpaces(frags: Frag[], geom: PageGeom, marks: readonly Box[]): Frag[] {
+  const bands = bandsOf(frags.filter((f) => !f.vertical));
+  if (bands.length === 0) return frags;
+  const out: Frag[] = frags.filter((f) => f.vertical);
+  bands.forEach((band, i) => {
+    let cur = band[0];
+    for (let k = 1; k < band.length; k++) {
+      const next = band[k];
+      const emX = Math.max(cur.fontSize, next.fontSize) / geom.width;
+      const gap = next.box.x0 - cur.box.x1;
+      const keep = gap > ALWAYS_SPLIT_EM * emX || (marks.length > 0 && markBetween(cur.box, next.box, marks)) ||
+        structuralGap(bands, i, cur.box.x1, next.box.x0, emX, geom);
+      if (keep) { out.push(cur); cur = next; }
+      else cur = makeFrag([...cur.words, ...next.words], geom);
+    }
+    out.push(cur);
+  });
+  return out;
+}
+
+function structuralGap(bands: Frag[][], i: number, gx0: number, gx1: number, emX: number, geom: PageGeom): boolean {
+  const band = bands[i];
+  const top = Math.min(...band.map((f) => f.box.y0)), bottom = Math.max(...band.map((f) => f.box.y1));
+  const reach = 2 * (bottom - top);
+  const need = Math.min(0.5 * emX, 0.5 * (gx1 - gx0));
+  let neighbours = 0;
+  for (const j of [i - 1, i + 1]) {
+    const nb = bands[j];
+    if (!nb) continue;
+    const nTop = Math.min(...nb.map((f) => f.box.y0)), nBottom = Math.max(...nb.map((f) => f.box.y1));
+    if (nTop - bottom > reach || top - nBottom > reach) continue;
+    neighbours++;
+    if (freeRun(nb, gx0, gx1) < need) return false;
   }
-  return false;
+  return neighbours > 0 || (gx1 - gx0) * geom.width > 2 * emX * geom.width;
+}
+
+/** Longest stretch of [a, b] that no fragment of the band covers. */
+function freeRun(band: readonly Frag[], a: number, b: number): number {
+  let best = 0, at = a;
+  for (const f of band) {
+    if (f.box.x1 <= at) continue;
+    if (f.box.x0 >= b) break;
+    best = Math.max(best, f.box.x0 - at);
+    at = Math.max(at, f.box.x1);
+  }
+  return Math.max(best, b - at);
 }
 
 /** Each mark labels the nearest fragment to its right on the same line (within 5 em), else the nearest to its left (3 em). */
