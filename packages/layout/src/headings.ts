@@ -66,7 +66,7 @@ export function decideHeadings(cands: readonly HeadingCandidate[], body: number)
   const top = cands.filter((c) => c.block.fontSize >= maxSize - 0.25);
   const title = top.length === 1 && top[0].page === 1 && top[0].depth === undefined && top[0].textBefore < 100 &&
     top[0].block.fontSize >= 1.2 * body ? top[0].block : undefined;
-  const rest = cands.filter((c) => c.block !== title);
+  const rest = cands.filter((c) => c.block !== title && !(title && byline(c, title, body)));
   const byStyle = new Map<string, { size: number; bold: boolean; depths: number[] }>();
   for (const c of rest) {
     const k = styleKey(c.block);
@@ -85,6 +85,13 @@ export function decideHeadings(cands: readonly HeadingCandidate[], body: number)
   for (const c of rest) levels.set(c.block, Math.min(6, c.outlineLevel ?? c.depth ?? styleLevel.get(styleKey(c.block))!));
   if (title) levels.set(title, 1);
   return { title, levels };
+}
+
+/** Author, affiliation and date lines centred under the Title, before the body: larger than body text but not headings. */
+function byline(c: HeadingCandidate, title: BlockSummary, body: number): boolean {
+  const b = c.block;
+  return c.page === 1 && c.textBefore < 100 && b.box.y0 > title.box.y0 && !b.bold && b.fontSize < title.fontSize &&
+    b.fontSize < 1.5 * body && Math.abs((b.box.x0 + b.box.x1) / 2 - 0.5) < 0.06 && c.outlineLevel === undefined;
 }
 
 function mode(xs: readonly number[]): number {

@@ -141,6 +141,14 @@ function freeRun(band: readonly Frag[], a: number, b: number): number {
   return Math.max(best, b - at);
 }
 
+function markBetween(left: Box, right: Box, marks: readonly Box[]): boolean {
+  for (const m of marks) {
+    const cx = (m.x0 + m.x1) / 2;
+    if (cx >= left.x1 - 1e-4 && cx <= right.x0 + 1e-4 && vOverlap(m, right) > 0) return true;
+  }
+  return false;
+}
+
 /** Each mark labels the nearest fragment to its right on the same line (within 5 em), else the nearest to its left (3 em). */
 function attachMarks(frags: Frag[], marks: readonly Box[], geom: PageGeom): void {
   const dist = new Map<Frag, number>();

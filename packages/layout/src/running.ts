@@ -3,7 +3,7 @@ import { isBlock, type BlockSummary, type PageAnalysis } from './types.js';
 
 /** Top and bottom bands of the page where running headers, footers and page numbers live. */
 const TOP_BAND = 0.12;
-const BOTTOM_BAND = 0.88;
+const BOTTOM_BAND = 0.85;
 
 export type RunningKind = 'Page Number' | 'Footer' | 'running-header';
 
