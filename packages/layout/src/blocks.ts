@@ -72,7 +72,8 @@ function glueMarkers(band: Frag[], geom: PageGeom): Frag[] {
 }
 
 function startBlock(f: Frag): BlockDraft {
-  const m = f.words.length >= 2 ? parseListMarker(f.words[0].text, false) : undefined;
+  // a marker needs an item: "- - - - x" rules and dash leaders are not lists
+  const m = f.words.length >= 2 && /[\p{L}\p{N}]/u.test(f.text.slice(f.words[0].text.length)) ? parseListMarker(f.words[0].text, false) : undefined;
   return {
     lines: [f], box: { ...f.box }, fontSize: f.fontSize, bold: f.bold, italic: f.italic, mark: f.mark, centred: false,
     left: f.box.x0, gaps: [],
@@ -115,7 +116,12 @@ function append(b: BlockDraft, f: Frag, geom: PageGeom): void {
   b.box = unionBox([b.box, f.box])!;
 }
 
-/** Centred under each other: same centre, both edges moved (a first-line indent moves only the left edge). */
+/**
+ * Centred under each other: same centre, both edges moved (a first-line indent moves only the left edge),
+ * widths within 3× (a short centred display line above a full-width paragraph is not one block with it).
+ */
 function symmetric(a: Box, b: Box, emX: number): boolean {
-  return Math.abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < emX && Math.abs(a.x0 - b.x0) > 0.5 * emX && Math.abs(a.x1 - b.x1) > 0.5 * emX;
+  const wa = a.x1 - a.x0, wb = b.x1 - b.x0;
+  return Math.abs((a.x0 + a.x1) / 2 - (b.x0 + b.x1) / 2) < emX && Math.abs(a.x0 - b.x0) > 0.5 * emX && Math.abs(a.x1 - b.x1) > 0.5 * emX &&
+    Math.max(wa, wb) <= 3 * Math.min(wa, wb);
 }

@@ -70,4 +70,6 @@ export const footnoteSymbol = (text: string): string | undefined => {
 export const isRefSymbol = (text: string): boolean => SYMBOL.test(text) && !/^[a-z]$/.test(text);
 
 const PAGE_NUMBER = /^(page|pg\.?|p\.|seite|página|pagina)?\s*[-–—(\[|]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]|]?\s*((of|\/|von|de)\s*\d{1,4})?$/i;
-export const isPageNumber = (text: string): boolean => text.length <= 24 && PAGE_NUMBER.test(text.trim());
+/** Chapter-page numbering as in manuals ("7-45"). */
+const CHAPTER_PAGE = /^[A-Z]?\d{1,3}[-–.]\d{1,4}$/;
+export const isPageNumber = (text: string): boolean => text.length <= 24 && (PAGE_NUMBER.test(text.trim()) || CHAPTER_PAGE.test(text.trim()));

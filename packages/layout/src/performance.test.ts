@@ -16,7 +16,7 @@ function articlePage(n: number) {
 }
 
 describe('performance', () => {
-  it('lays out 200 pages of ~500 words well under a few milliseconds per page', () => {
+  it('lays out 200 pages of ~500 words in a few milliseconds per page at most (plain node: ~0.6 ms)', () => {
     const pages = Array.from({ length: 200 }, (_, i) => articlePage(i + 1));
     const words = pages.reduce((s, p) => s + p.words.length, 0);
     // best of three: the first round mostly measures the JIT compiling the code
@@ -30,6 +30,6 @@ describe('performance', () => {
     console.log(`layout: ${pages.length} pages, ${Math.round(words / pages.length)} words/page, ${(ms / pages.length).toFixed(3)} ms/page`);
     expect(doc.pages).toHaveLength(200);
     expect(doc.pages[5].elements.length).toBeGreaterThan(8);
-    expect(ms / pages.length).toBeLessThan(4);
+    expect(ms / pages.length).toBeLessThan(8);
   });
 });
