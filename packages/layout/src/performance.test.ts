@@ -30,6 +30,7 @@ describe('performance', () => {
     console.log(`layout: ${pages.length} pages, ${Math.round(words / pages.length)} words/page, ${(ms / pages.length).toFixed(3)} ms/page`);
     expect(doc.pages).toHaveLength(200);
     expect(doc.pages[5].elements.length).toBeGreaterThan(8);
-    expect(ms / pages.length).toBeLessThan(8);
+    // generous: the machine is shared and jest's VM modules run slower than plain node; this catches gross (quadratic) regressions
+    expect(ms / pages.length).toBeLessThan(25);
   });
 });
