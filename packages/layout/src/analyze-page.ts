@@ -1,0 +1,94 @@
+import type { Page, RawPage, RawWord } from '@quire/core';
+import { boxArea, intersection, unionBox } from '@quire/core';
+import { buildBlocks } from './blocks.js';
+import { detectFigures, takesWord, type FigureCandidate } from './figures.js';
+import { buildFragments } from './lines.js';
+import { readingOrder } from './reading-order.js';
+import { collectRulings } from './rulings.js';
+import { detectMarks } from './selection.js';
+import { linkCaptions, summarize } from './summarize.js';
+import { cellText } from './table-cells.js';
+import { detectRuledTables } from './tables-ruled.js';
+import { detectTextTables } from './tables-text.js';
+import { normalizeText } from './text.js';
+import type { PageAnalysis, PageItem, PageGeom } from './types.js';
+
+/**
+ * Per-page analysis, independent of other pages: selection marks, figures, ruled tables, line fragments,
+ * borderless tables, paragraphs and reading order. What needs the whole document (body font size,
+ * heading levels, running headers, footnotes, ids) is left to finishDocument, which only sees the light
+ * summaries returned here — the raw page can be dropped as soon as this returns.
+ */
+export function analyzePage(raw: RawPage): PageAnalysis {
+  const page: Page = { number: raw.number, width: raw.width, height: raw.height, elements: [], words: [], selectionMarks: [] };
+  if (raw.error) {
+    page.error = { ...raw.error };
+    return { page, items: [], fontHistogram: new Map() };
+  }
+  const geom: PageGeom = { width: raw.width || 612, height: raw.height || 792 };
+  const words = normalizeWords(raw.words);
+  page.words = words.map((w) => ({ text: w.text, box: w.box, confidence: w.confidence }));
+  const { marks, words: flow } = detectMarks(raw, words);
+  page.selectionMarks = marks;
+
+  const rulings = collectRulings(raw);
+  const ruled = detectRuledTables(raw, flow, rulings, geom);
+  // a vector "drawing" that is really a table's rules is the table, not a figure
+  const figures = detectFigures(raw, flow).filter((f) => !ruled.some((t) => intersection(t.table.box!, f.figure.box!) > 0.6 * boxArea(t.table.box!)));
+  const inTable = new Set<RawWord>();
+  for (const t of ruled) for (const w of t.words) inTable.add(w);
+  const rest = assignFigureWords(flow.filter((w) => !inTable.has(w)), figures, geom);
+
+  const frags = buildFragments(rest, geom, marks.map((m) => m.box));
+  const textTables = detectTextTables(frags, rulings.h, raw, geom);
+  const inTextTable = new Set(textTables.flatMap((t) => [...t.frags]));
+  const blocks = buildBlocks(frags.filter((f) => !inTextTable.has(f)), geom).map((d) => summarize(d, geom));
+  const tables = [...ruled.map((t) => t.table), ...textTables.map((t) => t.table)];
+  const figs = figures.map((f) => f.figure);
+  linkCaptions(blocks, [...tables, ...figs]);
+
+  const items: PageItem[] = [...blocks, ...tables, ...figs];
+  const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
+  const em = sizes.length ? sizes[sizes.length >> 1] : 10;
+  const ordered = readingOrder(items, (it) => it.box!, Math.max(0.008, (0.6 * em) / geom.width));
+  const blockWords = frags.filter((f) => !inTextTable.has(f)).flatMap((f) => f.words);
+  return { page, items: ordered, fontHistogram: histogram(blockWords) };
+}
+
+function normalizeWords(words: readonly RawWord[]): RawWord[] {
+  const out: RawWord[] = [];
+  for (const w of words) {
+    const text = normalizeText(w.text).trim();
+    if (!text) continue;
+    out.push(text === w.text ? w : { ...w, text });
+  }
+  return out;
+}
+
+/** Words inside a figure become its text (labels, legend) instead of page text; returns the others. */
+function assignFigureWords(words: RawWord[], figures: readonly FigureCandidate[], geom: PageGeom): RawWord[] {
+  if (figures.length === 0) return words;
+  const taken = new Map<FigureCandidate, RawWord[]>();
+  const rest: RawWord[] = [];
+  for (const w of words) {
+    const f = figures.find((c) => takesWord(c, w));
+    if (!f) { rest.push(w); continue; }
+    const list = taken.get(f);
+    if (list) list.push(w);
+    else taken.set(f, [w]);
+  }
+  for (const [f, ws] of taken) {
+    f.figure.text = cellText(ws, geom);
+    f.figure.box = unionBox([f.figure.box!, ...ws.map((w) => w.box)]);
+  }
+  return rest;
+}
+
+function histogram(words: readonly RawWord[]): Map<number, number> {
+  const h = new Map<number, number>();
+  for (const w of words) {
+    const k = Math.round(w.fontSize * 2) / 2;
+    h.set(k, (h.get(k) ?? 0) + w.text.length);
+  }
+  return h;
+}

@@ -1,0 +1,135 @@
+import type { RawPage, RawWord, TableElement } from '@quire/core';
+import { bandsOf } from './lines.js';
+import type { Rule } from './rulings.js';
+import { toTable, type CellDraft } from './table-cells.js';
+import type { Frag, PageGeom } from './types.js';
+
+const MARKER = /^([•▪◦‣⁃∙·●○■□–\-*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlc]{1,6}[.)])$/;
+
+const wordCount = (f: Frag) => f.words.length;
+/** A row of short cells; prose columns (two-column text) have long fragments and never qualify. */
+function tableLike(band: Frag[]): boolean {
+  if (band.length < 2) return false;
+  const counts = band.map(wordCount).sort((a, b) => a - b);
+  return counts[counts.length - 1] <= 12 && counts[(counts.length - 1) >> 1] <= 5;
+}
+const top = (band: Frag[]) => Math.min(...band.map((f) => f.box.y0));
+const bottom = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1));
+const lineHeight = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1 - f.box.y0));
+
+/**
+ * Borderless and partly ruled tables: runs of ≥ 3 consecutive text rows that each hold ≥ 2 separated
+ * fragments, whose fragments line up into ≥ 2 columns (column boundaries are the whitespace gaps common
+ * to all body rows). A header cell wider than its column spans the columns it covers. Lines starting with
+ * a list marker in the first column are a list, not a table.
+ */
+export function detectTextTables(frags: readonly Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
+  const bands = bandsOf(frags.filter((f) => !f.vertical && f.mark === undefined));
+  const out: { table: TableElement; frags: Set<Frag> }[] = [];
+  let run: Frag[][] = [];
+  const flush = () => {
+    while (run.length && run[run.length - 1].length < 2) run.pop();
+    const t = run.length >= 3 ? runTable(run, hRules, raw, geom) : undefined;
+    if (t) out.push(t);
+    run = [];
+  };
+  for (const band of bands) {
+    const prev = run[run.length - 1];
+    const gap = prev ? top(band) - bottom(prev) : Infinity;
+    const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));
+    const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band);
+    if (tableLike(band)) {
+      if (!close) flush();
+      run.push(band);
+    } else if (run.length && close && band.length === 1 && wordCount(band[0]) <= 6) run.push(band);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+interface Interval { x0: number; x1: number }
+
+function columnsOf(rows: Frag[][]): Interval[] {
+  const iv = rows.flat().map((f) => ({ x0: f.box.x0, x1: f.box.x1 })).sort((a, b) => a.x0 - b.x0);
+  const cols: Interval[] = [];
+  for (const i of iv) {
+    const last = cols[cols.length - 1];
+    if (last && i.x0 <= last.x1 + 0.002) last.x1 = Math.max(last.x1, i.x1);
+    else cols.push({ ...i });
+  }
+  return cols;
+}
+
+/** Column of wrapped running text: most of its fragments have ≥ 3 words and fill ≥ 70% of the column. Text columns side by side are not a table. */
+function proseColumn(rows: Frag[][], cols: Interval[], c: number, spanOf: (f: Frag) => [number, number]): boolean {
+  const width = cols[c].x1 - cols[c].x0;
+  let n = 0, prose = 0;
+  for (const row of rows) {
+    for (const f of row) {
+      const [a, b] = spanOf(f);
+      if (a !== c || b !== c) continue;
+      n++;
+      if (f.words.length >= 3 && f.box.x1 - f.box.x0 >= 0.7 * width) prose++;
+    }
+  }
+  return n > 0 && prose >= 0.7 * n;
+}
+
+function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
+  const body = rows.slice(1).filter((b) => b.length >= 2);
+  const cols = columnsOf(body.length >= 2 ? rows.slice(1) : rows);
+  if (cols.length < 2) return undefined;
+  const spanOf = (f: Frag): [number, number] => {
+    let c0 = -1, c1 = -1;
+    cols.forEach((c, i) => {
+      if (Math.min(c.x1, f.box.x1) - Math.max(c.x0, f.box.x0) > 0) { if (c0 < 0) c0 = i; c1 = i; }
+    });
+    if (c0 >= 0) return [c0, c1];
+    const cx = (f.box.x0 + f.box.x1) / 2;
+    let best = 0;
+    cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
+    return [best, best];
+  };
+  let used = 0, multi = 0, markers = 0, firstCol = 0;
+  for (const row of rows) {
+    const set = new Set<number>();
+    for (const f of row) { const [a, b] = spanOf(f); for (let c = a; c <= b; c++) set.add(c); }
+    used += set.size;
+    if (set.size >= 2) multi++;
+    const first = row.find((f) => spanOf(f)[0] === 0);
+    if (first) { firstCol++; if (MARKER.test(first.words[0].text) && first.words.length === 1) markers++; }
+  }
+  if (multi < 3 || used < 0.5 * rows.length * cols.length || markers >= 0.6 * firstCol) return undefined;
+  if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return undefined;
+  const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
+  const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];
+  const drafts: CellDraft[] = [];
+  rows.forEach((row, r) => {
+    const slots: (CellDraft | undefined)[] = new Array(cols.length);
+    for (const f of row) {
+      const [c0, c1] = spanOf(f);
+      const existing = slots.slice(c0, c1 + 1).find((d) => d);
+      const d = existing ?? { row: r, col: c0, rowSpan: 1, colSpan: 1, words: [] as RawWord[], box: { x0: 0, y0: 0, x1: 0, y1: 0 } };
+      d.col = Math.min(d.col, c0);
+      d.colSpan = Math.max(d.col + d.colSpan - 1, c1) - d.col + 1;
+      d.words.push(...f.words);
+      for (let c = d.col; c < d.col + d.colSpan; c++) slots[c] = d;
+    }
+    for (let c = 0; c < cols.length; c++) {
+      if (!slots[c]) slots[c] = { row: r, col: c, rowSpan: 1, colSpan: 1, words: [], box: { x0: 0, y0: 0, x1: 0, y1: 0 } };
+    }
+    for (const d of new Set(slots)) {
+      d!.box = { x0: colEdges[d!.col], x1: colEdges[d!.col + d!.colSpan], y0: rowEdges[r], y1: rowEdges[r + 1] };
+      drafts.push(d!);
+    }
+  });
+  const between = (r: number) => hRules.some((h) => h.p > bottom(rows[r]) - 0.001 && h.p < top(rows[r + 1]) + 0.001 &&
+    h.b - h.a >= 0.5 * (colEdges[colEdges.length - 1] - colEdges[0]));
+  const ruledGaps = rows.slice(0, -1).map((_, r) => between(r));
+  const ruleBelowFirstOnly = ruledGaps[0] && !ruledGaps.every(Boolean);
+  const anyRule = ruledGaps.some(Boolean);
+  const table = toTable(drafts, rows.length, cols.length, raw, geom, anyRule ? 0.8 : 0.7, ruleBelowFirstOnly);
+  table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
+  return { table, frags: new Set(rows.flat()) };
+}

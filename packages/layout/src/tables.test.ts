@@ -1,0 +1,140 @@
+import { layoutDocument } from '@quire/layout';
+import type { Document, TableElement, TextElement } from '@quire/core';
+import { input, PageBuilder, prose } from '../../../tests/fixtures/layout/builder.js';
+
+const tables = (doc: Document) => doc.pages[0].elements.filter((e): e is TableElement => e.kind === 'table');
+const textOf = (doc: Document) => doc.pages[0].elements.filter((e): e is TextElement => e.kind === 'text').map((e) => e.text).join(' ');
+const grid = (t: TableElement) => t.cells.map((c) => [c.row, c.col, c.rowSpan, c.colSpan, c.text, c.isHeader]);
+
+describe('ruled tables', () => {
+  it('builds the grid from rulings, with header cells, every cell and cell boxes', () => {
+    const p = new PageBuilder();
+    p.paragraph(72, 60, 460, `Before ${prose(20)}`);
+    p.ruledGrid([72, 200, 330, 460], [120, 140, 160, 180], [['Name', 'Qty', 'Price'], ['Apple', '3', '1.20'], ['Pear', null, '0.80']]);
+    p.paragraph(72, 200, 460, `After ${prose(20)}`);
+    const doc = layoutDocument(input([p.build()]));
+    const els = doc.pages[0].elements;
+    expect(els.map((e) => e.kind)).toEqual(['text', 'table', 'text']);
+    const [t] = tables(doc);
+    expect([t.rows, t.cols, t.headerRows, t.cells.length]).toEqual([3, 3, 1, 9]);
+    expect(grid(t)).toEqual([
+      [0, 0, 1, 1, 'Name', true], [0, 1, 1, 1, 'Qty', true], [0, 2, 1, 1, 'Price', true],
+      [1, 0, 1, 1, 'Apple', false], [1, 1, 1, 1, '3', false], [1, 2, 1, 1, '1.20', false],
+      [2, 0, 1, 1, 'Pear', false], [2, 1, 1, 1, '', false], [2, 2, 1, 1, '0.80', false],
+    ]);
+    expect(t.cells[4].box).toEqual(p.box(200, 140, 330, 160));
+    expect(t.cells[7].confidence).toBeNull();
+    expect(t.id).toBe('tbl-1');
+    expect(t.cells[5].id).toBe('tbl-1-r1c2');
+    expect(textOf(doc)).not.toMatch(/Apple|Price/);
+  });
+
+  it('turns missing inner rulings into column and row spans', () => {
+    const p = new PageBuilder();
+    // no vertical rule between columns 1 and 2 in row 0; no horizontal rule between rows 1 and 2 in column 0
+    p.ruledGrid([72, 200, 330, 460], [100, 120, 140, 160], [['Region', 'Sales 2023', null], ['North', '10', '12'], [null, '11', '13']],
+      { skipV: [[0, 2]], skipH: [[2, 0]] });
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols, t.cells.length]).toEqual([3, 3, 7]);
+    expect(grid(t)).toEqual([
+      [0, 0, 1, 1, 'Region', true], [0, 1, 1, 2, 'Sales 2023', true],
+      [1, 0, 2, 1, 'North', false], [1, 1, 1, 1, '10', false], [1, 2, 1, 1, '12', false],
+      [2, 1, 1, 1, '11', false], [2, 2, 1, 1, '13', false],
+    ]);
+    expect(t.cells[1].box).toEqual(p.box(200, 100, 460, 120));
+  });
+
+  it('joins multi-line cell text and reads cell-background rectangles as rulings', () => {
+    const p = new PageBuilder();
+    const xs = [72, 220, 400], ys = [100, 120, 150, 170];
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 2; c++) {
+      p.rect(xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r], { filled: true, stroked: false, fill: r === 0 ? [0.2, 0.3, 0.6] : [0.95, 0.95, 0.9] });
+    }
+    p.text(76, 104, 'Term');
+    p.text(224, 104, 'Meaning');
+    p.text(76, 124, 'Layout');
+    p.text(224, 124, 'the arrange-');
+    p.text(224, 136, 'ment of text');
+    p.text(76, 154, 'Order');
+    p.text(224, 154, 'sequence');
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols, t.headerRows]).toEqual([3, 2, 1]);
+    expect(t.cells.map((c) => c.text)).toEqual(['Term', 'Meaning', 'Layout', 'the arrangement of text', 'Order', 'sequence']);
+  });
+
+  it('splits a grid row into text rows when only the header is ruled off', () => {
+    const p = new PageBuilder();
+    p.hRule(72, 400, 100).hRule(72, 400, 120).hRule(72, 400, 180);
+    p.vRule(72, 100, 180).vRule(220, 100, 180).vRule(400, 100, 180);
+    p.text(76, 104, 'Item', { bold: true });
+    p.text(224, 104, 'Cost', { bold: true });
+    ['Rent 900', 'Food 300', 'Travel 120', 'Books 40'].forEach((s, i) => {
+      const [a, b] = s.split(' ');
+      p.text(76, 124 + i * 13, a);
+      p.text(224, 124 + i * 13, b);
+    });
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols, t.headerRows]).toEqual([5, 2, 1]);
+    expect(t.cells.map((c) => c.text)).toEqual(['Item', 'Cost', 'Rent', '900', 'Food', '300', 'Travel', '120', 'Books', '40']);
+  });
+
+  it('does not make a table of chart gridlines with empty cells', () => {
+    const p = new PageBuilder();
+    for (let i = 0; i < 5; i++) p.hRule(100, 400, 100 + i * 40);
+    p.vRule(100, 100, 260).vRule(400, 100, 260);
+    p.text(60, 96, '100');
+    expect(tables(layoutDocument(input([p.build()])))).toHaveLength(0);
+  });
+});
+
+describe('borderless and partly ruled tables', () => {
+  it('finds columns from whitespace consistent over rows, with empty cells', () => {
+    const p = new PageBuilder();
+    p.paragraph(72, 60, 460, `Intro ${prose(25)}`);
+    const rows = [['Country', 'Capital', 'Population'], ['France', 'Paris', '68.1'], ['Peru', '', '34.4'], ['Japan', 'Tokyo', '124.5']];
+    rows.forEach((r, i) => r.forEach((c, j) => { if (c) p.text(72 + j * 150, 120 + i * 14, c, { bold: i === 0 }); }));
+    p.paragraph(72, 200, 460, `Outro ${prose(25)}`);
+    const doc = layoutDocument(input([p.build()]));
+    expect(doc.pages[0].elements.map((e) => e.kind)).toEqual(['text', 'table', 'text']);
+    const [t] = tables(doc);
+    expect([t.rows, t.cols, t.headerRows, t.cells.length]).toEqual([4, 3, 1, 12]);
+    expect(t.cells.map((c) => c.text)).toEqual(rows.flat());
+    expect(t.cells.filter((c) => c.isHeader).map((c) => c.text)).toEqual(['Country', 'Capital', 'Population']);
+    expect(textOf(doc)).not.toMatch(/Tokyo/);
+  });
+
+  it('reads a financial statement with horizontal rules only, the rule under the first row marking the header', () => {
+    const p = new PageBuilder();
+    p.hRule(72, 500, 96);
+    p.text(72, 100, 'Item');
+    p.text(360, 100, '2023');
+    p.text(450, 100, '2024');
+    p.hRule(72, 500, 113);
+    const body = [['Revenue', '1,200', '1,350'], ['Costs', '(800)', '(900)'], ['Profit', '400', '450']];
+    body.forEach((r, i) => r.forEach((c, j) => p.text(j === 0 ? 72 : 360 + (j - 1) * 90, 118 + i * 13, c)));
+    p.hRule(72, 500, 158);
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols, t.headerRows]).toEqual([4, 3, 1]);
+    expect(t.cells.slice(3).map((c) => c.text)).toEqual(body.flat());
+    expect(t.extra?.source).toBe('horizontal-rules');
+  });
+
+  it('spans a header cell over the columns it covers', () => {
+    const p = new PageBuilder();
+    p.text(72, 100, 'Name');
+    p.text(225, 100, 'Scores by year for each and every student');
+    [['Ann', '10', '12'], ['Bob', '11', '9'], ['Cy', '7', '8']].forEach((r, i) =>
+      r.forEach((c, j) => p.text(72 + j * 160, 114 + i * 13, c)));
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols]).toEqual([4, 3]);
+    expect(t.cells[1]).toMatchObject({ row: 0, col: 1, colSpan: 2, text: 'Scores by year for each and every student' });
+    expect(t.cells).toHaveLength(11);
+  });
+
+  it('does not take two columns of prose for a table', () => {
+    const p = new PageBuilder();
+    p.paragraph(72, 72, 220, prose(90, 1));
+    p.paragraph(318, 72, 220, prose(90, 2));
+    expect(tables(layoutDocument(input([p.build()])))).toHaveLength(0);
+  });
+});
