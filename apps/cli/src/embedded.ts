@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
 import { createContext, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
 import { createGatewayApp, type GatewayDeps } from '@quire/gateway';
-import { JOB_HANDLERS } from '@quire/steps';
+import { JOB_HANDLERS, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 
 export interface EmbeddedServer {
@@ -26,7 +26,8 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   const ctx = await createContext(config, { ...opts, role: 'embedded' });
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
   const handlers = { ...JOB_HANDLERS, ...(opts.handlers ?? {}) };
-  const runner = new JobRunner({ ...ctx, services: {} }, handlers);
+  const services = createStepServices(config);
+  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr } }, handlers);
   if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
@@ -43,6 +44,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
       server.closeAllConnections?.();
       await ctx.queue.close();      // stop taking work, wait for handlers in flight
       await runner.drain();
+      await services.close();
       await ctx.close();
     })()),
   };

@@ -1,15 +1,32 @@
-import { QuireError, assignIds, type Document, type ParseOptions, type SourceFormat } from '@quire/core';
+import { QuireError, assignIds, type Document, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
 import { parse as parseHtml } from '@quire/format-html';
+import { parse as parseDocx } from '@quire/format-docx';
+import { parse as parsePptx } from '@quire/format-pptx';
+import { parse as parseXlsx } from '@quire/format-xlsx';
+import { readPdf } from '@quire/format-pdf';
+import { readImage } from '@quire/format-image';
+import { layoutDocument } from '@quire/layout';
+
+/** Readers that produce the document model directly. */
+const DOCUMENT_READERS: Partial<Record<SourceFormat, DocumentParser>> = {
+  html: parseHtml, docx: parseDocx, pptx: parsePptx, xlsx: parseXlsx,
+};
 
 /**
  * Bytes → the document model, by format: office and HTML readers produce a Document directly;
  * PDF and image readers produce raw pages that layout analysis turns into one.
  */
 export async function extractDocument(bytes: Uint8Array, format: SourceFormat, options: ParseOptions = {}): Promise<Document> {
-  switch (format) {
-    case 'html':
-      return assignIds(await parseHtml(bytes, options));
-    default:
-      throw new QuireError('GENERAL_005', `Extraction of ${format.toUpperCase()} files is not available in this build yet`, { format });
+  const reader = DOCUMENT_READERS[format];
+  if (reader) return assignIds(await reader(bytes, options));
+  const layoutOptions = { detectSelections: options.detectSelections, footnoteReferences: true };
+  if (format === 'pdf') {
+    const r = await readPdf(bytes, options);
+    return layoutDocument({ format, pageCount: r.pageCount, pages: r.pages, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
   }
+  if (format === 'png' || format === 'jpeg' || format === 'tiff') {
+    const r = await readImage(bytes, options);
+    return layoutDocument({ format, pageCount: r.pageCount, pages: r.pages, warnings: r.warnings }, layoutOptions);
+  }
+  throw new QuireError('FILE_001', `Unsupported file type: ${format}`, { format });
 }

@@ -8,3 +8,4 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
   extract: extractHandler,
 };
 export { runWorkerService } from './worker-process.js';
+export { createStepServices, type StepServices } from './step-services.js';

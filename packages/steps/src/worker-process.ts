@@ -1,6 +1,7 @@
 import { JobRunner, createContext, loadConfig, type QuireContext } from '@quire/runtime';
 import type { QueueName } from '@quire/queue';
 import { JOB_HANDLERS } from './index.js';
+import { createStepServices } from './step-services.js';
 
 /**
  * A fleet worker process: consumes `queues` with the handlers of this build. SIGTERM/SIGINT stop it
@@ -10,7 +11,8 @@ import { JOB_HANDLERS } from './index.js';
 export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: QuireContext; stop: () => Promise<void> }> {
   const config = loadConfig();
   const ctx = await createContext(config, { role: name });
-  const runner = new JobRunner({ ...ctx, services: {} }, JOB_HANDLERS);
+  const services = createStepServices(config);
+  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr } }, JOB_HANDLERS);
   runner.start(queues);
   ctx.log.info({ queues, concurrency: config.workerConcurrency }, `${name} started`);
   let stopping: Promise<void> | undefined;
@@ -18,6 +20,7 @@ export async function runWorkerService(name: string, queues: QueueName[]): Promi
     ctx.log.info(`${name} stopping: finishing jobs in hand`);
     await ctx.queue.close();
     await runner.drain();
+    await services.close();
     await ctx.close();
   })());
   return { ctx, stop };
