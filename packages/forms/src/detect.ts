@@ -29,7 +29,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     for (const n of pages) {
       const page = await doc.getPage(n);
       const display = pageFrame(page);
-      const annots = ((await page.getAnnotations({ intent: 'display' })) as WidgetAnnotation[]).filter((a) => a.subtype === 'Widget');
+      const annots = ((await page.getAnnotations({ intent: 'display' })) as WidgetAnnotation[]).filter((a) => a.subtype === 'Widget' && !!a.fieldName && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
       const outside = opts.geometry?.[n];
       const read = outside ? { geo: outside, frame: display } : await readPageGeometryUpright(page);
       const { geo, frame } = read;

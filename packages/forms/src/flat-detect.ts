@@ -39,6 +39,8 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table);
   pt.push(...underlineCells(hLines.filter((_, i) => !usedH.has(i)), words, bodySize, W, pt));
   pt.push(...underscoreCells(words, bodySize, pt));
+  dropCaptionBoxes(pt, words);
+  pt.push(...shadedBoxes(g, words, pt, W, H));
   const checkboxes = detectCheckboxes(squares, g, words, W, H);
   // labels come from the text outside every cell
   const occupied = [...pt.map((c) => c.box), ...checkboxes.boxes];
@@ -60,7 +62,7 @@ function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell
   }
   const rows = new Set(cells.map((c) => Math.round(c.y0))).size;
   // comb: one row of ≥3 equal, roughly square boxes → one text cell
-  if (rows === 1 && cells.length >= 3) {
+  if (rows === 1 && cells.length >= 2) {
     const ws = cells.map((c) => c.x1 - c.x0), h = cells[0].y1 - cells[0].y0;
     const equal = Math.max(...ws) - Math.min(...ws) <= 0.15 * Math.max(...ws);
     if (equal && Math.max(...ws) <= 1.6 * h && h <= 40) {
@@ -120,6 +122,40 @@ function withInnerLabel(c: PtCell, words: PtWord[]): PtCell {
     return { ...c, innerLabel: labelWords.map((w) => w.text).join(' '), box: { ...c.box, x0: labelWords[labelWords.length - 1].box.x1 + 1 } };
   }
   return c;
+}
+
+/** A short box holding only printed text right on top of another cell is that cell's caption, not a cell. */
+function dropCaptionBoxes(pt: PtCell[], words: PtWord[]) {
+  for (let i = pt.length - 1; i >= 0; i--) {
+    const c = pt[i];
+    if (c.kind !== 'box' || c.innerLabel) continue;
+    const inside = words.filter((w) => centreIn(w.box, c.box));
+    if (!inside.length || inside.some((w) => w.fill)) continue;
+    const lineH = Math.max(...inside.map((w) => w.box.y1 - w.box.y0));
+    if (c.box.y1 - c.box.y0 > 2.2 * lineH) continue;
+    const below = pt.some((o) => o !== c && Math.abs(o.box.y0 - c.box.y1) < 2.5 && Math.min(o.box.x1, c.box.x1) - Math.max(o.box.x0, c.box.x0) > 0.5 * Math.min(o.box.x1 - o.box.x0, c.box.x1 - c.box.x0));
+    if (below) pt.splice(i, 1);
+  }
+}
+
+/**
+ * Light-tinted filled rectangles of field size (the backgrounds of flattened form fields) are cells
+ * too, when they hold at most a short value and no other cell covers them.
+ */
+function shadedBoxes(g: PageGeometry, words: PtWord[], taken: PtCell[], W: number, H: number): PtCell[] {
+  const out: PtCell[] = [];
+  for (const r of g.rects) {
+    if (!r.filled || r.stroked || !r.fill) continue;
+    const lum = 0.3 * r.fill[0] + 0.59 * r.fill[1] + 0.11 * r.fill[2];
+    if (lum < 0.45 || lum > 0.97) continue;
+    const box = { x0: r.box.x0 * W, y0: r.box.y0 * H, x1: r.box.x1 * W, y1: r.box.y1 * H };
+    const w = box.x1 - box.x0, h = box.y1 - box.y0;
+    if (h < 8 || h > 60 || w < 2.5 * h || w > 0.8 * W) continue;
+    if (words.filter((x) => centreIn(x.box, box)).length > 8) continue;
+    if ([...taken, ...out].some((c) => overlapFrac(box, c.box) > 0.3)) continue;
+    out.push({ box, kind: 'box' });
+  }
+  return out;
 }
 
 function underlineCells(lines: Line[], words: PtWord[], bodySize: number, pageW: number, taken: PtCell[]): PtCell[] {

@@ -71,7 +71,7 @@ export function nearestLabel(box: PtBox, phrases: Phrase[], o: LabelOpts = {}): 
   let best: { cost: number; p: Phrase } | null = null;
   const consider = (p: Phrase, cost: number) => { if (!best || cost < best.cost) best = { cost, p }; };
   for (const p of phrases) {
-    if (centreIn(p.box, box)) continue;
+    if (centreIn(p.box, box) || !/[\p{L}\d]/u.test(p.text)) continue;
     const sameLine = vOverlap(p.box, box) >= 0.4 * Math.min(p.box.y1 - p.box.y0, h) || ((p.box.y0 + p.box.y1) / 2 >= box.y0 && (p.box.y0 + p.box.y1) / 2 <= box.y1);
     if (sameLine && p.box.x1 <= box.x0 + 3) {
       const gap = box.x0 - p.box.x1;
