@@ -22,6 +22,8 @@ export interface BullMqJobQueueOptions {
   /** Stalled-job check period (default 60 s) and how often a message may stall before failing (default 2). */
   stalledIntervalMs?: number;
   maxStalledCount?: number;
+  /** How long a producer call waits for a (re)connection before failing with GENERAL_002 (default 3 s). */
+  readyTimeoutMs?: number;
   /** Connection and handler problems, for logging. Default: ignored. */
   onError?: (err: unknown, where: string) => void;
 }
@@ -67,7 +69,9 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   private connect(extra: RedisOptions, where: string): Redis {
-    const conn = new Redis(this.opts.redisUrl, { connectTimeout: 5_000, ...extra });
+    // disconnectTimeout: ioredis 6 arms this timer even when the socket is already gone (disconnect()
+    // while reconnecting), holding the process open that long after close().
+    const conn = new Redis(this.opts.redisUrl, { connectTimeout: 5_000, disconnectTimeout: 300, ...extra });
     conn.on('error', (e) => this.onError(e, where)); // without a listener ioredis logs every reconnect failure
     return conn;
   }
@@ -95,6 +99,7 @@ export class BullMqJobQueue implements JobQueue {
 
   async enqueue(queue: QueueName, msg: QueueMessage, opts?: { delayMs?: number }): Promise<void> {
     if (this.closing) throw new QuireError('GENERAL_002', 'Job queue is closed');
+    await this.producerReady();
     const q = this.queue(queue);
     const unique = `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
     const id = `${safeIdPart(msg.jobId)}.${safeIdPart(msg.kind)}.${unique}`;
@@ -132,7 +137,35 @@ export class BullMqJobQueue implements JobQueue {
     this.workers.push({ worker, conn });
   }
 
+  /**
+   * The producer has no offline queue, so a command sent while it is (re)connecting fails at once;
+   * wait a bounded time for the connection instead, then fail with GENERAL_002.
+   */
+  private async producerReady(): Promise<void> {
+    const conn = this.producer;
+    if (conn.status === 'ready') return;
+    if (conn.status === 'end' || conn.status === 'close') {
+      throw new QuireError('GENERAL_002', 'Job queue unavailable', { cause: `redis connection ${conn.status}` });
+    }
+    const timeoutMs = this.opts.readyTimeoutMs ?? 3_000;
+    let timer: NodeJS.Timeout | undefined;
+    let onReady: (() => void) | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        onReady = resolve;
+        conn.once('ready', onReady);
+        timer = setTimeout(() => reject(new QuireError('GENERAL_002', 'Job queue unavailable', {
+          cause: `redis not ready after ${timeoutMs} ms`,
+        })), timeoutMs);
+      });
+    } finally {
+      clearTimeout(timer);
+      if (onReady) conn.off('ready', onReady);
+    }
+  }
+
   async depth(): Promise<Record<QueueName, number>> {
+    await this.producerReady();
     const out = {} as Record<QueueName, number>;
     await Promise.all(QUEUE_NAMES.map(async (name) => {
       const counts = await this.queue(name).getJobCounts('waiting', 'delayed', 'prioritized');
@@ -142,6 +175,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async publishSettled(jobId: string): Promise<void> {
+    await this.producerReady();
     await this.producer.publish(this.settledChannel, jobId);
   }
 
@@ -174,6 +208,7 @@ export class BullMqJobQueue implements JobQueue {
   /** Checks Redis; also waits until the settled subscription (if any) is live. */
   async ping(): Promise<void> {
     if (this.closing) throw new QuireError('GENERAL_002', 'Job queue is closed');
+    await this.producerReady();
     try {
       await this.producer.ping();
       if (this.subscribed) await this.subscribed;
@@ -199,6 +234,10 @@ export class BullMqJobQueue implements JobQueue {
 
 async function quit(conn: Redis): Promise<void> {
   if (conn.status === 'end') return;
+  if (conn.status !== 'ready') {
+    conn.disconnect(); // QUIT would wait for a connection that may never come
+    return;
+  }
   try {
     await conn.quit();
   } catch {

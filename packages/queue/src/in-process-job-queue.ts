@@ -106,26 +106,26 @@ export class InProcessJobQueue implements JobQueue {
 
   private run(queue: QueueName, lane: Lane, handler: MessageHandler, d: Delivery): void {
     lane.running++;
-    // eslint-disable-next-line prefer-const -- assigned before the async body's finally can run
-    let p!: Promise<void>;
-    p = (async () => {
-      await null; // never run a handler inside the caller's enqueue()/work() stack
-      try {
-        await handler({ ...d.msg });
-      } catch (err) {
-        const dropped = d.delivery >= this.maxDeliveries || !!this.closing;
-        this.onError(err, { queue, msg: d.msg, delivery: d.delivery, dropped });
-        if (!dropped) {
-          const delay = this.redeliveryDelayMs * 2 ** (d.delivery - 1);
-          this.schedule(queue, { msg: d.msg, delivery: d.delivery + 1 }, delay);
-        }
-      } finally {
-        lane.running--;
-        this.inFlight.delete(p);
-        this.pump(queue);
-      }
-    })();
+    const p: Promise<void> = this.deliver(queue, handler, d).finally(() => {
+      lane.running--;
+      this.inFlight.delete(p);
+      this.pump(queue);
+    });
     this.inFlight.add(p);
+  }
+
+  private async deliver(queue: QueueName, handler: MessageHandler, d: Delivery): Promise<void> {
+    await null; // never run a handler inside the caller's enqueue()/work() stack
+    try {
+      await handler({ ...d.msg });
+    } catch (err) {
+      const dropped = d.delivery >= this.maxDeliveries || !!this.closing;
+      this.onError(err, { queue, msg: d.msg, delivery: d.delivery, dropped });
+      if (!dropped) {
+        const delay = this.redeliveryDelayMs * 2 ** (d.delivery - 1);
+        this.schedule(queue, { msg: d.msg, delivery: d.delivery + 1 }, delay);
+      }
+    }
   }
 
   async depth(): Promise<Record<QueueName, number>> {
