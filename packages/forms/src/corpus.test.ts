@@ -5,7 +5,7 @@ import { clearForm } from './clear.js';
 import { toFillableCells } from './convert.js';
 import { detectForm } from './detect.js';
 import { fillForm } from './fill.js';
-import { qpdfCheck } from './test-helpers.js';
+import { qpdfCheck } from '../../../tests/fixtures/forms/test-helpers.js';
 import type { DetectedCell } from './types.js';
 
 const DIR = '/work/shared/corpus/pdf-forms';

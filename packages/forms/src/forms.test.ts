@@ -4,7 +4,7 @@ import { clearForm } from './clear.js';
 import { fromSpecFormCells, toFillableCells, toSpecFormCells } from './convert.js';
 import { detectForm } from './detect.js';
 import { fillForm } from './fill.js';
-import { allText, qpdfCheck, renderInk, shape, value } from './test-helpers.js';
+import { allText, qpdfCheck, renderInk, shape, value } from '../../../tests/fixtures/forms/test-helpers.js';
 import type { DetectedCell } from './types.js';
 
 const byLabel = (cells: DetectedCell[]) => Object.fromEntries(cells.map((c) => [c.label, value(c)]));
