@@ -1,5 +1,5 @@
 import {
-  PDFArray, PDFCheckBox, PDFDict, PDFDropdown, PDFHexString, PDFName, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField,
+  PDFArray, PDFCheckBox, PDFDict, PDFDropdown, PDFHexString, PDFName, PDFString, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField,
   type PDFDocument, type PDFField, type PDFFont, type PDFForm, type PDFObject,
 } from 'pdf-lib';
 import { labelSimilarity, normalizeLabel } from '@quire/models';
@@ -56,6 +56,7 @@ export class AcroFields {
       else throw new Error(`"${v}" is not one of the options (${opts.map((o) => o.display).join(', ')})`);
     }
     if (chosen.length > 1 && !(f instanceof PDFOptionList ? f.isMultiselect() : false)) chosen.splice(1);
+    this.dropStrayValues(f.getName());
     f.acroField.setValues(chosen.map((c) => PDFHexString.fromText(c.value)));
     f.acroField.dict.delete(PDFName.of('I'));
     this.form.markFieldAsDirty(f.ref);
@@ -78,18 +79,59 @@ export class AcroFields {
     }
   }
 
-  /** Empties a field (text/choice removed, buttons off). Returns false for fields it cannot clear. */
+  /** Empties every field of that name (text/choice emptied, buttons off). Returns false when none could be cleared. */
   async clear(name: string): Promise<boolean> {
-    const f = this.field(name);
-    if (f instanceof PDFTextField) { f.setText(undefined); await this.refresh(f, ''); return true; }
+    // separate field objects can share one name (the same logical field); clear them all
+    const same = this.form.getFields().filter((x) => x.getName() === name);
+    let ok = false;
+    for (const f of same) ok = (await this.clearOne(f)) || ok;
+    return ok;
+  }
+
+  /**
+   * /V left on widget dictionaries or intermediate nodes (found walking up from each page widget)
+   * would still show after the field is emptied; they are removed.
+   */
+  private dropStrayValues(name: string) {
+    for (const page of this.doc.getPages()) {
+      for (const ref of page.node.lookupMaybe(PDFName.of('Annots'), PDFArray)?.asArray() ?? []) {
+        const chain: PDFDict[] = [];
+        let d: PDFObject | undefined = this.doc.context.lookup(ref);
+        for (let depth = 0; d instanceof PDFDict && depth < 32; depth++) {
+          chain.push(d);
+          const p: PDFObject | undefined = d.get(PDFName.of('Parent'));
+          d = p ? this.doc.context.lookup(p) : undefined;
+        }
+        const full = chain.map((x) => x.lookup(PDFName.of('T'))).filter((t): t is PDFString | PDFHexString => t instanceof PDFString || t instanceof PDFHexString).map((t) => t.decodeText()).reverse().join('.');
+        // /I (selected option indices) on a widget also overrides the value in some readers
+        if (full === name) chain.forEach((x, k) => { if (k < chain.length - 1) x.delete(PDFName.of('V')); x.delete(PDFName.of('I')); });
+      }
+    }
+  }
+
+  private async clearOne(f: PDFField): Promise<boolean> {
+    this.dropStrayValues(f.getName());
+    const name = f.getName();
+    // some producers repeat /V on the widget dictionaries, where readers find it first
+    for (const kid of f.acroField.Kids()?.asArray() ?? []) {
+      const d = this.doc.context.lookup(kid);
+      if (d instanceof PDFDict) d.delete(PDFName.of('V'));
+    }
+    // an explicit empty /V: with no /V at all, readers such as pdf.js fall back to the default (/DV)
+    const empty = () => f!.acroField.dict.set(PDFName.of('V'), PDFHexString.fromText(''));
+    if (f instanceof PDFTextField) { f.setText(undefined); empty(); await this.refresh(f, ''); return true; }
     if (f instanceof PDFDropdown || f instanceof PDFOptionList) {
-      f.acroField.setValues([]);
+      empty();
       f.acroField.dict.delete(PDFName.of('I'));
       this.form.markFieldAsDirty(f.ref);
       await this.refresh(f, '');
       return true;
     }
-    if (f instanceof PDFCheckBox || f instanceof PDFRadioGroup) { this.setButton(name, null); return true; }
+    if (f instanceof PDFCheckBox || f instanceof PDFRadioGroup) {
+      f.acroField.dict.set(PDFName.of('V'), PDFName.of('Off'));
+      for (const w of f.acroField.getWidgets()) w.setAppearanceState(PDFName.of('Off'));
+      return true;
+    }
     return false;
   }
 

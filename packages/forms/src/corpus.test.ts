@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { mapFormInstructionsBuiltin, normalizeLabel } from '@quire/models';
+import { clearForm } from './clear.js';
+import { toFillableCells } from './convert.js';
 import { detectForm } from './detect.js';
+import { fillForm } from './fill.js';
+import { qpdfCheck } from '../../../tests/fixtures/forms/test-helpers.js';
 import type { DetectedCell } from './types.js';
 
 const DIR = '/work/shared/corpus/pdf-forms';
@@ -94,4 +99,54 @@ maybe('corpus: flat copies of AcroForms', () => {
     console.log(`${p}: fields ${gt.length}; recall ${(100 * found / gt.length).toFixed(1)}%; precision ${(100 * used.size / Math.max(1, onPages)).toFixed(1)}% (${onPages} detected on those pages); type accuracy ${(100 * typeOk / Math.max(1, found)).toFixed(1)}%; mean IoU ${(iouSum / Math.max(1, iouN)).toFixed(3)}`);
     expect(found).toBeGreaterThan(0);
   });
+});
+
+/**
+ * Fill per corpus form from generated plain-language instructions (one "label: value" line per text
+ * cell, "check 'option' for label" per checkbox), read back from the output; then clear.
+ */
+maybe('corpus: fill from generated instructions, then clear', () => {
+  const files = have ? fs.readdirSync(DIR).filter((f) => f.endsWith('.fields.json')).map((f) => f.replace('.fields.json', '.pdf')) : [];
+  const tally = { asked: 0, landed: 0, cleared: 0, clearTotal: 0 };
+  const short = (label: string) => label.split(/[.;(]|\s[-–]\s/)[0].replace(/[:?]+$/, '').trim();
+  it.each(files)('%s', async (f) => {
+    const pdf = new Uint8Array(fs.readFileSync(path.join(DIR, f)));
+    const { cells } = await detectForm(pdf);
+    const lines: string[] = [];
+    const expected = new Map<number, string>();
+    const seen = new Set<string>();
+    cells.forEach((c, i) => {
+      const label = short(c.label);
+      if (!label || seen.has(normalizeLabel(label)) || /^\d*$/.test(label)) return;
+      seen.add(normalizeLabel(label));
+      if (c.type === 'checkbox') {
+        const opts = (c.checkbox_details ?? []).map((d) => d.text);
+        const pick = opts.length > 1 ? opts[opts.length - 1] : '';
+        lines.push(pick ? `check '${pick}' for ${label}` : `${label}: yes`);
+        expected.set(i, pick || opts[0]);
+      } else {
+        const v = c.options?.length ? c.options[c.options.length - 1] : `V${i}x`.slice(0, c.maxLength ?? 10);
+        lines.push(`${label}: ${v}`);
+        expected.set(i, v);
+      }
+    });
+    const answer = mapFormInstructionsBuiltin({ instructions: lines.join('\n'), cells: toFillableCells(cells) });
+    const r = await fillForm(pdf, cells, answer.assignments);
+    const after = (await detectForm(r.pdf)).cells;
+    let landed = 0;
+    for (const [i, v] of expected) {
+      const c = after[i];
+      const got = c.type === 'checkbox' ? (c.checkbox_details ?? []).filter((d) => d.selected).map((d) => d.text).join('|') : c.text;
+      if (got === v) landed++;
+    }
+    tally.asked += expected.size; tally.landed += landed;
+    const q = qpdfCheck(r.pdf);
+    if (q) expect([0, 3]).toContain(q.status);
+    const cl = await clearForm(r.pdf, after, { overlays: r.overlays });
+    const left = (await detectForm(cl.pdf)).cells.filter((c) => (c.type === 'checkbox' ? c.checkbox_details?.some((d) => d.selected) : c.text.trim()));
+    tally.clearTotal += after.length; tally.cleared += after.length - left.length;
+    console.log(`${f}: instructed ${expected.size}, landed ${landed}, unmatched ${answer.unmatched.length}, unapplied ${r.unapplied.length}; after clear ${left.length} cell(s) still show a value`);
+    expect(landed / Math.max(1, expected.size)).toBeGreaterThanOrEqual(0.5);
+  });
+  afterAll(() => console.log(`FILL: ${tally.landed}/${tally.asked} instructed values landed in the right field (${(100 * tally.landed / Math.max(1, tally.asked)).toFixed(1)}%); CLEAR: ${tally.cleared}/${tally.clearTotal} cells empty after clear`));
 });

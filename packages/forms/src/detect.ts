@@ -26,6 +26,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     const widgetCount = new Map<string, number>();
     let tables = 0;
     let tooltips: Map<string, string> | undefined;
+    const hasFields = ((await doc.getFieldObjects()) ?? null) !== null || (await anyWidget(doc, pages));
     for (const n of pages) {
       const page = await doc.getPage(n);
       const display = pageFrame(page);
@@ -42,6 +43,8 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
         }
         const words = geo.words.map((w) => toPt(w, frame.width, frame.height));
         widgetCells_.push(...fix(widgetCells(n, frame, annots, words, widgetCount)));
+      } else if (hasFields && !opts.drawnCellsBesideFields) {
+        // a fillable form's other pages (instructions, worksheets) are not scanned for drawn cells
       } else if (!outside && !geo.words.length && !geo.segments.length && await pageHasImages(page)) {
         scannedPages.push(n);
         warnings.push(`Page ${n} is an image only (scanned); its cells need OCR and raster line detection`);
@@ -65,4 +68,12 @@ function toDisplay(c: DetectedCell, reading: PageFrame, display: PageFrame): Det
   if (c.checkbox_details) out.checkbox_details = c.checkbox_details.map((d) => ({ ...d, center_coord: remapPoint(d.center_coord, reading, display) }));
   if (c.source.kind === 'drawn' && c.source.boxes) out.source = { ...c.source, boxes: c.source.boxes.map((b) => remapBox(b, reading, display)) };
   return out;
+}
+
+async function anyWidget(doc: Awaited<ReturnType<typeof openPdfJs>>, pages: number[]): Promise<boolean> {
+  for (const n of pages) {
+    const annots = (await (await doc.getPage(n)).getAnnotations()) as WidgetAnnotation[];
+    if (annots.some((a) => a.subtype === 'Widget' && !!a.fieldName)) return true;
+  }
+  return false;
 }

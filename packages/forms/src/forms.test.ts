@@ -4,7 +4,7 @@ import { clearForm } from './clear.js';
 import { fromSpecFormCells, toFillableCells, toSpecFormCells } from './convert.js';
 import { detectForm } from './detect.js';
 import { fillForm } from './fill.js';
-import { allText, qpdfCheck, renderInk, shape, value } from './test-helpers.js';
+import { allText, qpdfCheck, renderInk, shape, value } from '../../../tests/fixtures/forms/test-helpers.js';
 import type { DetectedCell } from './types.js';
 
 const byLabel = (cells: DetectedCell[]) => Object.fromEntries(cells.map((c) => [c.label, value(c)]));
@@ -182,5 +182,30 @@ describe('form_fields from callers', () => {
     expect(merged[0].source).toEqual(cells[0].source);
     expect(merged[0].text).toBe('Hand edited');
     expect(() => fromSpecFormCells([{ page_number: 0, type: 'text', bounding_box: [0, 0, 1] }])).toThrow(expect.objectContaining({ code: 'REQ_002' }));
+  });
+});
+
+describe('scanned pages', () => {
+  it('reports image-only pages, and finds cells from geometry supplied from outside (OCR + line detection)', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    // a 1×1 grey PNG stretched over the page: an image-only page
+    const png = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==', 'base64'));
+    page.drawImage(await doc.embedPng(png), { x: 0, y: 0, width: 612, height: 792 });
+    const pdf = await doc.save();
+    const plain = await detectForm(pdf);
+    expect(plain.scannedPages).toEqual([1]);
+    expect(plain.cells).toEqual([]);
+    const W = 612, H = 792;
+    const geometry = { 1: {
+      width: W, height: H,
+      words: [{ text: 'Name:', box: { x0: 50 / W, y0: 90 / H, x1: 80 / W, y1: 100 / H }, fontSize: 10, confidence: 0.9 }],
+      segments: [{ x0: 90 / W, y0: 100 / H, x1: 300 / W, y1: 100 / H, width: 0.001 }],
+      rects: [],
+    } };
+    const withOcr = await detectForm(pdf, { geometry });
+    expect(withOcr.scannedPages).toEqual([]);
+    expect(withOcr.cells.map((c) => [c.type, c.label])).toEqual([['text', 'Name']]);
   });
 });

@@ -76,6 +76,11 @@ export interface DetectOptions {
   pages?: number[];
   /** Geometry supplied from outside (e.g. OCR + raster line detection) for pages that have no usable text layer. */
   geometry?: Record<number, PageGeometry>;
+  /**
+   * Also look for drawn cells on the pages without widgets of a fillable form (off by default: those
+   * pages are usually instructions, and their rules and leaders are not fields).
+   */
+  drawnCellsBesideFields?: boolean;
 }
 
 export interface DetectResult {

@@ -24,6 +24,8 @@ export function splitInstructions(instructions: string): string[] {
     for (const m of part.matchAll(/[.!?](?=\s+\S)/g)) {
       const before = part.slice(start, m.index);
       if (m[0] === '.' && ABBREV.test(before.trim())) continue;
+      // "Smoker? No": a question followed by a short answer is one statement
+      if (m[0] === '?' && part.slice(m.index! + 1).trim().split(/\s+/).length <= 3) continue;
       pieces.push(part.slice(start, m.index)); start = m.index! + 1;
     }
     pieces.push(part.slice(start));
