@@ -114,8 +114,7 @@ describe('flat PDF', () => {
     expect(first.every((c) => value(c) === '')).toBe(true);
   });
 
-  // Skipped until the built-in mapper handles question-style answers ("Smoker? No"): it reports them as unmatched today (issue 6 note).
-  it.skip('fill draws overlays that detect reads back; clear removes exactly them', async () => {
+  it('fill draws overlays that detect reads back; clear removes exactly them', async () => {
     const { answer, result } = await fillFromInstructions(pdf, first,
       'Full name: Jane Doe\nEmail: jane@example.com\nPhone: Привет 555\nZIP code: 12345\nTick newsletter\nSmoker? No\nQty Apples: 3\nPrice Pears = 2.00\nSign as J. Doe');
     expect(answer.unmatched).toEqual([]);
