@@ -13,6 +13,7 @@ export interface WorkerPoolOptions {
   factory: OcrWorkerFactory;
   languages: string;
   psm: number;
+  tessdataDir?: string;
   /** A recognition running longer than this is treated as a hung worker (killed, replaced, retried once). */
   jobTimeoutMs: number;
 }
@@ -41,8 +42,12 @@ export class WorkerPool {
 
   /** Starts one worker and waits for it, so a broken install fails at pool creation, not on page 1. */
   async warmUp(): Promise<void> {
-    const w = await this.opts.factory({ languages: this.opts.languages, psm: this.opts.psm });
+    const w = await this.opts.factory(this.workerOptions());
     this.adopt(w);
+  }
+
+  private workerOptions() {
+    return { languages: this.opts.languages, psm: this.opts.psm, tessdataDir: this.opts.tessdataDir };
   }
 
   recognize(png: Uint8Array): Promise<TessResult> {
@@ -99,7 +104,7 @@ export class WorkerPool {
 
   private spawn(): void {
     this.starting++;
-    this.opts.factory({ languages: this.opts.languages, psm: this.opts.psm }).then(
+    this.opts.factory(this.workerOptions()).then(
       (w) => { this.starting--; this.spawnFailures = 0; this.adopt(w); },
       (e: unknown) => { this.starting--; this.spawnFailures++; this.lastSpawnError = e; this.dispatch(); },
     );
