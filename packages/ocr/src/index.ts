@@ -48,7 +48,7 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
   const maxPixels = opts.maxPixels ?? DEFAULT_LIMITS.maxPixels;
   return {
     size: pool.size,
-    recognize: (image, page) => recognizePage({ ocr: (png) => pool.recognize(png), maxPixels }, image, page),
+    recognize: (image, page) => recognizePage({ ocr: (img) => pool.recognize(img), maxPixels }, image, page),
     close: () => pool.close(),
   };
 }

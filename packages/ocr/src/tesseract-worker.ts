@@ -18,7 +18,8 @@ export interface TessResult { blocks: TessBlock[]; confidence: number; text: str
  */
 export interface OcrWorker {
   readonly id: string;
-  recognize(png: Uint8Array): Promise<TessResult>;
+  /** Recognizes an encoded image (PGM, PNG, JPEG …). */
+  recognize(image: Uint8Array): Promise<TessResult>;
   /** Graceful stop. */
   terminate(): Promise<void>;
   /** Abrupt stop of the thread (what a crash looks like); used by the pool on timeouts. */
@@ -102,9 +103,9 @@ function wrap(tw: tesseract.Worker, thread: NodeThread): OcrWorker {
 
   return {
     id,
-    async recognize(png) {
+    async recognize(image) {
       if (dead) throw dead;
-      const job = tw.recognize(Buffer.from(png.buffer, png.byteOffset, png.byteLength), {}, { text: true, blocks: true })
+      const job = tw.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: true, blocks: true })
         .then((r) => r.data as unknown as TessResult, (e: unknown) => { throw e instanceof Error ? e : new Error(String(e)); });
       return Promise.race([job, death]);
     },
