@@ -71,3 +71,4 @@ for (const [file, gt] of files) {
   if (hasNative) rows.push(['native 1 process', await native(1, full)], [`native ${cores} processes`, await native(cores, full)]);
   for (const [name, r] of rows) console.log(`${file} ${m.width}x${m.height}  ${name.padEnd(20)} ${r.sPerPage.toFixed(2)} s/page  CER ${(cer(r.text, expected) * 100).toFixed(2)} %`);
 }
+console.log(`peak RSS of this process (all @quire/ocr runs): ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
