@@ -1,5 +1,6 @@
 // OCR speed and accuracy on corpus scans: @quire/ocr with 1 worker and one per core, against the
 // native tesseract CLI (Debian tesseract-ocr, OMP_THREAD_LIMIT=1) run as 1 and as one-per-core processes.
+// Also @quire/ocr on Debian's tessdata_fast model when installed (tesseract-ocr-eng).
 // Usage: node scripts/build.mjs && node scripts/bench-ocr.mjs [copies=4]
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,8 +30,10 @@ function cer(actual, expected) {
   return prev[e.length] / e.length;
 }
 
-async function quire(size, bytes, page) {
-  const pool = await createOcrPool({ size });
+const DEBIAN_FAST = '/usr/share/tesseract-ocr/5/tessdata';
+
+async function quire(size, bytes, page, tessdataDir) {
+  const pool = await createOcrPool({ size, tessdataDir });
   try {
     await pool.recognize(bytes, page); // warm every code path once
     const t0 = performance.now();
@@ -62,6 +65,10 @@ for (const [file, gt] of files) {
   const page = { number: 1, widthPt: (m.width / 300) * 72, heightPt: (m.height / 300) * 72 };
   const expected = fs.readFileSync(path.join(dir, `${gt}.expected.txt`), 'utf8');
   const rows = [['quire 1 worker', await quire(1, bytes, page)], [`quire ${cores} workers`, await quire(cores, bytes, page)]];
+  if (fs.existsSync(path.join(DEBIAN_FAST, 'eng.traineddata'))) {
+    rows.push(['quire 1 w. deb-fast', await quire(1, bytes, page, DEBIAN_FAST)], [`quire ${cores} w. deb-fast`, await quire(cores, bytes, page, DEBIAN_FAST)]);
+  }
   if (hasNative) rows.push(['native 1 process', await native(1, full)], [`native ${cores} processes`, await native(cores, full)]);
   for (const [name, r] of rows) console.log(`${file} ${m.width}x${m.height}  ${name.padEnd(20)} ${r.sPerPage.toFixed(2)} s/page  CER ${(cer(r.text, expected) * 100).toFixed(2)} %`);
 }
+console.log(`peak RSS of this process (all @quire/ocr runs): ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);

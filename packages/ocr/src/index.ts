@@ -11,6 +11,12 @@ export interface OcrPoolOptions {
   psm?: number;
   /** tesseract language string ('eng', 'eng+deu' …); each needs its @tesseract.js-data package. */
   languages?: string;
+  /**
+   * Folder of traineddata to use instead of the packaged 4.0.0_best_int model, e.g. Debian's
+   * tessdata_fast (/usr/share/tesseract-ocr/5/tessdata): about twice as fast on dense pages, a
+   * little less accurate. Read from disk only; nothing is ever downloaded.
+   */
+  tessdataDir?: string;
   /** Largest image (width × height) accepted; default the core limit. Over it: REQ_003. */
   maxPixels?: number;
   /** A recognition running longer is treated as a hung worker; default 300 s. */
@@ -35,13 +41,14 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
     factory: opts.workerFactory ?? createTesseractWorker,
     languages: opts.languages ?? 'eng',
     psm: opts.psm ?? 3,
+    tessdataDir: opts.tessdataDir,
     jobTimeoutMs: opts.jobTimeoutMs ?? 300_000,
   });
   await pool.warmUp();
   const maxPixels = opts.maxPixels ?? DEFAULT_LIMITS.maxPixels;
   return {
     size: pool.size,
-    recognize: (image, page) => recognizePage({ ocr: (png) => pool.recognize(png), maxPixels }, image, page),
+    recognize: (image, page) => recognizePage({ ocr: (img) => pool.recognize(img), maxPixels }, image, page),
     close: () => pool.close(),
   };
 }
@@ -49,5 +56,5 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
 export { recognizePage, chooseScale, candidateAngles, type PageInfo, type RecognizeDeps } from './recognize-page.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
 export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';
-export { createTesseractWorker, languageDataPath, type OcrWorker, type OcrWorkerFactory, type TessResult } from './tesseract-worker.js';
+export { createTesseractWorker, languageDataPath, type OcrWorker, type OcrWorkerFactory, type OcrWorkerOptions, type TessResult } from './tesseract-worker.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';

@@ -108,6 +108,10 @@ describe('OCR pool on generated scans', () => {
 });
 
 describe('OCR pool resilience', () => {
+  it('fails at creation when the language data folder has no model', async () => {
+    await expect(createOcrPool({ size: 1, tessdataDir: '/nonexistent-tessdata' })).rejects.toThrow(/No traineddata for eng/);
+  });
+
   it('replaces a worker whose thread dies mid-job, retries the job, and keeps serving', async () => {
     const created: OcrWorker[] = [];
     let killNext = true;

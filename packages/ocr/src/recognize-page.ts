@@ -9,7 +9,7 @@ export interface PageInfo { number: number; widthPt: number; heightPt: number }
 
 export interface RecognizeDeps {
   /** Runs one tesseract recognition (through the pool). */
-  ocr: (png: Uint8Array) => Promise<TessResult>;
+  ocr: (image: Uint8Array) => Promise<TessResult>;
   maxPixels: number;
 }
 
@@ -85,8 +85,8 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   for (const angle of candidateAngles(analysis)) {
     // After a bad first read, a band of the page says whether another orientation is worth a full pass.
     if (best && !(await worthFullPass(deps, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
-    const { png, transform } = await renderForOcr(scaled, angle, grey);
-    const res = await deps.ocr(png);
+    const { image: ocrImage, transform } = await renderForOcr(scaled, angle, grey);
+    const res = await deps.ocr(ocrImage);
     const r = readability(res);
     if (!best || r.score > best.r.score) best = { res, t: transform, r };
     if (looksRight(r)) break;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import tesseract from 'tesseract.js';
@@ -17,7 +18,8 @@ export interface TessResult { blocks: TessBlock[]; confidence: number; text: str
  */
 export interface OcrWorker {
   readonly id: string;
-  recognize(png: Uint8Array): Promise<TessResult>;
+  /** Recognizes an encoded image (PGM, PNG, JPEG …). */
+  recognize(image: Uint8Array): Promise<TessResult>;
   /** Graceful stop. */
   terminate(): Promise<void>;
   /** Abrupt stop of the thread (what a crash looks like); used by the pool on timeouts. */
@@ -25,7 +27,17 @@ export interface OcrWorker {
   onDeath(cb: (reason: Error) => void): void;
 }
 
-export type OcrWorkerFactory = (opts: { languages: string; psm: number }) => Promise<OcrWorker>;
+export interface OcrWorkerOptions {
+  languages: string;
+  psm: number;
+  /**
+   * Folder with `<lang>.traineddata.gz` or `<lang>.traineddata` (e.g. Debian's tessdata_fast in
+   * /usr/share/tesseract-ocr/5/tessdata). Default: the @tesseract.js-data packages' 4.0.0_best_int.
+   */
+  tessdataDir?: string;
+}
+
+export type OcrWorkerFactory = (opts: OcrWorkerOptions) => Promise<OcrWorker>;
 
 // The model: 4.0.0_best_int is the LSTM "best" network quantized to int8 — better accuracy than
 // tessdata_fast at a similar speed, and 3 MB instead of the 11 MB legacy+LSTM 4.0.0 file.
@@ -36,23 +48,33 @@ export function languageDataPath(lang: string): string {
   return path.join(path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), MODEL_DIR);
 }
 
+function packagedTessdata(langs: string[]): { langPath: string; gzip: boolean } {
+  const langPath = languageDataPath(langs[0]);
+  for (const l of langs.slice(1)) {
+    // tesseract.js takes one langPath, and each @tesseract.js-data package is its own folder.
+    if (languageDataPath(l) !== langPath) throw new Error(`Language ${l} is not in the same folder as ${langs[0]}: pass tessdataDir`);
+  }
+  return { langPath, gzip: true };
+}
+
+function localTessdata(dir: string, langs: string[]): { langPath: string; gzip: boolean } {
+  const has = (ext: string) => langs.every((l) => fs.existsSync(path.join(dir, `${l}${ext}`)));
+  if (has('.traineddata.gz')) return { langPath: dir, gzip: true };
+  if (has('.traineddata')) return { langPath: dir, gzip: false };
+  throw new Error(`No traineddata for ${langs.join('+')} in ${dir}`);
+}
+
 interface NodeThread { on(ev: 'exit' | 'error', cb: (arg: unknown) => void): void; terminate(): Promise<number> }
 
 let counter = 0;
 
 /** Starts a tesseract.js worker thread, fully offline: local langPath, no cache writes, errors handled. */
-export const createTesseractWorker: OcrWorkerFactory = async ({ languages, psm }) => {
+export const createTesseractWorker: OcrWorkerFactory = async ({ languages, psm, tessdataDir }) => {
   const langs = languages.split('+');
-  const langPath = languageDataPath(langs[0]);
-  for (const l of langs.slice(1)) {
-    if (path.dirname(languageDataPath(l)) !== path.dirname(langPath)) {
-      // tesseract.js takes one langPath; each @tesseract.js-data package is its own folder.
-      throw new Error(`Language ${l} must be loaded from the same folder as ${langs[0]}`);
-    }
-  }
+  const { langPath, gzip } = tessdataDir ? localTessdata(tessdataDir, langs) : packagedTessdata(langs);
   const tw = await tesseract.createWorker(langs, tesseract.OEM.LSTM_ONLY, {
     langPath,
-    gzip: true,
+    gzip,
     cacheMethod: 'none',
     logger: () => {},
     // Without an errorHandler a rejected job also throws inside the message listener (uncaught).
@@ -81,9 +103,9 @@ function wrap(tw: tesseract.Worker, thread: NodeThread): OcrWorker {
 
   return {
     id,
-    async recognize(png) {
+    async recognize(image) {
       if (dead) throw dead;
-      const job = tw.recognize(Buffer.from(png.buffer, png.byteOffset, png.byteLength), {}, { text: true, blocks: true })
+      const job = tw.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: true, blocks: true })
         .then((r) => r.data as unknown as TessResult, (e: unknown) => { throw e instanceof Error ? e : new Error(String(e)); });
       return Promise.race([job, death]);
     },

@@ -2,7 +2,7 @@ import { QuireError } from '@quire/core';
 import type { OcrWorker, OcrWorkerFactory, TessResult } from './tesseract-worker.js';
 
 interface Job {
-  png: Uint8Array;
+  image: Uint8Array;
   attempts: number;
   resolve: (r: TessResult) => void;
   reject: (e: unknown) => void;
@@ -13,6 +13,7 @@ export interface WorkerPoolOptions {
   factory: OcrWorkerFactory;
   languages: string;
   psm: number;
+  tessdataDir?: string;
   /** A recognition running longer than this is treated as a hung worker (killed, replaced, retried once). */
   jobTimeoutMs: number;
 }
@@ -41,14 +42,18 @@ export class WorkerPool {
 
   /** Starts one worker and waits for it, so a broken install fails at pool creation, not on page 1. */
   async warmUp(): Promise<void> {
-    const w = await this.opts.factory({ languages: this.opts.languages, psm: this.opts.psm });
+    const w = await this.opts.factory(this.workerOptions());
     this.adopt(w);
   }
 
-  recognize(png: Uint8Array): Promise<TessResult> {
+  private workerOptions() {
+    return { languages: this.opts.languages, psm: this.opts.psm, tessdataDir: this.opts.tessdataDir };
+  }
+
+  recognize(image: Uint8Array): Promise<TessResult> {
     if (this.closed) return Promise.reject(new QuireError('PROC_003', 'OCR pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ png, attempts: 0, resolve, reject });
+      this.queue.push({ image, attempts: 0, resolve, reject });
       this.dispatch();
     });
   }
@@ -99,7 +104,7 @@ export class WorkerPool {
 
   private spawn(): void {
     this.starting++;
-    this.opts.factory({ languages: this.opts.languages, psm: this.opts.psm }).then(
+    this.opts.factory(this.workerOptions()).then(
       (w) => { this.starting--; this.spawnFailures = 0; this.adopt(w); },
       (e: unknown) => { this.starting--; this.spawnFailures++; this.lastSpawnError = e; this.dispatch(); },
     );
@@ -112,7 +117,7 @@ export class WorkerPool {
       timer = setTimeout(() => reject(new Error(`OCR job exceeded ${this.opts.jobTimeoutMs} ms`)), this.opts.jobTimeoutMs);
     });
     try {
-      const result = await Promise.race([worker.recognize(job.png), timeout]);
+      const result = await Promise.race([worker.recognize(job.image), timeout]);
       clearTimeout(timer);
       if (this.live.has(worker)) { this.idle.push(worker); }
       job.resolve(result);
