@@ -56,3 +56,17 @@ export function centreInside(inner: Box, outer: Box): boolean {
   const cx = (inner.x0 + inner.x1) / 2, cy = (inner.y0 + inner.y1) / 2;
   return cx >= outer.x0 && cx <= outer.x1 && cy >= outer.y0 && cy <= outer.y1;
 }
+
+export type QuarterTurn = 0 | 90 | 180 | 270;
+
+/** Turns a normalized box a quarter turn clockwise `deg` degrees (the page turns with it). */
+export function rotateBoxQuarter(b: Box, deg: QuarterTurn): Box {
+  switch (deg) {
+    case 0: return { ...b };
+    case 90: return { x0: 1 - b.y1, y0: b.x0, x1: 1 - b.y0, y1: b.x1 };
+    case 180: return { x0: 1 - b.x1, y0: 1 - b.y1, x1: 1 - b.x0, y1: 1 - b.y0 };
+    case 270: return { x0: b.y0, y0: 1 - b.x1, x1: b.y1, y1: 1 - b.x0 };
+  }
+}
+
+export const inverseQuarterTurn = (deg: QuarterTurn): QuarterTurn => ((360 - deg) % 360) as QuarterTurn;

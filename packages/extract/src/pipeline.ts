@@ -5,7 +5,8 @@ import { parse as parsePptx } from '@quire/format-pptx';
 import { parse as parseXlsx } from '@quire/format-xlsx';
 import { readPdf } from '@quire/format-pdf';
 import { readImage } from '@quire/format-image';
-import { layoutDocument } from '@quire/layout';
+import { layoutDocument, type LayoutInput, type LayoutOptions } from '@quire/layout';
+import { restoreOrientation, turnsOf, uprightPage } from './orientation.js';
 
 /** Readers that produce the document model directly. */
 const DOCUMENT_READERS: Partial<Record<SourceFormat, DocumentParser>> = {
@@ -22,11 +23,18 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
   const layoutOptions = { detectSelections: options.detectSelections, footnoteReferences: true };
   if (format === 'pdf') {
     const r = await readPdf(bytes, options);
-    return layoutDocument({ format, pageCount: r.pageCount, pages: r.pages, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
+    return layoutPages({ format, pageCount: r.pageCount, pages: r.pages, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {
     const r = await readImage(bytes, options);
-    return layoutDocument({ format, pageCount: r.pageCount, pages: r.pages, warnings: r.warnings }, layoutOptions);
+    return layoutPages({ format, pageCount: r.pageCount, pages: r.pages, warnings: r.warnings }, layoutOptions);
   }
   throw new QuireError('FILE_001', `Unsupported file type: ${format}`, { format });
+}
+
+/** Layout over raw pages, with OCR-rotated pages turned upright first and their boxes turned back after. */
+export function layoutPages(input: LayoutInput, options: LayoutOptions): Document {
+  const turns = turnsOf(input.pages);
+  if (!turns.size) return layoutDocument(input, options);
+  return restoreOrientation(layoutDocument({ ...input, pages: input.pages.map(uprightPage) }, options), turns);
 }

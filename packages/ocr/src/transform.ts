@@ -58,11 +58,5 @@ export function splitRotation(angle: number): { quarter: 0 | 90 | 180 | 270; ske
  * lies on the page once the page itself is turned. Layout can use it with `correctedRotation` to
  * work on an upright frame and map its results back with the inverse turn (360 - deg).
  */
-export function rotateBoxQuarter(b: Box, deg: 0 | 90 | 180 | 270): Box {
-  switch (deg) {
-    case 0: return { ...b };
-    case 90: return { x0: 1 - b.y1, y0: b.x0, x1: 1 - b.y0, y1: b.x1 };
-    case 180: return { x0: 1 - b.x1, y0: 1 - b.y1, x1: 1 - b.x0, y1: 1 - b.y0 };
-    case 270: return { x0: b.y0, y0: 1 - b.x1, x1: b.y1, y1: 1 - b.x0 };
-  }
-}
+// The geometry lives in core (layout's callers need it too); re-exported for existing importers.
+export { rotateBoxQuarter } from '@quire/core';
