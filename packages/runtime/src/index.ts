@@ -1,1 +1,3 @@
 export * from './rate-limit/rate-limiter.js';
+export * from './rate-limit/memory-rate-limiter.js';
+export * from './rate-limit/redis-rate-limiter.js';
