@@ -144,6 +144,11 @@ describe('safeFetch failures', () => {
     await expect(safeFetch(`http://127.0.0.1:${closed}/`, allowed)).rejects.toMatchObject({ code: 'FILE_005' });
   });
 
+  it('a DNS lookup that hangs counts against the timeout (FILE_006)', async () => {
+    const resolve = () => new Promise<never>(() => undefined);
+    await expect(safeFetch('http://hang.example.test/', { timeoutMs: 200, resolve })).rejects.toMatchObject({ code: 'FILE_006' });
+  });
+
   it('an unresolvable host is FILE_005', async () => {
     const resolve = async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }); };
     await expect(safeFetch('http://nowhere.example.test/', { timeoutMs: 1_000, resolve })).rejects.toMatchObject({ code: 'FILE_005' });

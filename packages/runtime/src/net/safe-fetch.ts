@@ -58,7 +58,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
   let method = opts.method ?? 'GET';
   let body = opts.body;
   for (let hop = 0; ; hop++) {
-    const target = await checkTarget(current, allow, opts);
+    const target = await withDeadline(checkTarget(current, allow, opts), deadline, current);
     const ctx: BodyContext = {};
     const res = await request(current, target, { ...opts, method, body }, deadline, ctx);
     const location = res.headers.location;
@@ -78,6 +78,20 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
       throw new QuireError('FILE_005', `Download failed: the server answered ${status}`, { status, url: current.href });
     }
     return { status, headers: res.headers, body: limitBody(res, opts, current, ctx), finalUrl: current.href };
+  }
+}
+
+/** DNS is part of the time budget too: getaddrinfo can take many seconds to give up. */
+async function withDeadline<T>(p: Promise<T>, deadline: number, u: URL): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QuireError('FILE_006', `Timeout resolving ${u.hostname}`, { url: u.href })),
+      Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
