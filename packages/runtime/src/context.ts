@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { FsBlobStore, S3BlobStore, openMetadataStore, type BlobStore, type MetadataStore } from '@quire/storage';
 import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@quire/queue';
 import type { Config } from './config.js';
@@ -51,14 +50,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       ? new BullMqJobQueue({ redisUrl: config.redisUrl!, prefix: config.queuePrefix, onError: (e, where) => log.warn({ err: e, where }, 'queue error') })
       : new InProcessJobQueue({ onError: (e, c) => log.warn({ err: e, queue: c.queue, jobId: c.msg.jobId, dropped: c.dropped }, 'queue handler error') });
     closers.push(() => queue.close());
-    let limiter: RateLimiter;
-    if (config.mode === 'distributed') {
-      const redis = new Redis(config.redisUrl!, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
-      limiter = new RedisRateLimiter(redis);
-      closers.push(() => redis.quit().catch(() => undefined));
-    } else {
-      limiter = new MemoryRateLimiter();
-    }
+    const limiter: RateLimiter = config.mode === 'distributed'
+      ? new RedisRateLimiter({ redis: config.redisUrl!, prefix: config.queuePrefix })
+      : new MemoryRateLimiter();
+    closers.push(() => limiter.close());
     const metrics = new Metrics(() => queue.depth());
     const jobs = new JobService(store, queue, config.retentionHours, log);
     let closed: Promise<void> | undefined;

@@ -1,25 +1,56 @@
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
+import { checkTakeOptions, type TakeOptions } from './token-bucket.js';
 
-/** Token buckets in process memory (embedded mode: one process sees every request). */
+export interface MemoryRateLimiterOptions {
+  /** Milliseconds clock (default performance.now, which never jumps with the wall clock). */
+  now?: () => number;
+  /** Buckets kept; the least recently used beyond this are forgotten (default 100 000). */
+  maxKeys?: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * The embedded rate limiter: one token bucket per key in a Map, refilled lazily on each take().
+ * Map order doubles as recency order, so evicting the oldest entries bounds memory; a forgotten
+ * bucket comes back full, which only ever errs on the lenient side.
+ */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private readonly now: () => number = Date.now) {}
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly now: () => number;
+  private readonly maxKeys: number;
 
-  async take(key: string, opts: { capacity: number; refillPerSecond: number; cost?: number }): Promise<RateLimitDecision> {
-    const cost = opts.cost ?? 1, t = this.now();
-    const b = this.buckets.get(key) ?? { tokens: opts.capacity, at: t };
-    b.tokens = Math.min(opts.capacity, b.tokens + ((t - b.at) / 1000) * opts.refillPerSecond);
-    b.at = t;
-    const allowed = b.tokens >= cost;
-    if (allowed) b.tokens -= cost;
-    this.buckets.set(key, b);
-    if (this.buckets.size > 100_000) this.evictFull(opts.capacity);
-    return { allowed, remaining: Math.floor(b.tokens), retryAfterMs: allowed ? 0 : Math.ceil(((cost - b.tokens) / opts.refillPerSecond) * 1000) };
+  constructor(opts: MemoryRateLimiterOptions = {}) {
+    this.now = opts.now ?? (() => performance.now());
+    this.maxKeys = opts.maxKeys ?? 100_000;
   }
 
-  private evictFull(capacity: number): void {
-    for (const [k, b] of this.buckets) if (b.tokens >= capacity) this.buckets.delete(k);
+  async take(key: string, opts: TakeOptions): Promise<RateLimitDecision> {
+    const cost = checkTakeOptions(opts);
+    const { capacity, refillPerSecond } = opts;
+    const now = this.now();
+    const prev = this.buckets.get(key);
+    let tokens = prev ? Math.min(capacity, prev.tokens + (Math.max(0, now - prev.at) * refillPerSecond) / 1000) : capacity;
+    let decision: RateLimitDecision;
+    if (tokens >= cost) {
+      tokens -= cost;
+      decision = { allowed: true, remaining: Math.floor(tokens), retryAfterMs: 0 };
+    } else {
+      decision = { allowed: false, remaining: Math.floor(tokens), retryAfterMs: Math.ceil(((cost - tokens) * 1000) / refillPerSecond) };
+    }
+    this.buckets.delete(key); // re-insert: most recently used last
+    this.buckets.set(key, { tokens, at: now });
+    if (this.buckets.size > this.maxKeys) {
+      const oldest = this.buckets.keys().next().value as string;
+      this.buckets.delete(oldest);
+    }
+    return decision;
   }
 
-  async close(): Promise<void> { this.buckets.clear(); }
+  async close(): Promise<void> {
+    this.buckets.clear();
+  }
 }
