@@ -187,19 +187,36 @@ describe('embedded: the job state machine with a controllable job', () => {
 
 describe('embedded: retries only for retryable codes', () => {
   let t: TestServer;
-  let calls = 0;
-  const flaky: JobHandler = async () => {
-    calls++;
-    if (calls === 1) throw new QuireError('PROC_003', 'temporarily unavailable');
+  const calls = new Map<string, number>();
+  // "flaky.html" fails once with a retryable code; "broken.html" always fails with a non-retryable one.
+  const handler: JobHandler = async (ctx) => {
+    const name = String((ctx.job.input as { filename?: string }).filename);
+    calls.set(name, (calls.get(name) ?? 0) + 1);
+    if (name === 'broken.html') throw new QuireError('FILE_003', 'bad file');
+    if (calls.get(name) === 1) throw new QuireError('PROC_003', 'temporarily unavailable');
     return { result: { ok: true }, credits: 1, pages: 1 };
   };
-  beforeAll(async () => { t = await startTestServer({}, { handlers: { extract: flaky, classify: async () => { throw new QuireError('FILE_003', 'bad file'); } } }); });
+  beforeAll(async () => { t = await startTestServer({}, { handlers: { extract: handler } }); });
   afterAll(() => t.close());
 
+  const submit = async (name: string) => {
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name }, { async: 'true' }) });
+    return pollJob(t, ((await res.json()) as any).job_id) as Promise<any>;
+  };
+
   it('retries a retryable failure and then completes', async () => {
-    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name: 'r.html' }, { async: 'true' }) });
-    const job = (await pollJob(t, ((await res.json()) as any).job_id)) as any;
+    const job = await submit('flaky.html');
     expect(job.status).toBe('completed');
-    expect(calls).toBe(2);
+    expect(calls.get('flaky.html')).toBe(2);
+  });
+
+  it('fails a non-retryable error at once, with its code, and charges nothing', async () => {
+    const job = await submit('broken.html');
+    expect([job.status, job.error_code]).toEqual(['failed', 'FILE_003']);
+    expect(calls.get('broken.html')).toBe(1);
+    const row = await t.server.ctx.store.jobs.get(job.job_id);
+    expect(Number(row!.credits_used)).toBe(0);
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name: 'broken.html' }) });
+    expect([res.status, ((await res.json()) as any).error.code]).toEqual([400, 'FILE_003']);
   });
 });

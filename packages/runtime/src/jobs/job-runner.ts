@@ -41,7 +41,10 @@ export class JobRunner {
     const handler = this.handlers[msg.kind];
     if (!handler || !isJobKind(msg.kind)) {
       log.error({ msg }, 'no handler for job kind');
-      await store.jobs.transition(msg.jobId, 'failed', { error: { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` } });
+      await store.sql.transaction(async (tx) => {
+        const failed = await store.jobs.transition(msg.jobId, 'failed', { error: { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` } }, tx);
+        if (failed?.key_id) await store.keys.settle(tx, failed.key_id, Number(failed.credits_reserved), 0);
+      });
       return;
     }
     const job = await store.jobs.claim(msg.jobId, config.jobLeaseMs);

@@ -27,7 +27,7 @@ export function requestContext(log: Logger, metrics: Metrics): RequestHandler {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
       metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      log.debug({ requestId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      log.info({ requestId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     next();
   };

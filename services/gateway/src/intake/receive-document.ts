@@ -18,7 +18,7 @@ const isMultipart = (req: Request) => (req.headers['content-type'] ?? '').toLowe
  * memory, cut off at the upload limit), or a JSON/multipart `file_url` downloaded through the SSRF
  * guard, streamed too and accepted at any size. Stores it at `<blobPrefix>source`.
  */
-export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefix: string, opts: { fileField?: string } = {}): Promise<ReceivedRequest> {
+export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefix: string): Promise<ReceivedRequest> {
   const received = isMultipart(req) ? await receiveMultipart(req, deps, blobPrefix) : { fields: (req.body ?? {}) as Record<string, unknown> };
   const fileUrl = received.fields.file_url;
   if (fileUrl !== undefined && fileUrl !== '') {
@@ -29,7 +29,6 @@ export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefi
     if (typeof fileUrl !== 'string') throw new QuireError('FILE_007', 'Invalid file URL');
     received.document = await download(fileUrl, deps, blobPrefix);
   }
-  void opts;
   return received;
 }
 
