@@ -2,6 +2,7 @@ import type { JobHandler } from '@quire/runtime';
 import { extractHandler } from './extract-handler.js';
 
 export { extractHandler };
+export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
 
 /** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
 export const JOB_HANDLERS: Record<string, JobHandler> = {

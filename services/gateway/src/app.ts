@@ -31,7 +31,14 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
-  app.use(extractRoutes(deps), jobRoutes(deps), resultRoutes(deps), usageRoutes(deps));
+  // One route module per line (steps add theirs here).
+  const builtIn: RouteModule[] = [
+    extractRoutes,
+    jobRoutes,
+    resultRoutes,
+    usageRoutes,
+  ];
+  for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));
   for (const r of docs.filter((d) => d.implemented === false)) {
     app[r.method](r.path, notImplemented(r.path));

@@ -5,3 +5,4 @@ export { receiveDocument } from './intake/receive-document.js';
 export { respondWithJob, jobView, baseUrl } from './http/job-responses.js';
 export { parseOrThrow } from './http/validate.js';
 export { requireFlag } from './http/auth.js';
+export { requireArtifact } from './http/artifacts.js';
