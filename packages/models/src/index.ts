@@ -3,3 +3,4 @@ export * from './text-match.js';
 export * from './bm25.js';
 export * from './ajv.js';
 export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';
+export { createLanguageModel, BuiltinLanguageModel, OpenAiCompatibleModel, type BuiltinEngines, type LanguageModelConfig } from './create-language-model.js';

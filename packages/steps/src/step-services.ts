@@ -1,9 +1,12 @@
 import type { OcrEngine, RawPage } from '@quire/core';
+import { createLanguageModel, type LanguageModel } from '@quire/models';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
 import type { Config } from '@quire/runtime';
 
 export interface StepServices {
   ocr: OcrEngine;
+  /** The configured language model (built-in engine unless QUIRE_LLM_BASE_URL is set). */
+  language: LanguageModel;
   close(): Promise<void>;
 }
 
@@ -19,5 +22,5 @@ export function createStepServices(config: Config): StepServices {
       return (await pool).recognize(image, page);
     },
   };
-  return { ocr, close: async () => { if (pool) await (await pool).close(); } };
+  return { ocr, language: createLanguageModel(config), close: async () => { if (pool) await (await pool).close(); } };
 }

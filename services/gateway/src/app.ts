@@ -8,6 +8,7 @@ import { routeDocs } from './route-docs.js';
 import { docsRoutes } from './routes/docs.js';
 import { operationsRoutes } from './routes/operations.js';
 import { extractRoutes } from './routes/extract.js';
+import { formRoutes } from './routes/forms.js';
 import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
@@ -34,6 +35,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   // One route module per line (steps add theirs here).
   const builtIn: RouteModule[] = [
     extractRoutes,
+    formRoutes,
     jobRoutes,
     resultRoutes,
     usageRoutes,

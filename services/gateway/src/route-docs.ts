@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { ExtractOptionsSchema, ExtractResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc } from '@quire/contracts';
+import { FormRequestSchema, FormResultSchema, ExtractOptionsSchema, ExtractResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc } from '@quire/contracts';
 
 const Accepted = { description: 'Accepted (async=true): poll GET /job/{job_id}', schema: JobAcceptedSchema };
 const AnyJson = z.record(z.string(), z.unknown());
+const FORM_SUMMARY = {
+  detect: 'Detect form cells on a PDF; returns a reusable form_id (1 credit/page)',
+  fill: 'Fill a PDF form from natural-language instructions (3 credits/page)',
+  clear: 'Strip filled-in values, keeping the printed template (3 credits/page)',
+} as const;
 
 /**
  * Every path of the spec (legacy ones included) plus Quire's operational ones. Step paths whose
@@ -19,7 +24,7 @@ export function routeDocs(implemented: ReadonlySet<string>): RouteDoc[] {
     { method: 'post', path: '/charts', tag: 'Charts', summary: 'Reconstruct chart series from a saved extraction', json: AnyJson, responses: { 200: { description: 'Charts result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('charts') },
     { method: 'post', path: '/split', tag: 'Split', summary: 'Divide a document into topic-based page groups', json: AnyJson, responses: { 200: { description: 'Split result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('split') },
     ...['extract', 'schema', 'tables', 'split'].map((s): RouteDoc => ({ method: 'post', path: `/batch/${s}`, tag: 'Batch', summary: `Run ${s} across many inputs`, json: AnyJson, responses: { 202: Accepted }, errors: [400], implemented: step(`batch_${s}`) })),
-    ...(['detect', 'fill', 'clear'] as const).map((s): RouteDoc => ({ method: 'post', path: `/form/${s}`, tag: 'Forms', summary: `Form ${s}`, multipart: AnyJson, json: AnyJson, responses: { 200: { description: 'FormResult', schema: AnyJson }, 202: Accepted }, errors: [400, 403, 404], implemented: step(`form_${s}`) })),
+    ...(['detect', 'fill', 'clear'] as const).map((s): RouteDoc => ({ method: 'post', path: `/form/${s}`, tag: 'Forms', summary: FORM_SUMMARY[s], multipart: FormRequestSchema, json: FormRequestSchema, responses: { 200: { description: 'FormResult', schema: FormResultSchema }, 202: Accepted }, errors: [400, 403, 404, 413], implemented: step(`form_${s}`) })),
     { method: 'get', path: '/job/:jobId', tag: 'Jobs', summary: 'Poll a job', responses: { 200: { description: 'Job', schema: JobSchema } }, errors: [404, 410] },
     { method: 'delete', path: '/job/:jobId', tag: 'Jobs', summary: 'Cancel a pending or processing job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [404, 409, 410] },
     { method: 'post', path: '/cancel/:jobId', tag: 'Jobs', summary: 'Deprecated: cancel a job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [404, 409], deprecated: true },

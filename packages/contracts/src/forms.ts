@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { PlanInfoSchema } from './common.js';
+import { BoolField, PageRangeField } from './fields.js';
+
+/** form_fields arrive as a JSON array (JSON body) or as a JSON string (multipart); cells are validated by @quire/forms. */
+const FormFieldsField = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    try { return JSON.parse(v); } catch { return v; }
+  }
+  return v;
+}, z.unknown());
+
+/**
+ * POST /form/detect, /form/fill, /form/clear fields besides `file` (multipart) — or the legacy JSON
+ * body with form_id or file_url. Exactly one source (form_id, file_url, file) is checked by the route.
+ */
+export const FormRequestSchema = z.object({
+  form_id: z.string().optional().describe('A form_id returned by an earlier detect, fill or clear'),
+  file_url: z.string().optional(),
+  instructions: z.string().optional().describe('Fill only (required there): what to fill in, in plain language'),
+  form_fields: FormFieldsField.optional().describe('Fill and clear: FormCell array overriding the cells used (e.g. hand-edited detect output)'),
+  page_range: PageRangeField.optional(),
+  pages: PageRangeField.optional(),
+  async: BoolField.optional(),
+}).strict().meta({ id: 'FormRequest' });
+
+export type FormRequest = z.infer<typeof FormRequestSchema>;
+
+const unit = z.number().min(0).max(1);
+export const FormCellOutSchema = z.object({
+  page_number: z.number().int(),
+  type: z.enum(['text', 'checkbox', 'signature']),
+  bounding_box: z.array(unit).length(4).describe('[left, top, right, bottom], normalized 0..1 from the top left'),
+  text: z.string(),
+  row: z.number().int().optional(),
+  col: z.number().int().optional(),
+  table_idx: z.number().int().optional(),
+  checkbox_details: z.array(z.object({ center_coord: z.array(unit).length(2), selected: z.boolean(), text: z.string() })).optional(),
+}).meta({ id: 'FormCell' });
+
+export const FormResultSchema = z.object({
+  form_id: z.string(),
+  page_count: z.number().int(),
+  pdf_url: z.string(),
+  form_fields: z.array(FormCellOutSchema),
+  fields_filled: z.number().int().optional().describe('Fill only: cells whose value changed'),
+  fields_cleared: z.number().int().optional().describe('Clear only'),
+  details: z.record(z.string(), z.unknown()).optional().describe('Instructions that matched no cell, values that could not be applied, warnings'),
+  credits_used: z.number(),
+  plan_info: PlanInfoSchema,
+}).meta({ id: 'FormResult' });

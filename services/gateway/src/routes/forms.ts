@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import { QuireError, creditsFor, parsePageRange } from '@quire/core';
+import { FormRequestSchema } from '@quire/contracts';
+import { inspectDocument } from '@quire/extract';
+import { fromSpecFormCells, toSpecFormCells } from '@quire/forms';
+import type { GatewayDeps } from '../deps.js';
+import { requireArtifact } from '../http/artifacts.js';
+import { requireFlag } from '../http/auth.js';
+import { baseUrl, respondWithJob } from '../http/job-responses.js';
+import { parseOrThrow } from '../http/validate.js';
+import { receiveDocument } from '../intake/receive-document.js';
+
+type FormOp = 'detect' | 'fill' | 'clear';
+
+/**
+ * POST /form/detect, /form/fill, /form/clear: multipart (file, or form_id / file_url fields) or the
+ * legacy JSON body (form_id or file_url). Exactly one source; the form_filler flag is required.
+ */
+export function formRoutes(deps: GatewayDeps): Router {
+  const r = Router();
+  for (const op of ['detect', 'fill', 'clear'] as const) {
+    r.post(`/form/${op}`, requireFlag('form_filler'), (req, res) => handleForm(req, res, deps, op));
+  }
+  return r;
+}
+
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+async function handleForm(req: Request, res: Response, deps: GatewayDeps, op: FormOp): Promise<void> {
+  const org = req.org!;
+  const jobId = randomUUID();
+  const prefix = `${org.id}/${jobId}/`;
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  // JSON body: refuse two sources before downloading anything
+  if (given(body.form_id) && given(body.file_url)) throw tooManySources();
+  const { fields, document } = await receiveDocument(req, deps, prefix);
+  try {
+    const opts = parseOrThrow(FormRequestSchema, fields);
+    const formId = given(opts.form_id) ? opts.form_id : undefined;
+    if (formId && document) throw tooManySources();
+    if (!formId && !document) throw new QuireError('REQ_001', 'No PDF provided: send exactly one of form_id, file_url or file');
+    if (op !== 'fill' && opts.instructions !== undefined) throw new QuireError('REQ_002', `instructions apply to /form/fill only, not /form/${op}`, { field: 'instructions' });
+    if (op === 'detect' && opts.form_fields !== undefined) throw new QuireError('REQ_002', 'form_fields apply to /form/fill and /form/clear, not /form/detect', { field: 'form_fields' });
+    const instructions = opts.instructions?.trim();
+    if (op === 'fill' && !instructions) throw new QuireError('REQ_004', 'Missing required parameter: instructions', { field: 'instructions' });
+    // malformed cells answer 400 here rather than failing the job
+    const formFields = opts.form_fields !== undefined ? toSpecFormCells(fromSpecFormCells(opts.form_fields)) : undefined;
+    const pageFilter = opts.pages ?? opts.page_range;
+    if (pageFilter !== undefined) parsePageRange(pageFilter);
+
+    let pageCount: number;
+    let input: Record<string, unknown>;
+    if (formId) {
+      const artifact = await requireArtifact(deps, org, 'form', formId);
+      pageCount = Number(artifact.data.page_count);
+      input = { form_id: artifact.id, page_count: pageCount, source: 'form' };
+    } else {
+      const doc = document!;
+      const info = await inspectDocument(await deps.blobs.getBytes(doc.blobKey));
+      if (info.format !== 'pdf') throw new QuireError('FILE_001', `Form endpoints take PDF files; this file is ${info.format}`, { format: info.format });
+      pageCount = info.pageCount;
+      input = { blob_key: doc.blobKey, page_count: pageCount, filename: doc.filename ?? null, size: doc.size, source: doc.source };
+    }
+    const pages = pageFilter !== undefined ? parsePageRange(pageFilter, pageCount) : undefined;
+    if (formFields?.some((c) => c.page_number > pageCount)) {
+      throw new QuireError('REQ_003', `form_fields names a page past the end of the PDF (${pageCount} page(s))`, { page_count: pageCount });
+    }
+    const billed = pages?.length ?? pageCount;
+    const isAsync = opts.async === true;
+    const job = await deps.jobs.submit({
+      org, key: req.apiKey!, kind: `form_${op}`, jobId,
+      request: {
+        async: isAsync, base_url: baseUrl(req, deps),
+        ...(pageFilter !== undefined ? { pages: pageFilter } : {}),
+        ...(op === 'fill' ? { instructions } : {}),
+        ...(formFields ? { form_fields: formFields } : {}),
+      },
+      input,
+      quoteCredits: creditsFor(`form_${op}`, { pages: billed }), quotePages: billed,
+    });
+    await respondWithJob(req, res, deps, job, isAsync);
+  } catch (e) {
+    if (!(await deps.store.jobs.get(jobId))) await deps.blobs.deletePrefix(prefix).catch(() => undefined);
+    throw e;
+  }
+}
+
+const tooManySources = () => new QuireError('REQ_002', 'Send exactly one of form_id, file_url or file, not several');
