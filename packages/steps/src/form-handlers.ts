@@ -24,8 +24,6 @@ export interface FormArtifactData {
 
 interface FormInput { blob_key?: string; form_id?: string; page_count: number }
 
-const SCANNED_NOTE = 'scanned pages';
-
 /**
  * One handler per form call. Each run reads its PDF (the upload, the downloaded file_url, or the PDF
  * of a form_id), works on the requested pages, writes the result PDF to `<prefix>out/form.pdf` and
@@ -51,7 +49,6 @@ function formHandler(op: FormOp): JobHandler {
       const d = await detectForm(pdf, { pages });
       cells = d.cells;
       warnings.push(...d.warnings);
-      if (d.scannedPages.length) warnings.push(`No cells were detected on ${SCANNED_NOTE} ${d.scannedPages.join(', ')}: image-only pages need hand-made form_fields`);
     } else if (req.form_fields !== undefined) {
       const known = parent?.data.cells ?? (await detectForm(pdf, { pages })).cells;
       cells = fromSpecFormCells(req.form_fields, known);
