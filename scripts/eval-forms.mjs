@@ -1,0 +1,131 @@
+// Form accuracy against the corpus ground truth (NAME.fields.json: the AcroForm inventory read with qpdf).
+//  1. Detection on every NAME.pdf with a NAME.fields.json: recall and precision of fields (push buttons
+//     excluded), type accuracy (choice fields count as text, as the spec's FormCell has no choice type),
+//     and box IoU. Flat copies (NAME.<variant>.pdf without their own fields.json) are scored against the
+//     original inventory.
+//  2. Fill per form from generated plain-language instructions ("<label>: <value>" per text cell, "check
+//     '<option>' for <label>" per checkbox) mapped by the LanguageModel port (built-in engine unless
+//     QUIRE_LLM_BASE_URL is set), values read back from the output PDF by detecting it again.
+// Usage: pnpm eval:forms [dir]   (default ../shared/corpus/pdf-forms relative to the repo; runs on the built dist)
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { detectForm, fillForm, toFillableCells } from '../packages/forms/dist/index.js';
+import { createLanguageModel, normalizeLabel } from '../packages/models/dist/index.js';
+import { loadConfig } from '../packages/runtime/dist/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dir = path.resolve(process.argv[2] ?? path.join(root, '../shared/corpus/pdf-forms'));
+if (!fs.existsSync(dir)) { console.error(`no such directory: ${dir}`); process.exit(1); }
+const model = createLanguageModel(process.env.QUIRE_LLM_BASE_URL ? loadConfig() : {});
+
+const iou = (a, b) => {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]), h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  const i = w > 0 && h > 0 ? w * h : 0;
+  const u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i;
+  return u > 0 ? i / u : 0;
+};
+const inside = (p, b) => p[0] >= b[0] - 1e-3 && p[0] <= b[2] + 1e-3 && p[1] >= b[1] - 1e-3 && p[1] <= b[3] + 1e-3;
+
+/** Scoring units: one per text/signature cell, one per checkbox box (a radio group has several). */
+const units = (cells) => cells.flatMap((c) => (c.type === 'checkbox'
+  ? (c.checkbox_details ?? []).map((d) => ({ type: 'checkbox', page: c.page_number, centre: d.center_coord, box: c.checkbox_details.length === 1 ? c.bounding_box : undefined }))
+  : [{ type: c.type, page: c.page_number, centre: [(c.bounding_box[0] + c.bounding_box[2]) / 2, (c.bounding_box[1] + c.bounding_box[3]) / 2], box: c.bounding_box }]));
+
+function scoreDetection(cells, gtFields, minScore) {
+  const us = units(cells);
+  const widgets = gtFields.filter((g) => g.type !== 'button');
+  const used = new Set();
+  const r = { gt: widgets.length, found: 0, typeOk: 0, iouSum: 0, iouN: 0, misses: [] };
+  for (const g of widgets) {
+    const want = g.type === 'choice' ? 'text' : g.type;
+    let best = -1, bestS = 0;
+    us.forEach((u, i) => {
+      if (used.has(i) || u.page !== g.page_number) return;
+      const s = Math.max(u.box ? iou(u.box, g.bounding_box) : inside(u.centre, g.bounding_box) ? 0.75 : 0, inside(u.centre, g.bounding_box) ? 0.5 : 0);
+      if (s > bestS) { bestS = s; best = i; }
+    });
+    if (best < 0 || bestS < minScore) { r.misses.push(`${g.name} (${g.type})`); continue; }
+    used.add(best); r.found++;
+    if (us[best].type === want) r.typeOk++; else r.misses.push(`${g.name}: type ${g.type} → ${us[best].type}`);
+    if (us[best].box) { r.iouSum += iou(us[best].box, g.bounding_box); r.iouN++; }
+  }
+  const pages = new Set(widgets.map((g) => g.page_number));
+  r.detOnPages = us.filter((u) => pages.has(u.page)).length;
+  r.matched = used.size;
+  return r;
+}
+
+const short = (label) => label.split(/[.;(]|\s[-–]\s/)[0].replace(/[:?]+$/, '').trim();
+const readBack = (c) => (c.type === 'checkbox' ? (c.checkbox_details ?? []).filter((d) => d.selected).map((d) => d.text).join('|') : c.text);
+
+/** Instructions for every cell with a usable, distinct label; returns what each cell should read afterwards. */
+function instructionsFor(cells) {
+  const lines = [], expected = new Map(), seen = new Set();
+  cells.forEach((c, i) => {
+    const label = short(c.label);
+    if (!label || seen.has(normalizeLabel(label)) || /^\d*$/.test(label)) return;
+    seen.add(normalizeLabel(label));
+    if (c.type === 'checkbox') {
+      const opts = (c.checkbox_details ?? []).map((d) => d.text);
+      const pick = opts.length > 1 ? opts[opts.length - 1] : '';
+      lines.push(pick ? `check '${pick}' for ${label}` : `${label}: yes`);
+      expected.set(i, pick || opts[0]);
+    } else {
+      const v = c.options?.length ? c.options[c.options.length - 1] : `V${i}x`.slice(0, c.maxLength ?? 10);
+      lines.push(`${label}: ${v}`);
+      expected.set(i, v);
+    }
+  });
+  return { text: lines.join('\n'), expected };
+}
+
+async function fillTest(pdf) {
+  const { cells } = await detectForm(pdf);
+  const { text, expected } = instructionsFor(cells);
+  const answer = await model.mapFormInstructions({ instructions: text, cells: toFillableCells(cells) });
+  const r = await fillForm(pdf, cells, answer.assignments.map((a) => ({ cellIndex: a.cellIndex, value: a.value })));
+  const after = (await detectForm(r.pdf)).cells;
+  let landed = 0;
+  for (const [i, v] of expected) if (after[i] && readBack(after[i]) === v) landed++;
+  return { cells: cells.length, asked: expected.size, landed, unmatched: answer.unmatched.length, unapplied: r.unapplied.length };
+}
+
+const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
+const all = fs.readdirSync(dir);
+const gtFiles = all.filter((f) => f.endsWith('.fields.json')).sort();
+const rows = [];
+const totals = { acro: { gt: 0, found: 0, typeOk: 0, matched: 0, detOnPages: 0, iouSum: 0, iouN: 0 }, flat: { gt: 0, found: 0, typeOk: 0, matched: 0, detOnPages: 0, iouSum: 0, iouN: 0 } };
+const fill = { acro: { asked: 0, landed: 0, cells: 0 }, flat: { asked: 0, landed: 0, cells: 0 } };
+const misses = [];
+const t0 = performance.now();
+for (const f of gtFiles) {
+  const base = f.slice(0, -'.fields.json'.length);
+  const gt = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+  const variants = [[`${base}.pdf`, 'acro'], ...all.filter((p) => p.startsWith(`${base}.`) && p.endsWith('.pdf') && p !== `${base}.pdf` && !all.includes(p.replace(/\.pdf$/, '.fields.json'))).map((p) => [p, 'flat'])];
+  for (const [file, kind] of variants) {
+    if (!all.includes(file)) continue;
+    const pdf = new Uint8Array(fs.readFileSync(path.join(dir, file)));
+    const { cells } = await detectForm(pdf);
+    const s = scoreDetection(cells, gt.fields, kind === 'acro' ? 0 : 0.1);
+    for (const k of ['gt', 'found', 'typeOk', 'matched', 'detOnPages', 'iouSum', 'iouN']) totals[kind][k] += s[k];
+    if (kind === 'acro') misses.push(...s.misses.map((m) => `${file}: ${m}`));
+    const ft = await fillTest(pdf);
+    fill[kind].asked += ft.asked; fill[kind].landed += ft.landed; fill[kind].cells += ft.cells;
+    rows.push(`| ${file} | ${kind === 'acro' ? 'AcroForm' : 'flat copy'} | ${s.gt} | ${s.found} | ${s.typeOk} | ${pct(s.matched, s.detOnPages)} | ${s.iouN ? (s.iouSum / s.iouN).toFixed(3) : 'n/a'} | ${ft.landed}/${ft.asked} of ${ft.cells} cells |`);
+  }
+}
+const secs = ((performance.now() - t0) / 1000).toFixed(1);
+const line = (k, name) => {
+  const t = totals[k];
+  return `| ${name} | ${t.gt} | ${pct(t.found, t.gt)} | ${pct(t.matched, t.detOnPages)} | ${pct(t.typeOk, t.found)} | ${t.iouN ? (t.iouSum / t.iouN).toFixed(3) : 'n/a'} | ${pct(fill[k].landed, fill[k].asked)} (${fill[k].landed}/${fill[k].asked}; ${fill[k].cells} cells) |`;
+};
+console.log(`Forms evaluation: ${dir} (model: ${model.id}; ${secs} s)\n`);
+console.log('| file | kind | fields | found | type ok | precision | mean IoU | fill landed |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
+console.log('\n| set | fields (no push buttons) | recall | precision | type accuracy | mean box IoU | instructed values landed |');
+console.log('|---|---|---|---|---|---|---|');
+console.log(line('acro', 'AcroForm PDFs'));
+console.log(line('flat', 'flat copies'));
+if (misses.length) console.log(`\nAcroForm misses / wrong types:\n${misses.map((m) => `  ${m}`).join('\n')}`);
