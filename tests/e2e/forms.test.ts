@@ -175,6 +175,38 @@ describe('embedded: PDF forms over HTTP', () => {
     expect(chained.fields_filled).toBe(1);
   });
 
+  it('maps instructions with the configured OpenAI-compatible model when QUIRE_LLM_BASE_URL is set', async () => {
+    const asked: any[] = [];
+    const llm = http.createServer((req, res) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => {
+        const body = JSON.parse(data);
+        const { cells } = JSON.parse(body.messages[1].content) as { cells: { index: number; label: string }[] };
+        asked.push({ model: body.model, cells });
+        const name = cells.find((c) => c.label === 'Full name')!;
+        const content = JSON.stringify({ assignments: [{ cellIndex: name.index, value: 'Model Filled', instruction: 'the applicant' }], unmatched: ['pet: cat'] });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content } }] }));
+      });
+    });
+    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
+    const t2 = await startTestServer({ QUIRE_LLM_BASE_URL: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`, QUIRE_LLM_MODEL: 'fake-model' });
+    try {
+      const res = await t2.api('/form/fill', { method: 'POST', body: formWith({ bytes: flat, name: 'form.pdf' }, { instructions: 'the applicant is called Model Filled; pet: cat' }) });
+      const r = (await res.json()) as FormResult;
+      expect(res.status).toBe(200);
+      expect(asked).toHaveLength(1);
+      expect(asked[0].model).toBe('fake-model');
+      expect(r.details?.model).toBe('openai:fake-model');
+      expect(r.details?.unmatched_instructions).toEqual(['pet: cat']);
+      expect(r.fields_filled).toBe(1);
+      expect(r.form_fields.map(value)).toContain('Model Filled');
+    } finally {
+      await t2.close();
+      await new Promise<void>((r) => llm.close(() => r()));
+    }
+  });
+
   describe('errors', () => {
     it('exactly one of form_id, file_url, file', async () => {
       const det = await ok(await post('detect', {}, flat));
