@@ -116,22 +116,25 @@ function decide(a: Piece, b: Piece): { decision: MergeDecision } | undefined {
   return { decision: { ...base, merged, confidence, droppedHeaderRows: merged ? dropped : 0, stitchedRow, reasons } };
 }
 
-/** The continuation's first body row holds only text finishing the previous row's cells: empty stub, nothing where A's last row is empty or a quantity. */
+/**
+ * The continuation's first body row only finishes the previous row: it has text only where the previous
+ * row has text (wrapped cells) and is empty where the previous row has quantities, with fewer filled
+ * cells than the previous row.
+ */
 function splitRow(A: TableElement, B: TableElement, from: number): boolean {
   if (from >= B.rows || A.rows === 0) return false;
-  const sa = slotsOf(A), sb = slotsOf(B);
-  const last = sa[A.rows - 1], first = sb[from];
-  if (!first[0] || clean(first[0].text) || !last[0] || !clean(last[0].text)) return false;
-  let any = false;
+  const last = slotsOf(A)[A.rows - 1], first = slotsOf(B)[from];
+  let filledA = 0, filledB = 0, quantityGap = false;
   for (let c = 0; c < B.cols; c++) {
-    const cell = first[c];
-    if (!cell || !clean(cell.text)) continue;
-    if (cell.rowSpan > 1 || cell.row !== from) return false;
-    const above = last[c];
-    if (!above || !clean(above.text) || parseCellValue(above.text).type !== 'string' || parseCellValue(cell.text).type !== 'string') return false;
-    any = true;
+    const a = last[c], b = first[c];
+    const aText = a ? clean(a.text) : '', bText = b ? clean(b.text) : '';
+    const aType = parseCellValue(aText).type;
+    if (aText) filledA++;
+    if (!bText) { if (aText && aType !== 'string') quantityGap = true; continue; }
+    filledB++;
+    if (b!.rowSpan > 1 || b!.row !== from || !aText || aType !== 'string' || parseCellValue(bText).type !== 'string') return false;
   }
-  return any;
+  return filledB > 0 && filledB < filledA && quantityGap;
 }
 
 /** Appends B's rows (minus dropped header rows, minus a stitched row) to the view's table. */
