@@ -100,16 +100,17 @@ function decide(a: Piece, b: Piece): { decision: MergeDecision } | undefined {
   while (dropped < sa.headerRows && dropped < B.rows - 1 && rowTexts(A, dropped).join('|') === rowTexts(B, dropped).join('|')) dropped++;
   if (dropped < sa.headerRows) dropped = 0;
   let headerScore: number;
-  if (dropped > 0) { headerScore = 1; reasons.push(`header repeated (${dropped} row${dropped > 1 ? 's' : ''} dropped)`); }
-  else if (sb.headerRows === 0) { headerScore = 0.8; reasons.push('continuation has no header of its own'); }
-  else { headerScore = 0; reasons.push('continuation has a different header'); }
+  if (dropped > 0) { headerScore = 1.0; reasons.push(`header repeated (${dropped} row${dropped > 1 ? 's' : ''} dropped)`); }
+  else if (sb.headerRows === 0) { headerScore = 0.95; reasons.push('continuation has no header of its own'); }
+  else { headerScore = 0.5; reasons.push('continuation has a different header'); }
   // content kinds per column
   const ka = columnKinds(A, sa.headerRows), kb = columnKinds(B, dropped || sb.headerRows);
   let agree = 0, compared = 0;
   for (let c = 0; c < A.cols; c++) if (ka[c] && kb[c]) { compared++; if (ka[c] === kb[c]) agree++; }
   const typeScore = compared ? agree / compared : 0.5;
   reasons.push(`column content types agree in ${agree}/${compared}`);
-  const confidence = Math.round((0.3 + 0.35 * xScore + 0.15 * typeScore + 0.2 * headerScore) * 1000) / 1000;
+  // each factor can veto on its own: columns elsewhere, other kinds of content, or a header of its own
+  const confidence = Math.round((0.5 + 0.5 * xScore) * (0.55 + 0.45 * typeScore) * headerScore * 1000) / 1000;
   const merged = confidence >= MERGE_THRESHOLD;
   const stitchedRow = merged && splitRow(A, B, dropped);
   if (stitchedRow) reasons.push('first row continues the previous row');
