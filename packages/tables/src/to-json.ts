@@ -72,9 +72,11 @@ export function tableToJson(view: TableView): TableJson {
   const h = structure.headerRows;
   const body: JsonRow[] = [];
   const types: Map<CellType, number>[] = Array.from({ length: table.cols }, () => new Map());
+  const memo = new Map<TableCell, JsonCell>();
+  const of = (c: TableCell) => { let j = memo.get(c); if (!j) memo.set(c, (j = jsonCell(c))); return j; };
   for (let r = h; r < table.rows; r++) {
-    const values = slots[r].map((cell) => (cell ? jsonCell(cell).value : null));
-    const cells = rows[r].map(jsonCell);
+    const values = slots[r].map((cell) => (cell ? of(cell).value : null));
+    const cells = rows[r].map(of);
     for (const c of cells) if (c.type !== 'empty') types[c.col].set(c.type, (types[c.col].get(c.type) ?? 0) + 1);
     const role = structure.rowRoles[r];
     body.push({ index: r, role: role === 'header' ? 'data' : role, row_header: structure.rowHeaders[r], values, cells });
