@@ -4,3 +4,4 @@ export * from './extract.js';
 export * from './openapi.js';
 export { ERROR_CODES, RETRYABLE_CODES, QuireError, type ErrorCode } from '@quire/core';
 export * from './forms.js';
+export * from './tables.js';

@@ -35,6 +35,8 @@ export function collectRulings(raw: RawPage): Rulings {
     const b = r.box;
     const w = b.x1 - b.x0, hh = b.y1 - b.y0;
     if (w * hh >= 0.7 || isMarkSquare(b, raw)) continue;
+    // a white fill on the white page draws nothing: cell backgrounds inset from the real rules would add phantom grid lines
+    if (r.filled && !r.stroked && isWhite(r.fill)) continue;
     if (hh * ph <= THIN_PT && w * pw > THIN_PT) h.push({ p: (b.y0 + b.y1) / 2, a: b.x0, b: b.x1 });
     else if (w * pw <= THIN_PT && hh * ph > THIN_PT) v.push({ p: (b.x0 + b.x1) / 2, a: b.y0, b: b.y1 });
     else if (r.filled || r.stroked) {
@@ -44,6 +46,8 @@ export function collectRulings(raw: RawPage): Rulings {
   }
   return { h: mergeRules(h), v: mergeRules(v) };
 }
+
+const isWhite = (fill: readonly number[] | undefined) => !!fill && fill.length >= 3 && fill[0] > 0.97 && fill[1] > 0.97 && fill[2] > 0.97;
 
 /** Sort by position, group positions within tolerance, merge overlapping or touching extents in each group. */
 export function mergeRules(rules: Rule[]): Rule[] {

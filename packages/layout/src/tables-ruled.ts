@@ -45,7 +45,7 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
     const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
     return cx > xs[0] && cx < xs[xs.length - 1] && cy > ys[0] && cy < ys[ys.length - 1];
   });
-  const virtual = textRowBreaks(ys, xs, inGrid, geom);
+  const virtual = textRowBreaks(ys, xs, inGrid, geom, ys.length - 2 >= 2);
   if (virtual.size) ys = [...ys, ...virtual].sort((a, b) => a - b);
   const rows = ys.length - 1, cols = xs.length - 1;
   const has = (rules: Rule[], p: number, mid: number) => rules.some((r) => Math.abs(r.p - p) <= RULE_TOL && r.a - RULE_TOL <= mid && r.b + RULE_TOL >= mid);
@@ -98,11 +98,13 @@ function spanDrafts(uf: UnionFind, rows: number, cols: number, xs: number[], ys:
 }
 
 /**
- * Tables ruled only under the header (or only with column rules) pack several text rows into one grid
- * row. A grid row is cut between text lines when that yields ≥ 3 rows, a new row starting at each line
- * that fills two or more columns or the first column (a wrapped cell's continuation fills neither).
+ * Tables ruled only under the header (or only with column rules, or ruled between groups of records)
+ * pack several text rows into one grid row. A grid row is cut between text lines when that yields ≥ 3
+ * rows, a new row starting at each line that fills two or more columns or the first column (a wrapped
+ * cell's continuation fills neither). In a grid ruled row by row this needs ≥ 3 lines that each read
+ * as a whole record, so wrapped cells of one record stay one row.
  */
-function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], geom: PageGeom): Set<number> {
+function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], geom: PageGeom, rowRuled: boolean): Set<number> {
   const out = new Set<number>();
   for (let r = 0; r + 1 < ys.length; r++) {
     const rowWords = words.filter((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r);
@@ -110,9 +112,15 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
     const bands = bandsOf(buildFragments(rowWords, geom));
     if (bands.length < 3) continue;
     const cuts: number[] = [];
-    for (let k = 1; k < bands.length; k++) {
+    const used = bands.map((band) => {
       const colsUsed = new Set<number>();
-      for (const f of bands[k]) for (const w of f.words) colsUsed.add(locate(xs, (w.box.x0 + w.box.x1) / 2));
+      for (const f of band) for (const w of f.words) colsUsed.add(locate(xs, (w.box.x0 + w.box.x1) / 2));
+      return colsUsed;
+    });
+    // in a grid ruled row by row, several lines in a row are one record with wrapped cells, unless ≥ 3 lines each read as a whole record (first column and more filled)
+    if (rowRuled && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) continue;
+    for (let k = 1; k < bands.length; k++) {
+      const colsUsed = used[k];
       if (colsUsed.size >= 2 || colsUsed.has(0)) {
         const prevBottom = Math.max(...bands[k - 1].map((f) => f.box.y1));
         const top = Math.min(...bands[k].map((f) => f.box.y0));

@@ -42,7 +42,7 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     result,
     credits: creditsFor('extract', { pages: processed }),
     pages: processed,
-    artifacts: storage ? [{ id: job.id, type: 'extraction', data: { document_blob: documentBlob, page_count: doc.pageCount, pages_processed: processed, format: input.format } }] : [],
+    artifacts: storage ? [{ id: job.id, type: 'extraction', data: { document_blob: documentBlob, page_count: doc.pageCount, pages_processed: processed, format: input.format, ...elementCounts(doc) } }] : [],
     preferUrlDelivery: input.format === 'xlsx',
   };
 };
@@ -66,4 +66,14 @@ async function storeFigureImages(ctx: JobContext, doc: Document): Promise<Map<st
 /** The saved document keeps structure, not image bytes (those are separate blobs). */
 function stripImageBytes(doc: Document): Document {
   return { ...doc, pages: doc.pages.map((p) => ({ ...p, elements: p.elements.map((e) => (e.kind === 'figure' && e.image ? { ...e, image: undefined } : e)) })) };
+}
+
+/** Table and chart counts saved with the extraction: what /tables quotes its credits from before the job runs. */
+function elementCounts(doc: Document): { table_count: number; chart_count: number } {
+  let tables = 0, charts = 0;
+  for (const p of doc.pages) for (const e of p.elements) {
+    if (e.kind === 'table') tables++;
+    else if (e.kind === 'figure' && e.visualType === 'chart' && e.chart) charts++;
+  }
+  return { table_count: tables, chart_count: charts };
 }

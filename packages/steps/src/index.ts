@@ -1,9 +1,11 @@
 import type { JobHandler } from '@quire/runtime';
 import { extractHandler } from './extract-handler.js';
 import { formClearHandler, formDetectHandler, formFillHandler } from './form-handlers.js';
+import { tablesHandler } from './tables-handler.js';
 
 export { extractHandler };
 export { formDetectHandler, formFillHandler, formClearHandler, type FormArtifactData } from './form-handlers.js';
+export { tablesHandler };
 export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
 
 /** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
@@ -12,6 +14,7 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
   form_detect: formDetectHandler,
   form_fill: formFillHandler,
   form_clear: formClearHandler,
+  tables: tablesHandler,
 };
 export { runWorkerService } from './worker-process.js';
 export { createStepServices, type StepServices } from './step-services.js';

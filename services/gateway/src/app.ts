@@ -12,6 +12,7 @@ import { formRoutes } from './routes/forms.js';
 import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
+import { tablesRoutes } from './routes/tables.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -39,6 +40,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     jobRoutes,
     resultRoutes,
     usageRoutes,
+    tablesRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FormRequestSchema, FormResultSchema, ExtractOptionsSchema, ExtractResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc } from '@quire/contracts';
+import { FormRequestSchema, FormResultSchema, ExtractOptionsSchema, ExtractResultSchema, TablesRequestSchema, TablesResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc } from '@quire/contracts';
 
 const Accepted = { description: 'Accepted (async=true): poll GET /job/{job_id}', schema: JobAcceptedSchema };
 const AnyJson = z.record(z.string(), z.unknown());
@@ -20,7 +20,7 @@ export function routeDocs(implemented: ReadonlySet<string>): RouteDoc[] {
     { method: 'post', path: '/extract_async', tag: 'Extract', summary: 'Deprecated: /extract with async=true', multipart: ExtractOptionsSchema, json: ExtractOptionsSchema, responses: { 202: Accepted }, errors: [400, 413], deprecated: true, implemented: step('extract') },
     { method: 'post', path: '/classify', tag: 'Classify', summary: 'Route a document to a pipeline_id', responses: { 200: { description: 'Classification', schema: AnyJson }, 202: Accepted }, errors: [400], implemented: step('classify') },
     { method: 'post', path: '/schema', tag: 'Schema', summary: 'Apply a JSON schema to extractions or split topics', json: AnyJson, responses: { 200: { description: 'Schema result', schema: AnyJson }, 202: Accepted }, errors: [400, 403, 404], implemented: step('schema') },
-    { method: 'post', path: '/tables', tag: 'Tables', summary: 'Table-first output from a saved extraction', json: AnyJson, responses: { 200: { description: 'Tables result', schema: AnyJson }, 202: Accepted }, errors: [400, 403, 404], implemented: step('tables') },
+    { method: 'post', path: '/tables', tag: 'Tables', summary: 'Table-first output from a saved extraction (tables_endpoint flag): spans, multi-level headers, cross-page merging, chart series as tables', json: TablesRequestSchema, responses: { 200: { description: 'Tables result', schema: TablesResultSchema }, 202: Accepted }, errors: [400, 403, 404], implemented: step('tables') },
     { method: 'post', path: '/charts', tag: 'Charts', summary: 'Reconstruct chart series from a saved extraction', json: AnyJson, responses: { 200: { description: 'Charts result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('charts') },
     { method: 'post', path: '/split', tag: 'Split', summary: 'Divide a document into topic-based page groups', json: AnyJson, responses: { 200: { description: 'Split result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('split') },
     ...['extract', 'schema', 'tables', 'split'].map((s): RouteDoc => ({ method: 'post', path: `/batch/${s}`, tag: 'Batch', summary: `Run ${s} across many inputs`, json: AnyJson, responses: { 202: Accepted }, errors: [400], implemented: step(`batch_${s}`) })),

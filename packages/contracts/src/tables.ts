@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { BoolField, jsonObjectField } from './fields.js';
+import { PlanInfoSchema } from './common.js';
+
+export const TablesConfigSchema = z.object({
+  merge: BoolField.optional().describe('Merge tables that continue across pages (default false)'),
+  table_format: z.enum(['html', 'json']).optional().describe('html (default): an HTML table string; json: structured headers and rows (TableJson)'),
+  charts_to_tables: BoolField.optional().describe('Also convert charts whose series the extraction holds (office charts) into tables (from_chart true)'),
+}).strict().meta({ id: 'TablesConfig' });
+
+/** POST /tables body. Unknown fields are refused (REQ_002); a bad tables_config value is REQ_003. */
+export const TablesRequestSchema = z.object({
+  extraction_id: z.string().min(1).describe('A completed saved extraction of this organization'),
+  tables_config: jsonObjectField(TablesConfigSchema).optional(),
+  async: BoolField.optional(),
+}).strict().meta({ id: 'TablesRequest' });
+
+export type TablesRequest = z.infer<typeof TablesRequestSchema>;
+
+const CellType = z.enum(['number', 'percent', 'currency', 'string', 'missing', 'empty']);
+
+export const TableJsonCellSchema = z.object({
+  id: z.string().optional().describe('Source cell id, e.g. tbl-1-r4c2 (for a merged table, the id in the table it came from)'),
+  row: z.number().int(), col: z.number().int(), row_span: z.number().int(), col_span: z.number().int(),
+  text: z.string().describe('Cell text as printed'),
+  type: CellType.describe('number, percent, currency, string; missing for dashes and n/a; empty'),
+  value: z.union([z.number(), z.string(), z.null()]).describe('"(1,234.5)" → -1234.5; "12 %" → 12 with unit "%"; strings as text; null when empty or missing'),
+  unit: z.string().optional().describe('"%" or the currency symbol/code'),
+}).meta({ id: 'TableJsonCell' });
+
+export const TableJsonSchema = z.object({
+  id: z.string(), citations: z.array(z.string()), pages: z.array(z.number().int()), from_chart: z.boolean(),
+  n_rows: z.number().int(), n_cols: z.number().int(),
+  header_rows: z.number().int().describe('Leading column-header rows'),
+  stub_cols: z.number().int().describe('Leading row-header (stub) columns'),
+  columns: z.array(z.object({
+    index: z.number().int(),
+    path: z.array(z.string()).describe('Header texts top to bottom, e.g. ["2023","Q1"]: a MultiIndex tuple'),
+    name: z.string(), type: CellType, is_stub: z.boolean(),
+  })),
+  header: z.array(z.array(TableJsonCellSchema)).describe('Header rows with spans'),
+  rows: z.array(z.object({
+    index: z.number().int(),
+    role: z.enum(['data', 'total', 'section']),
+    row_header: z.array(z.string()),
+    values: z.array(z.union([z.number(), z.string(), z.null()])).describe('One value per column; spanning cells repeat'),
+    cells: z.array(TableJsonCellSchema).describe('Cells starting in this row, with spans'),
+  })),
+  merge: z.array(z.object({
+    from: z.string(), to: z.string(), merged: z.boolean(), confidence: z.number(),
+    droppedHeaderRows: z.number().int(), stitchedRow: z.boolean(), reasons: z.array(z.string()),
+  })).optional().describe('Cross-page merge decisions taken at this table (merge=true)'),
+  chart_type: z.string().optional(),
+}).meta({ id: 'TableJson' });
+
+export const TablesResultSchema = z.object({
+  tables_id: z.string(),
+  tables_output: z.object({
+    tables: z.array(z.object({
+      table_content: z.union([z.string(), TableJsonSchema]).describe('HTML string (table_format html) or TableJson (json)'),
+      citations: z.array(z.string()).describe('Source table ids (several for a merged table) or the figure id of a chart'),
+      from_chart: z.boolean(),
+    })),
+    merges: z.array(z.record(z.string(), z.unknown())).optional().describe('Every cross-page merge decision with its confidence (merge=true)'),
+    charts_not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).optional(),
+  }),
+  credits_used: z.number(),
+  plan_info: PlanInfoSchema.optional(),
+}).meta({ id: 'TablesResult' });

@@ -1,0 +1,62 @@
+// Table structure end to end on generated PDFs: extraction (layout table detection) + the tables step.
+import { extractDocument } from '@quire/extract';
+import { makeMultiLinePdf, makeSplitTablePdf, makeTableKindsPdf } from '../../../tests/fixtures/tables/pdf-tables.js';
+import { buildTables } from './build-tables.js';
+import type { TableJson } from './to-json.js';
+
+const json = (out: ReturnType<typeof buildTables>, i = 0) => out.tables[i].table_content as TableJson;
+const values = (t: TableJson) => t.rows.map((r) => r.values);
+
+describe('tables from generated PDFs', () => {
+  let kinds: ReturnType<typeof buildTables>;
+  beforeAll(async () => { kinds = buildTables(await extractDocument(await makeTableKindsPdf(), 'pdf'), { format: 'json' }); });
+
+  it('fully ruled with a filled two-level header: spans, header paths, stub, typed cells, totals', () => {
+    const t = json(kinds, 0);
+    expect(t.header_rows).toBe(2);
+    expect(t.stub_cols).toBe(1);
+    expect(t.header[0].map((c) => [c.text, c.row_span, c.col_span])).toEqual([['Region', 2, 1], ['2023', 1, 2], ['2024', 1, 2]]);
+    expect(t.columns.map((c) => c.path)).toEqual([['Region'], ['2023', 'Q1'], ['2023', 'Q2'], ['2024', 'Q1'], ['2024', 'Q2']]);
+    expect(values(t)).toEqual([
+      ['North', 1200, -35.5, 1410, 12], ['South', 900, 950, 1020, 1100], ['West', 640, 700, null, 810], ['Total', 2740, 1614.5, 2430, 1922],
+    ]);
+    expect(t.rows.map((r) => r.role)).toEqual(['data', 'data', 'data', 'total']);
+    expect(t.rows[2].cells[3]).toMatchObject({ text: '-', type: 'missing', value: null });
+  });
+
+  it('partly ruled (horizontal rules only) and borderless tables', () => {
+    for (const i of [1, 2]) {
+      const t = json(kinds, i);
+      expect(t.header_rows).toBe(1);
+      expect(t.columns.map((c) => c.name)).toEqual(['Name', 'Count', 'Weight', 'Code']);
+      expect(values(t)[0]).toEqual(['Item 1', 101, 3.5, 1]);
+      expect(t.rows.map((r) => r.row_header[0])).toEqual(t.rows.map((_, k) => (i === 1 && k === 7 ? 'Total' : `Item ${k + 1}`)));
+    }
+    expect(json(kinds, 1).rows.at(-1)!.role).toBe('total');
+  });
+
+  it('joins wrapped lines of a cell into one cell', async () => {
+    const t = json(buildTables(await extractDocument(await makeMultiLinePdf(), 'pdf'), { format: 'json' }));
+    expect(values(t)).toEqual([['Office supplies and small equipment', 1250, 12], ['Travel and accommodation', -300, 3], ['Training', 800, 8]]);
+  });
+
+  it.each([true, false])('merges a table split across two pages (repeated header: %s)', async (repeatHeader) => {
+    const doc = await extractDocument(await makeSplitTablePdf({ repeatHeader }), 'pdf');
+    expect(buildTables(doc, { merge: false }).tables).toHaveLength(2);
+    const out = buildTables(doc, { merge: true, format: 'json' });
+    expect(out.tables).toHaveLength(1);
+    const t = json(out);
+    expect(t.citations).toEqual(['tbl-1', 'tbl-2']);
+    expect(t.pages).toEqual([1, 2]);
+    expect(t.rows.map((r) => r.values[0])).toEqual(Array.from({ length: 39 }, (_, i) => `Item ${i + 1}`));
+    expect(out.mergeDecisions[0]).toMatchObject({ merged: true, droppedHeaderRows: repeatHeader ? 1 : 0 });
+  });
+
+  it('stitches a row split at the page break', async () => {
+    const out = buildTables(await extractDocument(await makeSplitTablePdf({ repeatHeader: false, splitRow: true }), 'pdf'), { merge: true, format: 'json' });
+    const t = json(out);
+    expect(out.mergeDecisions[0]).toMatchObject({ merged: true, stitchedRow: true });
+    expect(t.rows[24].values).toEqual(['Item 25 with a long name that wraps', 125, 87.5, 4]);
+    expect(t.rows).toHaveLength(39);
+  });
+});

@@ -1,0 +1,220 @@
+// Table accuracy on the pdf-tables corpus (see docs/accuracy.md, section "Tables").
+// - camelot/tabula expected CSVs (and a docling markdown table): cell-content precision/recall/F1 of the
+//   best-matching extracted table (or all tables on the page together, when the CSV holds several);
+//   a tabula "area" named in SOURCES.md restricts the extracted cells to that area.
+// - ICDAR 2013 -str.xml: adjacency-relation precision/recall/F1 over the whole document.
+// - ICDAR 2013 -reg.xml: region detection precision/recall/F1 (IoU >= 0.5 on the same page).
+// Usage: node scripts/build.mjs && node scripts/eval-tables.mjs [dir] [--json]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { extractDocument } from '../packages/extract/dist/index.js';
+import { buildTables, slotsOf } from '../packages/tables/dist/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const dir = path.resolve(args[0] ?? path.join(root, '../shared/corpus/pdf-tables'));
+const asJson = process.argv.includes('--json');
+const only = process.env.EVAL_ONLY;
+
+const norm = (s) => s.replace(/\s+/g, ' ').trim();
+/** ICDAR-style comparison key: no whitespace, unified dashes and quotes, lower case. */
+const key = (s) => s.normalize('NFKC').replace(/[‐‑‒–—―−]/g, '-').replace(/[‘’‚]/g, "'").replace(/[“”„]/g, '"').replace(/\s+/g, '').toLowerCase();
+
+function parseCsv(text) {
+  const rows = []; let row = [], cell = '', q = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (q) {
+      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') q = false; else cell += ch;
+    } else if (ch === '"') q = true;
+    else if (ch === ',') { row.push(cell); cell = ''; }
+    else if (ch === '\n' || ch === '\r') { if (ch === '\r' && text[i + 1] === '\n') i++; row.push(cell); rows.push(row); row = []; cell = ''; }
+    else cell += ch;
+  }
+  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+function parseMarkdownTable(text) {
+  return text.split('\n').filter((l) => /^\s*\|/.test(l) && !/^\s*\|[\s:|-]+\|\s*$/.test(l))
+    .map((l) => l.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim()));
+}
+
+function f1(tp, np, ne) {
+  const p = np ? tp / np : ne ? 0 : 1, r = ne ? tp / ne : 1;
+  return { precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0 };
+}
+
+/** Multiset overlap of non-empty cell texts. */
+function cellScore(expected, predicted) {
+  const count = new Map();
+  let ne = 0, np = 0, tp = 0;
+  for (const t of expected.map(key).filter(Boolean)) { count.set(t, (count.get(t) ?? 0) + 1); ne++; }
+  for (const t of predicted.map(key).filter(Boolean)) {
+    np++;
+    const n = count.get(t) ?? 0;
+    if (n > 0) { tp++; count.set(t, n - 1); }
+  }
+  return { ...f1(tp, np, ne), tp, np, ne };
+}
+
+/** Sources notes: page and tabula area (top,left,bottom,right in points) per document. */
+function sourceNotes() {
+  const notes = new Map();
+  const file = path.join(dir, 'SOURCES.md');
+  if (!fs.existsSync(file)) return notes;
+  let name;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const h = /^## (.+)$/.exec(line);
+    if (h) { name = h[1].trim(); notes.set(name, {}); continue; }
+    if (!name || !/ground truth:/.test(line)) continue;
+    const page = /\bpage (\d+)/.exec(line), area = /area ([\d.]+),([\d.]+),([\d.]+),([\d.]+)/.exec(line);
+    if (page) notes.get(name).page = Number(page[1]);
+    if (area) notes.get(name).area = area.slice(1, 5).map(Number);
+  }
+  return notes;
+}
+
+function cellTexts(table, area, page) {
+  return table.cells.filter((c) => {
+    if (!area || !c.box) return true;
+    const cx = ((c.box.x0 + c.box.x1) / 2) * page.width, cy = ((c.box.y0 + c.box.y1) / 2) * page.height;
+    return cy >= area[0] && cx >= area[1] && cy <= area[2] && cx <= area[3];
+  }).map((c) => c.text);
+}
+
+/** ICDAR 2013 adjacency relations of a grid: each non-empty cell with its next non-empty neighbour to the right and below. */
+function relations(grid /* (id|null)[][] */, text /* id → string */) {
+  const out = [];
+  const rows = grid.length, cols = rows ? grid[0].length : 0;
+  const seen = new Set();
+  const add = (a, b, d) => { const k = `${a}|${b}|${d}`; if (seen.has(k)) return; seen.add(k); out.push(`${key(text.get(a))}|${key(text.get(b))}|${d}`); };
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const a = grid[r][c];
+    if (a == null || !key(text.get(a))) continue;
+    for (let k = c + 1; k < cols; k++) { const b = grid[r][k]; if (b === a) continue; if (b != null && key(text.get(b))) { add(a, b, 'h'); break; } }
+    for (let k = r + 1; k < rows; k++) { const b = grid[k][c]; if (b === a) continue; if (b != null && key(text.get(b))) { add(a, b, 'v'); break; } }
+  }
+  return out;
+}
+
+function icdarStr(xml) {
+  const rels = [];
+  for (const t of xml.split(/<table\b/).slice(1)) {
+    for (const region of t.split(/<region\b/).slice(1)) {
+      const cells = [...region.matchAll(/<cell\b([^>]*)>([\s\S]*?)<\/cell>/g)].map((m, i) => {
+        const a = (n) => { const x = new RegExp(`${n}=['"](\\d+)['"]`).exec(m[1]); return x ? Number(x[1]) : undefined; };
+        const content = /<content>([\s\S]*?)<\/content>/.exec(m[2])?.[1] ?? '';
+        const sr = a('start-row'), sc = a('start-col');
+        return { i, sr, sc, er: a('end-row') ?? sr, ec: a('end-col') ?? sc, text: decode(content) };
+      });
+      if (!cells.length) continue;
+      const rows = Math.max(...cells.map((c) => c.er)) + 1, cols = Math.max(...cells.map((c) => c.ec)) + 1;
+      const grid = Array.from({ length: rows }, () => Array(cols).fill(null));
+      for (const c of cells) for (let r = c.sr; r <= c.er; r++) for (let k = c.sc; k <= c.ec; k++) grid[r][k] = c.i;
+      rels.push(...relations(grid, new Map(cells.map((c) => [c.i, c.text]))));
+    }
+  }
+  return rels;
+}
+const decode = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+
+function icdarReg(xml) {
+  return [...xml.matchAll(/<region\b[^>]*page=['"](\d+)['"][^>]*>[\s\S]*?<bounding-box\s+x1=['"]([\d.]+)['"]\s+y1=['"]([\d.]+)['"]\s+x2=['"]([\d.]+)['"]\s+y2=['"]([\d.]+)['"]/g)]
+    .map((m) => ({ page: Number(m[1]), x0: Number(m[2]), y0: Number(m[3]), x1: Number(m[4]), y1: Number(m[5]) }));
+}
+
+function tableRelations(table) {
+  const slots = slotsOf(table);
+  const ids = new Map(table.cells.map((c, i) => [c, i]));
+  return relations(slots.map((row) => row.map((c) => (c ? ids.get(c) : null))), new Map(table.cells.map((c, i) => [i, c.text])));
+}
+
+function multisetScore(exp, pred) {
+  const count = new Map();
+  for (const r of exp) count.set(r, (count.get(r) ?? 0) + 1);
+  let tp = 0;
+  for (const r of pred) { const n = count.get(r) ?? 0; if (n) { tp++; count.set(r, n - 1); } }
+  return { ...f1(tp, pred.length, exp.length), tp, np: pred.length, ne: exp.length };
+}
+
+const iou = (a, b) => {
+  const ix = Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)), iy = Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+  const inter = ix * iy, u = (a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - inter;
+  return u > 0 ? inter / u : 0;
+};
+
+const notes = sourceNotes();
+const pdfs = fs.readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort().filter((f) => !only || f.includes(only));
+const results = [];
+let totalTables = 0, totalMs = 0;
+for (const file of pdfs) {
+  const name = file.replace(/\.pdf$/, '');
+  const bytes = new Uint8Array(fs.readFileSync(path.join(dir, file)));
+  const t0 = performance.now();
+  const doc = await extractDocument(bytes, 'pdf');
+  const t1 = performance.now();
+  const out = buildTables(doc, { merge: false, format: 'json' });
+  totalMs += performance.now() - t1;
+  totalTables += out.tables.length;
+  const tables = out.views.map((v) => v.table);
+  const res = { name, tables: tables.length, extract_ms: Math.round(t1 - t0), scores: [] };
+  const note = notes.get(name) ?? {};
+  const pageNo = note.page ?? 1;
+  const page = doc.pages.find((p) => p.number === pageNo);
+  const onPage = tables.filter((t) => t.page === pageNo);
+  const expected = fs.readdirSync(dir).filter((f) => f.startsWith(`${name}.`) && (f.endsWith('.expected.csv') || f.endsWith('.expected.md'))).sort();
+  for (const e of expected) {
+    const text = fs.readFileSync(path.join(dir, e), 'utf8');
+    const grid = e.endsWith('.md') ? parseMarkdownTable(text) : parseCsv(text);
+    const exp = grid.flat().map(norm);
+    let best = { f1: 0, precision: 0, recall: 0, how: 'none' };
+    for (const t of onPage) { const s = cellScore(exp, cellTexts(t, note.area, page)); if (s.f1 > best.f1) best = { ...s, how: t.id }; }
+    if (onPage.length > 1) { const s = cellScore(exp, onPage.flatMap((t) => cellTexts(t, note.area, page))); if (s.f1 > best.f1) best = { ...s, how: 'all tables on page' }; }
+    res.scores.push({ kind: 'cells', truth: e, ...best });
+  }
+  const str = path.join(dir, `${name}.expected-str.xml`);
+  if (fs.existsSync(str)) {
+    const s = multisetScore(icdarStr(fs.readFileSync(str, 'utf8')), tables.flatMap(tableRelations));
+    res.scores.push({ kind: 'adjacency', truth: path.basename(str), ...s });
+  }
+  const reg = path.join(dir, `${name}.expected-reg.xml`);
+  if (fs.existsSync(reg)) {
+    const gt = icdarReg(fs.readFileSync(reg, 'utf8'));
+    const pred = tables.filter((t) => t.box).map((t) => {
+      const p = doc.pages.find((pg) => pg.number === t.page);
+      return { page: t.page, x0: t.box.x0 * p.width, x1: t.box.x1 * p.width, y0: (1 - t.box.y1) * p.height, y1: (1 - t.box.y0) * p.height };
+    });
+    const used = new Set();
+    let tp = 0;
+    for (const g of gt) {
+      let bi = -1, bv = 0.5;
+      pred.forEach((p, i) => { if (!used.has(i) && p.page === g.page && iou(p, g) >= bv) { bi = i; bv = iou(p, g); } });
+      if (bi >= 0) { used.add(bi); tp++; }
+    }
+    res.scores.push({ kind: 'regions', truth: path.basename(reg), ...f1(tp, pred.length, gt.length), tp, np: pred.length, ne: gt.length });
+  }
+  results.push(res);
+}
+
+if (asJson) console.log(JSON.stringify({ dir, results, totalTables, tablesStepMs: totalMs }, null, 2));
+else {
+  const pct = (x) => (x * 100).toFixed(1).padStart(6);
+  console.log(`corpus: ${dir}`);
+  console.log('file'.padEnd(36), 'kind'.padEnd(10), 'P'.padStart(6), 'R'.padStart(6), 'F1'.padStart(6), ' truth / matched');
+  const agg = { adjacency: [0, 0, 0], regions: [0, 0, 0] };
+  for (const r of results) {
+    for (const s of r.scores) {
+      console.log(r.name.padEnd(36), s.kind.padEnd(10), pct(s.precision), pct(s.recall), pct(s.f1), ` ${s.truth}${s.how ? ` ← ${s.how}` : ''}${s.tp !== undefined && s.kind !== 'cells' ? ` (${s.tp}/${s.np} pred, ${s.ne} truth)` : ''}`);
+      if (agg[s.kind]) { agg[s.kind][0] += s.tp; agg[s.kind][1] += s.np; agg[s.kind][2] += s.ne; }
+    }
+  }
+  for (const [k, [tp, np, ne]] of Object.entries(agg)) {
+    const s = f1(tp, np, ne);
+    console.log(`ICDAR ${k} (micro over documents): P ${pct(s.precision)} R ${pct(s.recall)} F1 ${pct(s.f1)}`);
+  }
+  const cells = results.flatMap((r) => r.scores.filter((s) => s.kind === 'cells'));
+  console.log(`expected tables with cell F1 >= 0.95: ${cells.filter((s) => s.f1 >= 0.95).length}/${cells.length}`);
+  console.log(`tables step: ${totalTables} tables in ${totalMs.toFixed(0)} ms (${(totalTables / (totalMs / 1000)).toFixed(0)} tables/s, excluding extraction)`);
+}
