@@ -36,7 +36,7 @@ export function pipelineTokens(p: PipelineCandidate): string[] {
 export function classifyBuiltin(req: ClassifyRequest): ClassifyAnswer {
   if (!req.pipelines.length) return { pipelineId: null, scores: [] };
   const index = new Bm25Index(req.pipelines.map(pipelineTokens));
-  const raw = index.scores(retrievalTokens(documentText(req.document)));
+  const raw = index.scores(retrievalTokens(documentText(req.document, req.maxPages ?? CLASSIFY_PAGES)));
   const best = Math.max(...raw);
   const strength = 1 - Math.exp(-best / 3);
   const probs = softmax(raw, Math.max(0.5, best / 4));

@@ -14,6 +14,7 @@ export const JobAcceptedSchema = z.object({
   job_id: z.string(), status: z.literal('pending').or(JobStatusSchema), message: z.string().optional(),
   queuedAt: z.string().optional(), credits_used: z.number().optional(),
   extraction_id: z.string().optional().describe('Extract only: equals job_id when storage is enabled'),
+  split_id: z.string().optional().describe('Split only: equals job_id'),
 }).meta({ id: 'JobAccepted' });
 
 export const ResultPointerSchema = z.object({ is_url: z.literal(true), url: z.string() }).meta({ id: 'ResultPointer' });

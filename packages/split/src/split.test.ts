@@ -42,3 +42,20 @@ describe('splitBuiltin', () => {
     expect(splitBuiltin({ document: packetDocument(), topics: [] }).groups).toEqual([]);
   });
 });
+
+describe('splitsByTopic', () => {
+  it('merges the documents of one topic and keeps request order', async () => {
+    const { splitsByTopic } = await import('./by-topic.js');
+    const out = splitsByTopic({ groups: [
+      { topic: 'invoice', pages: [1, 2], confidence: 0.9 },
+      { topic: 'invoice', pages: [3], confidence: 0.6 },
+      { topic: 'lab_report', pages: [4, 5], confidence: 0.8 },
+    ] }, [{ name: 'lab_report' }, { name: 'invoice' }, { name: 'contract' }], [1, 2, 3, 4, 5, 6]);
+    expect(out.splits.map((s) => [s.name, s.pages, s.confidence, s.documents.length])).toEqual([
+      ['lab_report', [4, 5], 0.8, 1],
+      ['invoice', [1, 2, 3], 0.8, 2],
+      ['contract', [], 0, 0],
+    ]);
+    expect(out.unassigned).toEqual([6]);
+  });
+});

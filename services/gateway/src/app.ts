@@ -11,6 +11,9 @@ import { extractRoutes } from './routes/extract.js';
 import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
+import { classifyRoutes } from './routes/classify.js';
+import { splitRoutes } from './routes/split.js';
+import { pipelineRoutes } from './routes/pipelines.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -37,6 +40,9 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     jobRoutes,
     resultRoutes,
     usageRoutes,
+    classifyRoutes,
+    splitRoutes,
+    pipelineRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));
