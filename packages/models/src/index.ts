@@ -6,3 +6,4 @@ export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';
 export { BuiltinLanguageModel, type BuiltinEngines } from './adapters/builtin-language-model.js';
 export { OpenAiCompatibleModel, parseJsonObject, type OpenAiSettings } from './adapters/openai-compatible-model.js';
 export { createLanguageModel } from './adapters/create-language-model.js';
+export { layoutTerms, layoutProfile, type LayoutProfile } from './layout-terms.js';
