@@ -22,6 +22,15 @@ describe('embedded: /split, /classify and /pipelines', () => {
     return (await t.server.ctx.store.keys.create(org.id)).key;
   }
 
+  it('documents the routes in the OpenAPI document', async () => {
+    const oas = (await (await t.api('/openapi.json', { key: null })).json()) as any;
+    expect(oas.paths['/classify'].post.requestBody.content['multipart/form-data']).toBeDefined();
+    expect(oas.paths['/split'].post.responses['200'].content['application/json'].schema).toBeDefined();
+    expect(JSON.stringify(oas)).toContain('unassigned_pages');
+    expect(Object.keys(oas.paths['/pipelines/{id}']).sort()).toEqual(['delete', 'get', 'patch', 'put']);
+    expect(await (await t.api('/docs', { key: null })).text()).toContain('/pipelines');
+  });
+
   describe('/split', () => {
     it('splits a three-document packet into per-topic page groups and saves the split', async () => {
       const res = await t.api('/split', json({ extraction_id: extractionId, split_config: { split_input: PACKET_TOPICS } }));
