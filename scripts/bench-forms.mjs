@@ -52,7 +52,7 @@ async function time(fn) {
   return { ms: median(ms), out };
 }
 
-const model = createLanguageModel({});
+const model = createLanguageModel(undefined, {});
 const rows = [];
 for (const fillable of [true, false]) {
   const pdf = await makeForm(fillable);

@@ -17,7 +17,7 @@ import { loadConfig } from '../packages/runtime/dist/index.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.resolve(process.argv[2] ?? path.join(root, '../shared/corpus/pdf-forms'));
 if (!fs.existsSync(dir)) { console.error(`no such directory: ${dir}`); process.exit(1); }
-const model = createLanguageModel(process.env.QUIRE_LLM_BASE_URL ? loadConfig() : {});
+const model = createLanguageModel(loadConfig().llm, {});
 
 const iou = (a, b) => {
   const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]), h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);

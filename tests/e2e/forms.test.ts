@@ -185,7 +185,7 @@ describe('embedded: PDF forms over HTTP', () => {
         const { cells } = JSON.parse(body.messages[1].content) as { cells: { index: number; label: string }[] };
         asked.push({ model: body.model, cells });
         const name = cells.find((c) => c.label === 'Full name')!;
-        const content = JSON.stringify({ assignments: [{ cellIndex: name.index, value: 'Model Filled', instruction: 'the applicant' }], unmatched: ['pet: cat'] });
+        const content = JSON.stringify({ assignments: [{ cell_index: name.index, value: 'Model Filled', instruction: 'the applicant' }], unmatched: ['pet: cat'] });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content } }] }));
       });
     });

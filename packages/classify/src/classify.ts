@@ -1,5 +1,5 @@
 import type { Document } from '@quire/core';
-import { Bm25Index, retrievalTokens, softmax, type ClassifyAnswer, type ClassifyRequest, type PipelineCandidate } from '@quire/models';
+import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, softmax, type ClassifyAnswer, type ClassifyRequest, type PipelineCandidate } from '@quire/models';
 
 /**
  * The built-in classifier: BM25 of the document's first pages against each pipeline's name,
@@ -36,7 +36,10 @@ export function pipelineTokens(p: PipelineCandidate): string[] {
 export function classifyBuiltin(req: ClassifyRequest): ClassifyAnswer {
   if (!req.pipelines.length) return { pipelineId: null, scores: [] };
   const index = new Bm25Index(req.pipelines.map(pipelineTokens));
-  const raw = index.scores(retrievalTokens(documentText(req.document)));
+  const pages = req.document.pages.slice(0, req.maxPages ?? CLASSIFY_PAGES);
+  const query = [...retrievalTokens(documentText(req.document, req.maxPages ?? CLASSIFY_PAGES)), ...pages.flatMap((p) => layoutTerms(p))];
+  const words = new Set(query);
+  const raw = index.scores(query).map((s, i) => s + NAME_BONUS * nameCoverage(req.pipelines[i].name, words));
   const best = Math.max(...raw);
   const strength = 1 - Math.exp(-best / 3);
   const probs = softmax(raw, Math.max(0.5, best / 4));

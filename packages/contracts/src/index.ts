@@ -5,3 +5,4 @@ export * from './openapi.js';
 export { ERROR_CODES, RETRYABLE_CODES, QuireError, type ErrorCode } from '@quire/core';
 export * from './forms.js';
 export * from './tables.js';
+export * from './classify-split.js';

@@ -21,11 +21,33 @@ export function stem(t: string): string {
   return t;
 }
 
+/**
+ * Common business-document words of French, German, Spanish and Italian mapped to the English word
+ * a topic or pipeline description would use, so "Facture … Montant HT … TVA" meets "invoice, amount,
+ * VAT". Keys are normalized (lower case, no accents) and unstemmed.
+ */
+const CROSS_LINGUAL: Record<string, string> = {
+  facture: 'invoice', factures: 'invoice', rechnung: 'invoice', rechnungen: 'invoice', factura: 'invoice', facturas: 'invoice', fattura: 'invoice', fatture: 'invoice',
+  montant: 'amount', betrag: 'amount', importe: 'amount', importo: 'amount',
+  tva: 'vat', mwst: 'vat', iva: 'vat', ust: 'vat',
+  paiement: 'payment', reglement: 'payment', zahlung: 'payment', pago: 'payment', pagamento: 'payment',
+  echeance: 'due', faellig: 'due', vencimiento: 'due', scadenza: 'due',
+  devis: 'quote', angebot: 'quote', presupuesto: 'quote', preventivo: 'quote',
+  recu: 'receipt', quittung: 'receipt', recibo: 'receipt', ricevuta: 'receipt',
+  contrat: 'contract', vertrag: 'contract', contrato: 'contract', contratto: 'contract',
+  formulaire: 'form', formular: 'form', formulario: 'form',
+  rapport: 'report', bericht: 'report', informe: 'report', relazione: 'report',
+  tableau: 'table', tabelle: 'table', tabla: 'table', tabella: 'table',
+  lettre: 'letter', lettera: 'letter',
+  impot: 'tax', impots: 'tax', steuer: 'tax', impuesto: 'tax', imposta: 'tax',
+};
+
 /** Tokens for retrieval: normalized words of 2+ letters, no stopwords or bare numbers, stemmed. */
 export function retrievalTokens(text: string): string[] {
   return normalizeLabel(text)
     .split(' ')
     .filter((t) => t.length >= 2 && !STOP.has(t) && !/^\d+$/.test(t))
+    .map((t) => CROSS_LINGUAL[t] ?? t)
     .map(stem);
 }
 
@@ -94,3 +116,16 @@ export function softmax(scores: readonly number[], temperature = 1): number[] {
   const sum = exps.reduce((a, b) => a + b, 0);
   return exps.map((e) => e / sum);
 }
+
+/**
+ * Share of a topic's name words found in the query (0..1). A page that says every word of the
+ * topic's name ("tax" and "form" for tax_form) is strong evidence that breadth of matches on a long
+ * description must not outvote.
+ */
+export function nameCoverage(name: string, query: ReadonlySet<string>): number {
+  const words = [...new Set(retrievalTokens(name.replace(/[_-]+/g, ' ')))];
+  return words.length ? words.filter((w) => query.has(w)).length / words.length : 0;
+}
+
+/** Added to a BM25 score per unit of name coverage. */
+export const NAME_BONUS = 2;

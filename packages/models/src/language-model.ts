@@ -42,6 +42,8 @@ export interface PipelineCandidate {
 export interface ClassifyRequest {
   document: Document;
   pipelines: PipelineCandidate[];
+  /** Pages of `document` to read, from its first (default 5, the spec's classify default). */
+  maxPages?: number;
 }
 
 export interface ClassifyAnswer {

@@ -1,5 +1,5 @@
 import type { Page } from '@quire/core';
-import { normalizeLabel } from '@quire/models';
+import { normalizeLabel, retrievalTokens } from '@quire/models';
 
 /**
  * Evidence that a page starts a new document: page numbering that restarts ("Page 1 of 3", "1/3"),
@@ -13,7 +13,13 @@ export interface PageSignals {
   header: string;
   footer: string;
   hasTopTitle: boolean;
+  /** The title text itself: a running "title" repeated on every page is no evidence. */
+  topTitle?: string;
   invoiceNo?: string;
+  /** Page size in points (0 for formats without pages); a packet's parts often differ. */
+  size?: [number, number];
+  /** Distinct content words of the page; consecutive pages of one document share vocabulary. */
+  terms?: Set<string>;
 }
 
 const PAGE_OF = /\bpage\s*(\d{1,4})\s*(?:of|\/|de|von|sur)\s*(\d{1,4})\b/i;
@@ -27,10 +33,13 @@ const stripNumbers = (s: string) => normalizeLabel(s.replace(PAGE_OF, ' ').repla
 export function pageSignals(page: Page): PageSignals {
   let pageOf: PageSignals['pageOf'];
   const top: string[] = [], bottom: string[] = [];
-  let hasTopTitle = false, invoiceNo: string | undefined;
+  let hasTopTitle = false, topTitle: string | undefined, invoiceNo: string | undefined;
+  const words: string[] = [];
   for (const el of page.elements) {
+    if (el.kind === 'table') { for (const c of el.cells) words.push(c.text); continue; }
     if (el.kind !== 'text') continue;
     const t = el.text.trim();
+    words.push(t);
     const m = PAGE_OF.exec(t) ?? (t.length < 12 ? BARE_PAGE_OF.exec(t) : null);
     if (m && !pageOf && Number(m[1]) <= Number(m[2])) pageOf = [Number(m[1]), Number(m[2])];
     else if (!pageOf && el.category === 'Page Number') {
@@ -42,15 +51,24 @@ export function pageSignals(page: Page): PageSignals {
       if (y0 < 0.07) top.push(t);
       else if (y0 > 0.92) bottom.push(t);
     }
-    if ((el.category === 'Title' || (el.category === 'Header' && (el.level ?? 9) <= 1)) && y0 < 0.3) hasTopTitle = true;
+    if ((el.category === 'Title' || (el.category === 'Header' && (el.level ?? 9) <= 1)) && y0 < 0.3 && !hasTopTitle) {
+      hasTopTitle = true;
+      topTitle = normalizeLabel(t);
+    }
     const inv = INVOICE_NO.exec(t);
     if (inv && /\d/.test(inv[1]) && !invoiceNo) invoiceNo = inv[1].toUpperCase();
   }
-  return { pageOf, header: stripNumbers(top.join(' ')), footer: stripNumbers(bottom.join(' ')), hasTopTitle, invoiceNo };
+  return {
+    pageOf, header: stripNumbers(top.join(' ')), footer: stripNumbers(bottom.join(' ')), hasTopTitle, topTitle, invoiceNo,
+    size: page.width > 0 ? [page.width, page.height] : undefined, terms: new Set(retrievalTokens(words.join(' '))),
+  };
 }
 
 function jaccard(a: string, b: string): number {
-  const A = new Set(a.split(' ').filter(Boolean)), B = new Set(b.split(' ').filter(Boolean));
+  return setJaccard(new Set(a.split(' ').filter(Boolean)), new Set(b.split(' ').filter(Boolean)));
+}
+
+function setJaccard(A: Set<string>, B: Set<string>): number {
   if (!A.size || !B.size) return 0;
   let inter = 0;
   for (const x of A) if (B.has(x)) inter++;
@@ -73,13 +91,24 @@ export function boundaryProbabilities(signals: PageSignals[]): number[] {
       else if (prev.pageOf && total !== undefined && prev.pageOf[1] !== undefined && prev.pageOf[1] !== total) logit += 2;
     }
     if (prev.pageOf && prev.pageOf[1] !== undefined && prev.pageOf[0] === prev.pageOf[1]) logit += 1; // previous page was its document's last
+    // first pages often print no number: an unnumbered page followed by "page 2" starts a document, and that "page 2" continues it
+    const next = signals[i + 1];
+    if (!cur.pageOf && next?.pageOf?.[0] === 2) logit += 1;
+    if (cur.pageOf?.[0] === 2 && !prev.pageOf) logit -= 1.5;
     for (const [a, b] of [[prev.header, cur.header], [prev.footer, cur.footer]]) {
-      if (!a || !b) continue;
+      if (!a && !b) continue;
+      if (!a || !b) { logit += 0.75; continue; } // a running header/footer appears or stops
       const sim = jaccard(a, b);
       if (sim >= 0.6) logit -= 1.5;
       else if (sim < 0.2) logit += 1.5;
     }
-    if (cur.hasTopTitle) logit += 1;
+    if (cur.hasTopTitle && cur.topTitle !== prev.topTitle) logit += 1;
+    if (cur.size && prev.size && (Math.abs(cur.size[0] - prev.size[0]) > 3 || Math.abs(cur.size[1] - prev.size[1]) > 3)) logit += 2.5;
+    if (cur.terms && prev.terms && cur.terms.size >= 5 && prev.terms.size >= 5) {
+      const sim = setJaccard(cur.terms, prev.terms);
+      if (sim < 0.06) logit += 1.25;
+      else if (sim > 0.2) logit -= 1;
+    }
     if (cur.invoiceNo && prev.invoiceNo) logit += cur.invoiceNo === prev.invoiceNo ? -2 : 2.5;
     return sigmoid(logit);
   });

@@ -42,3 +42,38 @@ describe('splitBuiltin', () => {
     expect(splitBuiltin({ document: packetDocument(), topics: [] }).groups).toEqual([]);
   });
 });
+
+describe('splitsByTopic', () => {
+  it('merges the documents of one topic and keeps request order', async () => {
+    const { splitsByTopic } = await import('./by-topic.js');
+    const out = splitsByTopic({ groups: [
+      { topic: 'invoice', pages: [1, 2], confidence: 0.9 },
+      { topic: 'invoice', pages: [3], confidence: 0.6 },
+      { topic: 'lab_report', pages: [4, 5], confidence: 0.8 },
+    ] }, [{ name: 'lab_report' }, { name: 'invoice' }, { name: 'contract' }], [1, 2, 3, 4, 5, 6]);
+    expect(out.splits.map((s) => [s.name, s.pages, s.confidence, s.documents.length])).toEqual([
+      ['lab_report', [4, 5], 0.8, 1],
+      ['invoice', [1, 2, 3], 0.8, 2],
+      ['contract', [], 0, 0],
+    ]);
+    expect(out.unassigned).toEqual([6]);
+  });
+});
+
+describe('boundary evidence', () => {
+  const sig = (over: Partial<import('./boundaries.js').PageSignals>) => ({ header: '', footer: '', hasTopTitle: false, ...over });
+  it('a change of page size or a running header that appears raises the odds of a new document', () => {
+    const same = boundaryProbabilities([sig({ size: [612, 792] }), sig({ size: [612, 792] })])[1];
+    expect(boundaryProbabilities([sig({ size: [612, 792] }), sig({ size: [792, 612] })])[1]).toBeGreaterThan(same + 0.3);
+    expect(boundaryProbabilities([sig({}), sig({ header: 'acme annual report' })])[1]).toBeGreaterThan(boundaryProbabilities([sig({}), sig({})])[1]);
+  });
+  it('a repeated title is no evidence; a new one is', () => {
+    const t = (title: string) => sig({ hasTopTitle: true, topTitle: title });
+    expect(boundaryProbabilities([t('form w 9'), t('form w 9')])[1]).toBeLessThan(boundaryProbabilities([t('form w 9'), t('water report')])[1]);
+  });
+  it('an unnumbered page followed by "page 2" starts a document', () => {
+    const b = boundaryProbabilities([sig({ pageOf: [1, 1] }), sig({}), sig({ pageOf: [2, undefined] })]);
+    expect(b[1]).toBeGreaterThan(0.5);
+    expect(b[2]).toBeLessThan(0.2);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Document } from '@quire/core';
-import { Bm25Index, retrievalTokens, softmax, type SplitAnswer, type SplitRequest } from '@quire/models';
+import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, softmax, type SplitAnswer, type SplitRequest } from '@quire/models';
 import { boundaryProbabilities, pageSignals } from './boundaries.js';
 
 /**
@@ -21,7 +21,11 @@ function emissions(doc: Document, req: SplitRequest): number[][] {
     const name = retrievalTokens(t.name.replace(/[_-]+/g, ' '));
     return [...name, ...name, ...retrievalTokens(t.description ?? '')];
   }));
-  const raw = doc.pages.map((_, i) => index.scores(retrievalTokens(pageText(doc, i))));
+  const raw = doc.pages.map((page, i) => {
+    const query = [...retrievalTokens(pageText(doc, i)), ...layoutTerms(page, 2)];
+    const words = new Set(query);
+    return index.scores(query).map((s, t) => s + NAME_BONUS * nameCoverage(req.topics[t].name, words));
+  });
   const scale = Math.max(1, ...raw.map((r) => Math.max(...r))) / 4;
   // a floor keeps one page's vocabulary from vetoing its neighbours' topic outright
   return raw.map((r) => softmax(r, scale).map((p) => Math.log(0.9 * p + 0.1 / r.length)));

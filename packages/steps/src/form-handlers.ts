@@ -3,7 +3,7 @@ import {
   clearForm, detectForm, fillForm, fromSpecFormCells, toFillableCells, toSpecFormCells,
   type DetectedCell, type OverlayRecord,
 } from '@quire/forms';
-import { createLanguageModel, type LanguageModel } from '@quire/models';
+import { languageModelOf } from './language-model-of.js';
 import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
 
 type FormOp = 'detect' | 'fill' | 'clear';
@@ -65,7 +65,7 @@ function formHandler(op: FormOp): JobHandler {
     const details: Record<string, unknown> = {};
     if (op === 'fill') {
       const instructions = String(req.instructions ?? '');
-      const model = languageModel(ctx);
+      const model = languageModelOf(ctx);
       const fillable = toFillableCells(cells).filter((c) => inRange({ page_number: c.page }));
       const answer = await model.mapFormInstructions({ instructions, cells: fillable });
       const r = await fillForm(pdf, cells, answer.assignments.map((a) => ({ cellIndex: a.cellIndex, value: a.value })), { overlays });
@@ -131,14 +131,6 @@ async function loadForm(ctx: JobContext, formId: string): Promise<{ data: FormAr
 
 const describe = (c: DetectedCell | undefined) => (c ? { label: c.label, page_number: c.page_number, type: c.type } : null);
 
-let fallbackModel: { config: unknown; model: LanguageModel } | undefined;
-/** The process's language model (step services), or one made from the job's config. */
-function languageModel(ctx: JobContext): LanguageModel {
-  const given = ctx.services.language as LanguageModel | undefined;
-  if (given) return given;
-  if (fallbackModel?.config !== ctx.config) fallbackModel = { config: ctx.config, model: createLanguageModel(ctx.config) };
-  return fallbackModel.model;
-}
 
 export const formDetectHandler = formHandler('detect');
 export const formFillHandler = formHandler('fill');

@@ -2,10 +2,14 @@ import type { JobHandler } from '@quire/runtime';
 import { extractHandler } from './extract-handler.js';
 import { formClearHandler, formDetectHandler, formFillHandler } from './form-handlers.js';
 import { tablesHandler } from './tables-handler.js';
+import { classifyHandler } from './classify-handler.js';
+import { splitHandler } from './split-handler.js';
 
 export { extractHandler };
 export { formDetectHandler, formFillHandler, formClearHandler, type FormArtifactData } from './form-handlers.js';
 export { tablesHandler };
+export { classifyHandler };
+export { splitHandler };
 export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
 
 /** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
@@ -15,6 +19,8 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
   form_fill: formFillHandler,
   form_clear: formClearHandler,
   tables: tablesHandler,
+  classify: classifyHandler,
+  split: splitHandler,
 };
 export { runWorkerService } from './worker-process.js';
 export { createStepServices, type StepServices } from './step-services.js';

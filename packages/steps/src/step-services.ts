@@ -1,12 +1,16 @@
 import type { OcrEngine, RawPage } from '@quire/core';
-import { createLanguageModel, type LanguageModel } from '@quire/models';
+import type { LanguageModel } from '@quire/models';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
 import type { Config } from '@quire/runtime';
+import { createLanguageModel, mapFormInstructionsBuiltin } from '@quire/models';
+import { classifyBuiltin } from '@quire/classify';
+import { splitBuiltin } from '@quire/split';
+import { extractSchemaBuiltin } from '@quire/schema';
 
 export interface StepServices {
   ocr: OcrEngine;
-  /** The configured language model (built-in engine unless QUIRE_LLM_BASE_URL is set). */
-  language: LanguageModel;
+  /** The LanguageModel port: the OpenAI-compatible adapter when QUIRE_LLM_BASE_URL is set, else the built-in engines. */
+  languageModel: LanguageModel;
   close(): Promise<void>;
 }
 
@@ -22,5 +26,8 @@ export function createStepServices(config: Config): StepServices {
       return (await pool).recognize(image, page);
     },
   };
-  return { ocr, language: createLanguageModel(config), close: async () => { if (pool) await (await pool).close(); } };
+  const languageModel = createLanguageModel(config.llm, {
+    extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin, mapFormInstructions: mapFormInstructionsBuiltin,
+  });
+  return { ocr, languageModel, close: async () => { if (pool) await (await pool).close(); } };
 }

@@ -56,6 +56,19 @@ export class ConfigRepo {
     return (await this.db.query<PipelineRecord>('SELECT * FROM pipelines WHERE org_id = $1 ORDER BY created_at', [orgId])).rows;
   }
 
+  async getPipeline(orgId: string, id: string): Promise<PipelineRecord | undefined> {
+    if (!isUuid(id)) return undefined;
+    return (await this.db.query<PipelineRecord>('SELECT * FROM pipelines WHERE id = $1 AND org_id = $2', [id, orgId])).rows[0];
+  }
+
+  async updatePipeline(orgId: string, id: string, patch: { name?: string; description?: string; keywords?: string[] }): Promise<PipelineRecord | undefined> {
+    if (!isUuid(id)) return undefined;
+    return (await this.db.query<PipelineRecord>(
+      `UPDATE pipelines SET name = COALESCE($3, name), description = COALESCE($4, description), keywords = COALESCE($5::jsonb, keywords)
+       WHERE id = $1 AND org_id = $2 RETURNING *`,
+      [id, orgId, patch.name ?? null, patch.description ?? null, patch.keywords ? JSON.stringify(patch.keywords) : null])).rows[0];
+  }
+
   async deletePipeline(orgId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
     return (await this.db.query('DELETE FROM pipelines WHERE id = $1 AND org_id = $2', [id, orgId])).rowCount > 0;

@@ -13,6 +13,9 @@ import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
 import { tablesRoutes } from './routes/tables.js';
+import { classifyRoutes } from './routes/classify.js';
+import { splitRoutes } from './routes/split.js';
+import { pipelineRoutes } from './routes/pipelines.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -41,6 +44,9 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     resultRoutes,
     usageRoutes,
     tablesRoutes,
+    classifyRoutes,
+    splitRoutes,
+    pipelineRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { FormRequestSchema, FormResultSchema, ExtractOptionsSchema, ExtractResultSchema, TablesRequestSchema, TablesResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc } from '@quire/contracts';
+import {
+  ExtractOptionsSchema, ExtractResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc,
+  FormRequestSchema, FormResultSchema, TablesRequestSchema, TablesResultSchema,
+  ClassifyOptionsSchema, ClassifyResultSchema, SplitOptionsSchema, SplitResultSchema, PipelineInputSchema, PipelineUpdateSchema, PipelineSchema, PipelineListSchema,
+} from '@quire/contracts';
 
 const Accepted = { description: 'Accepted (async=true): poll GET /job/{job_id}', schema: JobAcceptedSchema };
 const AnyJson = z.record(z.string(), z.unknown());
@@ -18,11 +22,17 @@ export function routeDocs(implemented: ReadonlySet<string>): RouteDoc[] {
   return [
     { method: 'post', path: '/extract', tag: 'Extract', summary: 'Parse a document into markdown, layout, tables, figures, chunks and an extraction_id', multipart: ExtractOptionsSchema, json: ExtractOptionsSchema, responses: { 200: { description: 'Extraction', schema: ExtractResultSchema }, 202: Accepted }, errors: [400, 403, 404, 408, 413, 402, 501], implemented: step('extract') },
     { method: 'post', path: '/extract_async', tag: 'Extract', summary: 'Deprecated: /extract with async=true', multipart: ExtractOptionsSchema, json: ExtractOptionsSchema, responses: { 202: Accepted }, errors: [400, 413], deprecated: true, implemented: step('extract') },
-    { method: 'post', path: '/classify', tag: 'Classify', summary: 'Route a document to a pipeline_id', responses: { 200: { description: 'Classification', schema: AnyJson }, 202: Accepted }, errors: [400], implemented: step('classify') },
+    { method: 'post', path: '/classify', tag: 'Classify', summary: 'Route a document (file, file_url or extraction_id) to a pipeline_id, with every candidate\'s score', multipart: ClassifyOptionsSchema, json: ClassifyOptionsSchema, responses: { 200: { description: 'Classification', schema: ClassifyResultSchema }, 202: Accepted }, errors: [400, 402, 403, 404, 408, 413], implemented: step('classify') },
+    { method: 'post', path: '/pipelines', tag: 'Classify', summary: 'Create a classify pipeline for the organization', json: PipelineInputSchema, responses: { 201: { description: 'Pipeline', schema: PipelineSchema } }, errors: [400] },
+    { method: 'get', path: '/pipelines', tag: 'Classify', summary: 'List the organization\'s pipelines', responses: { 200: { description: 'Pipelines', schema: PipelineListSchema } } },
+    { method: 'get', path: '/pipelines/:id', tag: 'Classify', summary: 'One pipeline', responses: { 200: { description: 'Pipeline', schema: PipelineSchema } }, errors: [404] },
+    { method: 'put', path: '/pipelines/:id', tag: 'Classify', summary: 'Replace a pipeline (omitted description/keywords become empty)', json: PipelineInputSchema, responses: { 200: { description: 'Pipeline', schema: PipelineSchema } }, errors: [400, 404] },
+    { method: 'patch', path: '/pipelines/:id', tag: 'Classify', summary: 'Change some fields of a pipeline', json: PipelineUpdateSchema, responses: { 200: { description: 'Pipeline', schema: PipelineSchema } }, errors: [400, 404] },
+    { method: 'delete', path: '/pipelines/:id', tag: 'Classify', summary: 'Delete a pipeline', responses: { 200: { description: 'Deleted', schema: z.object({ pipeline_id: z.string(), deleted: z.literal(true) }) } }, errors: [404] },
     { method: 'post', path: '/schema', tag: 'Schema', summary: 'Apply a JSON schema to extractions or split topics', json: AnyJson, responses: { 200: { description: 'Schema result', schema: AnyJson }, 202: Accepted }, errors: [400, 403, 404], implemented: step('schema') },
     { method: 'post', path: '/tables', tag: 'Tables', summary: 'Table-first output from a saved extraction (tables_endpoint flag): spans, multi-level headers, cross-page merging, chart series as tables', json: TablesRequestSchema, responses: { 200: { description: 'Tables result', schema: TablesResultSchema }, 202: Accepted }, errors: [400, 403, 404], implemented: step('tables') },
     { method: 'post', path: '/charts', tag: 'Charts', summary: 'Reconstruct chart series from a saved extraction', json: AnyJson, responses: { 200: { description: 'Charts result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('charts') },
-    { method: 'post', path: '/split', tag: 'Split', summary: 'Divide a document into topic-based page groups', json: AnyJson, responses: { 200: { description: 'Split result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('split') },
+    { method: 'post', path: '/split', tag: 'Split', summary: 'Divide a saved extraction into topic-based page groups (split_id for /schema split mode)', json: SplitOptionsSchema, responses: { 200: { description: 'Split result', schema: SplitResultSchema }, 202: Accepted }, errors: [400, 402, 403, 404, 408], implemented: step('split') },
     ...['extract', 'schema', 'tables', 'split'].map((s): RouteDoc => ({ method: 'post', path: `/batch/${s}`, tag: 'Batch', summary: `Run ${s} across many inputs`, json: AnyJson, responses: { 202: Accepted }, errors: [400], implemented: step(`batch_${s}`) })),
     ...(['detect', 'fill', 'clear'] as const).map((s): RouteDoc => ({ method: 'post', path: `/form/${s}`, tag: 'Forms', summary: FORM_SUMMARY[s], multipart: FormRequestSchema, json: FormRequestSchema, responses: { 200: { description: 'FormResult', schema: FormResultSchema }, 202: Accepted }, errors: [400, 403, 404, 413], implemented: step(`form_${s}`) })),
     { method: 'get', path: '/job/:jobId', tag: 'Jobs', summary: 'Poll a job', responses: { 200: { description: 'Job', schema: JobSchema } }, errors: [404, 410] },

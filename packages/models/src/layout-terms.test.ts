@@ -1,0 +1,28 @@
+import { layoutTerms } from './layout-terms.js';
+import { nameCoverage, retrievalTokens } from './bm25.js';
+import { lines, page } from '../../../tests/fixtures/documents/builder.js';
+
+describe('layout words and name coverage', () => {
+  it('a page that is mostly a table says "table"; running sentences say "prose"; blanks say "form"', () => {
+    const table = page(1, [{ rows: [['North', '1,200', '900'], ['South', '880', '1,020'], ['East', '640', '700']], at: [0.1, 0.1, 0.9, 0.5] }]);
+    expect(layoutTerms(table)).toContain('table');
+    const prose = page(2, lines(['Here is to the crazy ones, the misfits and the rebels who see things differently.', 'They are not fond of rules and they have no respect for the status quo at all.'], 0.1, 0.1, 0.9));
+    expect(layoutTerms(prose)).toEqual(expect.arrayContaining(['prose', 'text']));
+    expect(layoutTerms(prose)).not.toContain('table');
+    const form = page(3, lines(['Name: __________', 'Address: __________', 'Signature: __________'], 0.1, 0.1));
+    expect(layoutTerms(form)).toContain('form');
+    expect(layoutTerms(form, 2).filter((t) => t === 'form')).toHaveLength(2);
+  });
+
+  it('maps common business words of other languages to English', () => {
+    expect(retrievalTokens('Facture 12 Montant HT TVA')).toEqual(['invoice', 'amount', 'ht', 'vat']);
+    expect(retrievalTokens('a brief note')).toEqual(['brief', 'note']);
+  });
+
+  it('nameCoverage is the share of the name words present', () => {
+    const q = new Set(retrievalTokens('Form W-4 Employee withholding tax certificate'));
+    expect(nameCoverage('tax_form', q)).toBe(1);
+    expect(nameCoverage('table_report', q)).toBe(0);
+    expect(nameCoverage('invoice form', q)).toBe(0.5);
+  });
+});

@@ -1,0 +1,82 @@
+import { creditsFor, parsePageRange, type Document, type OcrEngine, type SourceFormat } from '@quire/core';
+import { CLASSIFY_PAGES, classifyPagePlan } from '@quire/classify';
+import { extractDocument } from '@quire/extract';
+import type { PipelineCandidate } from '@quire/models';
+import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
+import { loadSavedExtraction } from './saved-extraction.js';
+import { languageModelOf } from './language-model-of.js';
+
+export interface ClassifyJobInput {
+  /** A staged upload or download… */
+  blob_key?: string;
+  format?: SourceFormat;
+  page_count?: number;
+  /** …or a saved extraction. */
+  extraction_id?: string;
+  /** The candidates, resolved at submission (saved pipelines or inline ones). */
+  pipelines: PipelineCandidate[];
+}
+
+/**
+ * The classify job: read only the pages classification needs (the first 5 by default, for PDFs and
+ * images; office and HTML files are laid out whole), ask the LanguageModel port which pipeline the
+ * document belongs to, and return the choice with every candidate's score.
+ */
+export const classifyHandler: JobHandler = async (ctx: JobContext): Promise<JobOutcome> => {
+  const { job } = ctx;
+  const input = job.input as unknown as ClassifyJobInput;
+  const req = job.request as { page_range?: string };
+  const { document, pageCount, read, billed } = input.extraction_id
+    ? await fromExtraction(ctx, input.extraction_id, req.page_range)
+    : await fromSource(ctx, input, req.page_range);
+  const readSet = new Set(read);
+  const reading: Document = { ...document, pages: document.pages.filter((p) => readSet.has(p.number)) };
+  const lm = languageModelOf(ctx);
+  const answer = await lm.classify({ document: reading, pipelines: input.pipelines, maxPages: reading.pages.length });
+  const names = new Map(input.pipelines.map((p) => [p.id, p.name]));
+  const scores = answer.scores.map((s) => ({ pipeline_id: s.pipelineId, name: names.get(s.pipelineId) ?? '', score: s.score }));
+  const chosen = answer.pipelineId;
+  const result = {
+    classification_id: job.id,
+    pipeline_id: chosen,
+    pipeline_name: chosen ? names.get(chosen) ?? null : null,
+    confidence: chosen ? scores.find((s) => s.pipeline_id === chosen)?.score ?? 0 : 0,
+    scores,
+    pages_read: reading.pages.map((p) => p.number),
+    page_count: pageCount,
+    model: lm.id,
+  };
+  return {
+    result,
+    credits: creditsFor('classify', { pages: billed }),
+    pages: billed,
+    artifacts: [{ id: job.id, type: 'classify', parentId: input.extraction_id ?? null, data: { pipeline_id: chosen, scores, pages_read: result.pages_read, model: lm.id } }],
+  };
+};
+
+interface Reading { document: Document; pageCount: number; read: number[]; billed: number }
+
+/** A saved extraction: page_range among its saved pages, else its first 5; billed per page read. */
+async function fromExtraction(ctx: JobContext, extractionId: string, pageRange?: string): Promise<Reading> {
+  const { document } = await loadSavedExtraction(ctx, extractionId);
+  const numbers = document.pages.map((p) => p.number);
+  const wanted = pageRange ? new Set(parsePageRange(pageRange)) : undefined;
+  const read = wanted ? numbers.filter((n) => wanted.has(n)) : numbers.slice(0, CLASSIFY_PAGES);
+  return { document, pageCount: numbers.length, read, billed: read.length };
+}
+
+/** The staged file: parses only the pages read (PDFs, images) or the whole file (office, HTML). */
+async function fromSource(ctx: JobContext, input: ClassifyJobInput, pageRange?: string): Promise<Reading> {
+  const format = input.format!;
+  const bytes = await ctx.blobs.getBytes(input.blob_key!);
+  const first = classifyPagePlan(format, input.page_count!, pageRange);
+  const document = await extractDocument(bytes, format, {
+    pages: first.parse,
+    onPage: (done, total) => ctx.checkpoint(done, total),
+    ocr: ctx.services.ocr as OcrEngine | undefined,
+  });
+  if (first.parse) return { document, pageCount: input.page_count!, read: first.read, billed: first.billed };
+  // office/HTML: the real page count is known only now
+  const plan = classifyPagePlan(format, document.pages.length, pageRange);
+  return { document, pageCount: document.pages.length, read: plan.read, billed: plan.billed };
+}

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import { QuireError, creditsFor } from '@quire/core';
+import { SplitOptionsSchema } from '@quire/contracts';
+import type { GatewayDeps } from '../deps.js';
+import { requireArtifact } from '../http/artifacts.js';
+import { respondWithJob } from '../http/job-responses.js';
+import { parseOrThrow } from '../http/validate.js';
+
+/**
+ * POST /split: extraction_id + split_config.split_input [{name, description}] → split_id and one
+ * page group per topic. Billed 2 credits per page of the saved extraction.
+ */
+export function splitRoutes(deps: GatewayDeps): Router {
+  const r = Router();
+  r.post('/split', (req, res) => handleSplit(req, res, deps));
+  return r;
+}
+
+async function handleSplit(req: Request, res: Response, deps: GatewayDeps): Promise<void> {
+  const org = req.org!;
+  const opts = parseOrThrow(SplitOptionsSchema, req.body);
+  const topics = opts.split_config.split_input.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}) }));
+  const names = topics.map((t) => t.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) throw new QuireError('REQ_003', `Invalid parameter value: split_input names must be unique ("${dup}" is repeated)`, { field: 'split_config.split_input', name: dup });
+  const artifact = await requireArtifact(deps, org, 'extraction', opts.extraction_id);
+  const pages = Number(artifact.data.pages_processed ?? artifact.data.page_count ?? 1);
+  const isAsync = opts.async === true;
+  const job = await deps.jobs.submit({
+    org, key: req.apiKey!, kind: 'split', jobId: randomUUID(),
+    request: { split_config: { split_input: topics }, async: isAsync },
+    input: { extraction_id: artifact.id, topics },
+    quoteCredits: creditsFor('split', { pages }), quotePages: pages,
+  });
+  await respondWithJob(req, res, deps, job, isAsync, isAsync ? { split_id: job.id } : {});
+}
