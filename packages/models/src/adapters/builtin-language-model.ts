@@ -1,0 +1,45 @@
+import { QuireError } from '@quire/core';
+import type {
+  ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, LanguageModel,
+  SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest,
+} from '../language-model.js';
+import { mapFormInstructionsBuiltin } from '../builtin/form-instructions.js';
+
+/**
+ * The offline engines live in the step packages (@quire/schema, @quire/classify, @quire/split),
+ * which depend on this one; they are handed in here so the port stays at the bottom of the graph.
+ */
+export interface BuiltinEngines {
+  extractSchema?: (req: SchemaRequest) => SchemaAnswer;
+  classify?: (req: ClassifyRequest) => ClassifyAnswer;
+  split?: (req: SplitRequest) => SplitAnswer;
+}
+
+const missing = (what: string) => new QuireError('GENERAL_005', `The built-in engine for ${what} is not part of this build`, { engine: 'builtin', task: what });
+
+/** Deterministic, no weights, no network. */
+export class BuiltinLanguageModel implements LanguageModel {
+  readonly id = 'builtin';
+  readonly supportsVision = false;
+
+  constructor(private readonly engines: BuiltinEngines = {}) {}
+
+  async extractSchema(req: SchemaRequest): Promise<SchemaAnswer> {
+    if (!this.engines.extractSchema) throw missing('schema extraction');
+    return this.engines.extractSchema(req);
+  }
+
+  async classify(req: ClassifyRequest): Promise<ClassifyAnswer> {
+    if (!this.engines.classify) throw missing('classification');
+    return this.engines.classify(req);
+  }
+
+  async split(req: SplitRequest): Promise<SplitAnswer> {
+    if (!this.engines.split) throw missing('splitting');
+    return this.engines.split(req);
+  }
+
+  async mapFormInstructions(req: FormInstructionsRequest): Promise<FormInstructionsAnswer> {
+    return mapFormInstructionsBuiltin(req);
+  }
+}
