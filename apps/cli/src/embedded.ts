@@ -27,7 +27,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
   const handlers = { ...JOB_HANDLERS, ...(opts.handlers ?? {}) };
   const services = createStepServices(config);
-  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr } }, handlers);
+  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, handlers);
   if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);

@@ -3,3 +3,4 @@ export * from './common.js';
 export * from './extract.js';
 export * from './openapi.js';
 export { ERROR_CODES, RETRYABLE_CODES, QuireError, type ErrorCode } from '@quire/core';
+export * from './schema.js';

@@ -1,9 +1,13 @@
 import type { OcrEngine, RawPage } from '@quire/core';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
 import type { Config } from '@quire/runtime';
+import { createLanguageModel, type LanguageModel } from '@quire/models';
+import { BUILTIN_ENGINES } from './language-model.js';
 
 export interface StepServices {
   ocr: OcrEngine;
+  /** Schema, classify, split and form filling: the OpenAI-compatible adapter when QUIRE_LLM_BASE_URL is set, else the built-in engine. */
+  languageModel: LanguageModel;
   close(): Promise<void>;
 }
 
@@ -19,5 +23,5 @@ export function createStepServices(config: Config): StepServices {
       return (await pool).recognize(image, page);
     },
   };
-  return { ocr, close: async () => { if (pool) await (await pool).close(); } };
+  return { ocr, languageModel: createLanguageModel(config.llm, BUILTIN_ENGINES), close: async () => { if (pool) await (await pool).close(); } };
 }

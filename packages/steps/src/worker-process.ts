@@ -12,7 +12,7 @@ export async function runWorkerService(name: string, queues: QueueName[]): Promi
   const config = loadConfig();
   const ctx = await createContext(config, { role: name });
   const services = createStepServices(config);
-  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr } }, JOB_HANDLERS);
+  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, JOB_HANDLERS);
   runner.start(queues);
   ctx.log.info({ queues, concurrency: config.workerConcurrency }, `${name} started`);
   let stopping: Promise<void> | undefined;

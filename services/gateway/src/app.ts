@@ -11,6 +11,7 @@ import { extractRoutes } from './routes/extract.js';
 import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
+import { schemaRoutes } from './routes/schema.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -37,6 +38,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     jobRoutes,
     resultRoutes,
     usageRoutes,
+    schemaRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));
