@@ -239,4 +239,27 @@ describe('embedded: POST /schema', () => {
     expect(job.result.schema_output.values.total).toBe(INVOICE.total);
     expect(job.result.credits_used).toBe(6);
   });
+  it('deprecated /extract inputs run the schema step and answer in the old shape', async () => {
+    const pdf = await makeInvoicePdf();
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' }, po_number: { type: 'string' } } };
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'invoice.pdf' }, { schema: JSON.stringify(schema), schema_prompt: 'An invoice' }) });
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(body.markdown).toContain(INVOICE.number);
+    expect(body.structured_output).toEqual({ invoice_number: INVOICE.number, total: INVOICE.total, po_number: null });
+    expectCites(elementTexts(body), body.citations.total, '106.70');
+    expect(body.schema_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.credits_used).toBe(2);
+    const record = (await (await t.api(`/schema/${body.schema_id}`)).json()) as any;
+    expect(record.extraction_ids).toEqual([body.extraction_id]);
+    // structured_output holding {schema, schema_prompt}, asynchronously
+    const accepted = (await (await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'invoice.pdf' }, { async: 'true', structured_output: JSON.stringify({ schema }) }) })).json()) as any;
+    const job = (await pollJob(t, accepted.job_id)) as any;
+    expect(job.result.structured_output.invoice_number).toBe(INVOICE.number);
+    // checked before any work
+    const bad = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'invoice.pdf' }, { schema: JSON.stringify({ type: 'object', properties: { a: { type: 'money' } } }) }) });
+    expect(((await bad.json()) as any).error.code).toBe('SCHEMA_004');
+    const promptOnly = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'invoice.pdf' }, { schema_prompt: 'the total' }) });
+    expect(((await promptOnly.json()) as any).error.code).toBe('REQ_004');
+  });
 });

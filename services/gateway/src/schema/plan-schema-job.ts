@@ -37,6 +37,9 @@ export function canonicalJson(v: unknown): string {
 
 const hash = (v: unknown) => createHash('sha256').update(canonicalJson(v)).digest('hex').slice(0, 32);
 
+/** The lineage of an inline configuration: equal configurations share versions. */
+export const inlineConfigKey = (config: unknown) => `inline:${hash(config)}`;
+
 export function resolveConfig(c: SchemaConfig | TopicSchemaConfig, where: string): ResolvedConfig {
   const schema = 'input_schema' in c && c.input_schema ? c.input_schema : (c as TopicSchemaConfig).schema;
   if (schema === undefined) throw new QuireError('REQ_004', `Missing required parameter: ${where}.input_schema`, { field: `${where}.input_schema` });
@@ -77,7 +80,7 @@ export async function planSchemaJob(deps: GatewayDeps, org: Organization, body: 
     saved = { id: rec.id, version: rec.version };
   } else {
     config = resolveConfig(body.schema_config!, 'schema_config');
-    configKey = `inline:${hash(body.schema_config)}`;
+    configKey = inlineConfigKey(body.schema_config);
   }
   requireConfidenceFlag(org, [config]);
 
