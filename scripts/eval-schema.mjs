@@ -105,7 +105,8 @@ const RECEIPT_FIELDS = [
 function score(name, fields, truth, answer) {
   const expected = {}, got = {}, confidence = {};
   for (const f of fields) {
-    expected[f.name] = truth[f.truth] ?? null;
+    // a field the ground truth does not annotate is not scored (invoice2data templates extract what they know)
+    expected[f.name] = f.truth in truth ? truth[f.truth] : undefined;
     got[f.name] = answer.values?.[f.name] ?? null;
     confidence[f.name] = answer.confidence?.[f.name] ?? null;
   }
@@ -157,7 +158,8 @@ export function summarize({ fields, docs }) {
   const calib = BUCKETS.map(() => ({ n: 0, ok: 0 }));
   for (const f of fields) {
     let exact = 0, tp = 0, predicted = 0, present = 0;
-    for (const d of docs) {
+    const scored = docs.filter((d) => d.expected[f.name] !== undefined);
+    for (const d of scored) {
       const e = d.expected[f.name], g = d.got[f.name];
       const ok = e === null ? g === null : g !== null && COMPARE[f.compare](e, g);
       if (ok) exact++;
@@ -172,7 +174,7 @@ export function summarize({ fields, docs }) {
       }
     }
     const p = predicted ? tp / predicted : 0, r = present ? tp / present : 0;
-    rows.push({ field: f.name, n: docs.length, exact: exact / docs.length, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0 });
+    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0 });
   }
   return { rows, calibration: BUCKETS.map(([lo, hi], i) => ({ bucket: `${lo}–${Math.min(hi, 1)}`, n: calib[i].n, accuracy: calib[i].n ? calib[i].ok / calib[i].n : null })) };
 }
@@ -190,8 +192,8 @@ async function main() {
       if (part.table) { console.log(`\n## ${label}`); for (const [k, v] of part.table) console.log(`${k}: ${v}`); report[label] = part; continue; }
       const s = summarize(part);
       report[label] = { ...s, docs: part.docs };
-      console.log(`\n## ${label} (${part.docs.length} documents)\n| field | exact | precision | recall | F1 |\n|---|---|---|---|---|`);
-      for (const r of s.rows) console.log(`| ${r.field} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} |`);
+      console.log(`\n## ${label} (${part.docs.length} documents)\n| field | n | exact | precision | recall | F1 |\n|---|---|---|---|---|---|`);
+      for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} |`);
       console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
       if (args.includes('--verbose')) for (const d of part.docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
     }
