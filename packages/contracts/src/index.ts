@@ -6,3 +6,4 @@ export { ERROR_CODES, RETRYABLE_CODES, QuireError, type ErrorCode } from '@quire
 export * from './forms.js';
 export * from './tables.js';
 export * from './classify-split.js';
+export * from './schema.js';

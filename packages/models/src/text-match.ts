@@ -9,7 +9,7 @@ export function normalizeLabel(s: string): string {
     .normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
-    .replace(/[_\-./\\:;,#()[\]{}"'`*?!|]+/g, ' ')
+    .replace(/[_\-./\\:;,#()[\]{}"'`*?!|°º№]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -25,9 +25,12 @@ export function labelTokens(s: string): string[] {
  * Extend by adding groups; matching treats any two members of a group as identical.
  */
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
-  ['total', 'amount due', 'balance due', 'total due', 'grand total', 'total amount', 'amount payable', 'total payable', 'invoice total', 'total to pay'],
-  ['invoice number', 'invoice no', 'invoice num', 'invoice id', 'invoice #', 'inv no', 'bill number', 'bill no', 'invoice'],
-  ['date', 'invoice date', 'date of issue', 'issue date', 'issued on', 'bill date', 'dated'],
+  ['total', 'amount due', 'balance due', 'total due', 'grand total', 'total amount', 'amount payable', 'total payable', 'invoice total', 'total to pay',
+    'total ttc', 'montant ttc', 'net a payer', 'total a payer', 'somme a payer', 'montant total', 'gesamtbetrag', 'endbetrag', 'importe total', 'total incl tax', 'total inclusive'],
+  ['invoice number', 'invoice no', 'invoice num', 'invoice id', 'invoice #', 'inv no', 'bill number', 'bill no', 'invoice',
+    'facture', 'facture n', 'numero de facture', 'n de facture', 'rechnung', 'rechnungsnummer', 'rechnung nr', 'factura', 'numero de factura', 'receipt no', 'receipt number'],
+  ['date', 'invoice date', 'date of issue', 'issue date', 'issued on', 'bill date', 'dated', 'date de facture', 'date facture', 'rechnungsdatum', 'fecha', 'receipt date',
+    'dt', 'bill dt', 'txn date', 'transaction date', 'trans date', 'business date', 'bizdate', 'date time'],
   ['due date', 'payment due', 'pay by', 'due by'],
   ['date of birth', 'dob', 'birth date', 'birthdate', 'born on'],
   ['name', 'full name', 'your name', 'applicant name', 'print name', 'printed name'],

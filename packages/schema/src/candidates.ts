@@ -37,14 +37,31 @@ export interface SearchContext {
   schemaLabels: string[];
 }
 
-export function labelScore(field: FieldSpec, text: string): number {
+export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext): number {
   const t = text.replace(/[:#*]+\s*$/, '').trim();
   if (!t || t.length > 60 || /^\d/.test(t)) return 0;
   let best = 0;
-  for (const v of field.labels) best = Math.max(best, fieldLabelScore(v.text, t) * v.weight);
-  // the description may name the printed label ("the total amount due"), a weaker signal
-  if (best < 0.82 && field.description && t.split(/\s+/).length <= 4 && mentionsLabel(field.description, t)) best = 0.82;
+  for (const v of field.labels) best = Math.max(best, fieldLabelScore(v.text, t) * v.weight, leadingLabelScore(v.text, t) * v.weight);
+  // the description may name the printed label ("the total amount due"), a weaker signal — unless
+  // the label names another field of the schema ("issued the invoice" is not "Invoice Number")
+  if (best < 0.82 && field.description && t.split(/\s+/).length <= 4 && mentionsLabel(field.description, t) && !namesOtherField(field, t, ctx)) best = 0.82;
   return best;
+}
+
+/** Words that turn a total into a part of it ("Total Qty", "Total excl. VAT", "Total Tax"). */
+const PARTIAL = /\b(tax|taxes|vat|gst|sst|net|excl|ex|ht|before|sub|qty|quantity|items?|discount|savings?|weight|points|rounding|change|units?)\b/;
+
+/** The field's label leading a short phrase: "Total for this invoice", "Total facture" (head first). */
+function leadingLabelScore(field: string, printed: string): number {
+  const f = canonicalLabel(field).split(' ');
+  const p = normalizeLabel(printed).split(' ');
+  if (p.length <= f.length || p.length > f.length + 4 || f.some((w, i) => p[i] !== w)) return 0;
+  const rest = p.slice(f.length).join(' ');
+  return /\d/.test(rest) || PARTIAL.test(rest) || KNOWN_LABELS.has(rest) ? 0 : 0.84;
+}
+
+function namesOtherField(field: FieldSpec, label: string, ctx?: SearchContext): boolean {
+  return (ctx?.schemaLabels ?? []).some((other) => normalizeLabel(other) !== normalizeLabel(field.name) && fieldLabelScore(other, label) >= 0.85);
 }
 
 function looksLikeLabel(text: string, ctx: SearchContext): boolean {
@@ -85,7 +102,7 @@ function inlinePairs(text: string): { label: string; value: string }[] {
 
 function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
   for (const p of inlinePairs(u.text)) {
-    const label = labelScore(field, p.label);
+    const label = labelScore(field, p.label, ctx);
     if (label < LABEL_MIN || !p.value) continue;
     const tv = typedValue(field, p.value, ctx.dates, u.selected);
     if (tv) out.push(make(field, tv, u, label, 'inline'));
@@ -95,7 +112,7 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
   if (u.text.includes(':') || words.length < 2) return;
   let best: Candidate | undefined;
   for (let k = 1; k <= Math.min(5, words.length - 1); k++) {
-    const label = labelScore(field, words.slice(0, k).join(' '));
+    const label = labelScore(field, words.slice(0, k).join(' '), ctx);
     if (label < LABEL_MIN) continue;
     const rest = words.slice(k).join(' ');
     if (field.kind === 'string' && !(/\d/.test(rest) || (label >= 0.95 && words.length - k <= 6))) continue;
@@ -107,7 +124,7 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
 }
 
 function neighbourCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
-  const label = labelScore(field, u.text);
+  const label = labelScore(field, u.text, ctx);
   if (label < LABEL_MIN) return;
   const tryUnit = (v: Unit | undefined, how: Candidate['how']) => {
     if (!v || looksLikeLabel(v.text, ctx)) return;
@@ -116,6 +133,8 @@ function neighbourCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out:
   };
   if (u.cell) {
     tryUnit(rightOf(ctx.ix, u), 'cell-right');
+    // "Total | 24.99 (net) | 5.00 (tax) | 29.99 (gross)": a total row's last amount is the grand total
+    if (field.isTotal) tryUnit(lastInRow(ctx, u), 'cell-right');
     // a header cell governs the cell below only in form-like tables (one value per column)
     const bodyRows = u.cell.table.rows - u.cell.table.headerRows;
     if (bodyRows <= 1 || u.cell.table.rows <= 2) tryUnit(below(ctx.ix, u), 'cell-below');
@@ -129,14 +148,28 @@ function neighbourCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out:
   }
 }
 
+function lastInRow(ctx: SearchContext, u: Unit): Unit | undefined {
+  const { table, row } = u.cell!;
+  for (let c = table.cols - 1; c > u.cell!.col + 1; c--) {
+    const hit = ctx.ix.byId.get(`${table.id}-r${row}c${c}`);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
 function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
   if (!isGenericField(field) && !field.required) return;
   if (!['email', 'uri', 'phone', 'currency', 'date', 'date-time', 'date-text'].includes(field.kind)) return;
   const prior = isGenericField(field) ? 1 : 0.7;
+  const found: Candidate[] = [];
   for (const u of ctx.ix.units) {
     const tv = typedValue(field, u.text, ctx.dates);
-    if (tv) out.push(make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern'));
+    if (tv) found.push(make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern'));
   }
+  // the only date (email, …) a document prints is good evidence for a field that asks for just that
+  const distinct = new Set(found.map((c) => JSON.stringify(c.value)));
+  if (distinct.size === 1 && isGenericField(field)) for (const c of found) c.score = Math.min(0.75, c.score * 1.6);
+  out.push(...found);
 }
 
 export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidate[] {

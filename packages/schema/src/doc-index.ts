@@ -73,7 +73,7 @@ export function rightOf(ix: DocIndex, u: Unit): Unit | undefined {
   const b = u.box;
   let best: Unit | undefined, bestGap = 0.5;
   for (const v of ix.byPage.get(u.page) ?? []) {
-    if (v === u || !v.box || v.cell) continue;
+    if (v === u || !v.box || v.cell || !/[\p{L}\p{N}]/u.test(v.text)) continue; // "DATE  :  09/01/2019": skip the lone colon
     const overlap = Math.min(b.y1, v.box.y1) - Math.max(b.y0, v.box.y0);
     if (overlap < 0.5 * Math.min(height(b), height(v.box))) continue;
     const gap = v.box.x0 - b.x1;
@@ -94,7 +94,7 @@ export function below(ix: DocIndex, u: Unit): Unit | undefined {
   const limit = Math.max(0.04, 3.5 * height(b));
   let best: Unit | undefined, bestGap = limit;
   for (const v of ix.byPage.get(u.page) ?? []) {
-    if (v === u || !v.box || v.cell) continue;
+    if (v === u || !v.box || v.cell || !/[\p{L}\p{N}]/u.test(v.text)) continue;
     const gap = v.box.y0 - b.y1;
     const hOverlap = Math.min(b.x1, v.box.x1) - Math.max(b.x0, v.box.x0);
     if (gap < -0.002 || gap >= bestGap || hOverlap <= 0) continue;

@@ -9,7 +9,7 @@ import { typesOf } from './schema-node.js';
 
 export type FieldKind =
   | 'date' | 'date-time' | 'time' | 'date-text' | 'number' | 'integer' | 'percent' | 'boolean'
-  | 'email' | 'uri' | 'phone' | 'currency' | 'enum' | 'string';
+  | 'email' | 'uri' | 'phone' | 'currency' | 'enum' | 'identifier' | 'string';
 
 export interface LabelVariant {
   text: string;
@@ -49,6 +49,8 @@ function kindOf(root: JsonSchema, node: JsonSchema, name: string, description: s
   if (/\b(phone|telephone|tel|fax|mobile|cell)\b/.test(words)) return 'phone';
   if (/\b(url|website|web site|homepage|site|web)\b/.test(words)) return 'uri';
   if (/\bcurrency\b/.test(words)) return 'currency';
+  // "invoice number", "order id", "reference": a code, read as one token with digits
+  if (/\b(number|no|num|nr|id|code|ref|reference)\s$/.test(words) && !/\b(phone|telephone|tax|vat)\b/.test(words)) return 'identifier';
   if (/\b(date|dob|birthday)\b/.test(words) || /\bdate\b/.test(normalizeLabel(description).split(' ').slice(0, 3).join(' '))) return 'date-text';
   return 'string';
 }
@@ -62,6 +64,8 @@ export function fieldSpec(root: JsonSchema, node: JsonSchema, path: string[], re
   const labels: LabelVariant[] = [{ text: name, weight: 1 }];
   if (typeof node.title === 'string') labels.push({ text: node.title, weight: 1 });
   for (const q of quoted(description)) labels.push({ text: q, weight: 0.98 });
+  // a description of a few words is usually the printed label itself ("Invoice date")
+  if (description && description.split(/\s+/).length <= 3 && !/[.:]/.test(description)) labels.push({ text: description, weight: 0.98 });
   const parent = path.length > 1 ? path[path.length - 2] : undefined;
   if (parent && !/^\d+$/.test(parent)) {
     // "vendor" › "name": the printed label is usually "Vendor Name"; a bare "Name" is weaker evidence

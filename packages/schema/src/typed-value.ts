@@ -28,7 +28,9 @@ const coverage = (matched: string, text: string) => {
 function dateValue(kind: FieldKind, text: string, ctx: DateContext): TypedValue | undefined {
   const d = findDates(text, ctx)[0];
   if (!d) return undefined;
-  const fit = d.certainty * coverage(d.raw, text.replace(/\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?/i, ''));
+  // a date leading the value ("20-10-2015 near the mall") is what the label governs
+  const cover = d.index === 0 ? Math.max(0.95, coverage(d.raw, text)) : coverage(d.raw, text.replace(/\d{1,2}:\d{2}(:\d{2})?\s*([ap]\.?m\.?)?/i, ''));
+  const fit = d.certainty * Math.min(1, cover);
   if (kind === 'date-time') return { value: `${d.iso}T${d.time ?? '00:00:00'}`, fit: d.time ? fit : fit * 0.9, printed: d.raw };
   if (kind === 'date-text') return { value: cleanString(text), fit, printed: cleanString(text) };
   return { value: d.iso, fit, printed: d.raw };
@@ -86,6 +88,13 @@ export function typedValue(field: FieldSpec, text: string, ctx: DateContext, sel
       return c ? { value: c.code, fit: coverage(c.raw, t) === 1 ? 1 : 0.9, printed: c.raw } : undefined;
     }
     case 'enum': return enumValue(field, t);
+    case 'identifier': {
+      // "n°562044387 du 02 Juillet", "#BLR_WFLD2015…", "No. INV-7": the first token with a digit
+      const m = /(?:^|\s)(?:n[°º]|no\.?|nr\.?|#)?\s*([\p{L}\p{N}][\p{L}\p{N}_\-/.]*\d[\p{L}\p{N}_\-/.]*|\d[\p{L}\p{N}_\-/.]*)/u.exec(t);
+      if (!m) return undefined;
+      const token = m[1].replace(/[.\-/]+$/, '');
+      return { value: token, fit: coverage(token, t), printed: token };
+    }
     case 'string': {
       // a "value" that is itself a label ("Date:") or a lone symbol is not a value
       if (/:$/.test(text.trim()) || !/[\p{L}\p{N}]/u.test(t)) return undefined;

@@ -4,7 +4,7 @@ import { extractDocument } from '@quire/extract';
 import type { PipelineCandidate } from '@quire/models';
 import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
 import { loadSavedExtraction } from './saved-extraction.js';
-import { languageModelOf } from './language-model-of.js';
+import { languageModelFor } from './language-model.js';
 
 export interface ClassifyJobInput {
   /** A staged upload or download… */
@@ -31,7 +31,7 @@ export const classifyHandler: JobHandler = async (ctx: JobContext): Promise<JobO
     : await fromSource(ctx, input, req.page_range);
   const readSet = new Set(read);
   const reading: Document = { ...document, pages: document.pages.filter((p) => readSet.has(p.number)) };
-  const lm = languageModelOf(ctx);
+  const lm = languageModelFor(ctx);
   const answer = await lm.classify({ document: reading, pipelines: input.pipelines, maxPages: reading.pages.length });
   const names = new Map(input.pipelines.map((p) => [p.id, p.name]));
   const scores = answer.scores.map((s) => ({ pipeline_id: s.pipelineId, name: names.get(s.pipelineId) ?? '', score: s.score }));

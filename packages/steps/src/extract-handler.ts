@@ -2,7 +2,8 @@ import type { Document, FigureElement, OcrEngine, SourceFormat } from '@quire/co
 import { creditsFor, parsePageRange } from '@quire/core';
 import { extractDocument } from '@quire/extract';
 import { renderExtraction } from '@quire/render';
-import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
+import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
+import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
 
 /**
  * The extract job: load the staged source, read it into the document model (page by page, with
@@ -38,11 +39,17 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
   const result: Record<string, unknown> = { ...(storage ? { extraction_id: job.id } : {}), ...output };
   if (failedPages.length) result.errors = { code: 'PROC_005', message: 'Partial extraction failure: some pages could not be read', pages: failedPages };
   if (doc.warnings.length) result.warnings = doc.warnings;
+  const artifacts: NewArtifactSpec[] = storage ? [{ id: job.id, type: 'extraction', data: { document_blob: documentBlob, page_count: doc.pageCount, pages_processed: processed, format: input.format, ...elementCounts(doc) } }] : [];
+  const legacy = req.legacy_schema ? await legacyStructuredOutput(ctx, doc, storage) : undefined;
+  if (legacy) {
+    Object.assign(result, legacy.fields);
+    if (legacy.artifact) artifacts.push(legacy.artifact);
+  }
   return {
     result,
-    credits: creditsFor('extract', { pages: processed }),
+    credits: creditsFor('extract', { pages: processed }) + (legacy?.credits ?? 0),
     pages: processed,
-    artifacts: storage ? [{ id: job.id, type: 'extraction', data: { document_blob: documentBlob, page_count: doc.pageCount, pages_processed: processed, format: input.format, ...elementCounts(doc) } }] : [],
+    artifacts,
     preferUrlDelivery: input.format === 'xlsx',
   };
 };

@@ -3,7 +3,7 @@ import {
   clearForm, detectForm, fillForm, fromSpecFormCells, toFillableCells, toSpecFormCells,
   type DetectedCell, type OverlayRecord,
 } from '@quire/forms';
-import { languageModelOf } from './language-model-of.js';
+import { languageModelFor } from './language-model.js';
 import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
 
 type FormOp = 'detect' | 'fill' | 'clear';
@@ -65,7 +65,7 @@ function formHandler(op: FormOp): JobHandler {
     const details: Record<string, unknown> = {};
     if (op === 'fill') {
       const instructions = String(req.instructions ?? '');
-      const model = languageModelOf(ctx);
+      const model = languageModelFor(ctx);
       const fillable = toFillableCells(cells).filter((c) => inRange({ page_number: c.page }));
       const answer = await model.mapFormInstructions({ instructions, cells: fillable });
       const r = await fillForm(pdf, cells, answer.assignments.map((a) => ({ cellIndex: a.cellIndex, value: a.value })), { overlays });

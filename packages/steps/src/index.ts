@@ -4,12 +4,14 @@ import { formClearHandler, formDetectHandler, formFillHandler } from './form-han
 import { tablesHandler } from './tables-handler.js';
 import { classifyHandler } from './classify-handler.js';
 import { splitHandler } from './split-handler.js';
+import { schemaHandler } from './schema-handler.js';
 
 export { extractHandler };
 export { formDetectHandler, formFillHandler, formClearHandler, type FormArtifactData } from './form-handlers.js';
 export { tablesHandler };
 export { classifyHandler };
 export { splitHandler };
+export { schemaHandler };
 export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
 
 /** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
@@ -21,6 +23,7 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
   tables: tablesHandler,
   classify: classifyHandler,
   split: splitHandler,
+  schema: schemaHandler,
 };
 export { runWorkerService } from './worker-process.js';
 export { createStepServices, type StepServices } from './step-services.js';

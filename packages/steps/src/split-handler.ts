@@ -3,7 +3,7 @@ import type { SplitTopic } from '@quire/models';
 import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
 import { splitsByTopic } from '@quire/split';
 import { loadSavedExtraction } from './saved-extraction.js';
-import { languageModelOf } from './language-model-of.js';
+import { languageModelFor } from './language-model.js';
 
 /**
  * The split job: segment a saved extraction into page groups per topic through the LanguageModel
@@ -14,7 +14,7 @@ export const splitHandler: JobHandler = async (ctx: JobContext): Promise<JobOutc
   const { job } = ctx;
   const input = job.input as { extraction_id: string; topics: SplitTopic[] };
   const { document } = await loadSavedExtraction(ctx, input.extraction_id);
-  const lm = languageModelOf(ctx);
+  const lm = languageModelFor(ctx);
   const answer = await lm.split({ document, topics: input.topics });
   const allPages = document.pages.map((p) => p.number);
   const { splits, unassigned } = splitsByTopic(answer, input.topics, allPages);

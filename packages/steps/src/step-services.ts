@@ -1,15 +1,11 @@
 import type { OcrEngine, RawPage } from '@quire/core';
-import type { LanguageModel } from '@quire/models';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
 import type { Config } from '@quire/runtime';
-import { createLanguageModel, mapFormInstructionsBuiltin } from '@quire/models';
-import { classifyBuiltin } from '@quire/classify';
-import { splitBuiltin } from '@quire/split';
-import { extractSchemaBuiltin } from '@quire/schema';
+import { createLanguageModel, mapFormInstructionsBuiltin, type LanguageModel } from '@quire/models';
+import { BUILTIN_ENGINES } from './language-model.js';
 
 export interface StepServices {
   ocr: OcrEngine;
-  /** The LanguageModel port: the OpenAI-compatible adapter when QUIRE_LLM_BASE_URL is set, else the built-in engines. */
   languageModel: LanguageModel;
   close(): Promise<void>;
 }
@@ -26,8 +22,5 @@ export function createStepServices(config: Config): StepServices {
       return (await pool).recognize(image, page);
     },
   };
-  const languageModel = createLanguageModel(config.llm, {
-    extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin, mapFormInstructions: mapFormInstructionsBuiltin,
-  });
-  return { ocr, languageModel, close: async () => { if (pool) await (await pool).close(); } };
+  return { ocr, languageModel: createLanguageModel(config.llm, { ...BUILTIN_ENGINES, mapFormInstructions: mapFormInstructionsBuiltin }), close: async () => { if (pool) await (await pool).close(); } };
 }

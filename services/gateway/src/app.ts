@@ -16,6 +16,7 @@ import { tablesRoutes } from './routes/tables.js';
 import { classifyRoutes } from './routes/classify.js';
 import { splitRoutes } from './routes/split.js';
 import { pipelineRoutes } from './routes/pipelines.js';
+import { schemaRoutes } from './routes/schema.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -47,6 +48,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     classifyRoutes,
     splitRoutes,
     pipelineRoutes,
+    schemaRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));

@@ -1,3 +1,4 @@
+import { QuireError } from '@quire/core';
 import type {
   ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, LanguageModel,
   SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest,
@@ -15,14 +16,14 @@ export interface BuiltinEngines {
   mapFormInstructions?: (req: FormInstructionsRequest) => FormInstructionsAnswer;
 }
 
-const missing = (what: string) => new Error(`the built-in language model was created without a ${what} engine`);
+const missing = (what: string) => new QuireError('GENERAL_005', `The built-in engine for ${what} is not part of this build`, { engine: 'builtin', task: what });
 
 /** The deterministic, weight-free adapter: every answer is computed from the document itself. */
 export class BuiltinLanguageModel implements LanguageModel {
   readonly id = 'builtin';
   readonly supportsVision = false;
 
-  constructor(private readonly engines: BuiltinEngines) {}
+  constructor(private readonly engines: BuiltinEngines = {}) {}
 
   async extractSchema(req: SchemaRequest): Promise<SchemaAnswer> {
     if (!this.engines.extractSchema) throw missing('schema');

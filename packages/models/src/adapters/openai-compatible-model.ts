@@ -1,9 +1,9 @@
 import { QuireError, type Document } from '@quire/core';
 import type {
-  ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, LanguageModel,
+  ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, JsonSchema, LanguageModel,
   SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest,
 } from '../language-model.js';
-import { createAjv } from '../ajv.js';
+import { conformAnswer, documentIds, schemaErrors, unknownCitations } from '../conform-answer.js';
 
 /** Settings of an OpenAI-compatible endpoint (the runtime's QUIRE_LLM_* block). */
 export interface OpenAiSettings {
@@ -20,6 +20,48 @@ type Fetch = typeof fetch;
 /** Characters of document text sent per page, and per request: bounds prompt size on long documents. */
 const PAGE_CHARS = 2_000;
 const DOC_CHARS = 24_000;
+
+interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
+
+const SYSTEM = [
+  'You extract structured data from one document for a JSON Schema.',
+  'The document is markdown whose elements carry ids (data-bb-text-id, data-bb-cell-id attributes, or [id] prefixes).',
+  'Answer with one JSON object: {"values": …, "citations": …, "confidence": …}.',
+  '"values" must validate against the schema; use null for anything the document does not state. Never invent values.',
+  '"citations" mirrors "values": for every non-null leaf, an array of the element ids whose text contains the value.',
+  '"confidence" mirrors "values": a number 0..1 per leaf (how sure you are the value is right).',
+].join(' ');
+
+/** Plain listing with ids, for callers that pass no markdown_with_ids. */
+export function documentListing(doc: Document): string {
+  const out: string[] = [];
+  for (const page of doc.pages) {
+    out.push(`<!-- page ${page.number} -->`);
+    for (const el of page.elements) {
+      if (el.kind === 'text') out.push(`[${el.id}] ${el.text}`);
+      else if (el.kind === 'figure') out.push(`[${el.id}] (figure) ${el.caption ?? ''} ${el.text}`.trim());
+      else {
+        const rows = new Map<number, string[]>();
+        for (const c of el.cells) rows.set(c.row, [...(rows.get(c.row) ?? []), `[${c.id}] ${c.text}`]);
+        out.push(`[${el.id}] table`, ...[...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, cells]) => `| ${cells.join(' | ')} |`));
+      }
+    }
+  }
+  return out.join('\n');
+}
+
+/** The caller's schema as the "values" member of the answer schema; its $defs move up so local refs still resolve. */
+function answerSchema(schema: JsonSchema, wantConfidence: boolean): JsonSchema {
+  const { $defs, definitions, $schema: _s, $id: _i, ...values } = schema;
+  return {
+    type: 'object',
+    properties: { values, citations: { type: 'object' }, ...(wantConfidence ? { confidence: { type: 'object' } } : {}) },
+    required: ['values', 'citations', ...(wantConfidence ? ['confidence'] : [])],
+    ...($defs ? { $defs } : {}),
+    ...(definitions ? { definitions } : {}),
+  };
+}
+
 
 /**
  * The HTTP adapter for any OpenAI-compatible chat-completions server (hosted APIs, vLLM, Ollama,
@@ -77,22 +119,6 @@ export class OpenAiCompatibleModel implements LanguageModel {
     return { groups };
   }
 
-  async extractSchema(req: SchemaRequest): Promise<SchemaAnswer> {
-    const body = req.markdownWithIds ?? documentText(req.document, Infinity);
-    const answer = await this.chatJson(
-      'You extract data from a document into a JSON schema. Answer with JSON only: {"values":object shaped by the schema,"citations":object mirroring values with the element ids (data-bb-* ids such as txt-3 or tbl-1-r4c2) each value came from'
-      + (req.wantConfidence ? ',"confidence":object mirroring values with a 0..1 score per field' : '')
-      + '}. Use null for a value the document does not state; never invent values.',
-      `Schema:\n${JSON.stringify(req.schema)}\n${req.prompt ? `\nInstructions:\n${req.prompt}\n` : ''}\nDocument:\n${body.slice(0, DOC_CHARS * 4)}`,
-      req.effort ? this.settings.strongModel : undefined,
-    );
-    const values = answer.values ?? null;
-    const notes: Record<string, string> = {};
-    const validate = createAjv(req.schema).compile(req.schema);
-    if (!validate(values)) notes['/'] = `model answer does not match the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`;
-    return { values, citations: answer.citations ?? null, ...(req.wantConfidence ? { confidence: answer.confidence ?? null } : {}), ...(Object.keys(notes).length ? { notes } : {}) };
-  }
-
   async mapFormInstructions(req: FormInstructionsRequest): Promise<FormInstructionsAnswer> {
     const answer = await this.chatJson(
       'You fill form fields from instructions. Answer with JSON only: {"assignments":[{"cell_index":number,"value":string,"confidence":number 0..1,"instruction":string}],"unmatched":[string]}. '
@@ -116,26 +142,79 @@ export class OpenAiCompatibleModel implements LanguageModel {
     return { assignments, unmatched };
   }
 
-  /** One chat completion whose answer must be a JSON object. */
-  private async chatJson(system: string, user: string, model = this.settings.model): Promise<Record<string, unknown>> {
+  /** One chat-completions call; upstream trouble maps to the spec's retryable processing codes. */
+  async chat(messages: ChatMessage[], opts: { model?: string; responseFormat?: Record<string, unknown> } = {}): Promise<string> {
+    const doFetch = this.fetchFn;
     let res: Response;
     try {
-      res = await this.fetchFn(`${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+      res = await doFetch(`${this.settings.baseUrl.replace(/\/$/, '')}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.settings.apiKey ? { authorization: `Bearer ${this.settings.apiKey}` } : {}) },
-        body: JSON.stringify({ model, temperature: 0, response_format: { type: 'json_object' }, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }),
+        body: JSON.stringify({ model: opts.model ?? this.settings.model, messages, temperature: 0, ...(opts.responseFormat ? { response_format: opts.responseFormat } : {}) }),
         signal: AbortSignal.timeout(this.settings.timeoutMs),
       });
     } catch (e) {
-      const timedOut = (e as Error).name === 'TimeoutError';
-      throw new QuireError(timedOut ? 'PROC_002' : 'PROC_003', timedOut ? 'The language model did not answer in time' : 'The language model endpoint is unreachable', { model, reason: (e as Error).message });
+      const name = (e as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') throw new QuireError('PROC_002', `Language model did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s`, { model: this.id });
+      throw new QuireError('PROC_003', `Language model endpoint unreachable: ${(e as Error).message}`, { model: this.id });
     }
     if (!res.ok) {
+      const text = (await res.text().catch(() => '')).slice(0, 300);
       const code = res.status === 429 ? 'PROC_004' : res.status >= 500 ? 'PROC_003' : 'PROC_001';
-      throw new QuireError(code, `The language model endpoint answered HTTP ${res.status}`, { model, status: res.status, body: (await res.text().catch(() => '')).slice(0, 500) });
+      throw new QuireError(code, `Language model endpoint answered HTTP ${res.status}`, { model: this.id, upstream_status: res.status, upstream_body: text });
     }
-    const body = (await res.json().catch(() => null)) as { choices?: { message?: { content?: string } }[] } | null;
-    const content = body?.choices?.[0]?.message?.content ?? '';
+    const body = (await res.json().catch(() => undefined)) as { choices?: { message?: { content?: string | null } }[] } | undefined;
+    const content = body?.choices?.[0]?.message?.content;
+    if (typeof content !== 'string') throw new QuireError('PROC_001', 'Language model answer has no message content', { model: this.id });
+    return content;
+  }
+
+  async extractSchema(req: SchemaRequest): Promise<SchemaAnswer> {
+    const want = req.wantConfidence === true;
+    const known = documentIds(req.document);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SYSTEM },
+      {
+        role: 'user',
+        content: [
+          req.prompt ? `Instructions: ${req.prompt}` : '',
+          `JSON Schema of "values":\n${JSON.stringify(req.schema)}`,
+          `Document:\n${req.markdownWithIds ?? documentListing(req.document)}`,
+        ].filter(Boolean).join('\n\n'),
+      },
+    ];
+    const responseFormat = { type: 'json_schema', json_schema: { name: 'schema_answer', schema: answerSchema(req.schema, want), strict: false } };
+    const model = req.effort ? this.settings.strongModel ?? this.settings.model : this.settings.model;
+    let last: { parsed?: Record<string, unknown>; problems: string[] } = { problems: [] };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const content = await this.chat(messages, { model, responseFormat });
+      last = this.check(content, req.schema, known);
+      if (!last.problems.length) break;
+      messages.push({ role: 'assistant', content }, { role: 'user', content: `Your answer has problems:\n- ${last.problems.join('\n- ')}\nReturn the corrected JSON object only.` });
+    }
+    if (!last.parsed) throw new QuireError('PROC_001', 'Language model returned output that is not a JSON answer, twice', { model: this.id, problems: last.problems });
+    const notes: Record<string, string> = {};
+    if (last.problems.length) notes[''] = `model answer still had problems after one retry; invalid parts were dropped: ${last.problems.slice(0, 5).join('; ')}`;
+    const answer = conformAnswer(req.schema, { values: last.parsed.values, citations: last.parsed.citations, confidence: last.parsed.confidence, notes }, { knownIds: known, wantConfidence: want });
+    return answer;
+  }
+
+  private check(content: string, schema: JsonSchema, known: Set<string>): { parsed?: Record<string, unknown>; problems: string[] } {
+    const parsed = parseJsonObject(content);
+    if (!parsed) return { problems: ['the answer is not valid JSON'] };
+    if (!('values' in parsed)) {
+      return { problems: ['the answer must be a JSON object with "values" and "citations"'] };
+    }
+    const p = parsed as Record<string, unknown>;
+    const problems = schemaErrors(schema, p.values).map((e) => `values${e}`);
+    const unknown = unknownCitations(p.citations, known);
+    if (unknown.length) problems.push(`citations name ids that are not in the document: ${unknown.slice(0, 10).join(', ')}`);
+    return { parsed: p, problems };
+  }
+
+  /** One chat completion whose answer must be a JSON object (classify, split, form instructions). */
+  private async chatJson(system: string, user: string, model = this.settings.model): Promise<Record<string, unknown>> {
+    const content = await this.chat([{ role: 'system', content: system }, { role: 'user', content: user }], { model, responseFormat: { type: 'json_object' } });
     const parsed = parseJsonObject(content);
     if (!parsed) throw new QuireError('PROC_001', 'The language model answered something other than a JSON object', { model, answer: content.slice(0, 500) });
     return parsed;

@@ -96,7 +96,7 @@ const findWritten: Finder = (text) => {
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
   }
   // March 5, 2021; Feb 2nd 1990
-  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?![\\w])`, 'gi');
+  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s+(\\d{4})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(mdy)) {
     const mo = MONTHS[m[1].toLowerCase()], d = Number(m[2]), y = Number(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });

@@ -7,6 +7,7 @@ import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
 import { baseUrl, respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
+import { legacySchemaConfig } from '../schema/legacy-extract-schema.js';
 
 /** POST /extract, and the deprecated POST /extract_async (same with async forced, message field included). */
 export function extractRoutes(deps: GatewayDeps): Router {
@@ -24,9 +25,8 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
   try {
     const opts = parseOrThrow(ExtractOptionsSchema, fields);
     const normalized = normalizeExtractOptions(opts);
-    if (opts.structured_output || opts.schema || opts.schema_prompt) {
-      throw new QuireError('GENERAL_005', 'structured_output, schema and schema_prompt on /extract are deprecated and route to the schema step, which is not available yet; use POST /schema once it is', { use: 'POST /schema' });
-    }
+    // deprecated inputs: validated before any work, run as a schema step after the extraction
+    const legacy = legacySchemaConfig(opts);
     if (!document) throw new QuireError('REQ_001', 'No file or URL provided: send a file (multipart) or file_url');
     const bytes = await deps.blobs.getBytes(document.blobKey);
     const info = await inspectDocument(bytes);
@@ -35,9 +35,9 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
     const isAsync = forceAsync || opts.async === true;
     const job = await deps.jobs.submit({
       org, key: req.apiKey!, kind: 'extract', jobId,
-      request: { ...normalized, async: isAsync, base_url: baseUrl(req, deps) },
+      request: { ...normalized, async: isAsync, base_url: baseUrl(req, deps), ...(legacy ? { legacy_schema: legacy.config, legacy_schema_key: legacy.key } : {}) },
       input: { blob_key: document.blobKey, format: info.format, filename: document.filename ?? null, size: document.size, page_count: info.pageCount, source: document.source },
-      quoteCredits: creditsFor('extract', { pages: pageCount }), quotePages: pageCount,
+      quoteCredits: creditsFor('extract', { pages: pageCount }) + (legacy ? creditsFor('schema', { pages: pageCount }) : 0), quotePages: pageCount,
     });
     const storageEnabled = normalized.storage !== false;
     await respondWithJob(req, res, deps, job, isAsync, storageEnabled ? { extraction_id: job.id } : {});

@@ -1,0 +1,206 @@
+// Schema accuracy of the built-in engine on the shared corpus.
+// Usage: pnpm build && pnpm eval:schema [corpusDir=../shared/corpus] [--only=invoices,receipts] [--ocr=ours|boxes|both] [--json=out.json]
+//
+// Suites (SUITES below) each return scored documents; the script prints, per suite and field,
+// exact-match accuracy, precision/recall/F1 (a null answer is "no prediction"), and confidence
+// calibration (accuracy per confidence bucket). To add a suite (e.g. packet split accuracy), add an
+// entry to SUITES: async (ctx) => ({ fields: [...], docs: [{ name, expected: {field: value}, got: {field: value}, confidence: {field: number} }] })
+// or, for scores that are not per-field (page-group accuracy), return { table: [[label, value], ...] }.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { assignIds } from '../packages/core/dist/index.js';
+import { extractDocument } from '../packages/extract/dist/index.js';
+import { createOcrPool } from '../packages/ocr/dist/index.js';
+import { extractSchemaBuiltin } from '../packages/schema/dist/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name, dflt) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
+const corpus = path.resolve(root, args.find((a) => !a.startsWith('--')) ?? '../shared/corpus');
+const only = flag('only') ? new Set(flag('only').split(',')) : undefined;
+const ocrMode = flag('ocr', 'both');
+
+// ---------- comparison ----------
+
+const MONTHS = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const pad = (n) => String(n).padStart(2, '0');
+/** Ground-truth dates as ISO: ISO already, d/m/y (SROIE is Malaysian, day first), "12 Mar 2018". */
+export function isoDate(s, dayFirst = true) {
+  if (s === null || s === undefined) return null;
+  const t = String(s).trim();
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(t);
+  if (m) return `${m[1]}-${pad(m[2])}-${pad(m[3])}`;
+  m = /^(\d{1,2})[./-](\d{1,2})[./-](\d{2,4})$/.exec(t);
+  if (m) {
+    const y = m[3].length === 2 ? 2000 + Number(m[3]) : Number(m[3]);
+    const [d, mo] = dayFirst ? [m[1], m[2]] : [m[2], m[1]];
+    return `${y}-${pad(mo)}-${pad(d)}`;
+  }
+  m = /^(\d{1,2})\s*([A-Za-z]{3})[a-z]*\.?\s*,?\s*(\d{4})$/.exec(t);
+  if (m && MONTHS[m[2].toLowerCase()]) return `${m[3]}-${pad(MONTHS[m[2].toLowerCase()])}-${pad(m[1])}`;
+  return t;
+}
+const normText = (s) => String(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const num = (v) => (typeof v === 'number' ? v : Number(String(v).replace(/[^\d.-]/g, '')));
+
+const COMPARE = {
+  date: (e, g) => isoDate(e) === isoDate(g, false) || isoDate(e) === isoDate(g, true),
+  number: (e, g) => Number.isFinite(num(g)) && Math.abs(num(e) - num(g)) < 0.005,
+  text: (e, g) => normText(e) === normText(g),
+  code: (e, g) => normText(e).replace(/^#/, '') === normText(g).replace(/^#/, ''),
+};
+
+// ---------- documents ----------
+
+let ocrPool;
+const ocr = () => (ocrPool ??= createOcrPool({ size: Math.max(1, Math.min(2, os.availableParallelism())) }));
+
+async function readOurs(file) {
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const ext = path.extname(file).slice(1).toLowerCase();
+  const format = ext === 'jpg' ? 'jpeg' : ext;
+  return extractDocument(bytes, format, { ocr: format === 'pdf' ? undefined : await ocr() });
+}
+
+/** SROIE's own OCR lines (.boxes.csv: 4 corners + text) as a document, to score the engine apart from OCR. */
+async function readBoxes(image, csv) {
+  const meta = await sharp(image).metadata();
+  const elements = fs.readFileSync(csv, 'utf8').split(/\r?\n/).filter(Boolean).map((line) => {
+    const parts = line.split(',');
+    const n = parts.slice(0, 8).map(Number);
+    const text = parts.slice(8).join(',').trim();
+    const xs = [n[0], n[2], n[4], n[6]], ys = [n[1], n[3], n[5], n[7]];
+    const box = { x0: Math.min(...xs) / meta.width, y0: Math.min(...ys) / meta.height, x1: Math.max(...xs) / meta.width, y1: Math.max(...ys) / meta.height };
+    return { kind: 'text', category: 'Text', text, box, page: 1, confidence: 1 };
+  }).filter((e) => e.text);
+  elements.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  return assignIds({ format: 'jpeg', pageCount: 1, warnings: [], pages: [{ number: 1, width: meta.width, height: meta.height, elements, words: [], selectionMarks: [] }] });
+}
+
+function runSchema(doc, fields) {
+  const schema = { type: 'object', properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])) };
+  return extractSchemaBuiltin({ document: doc, schema, wantConfidence: true });
+}
+
+// ---------- suites ----------
+
+const INVOICE_FIELDS = [
+  { name: 'invoice_number', truth: 'invoice_number', compare: 'code', schema: { type: 'string' } },
+  { name: 'date', truth: 'date', compare: 'date', schema: { type: 'string', format: 'date', description: 'Invoice date' } },
+  { name: 'total', truth: 'amount', compare: 'number', schema: { type: 'number', description: 'Total amount of the invoice' } },
+  { name: 'currency', truth: 'currency', compare: 'text', schema: { type: 'string', description: 'ISO 4217 currency code' } },
+  { name: 'issuer', truth: 'issuer', compare: 'text', schema: { type: 'string', description: 'Company that issued the invoice' } },
+];
+
+const RECEIPT_FIELDS = [
+  { name: 'company', truth: 'company', compare: 'text', schema: { type: 'string', description: 'Name of the company that issued the receipt' } },
+  { name: 'date', truth: 'date', compare: 'date', schema: { type: 'string', format: 'date' } },
+  { name: 'address', truth: 'address', compare: 'text', schema: { type: 'string', description: 'Address of the company' } },
+  { name: 'total', truth: 'total', compare: 'number', schema: { type: 'number', description: 'Total amount paid' } },
+];
+
+function score(name, fields, truth, answer) {
+  const expected = {}, got = {}, confidence = {};
+  for (const f of fields) {
+    // a field the ground truth does not annotate is not scored (invoice2data templates extract what they know)
+    expected[f.name] = f.truth in truth ? truth[f.truth] : undefined;
+    got[f.name] = answer.values?.[f.name] ?? null;
+    confidence[f.name] = answer.confidence?.[f.name] ?? null;
+  }
+  return { name, expected, got, confidence };
+}
+
+const first = (j) => (Array.isArray(j) ? j[0] : j);
+
+export const SUITES = {
+  async invoices() {
+    const docs = [];
+    const files = [
+      ...fs.readdirSync(path.join(corpus, 'pdf-invoices')).filter((f) => f.endsWith('.pdf')).map((f) => path.join(corpus, 'pdf-invoices', f)),
+      ...fs.readdirSync(path.join(corpus, 'images')).filter((f) => /\.(png|jpe?g)$/i.test(f) && !/^(sroie|funsd)-/.test(f)).map((f) => path.join(corpus, 'images', f)),
+    ];
+    for (const file of files) {
+      const truthFile = file.replace(/\.(pdf|png|jpe?g)$/i, '.expected.json');
+      if (!fs.existsSync(truthFile)) continue;
+      const truth = first(JSON.parse(fs.readFileSync(truthFile, 'utf8')));
+      if (!truth?.invoice_number) continue;
+      const doc = await readOurs(file);
+      docs.push(score(path.relative(corpus, file), INVOICE_FIELDS, truth, runSchema(doc, INVOICE_FIELDS)));
+    }
+    return { fields: INVOICE_FIELDS, docs };
+  },
+  async receipts() {
+    const out = {};
+    const files = fs.readdirSync(path.join(corpus, 'images')).filter((f) => /^sroie-.*\.jpg$/.test(f)).sort();
+    for (const mode of ocrMode === 'both' ? ['ours', 'boxes'] : [ocrMode]) {
+      const docs = [];
+      for (const f of files) {
+        const image = path.join(corpus, 'images', f);
+        const truth = JSON.parse(fs.readFileSync(image.replace(/\.jpg$/, '.expected.json'), 'utf8'));
+        const doc = mode === 'boxes' ? await readBoxes(image, image.replace(/\.jpg$/, '.boxes.csv')) : await readOurs(image);
+        docs.push(score(f, RECEIPT_FIELDS, truth, runSchema(doc, RECEIPT_FIELDS)));
+      }
+      out[`receipts (${mode === 'boxes' ? 'SROIE OCR lines' : 'Quire OCR'})`] = { fields: RECEIPT_FIELDS, docs };
+    }
+    return out;
+  },
+};
+
+// ---------- report ----------
+
+const BUCKETS = [[0, 0.5], [0.5, 0.7], [0.7, 0.9], [0.9, 1.0001]];
+
+export function summarize({ fields, docs }) {
+  const rows = [];
+  const calib = BUCKETS.map(() => ({ n: 0, ok: 0 }));
+  for (const f of fields) {
+    let exact = 0, tp = 0, predicted = 0, present = 0;
+    const scored = docs.filter((d) => d.expected[f.name] !== undefined);
+    for (const d of scored) {
+      const e = d.expected[f.name], g = d.got[f.name];
+      const ok = e === null ? g === null : g !== null && COMPARE[f.compare](e, g);
+      if (ok) exact++;
+      if (g !== null) predicted++;
+      if (e !== null) present++;
+      if (e !== null && g !== null && ok) tp++;
+      const c = d.confidence[f.name];
+      if (g !== null && typeof c === 'number') {
+        const b = BUCKETS.findIndex(([lo, hi]) => c >= lo && c < hi);
+        calib[b].n++;
+        if (ok) calib[b].ok++;
+      }
+    }
+    const p = predicted ? tp / predicted : 0, r = present ? tp / present : 0;
+    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0 });
+  }
+  return { rows, calibration: BUCKETS.map(([lo, hi], i) => ({ bucket: `${lo}–${Math.min(hi, 1)}`, n: calib[i].n, accuracy: calib[i].n ? calib[i].ok / calib[i].n : null })) };
+}
+
+const fmt = (x) => (x === null ? '–' : x.toFixed(2));
+
+async function main() {
+  const t0 = performance.now();
+  const report = {};
+  for (const [name, suite] of Object.entries(SUITES)) {
+    if (only && !only.has(name)) continue;
+    const res = await suite({ corpus });
+    const parts = res.fields ? { [name]: res } : res;
+    for (const [label, part] of Object.entries(parts)) {
+      if (part.table) { console.log(`\n## ${label}`); for (const [k, v] of part.table) console.log(`${k}: ${v}`); report[label] = part; continue; }
+      const s = summarize(part);
+      report[label] = { ...s, docs: part.docs };
+      console.log(`\n## ${label} (${part.docs.length} documents)\n| field | n | exact | precision | recall | F1 |\n|---|---|---|---|---|---|`);
+      for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} |`);
+      console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
+      if (args.includes('--verbose')) for (const d of part.docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
+    }
+  }
+  console.log(`\n${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (flag('json')) fs.writeFileSync(flag('json'), JSON.stringify(report, null, 2));
+  if (ocrPool) await (await ocrPool).close();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
