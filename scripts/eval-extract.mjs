@@ -1,0 +1,300 @@
+// Extraction accuracy on the shared corpus: every document in pdf-text, scanned, images,
+// pdf-invoices, docx, pptx, xlsx and html goes through extractDocument + renderExtraction (OCR pool
+// of one worker per core for scans and images), and the clean markdown, reduced to plain text, is
+// compared with the ground truth its folder ships (see each SOURCES.md):
+//   sim    1 − normalized Levenshtein distance, characters of the normalized texts
+//   P/R/F1 word-level bag-of-words precision, recall, F1 (lowercased letter/digit runs)
+//   order  LCS of the shared-word sequences over their length (1 = same reading order)
+//   fields invoices: share of the expected invoice2data field values found in the text
+//   charts office files: charts whose type, series names, categories and values all equal the
+//          chart caches in the derived expected.json
+// Usage: node scripts/build.mjs && node scripts/eval-extract.mjs [corpusDir] [--only folder,folder] [--json out.json]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { extractDocument } from '../packages/extract/dist/index.js';
+import { renderExtraction } from '../packages/render/dist/index.js';
+import { createOcrPool } from '../packages/ocr/dist/index.js';
+import { words, charSimilarity, htmlToText, latexToText, markdownToText, normalizeText, orderScore, wordScores } from './lib/text-metrics.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
+const only = flag('--only')?.split(',');
+const jsonOut = flag('--json');
+const showDiff = args.includes('--diff') && (args.splice(args.indexOf('--diff'), 1), true);
+const corpus = path.resolve(args[0] ?? path.join(root, '../shared/corpus'));
+const FOLDERS = (only ?? ['pdf-text', 'scanned', 'images', 'pdf-invoices', 'docx', 'pptx', 'xlsx', 'html']);
+const FORMAT_BY_EXT = { '.pdf': 'pdf', '.png': 'png', '.jpg': 'jpeg', '.jpeg': 'jpeg', '.tif': 'tiff', '.tiff': 'tiff', '.docx': 'docx', '.pptx': 'pptx', '.xlsx': 'xlsx', '.html': 'html', '.htm': 'html' };
+
+// ---------------------------------------------------------------- ground truth
+
+/** Ground-truth candidates in order of preference, per document format. */
+const PREFERENCE = {
+  pdf: ['expected.txt', 'expected.html', 'expected.md', 'source.tex', 'expected.layout.txt', 'expected.json', 'boxes.csv'],
+  image: ['expected.txt', 'boxes.csv', 'expected.json'],
+  docx: ['expected.html', 'expected.md', 'expected.json'],
+  pptx: ['expected.json', 'expected.md'],
+  xlsx: ['expected.json', 'expected.md'],
+  html: ['expected.html', 'expected.md'],
+};
+
+const read = (f) => fs.readFileSync(f, 'utf8');
+
+/** "## name" sections of a SOURCES.md, for documents whose truth is another file's ("same text as X"). */
+function sourcesSections(folder) {
+  const f = path.join(folder, 'SOURCES.md');
+  if (!fs.existsSync(f)) return new Map();
+  const map = new Map();
+  for (const sec of read(f).split(/^## /m).slice(1)) map.set(sec.slice(0, sec.indexOf('\n')).trim(), sec);
+  return map;
+}
+
+/**
+ * The ground truth of one document: { source, text? (ordered), bag? (words, order unknown),
+ * invoice? (expected fields), charts? (expected chart caches), perPage? (text repeated per page) }.
+ */
+function groundTruth(folder, stem, format) {
+  const kind = ['png', 'jpeg', 'tiff'].includes(format) ? 'image' : format;
+  for (const suffix of PREFERENCE[kind]) {
+    const f = path.join(folder, `${stem}.${suffix}`);
+    if (!fs.existsSync(f)) continue;
+    const gt = fromFile(f, suffix);
+    if (gt) return { source: suffix, ...gt, charts: chartsFromDerived(folder, stem) };
+  }
+  // a document whose SOURCES.md section says its text is another file's ("same text as linn.expected.txt")
+  const sec = sourcesSections(folder).get(stem);
+  const m = sec?.match(/same text as `?([\w.-]+\.expected\.txt)`?/);
+  if (m && fs.existsSync(path.join(folder, m[1]))) {
+    return { source: `${m[1]} (per SOURCES.md)`, text: read(path.join(folder, m[1])), perPage: /every page/.test(sec) };
+  }
+  return { source: 'none' };
+}
+
+function fromFile(f, suffix) {
+  if (suffix.endsWith('.txt')) return { text: read(f) };
+  if (suffix.endsWith('.html')) return { text: htmlToText(read(f)) };
+  if (suffix.endsWith('.md')) return { text: markdownToText(read(f)) };
+  if (suffix === 'source.tex') {
+    const t = latexToText(read(f));
+    return t.split(' ').length >= 20 ? { text: t } : null; // e.g. a \blindtext-only source: no text truth
+  }
+  if (suffix === 'boxes.csv') {
+    const lines = read(f).split(/\r?\n/).filter(Boolean).map((l) => l.split(',').slice(8).join(','));
+    return { text: lines.join('\n') };
+  }
+  const j = JSON.parse(read(f));
+  if (Array.isArray(j)) return { invoice: j[0] };
+  if (Array.isArray(j.form)) return { bag: j.form.flatMap((e) => e.words.map((w) => w.text)).join(' ') };
+  if (j.kind === 'docx') return { text: j.blocks.map(docxBlockText).join('\n') };
+  if (j.kind === 'pptx') return { text: j.slides.map((s) => s.shapes.map(pptxShapeText).join('\n')).join('\n') };
+  if (j.kind === 'xlsx') return { text: j.sheets.filter((s) => s.state === 'visible').map(xlsxSheetText).join('\n') };
+  return null;
+}
+
+const docxBlockText = (b) => (b.type === 'table' ? b.rows.map((r) => r.map((c) => c.text).join(' ')).join('\n') : b.text ?? '');
+
+function pptxShapeText(s) {
+  if (s.type === 'text') return s.paragraphs.join('\n');
+  if (s.type === 'table') return s.rows.map((r) => r.map((c) => c.text).join(' ')).join('\n');
+  if (s.type === 'chart') return s.title ?? '';
+  return (s.shapes ?? []).map(pptxShapeText).join('\n');
+}
+
+/** Cells in row-major order (values as stored: unformatted numbers, date serials). */
+function xlsxSheetText(sheet) {
+  const ref = (a1) => { const m = /^([A-Z]+)(\d+)$/.exec(a1); let c = 0; for (const ch of m[1]) c = c * 26 + ch.charCodeAt(0) - 64; return [Number(m[2]), c]; };
+  const cells = Object.entries(sheet.cells ?? {}).map(([k, v]) => [ref(k), String(v.v ?? '')]);
+  cells.sort((a, b) => a[0][0] - b[0][0] || a[0][1] - b[0][1]);
+  return cells.map((c) => c[1]).join(' ');
+}
+
+/** Expected charts (derived office JSON), in document order. */
+function chartsFromDerived(folder, stem) {
+  const f = path.join(folder, `${stem}.expected.json`);
+  if (!fs.existsSync(f)) return undefined;
+  const j = JSON.parse(read(f));
+  let charts = [];
+  if (j.kind === 'xlsx') charts = j.sheets.filter((s) => s.state === 'visible').flatMap((s) => s.charts ?? []);
+  else if (j.kind === 'pptx') {
+    const walk = (shapes) => shapes.flatMap((s) => (s.type === 'chart' ? [s] : walk(s.shapes ?? [])));
+    charts = j.slides.flatMap((s) => walk(s.shapes));
+  } else if (j.kind === 'docx') charts = j.charts ?? [];
+  return charts.length ? charts : undefined;
+}
+
+// ---------------------------------------------------------------- charts
+
+/** "barChart" + barDir col → "column", "bar3DChart" → "column"/"bar", "lineChart" → "line" … */
+function expectedType(plot) {
+  let t = plot.type.replace(/3D/, '').replace(/Chart$/, '').toLowerCase();
+  if (t === 'bar') t = plot.barDir === 'col' ? 'column' : 'bar';
+  return t;
+}
+/** An Excel date serial (the cache) against a category shown with its date format ("1/5/02", "2002-01-05"). */
+function sameDate(serial, shown) {
+  const n = Number(serial);
+  if (!Number.isFinite(n) || n < 1 || n > 2958465 || typeof shown !== 'string') return false;
+  const d = new Date(Date.UTC(1899, 11, 30) + Math.round(n) * 864e5);
+  const [y, m, day] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
+  let g = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(shown);
+  if (g) return Number(g[1]) === m && Number(g[2]) === day && (Number(g[3]) === y || Number(g[3]) === y % 100);
+  g = /^(\d{4})-(\d{2})-(\d{2})/.exec(shown);
+  return !!g && Number(g[1]) === y && Number(g[2]) === m && Number(g[3]) === day;
+}
+const sameValue = (a, b) => {
+  if (sameDate(a, b)) return true;
+  if (a === null || a === undefined || a === '') return b === null || b === undefined || b === '';
+  if (b === null || b === undefined) return false;
+  const x = Number(a), y = Number(b);
+  if (Number.isFinite(x) && Number.isFinite(y) && String(a).trim() !== '' && String(b).trim() !== '') return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x));
+  return String(a).trim() === String(b).trim();
+};
+const sameList = (a = [], b = []) => a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+
+function compareCharts(expected, doc) {
+  const ours = doc.pages.flatMap((p) => p.elements.filter((e) => e.kind === 'figure' && e.chart).map((e) => e.chart));
+  const fields = { type: 0, names: 0, categories: 0, values: 0 };
+  let exact = 0;
+  const problems = [];
+  expected.forEach((exp, i) => {
+    const got = ours[i];
+    const series = exp.plots.flatMap((p) => p.series.map((s) => ({ ...s, type: expectedType(p) })));
+    if (!got) { problems.push(`chart ${i + 1}: missing`); return; }
+    const types = [...new Set(series.map((s) => s.type))];
+    const gotTypes = [...new Set(got.series.map((s) => s.plotType ?? got.chartType))];
+    const ok = {
+      // "column3D" and "column" are the same chart class for this comparison
+      type: types.length === 1 ? got.chartType.replace(/3D$/i, '') === types[0] : sameList(types, gotTypes.map((t) => t.replace(/3D$/i, ''))),
+      names: got.series.length === series.length && series.every((s, k) => (s.name ?? '') === (got.series[k].name ?? '')),
+      categories: got.series.length === series.length && series.every((s, k) => sameList(s.categories, got.series[k].xValues ?? got.series[k].categories)),
+      values: got.series.length === series.length && series.every((s, k) => sameList(s.values, got.series[k].values)),
+    };
+    for (const k of Object.keys(ok)) if (ok[k]) fields[k]++; else problems.push(`chart ${i + 1}: ${k} (${describe(k, series, got, types)})`);
+    if (Object.values(ok).every(Boolean)) exact++;
+  });
+  if (ours.length > expected.length) problems.push(`${ours.length - expected.length} extra chart(s)`);
+  return { expected: expected.length, found: ours.length, exact, fields, problems };
+}
+
+function describe(k, series, got, types) {
+  const short = (v) => JSON.stringify(v).slice(0, 80);
+  if (k === 'type') return `expected ${types.join('+')}, got ${got.chartType}`;
+  if (got.series.length !== series.length) return `expected ${series.length} series, got ${got.series.length}`;
+  const i = series.findIndex((s, n) => (k === 'names' ? (s.name ?? '') !== (got.series[n].name ?? '') : !sameList(k === 'values' ? s.values : s.categories, k === 'values' ? got.series[n].values : got.series[n].xValues ?? got.series[n].categories)));
+  const s = series[i], g = got.series[i];
+  if (k === 'names') return `series ${i + 1}: expected ${short(s.name)}, got ${short(g.name)}`;
+  return `series ${i + 1}: expected ${short(k === 'values' ? s.values : s.categories)}, got ${short(k === 'values' ? g.values : g.xValues ?? g.categories)}`;
+}
+
+// ---------------------------------------------------------------- invoices
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** Spellings of an expected invoice2data value that count as found in the text. */
+function spellings(key, v) {
+  if (typeof v === 'number') {
+    const f2 = v.toFixed(2), int = Number.isInteger(v) ? String(v) : null;
+    const forms = [f2, f2.replace('.', ','), String(v), Number(v).toLocaleString('en-US', { minimumFractionDigits: 2 })];
+    if (int) forms.push(int);
+    return forms;
+  }
+  const s = String(v);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (m) {
+    const [, y, mo, d] = m, mi = Number(mo) - 1, dn = String(Number(d)), mon = MONTHS[mi];
+    return [s, `${d}/${mo}/${y}`, `${mo}/${d}/${y}`, `${d}.${mo}.${y}`, `${d}-${mo}-${y}`, `${dn}/${Number(mo)}/${y}`, `${Number(mo)}/${dn}/${y}`,
+      `${mon} ${dn}, ${y}`, `${mon} ${d}, ${y}`, `${dn} ${mon} ${y}`, `${mon.slice(0, 3)} ${dn}, ${y}`, `${dn} ${mon.slice(0, 3)} ${y}`, `${dn}-${mon.slice(0, 3)}-${y}`, `${d}-${mon.slice(0, 3)}-${y}`, `${d}/${mo}/${y.slice(2)}`];
+  }
+  return [s];
+}
+
+function invoiceFields(expected, text) {
+  const hay = normalizeText(text).toLowerCase().replace(/\s+/g, ' ');
+  const squeeze = hay.replace(/\s/g, '');
+  const found = [], missed = [];
+  for (const [k, v] of Object.entries(expected)) {
+    if (k === 'desc' || k === 'currency' || v === null || typeof v === 'object') continue; // currency is a code, rarely printed as such
+    const hit = spellings(k, v).some((s) => { const n = normalizeText(String(s)).toLowerCase(); return hay.includes(n) || squeeze.includes(n.replace(/\s/g, '')); });
+    (hit ? found : missed).push(k);
+  }
+  return { found: found.length, total: found.length + missed.length, missed };
+}
+
+/** The words one text has more of than the other (for --diff), most frequent first. */
+function wordDiff(text, ref) {
+  const count = (xs) => xs.reduce((m, w) => m.set(w, (m.get(w) ?? 0) + 1), new Map());
+  const a = count(words(text)), b = count(words(ref));
+  const over = (x, y) => [...x].map(([w, n]) => [w, n - (y.get(w) ?? 0)]).filter(([, n]) => n > 0).sort((p, q) => q[1] - p[1]).slice(0, 25).map(([w, n]) => (n > 1 ? `${w}×${n}` : w)).join(' ');
+  return { missing: over(b, a), extra: over(a, b) };
+}
+
+// ---------------------------------------------------------------- run
+
+let ocrPool;
+const ocr = async () => (ocrPool ??= await createOcrPool({ size: os.availableParallelism() }));
+
+const rows = [];
+for (const name of FOLDERS) {
+  const folder = path.join(corpus, name);
+  if (!fs.existsSync(folder)) { console.log(`${name}: not in ${corpus}, skipped`); continue; }
+  const docs = fs.readdirSync(folder).filter((f) => FORMAT_BY_EXT[path.extname(f).toLowerCase()] && !/\.expected[.-]/.test(f) && !f.includes('.source.')).sort();
+  for (const file of docs) {
+    const format = FORMAT_BY_EXT[path.extname(file).toLowerCase()];
+    const stem = file.slice(0, -path.extname(file).length);
+    const gt = groundTruth(folder, stem, format);
+    const row = { folder: name, file, gt: gt.source };
+    const t0 = performance.now();
+    try {
+      const needsOcr = format === 'pdf' || format === 'png' || format === 'jpeg' || format === 'tiff';
+      const doc = await extractDocument(new Uint8Array(fs.readFileSync(path.join(folder, file))), format, needsOcr ? { ocr: await ocr() } : {});
+      row.seconds = (performance.now() - t0) / 1000;
+      row.pages = doc.pageCount;
+      const out = renderExtraction(doc);
+      const text = markdownToText(out.markdown);
+      if (gt.text !== undefined) {
+        const ref = gt.perPage ? Array.from({ length: doc.pageCount }, () => gt.text).join('\n') : gt.text;
+        const w = wordScores(text, ref);
+        if (words(ref).length === 0) row.gt += ' (no text)';
+        else Object.assign(row, { sim: charSimilarity(text, ref), p: w.precision, r: w.recall, f1: w.f1, order: orderScore(text, ref) ?? undefined });
+        if (showDiff) row.diff = wordDiff(text, ref);
+      } else if (gt.bag !== undefined) {
+        const w = wordScores(text, gt.bag);
+        Object.assign(row, { p: w.precision, r: w.recall, f1: w.f1 });
+      }
+      if (gt.invoice) { const f = invoiceFields(gt.invoice, text); row.fields = f.found / f.total; row.fieldsNote = `${f.found}/${f.total}${f.missed.length ? ` missed ${f.missed.join(',')}` : ''}`; }
+      if (gt.charts) { const c = compareCharts(gt.charts, doc); row.charts = c.exact / c.expected; row.chartsNote = `${c.exact}/${c.expected} exact`; row.chartProblems = c.problems; }
+    } catch (err) {
+      row.error = `${err.code ?? ''} ${err.message}`.trim();
+      row.seconds = (performance.now() - t0) / 1000;
+    }
+    rows.push(row);
+    printRow(row);
+  }
+}
+await ocrPool?.close();
+
+function fmt(v, d = 3) { return v === undefined ? '   -  ' : v.toFixed(d).padStart(6); }
+function printRow(r) {
+  if (printRow.header === undefined) {
+    printRow.header = true;
+    console.log(`${'folder'.padEnd(13)} ${'file'.padEnd(38)} ${'truth'.padEnd(20)}   sim     P      R      F1   order  fields charts  pages   s`);
+  }
+  const extra = [r.fieldsNote && `fields ${r.fieldsNote}`, r.chartsNote && `charts ${r.chartsNote}`, r.error && `ERROR ${r.error}`].filter(Boolean).join('; ');
+  console.log(`${r.folder.padEnd(13)} ${r.file.slice(0, 38).padEnd(38)} ${String(r.gt).slice(0, 20).padEnd(20)} ${fmt(r.sim)} ${fmt(r.p)} ${fmt(r.r)} ${fmt(r.f1)} ${fmt(r.order)} ${fmt(r.fields, 2)} ${fmt(r.charts, 2)} ${String(r.pages ?? '-').padStart(4)} ${r.seconds.toFixed(1).padStart(5)}${extra ? `  ${extra}` : ''}`);
+  for (const p of r.chartProblems ?? []) console.log(`${''.padEnd(53)}  ${p}`);
+  if (r.diff) console.log(`${''.padEnd(53)}  missing: ${r.diff.missing}\n${''.padEnd(53)}  extra:   ${r.diff.extra}`);
+}
+
+console.log('\nPer-folder means (over the files that have each measure):');
+console.log(`${'folder'.padEnd(13)} files   sim     P      R      F1   order  fields charts  s/file`);
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
+for (const name of FOLDERS) {
+  const rs = rows.filter((r) => r.folder === name);
+  if (!rs.length) continue;
+  const m = (k) => mean(rs.map((r) => r[k]).filter((v) => typeof v === 'number'));
+  console.log(`${name.padEnd(13)} ${String(rs.length).padStart(5)} ${fmt(m('sim'))} ${fmt(m('p'))} ${fmt(m('r'))} ${fmt(m('f1'))} ${fmt(m('order'))} ${fmt(m('fields'), 2)} ${fmt(m('charts'), 2)} ${fmt(m('seconds'), 2)}${rs.some((r) => r.error) ? `  (${rs.filter((r) => r.error).length} failed)` : ''}`);
+}
+console.log(`\n${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, OCR workers ${ocrPool?.size ?? 0}`);
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
