@@ -1,6 +1,6 @@
 import type { Document, FigureElement, OcrEngine, SourceFormat } from '@quire/core';
 import { creditsFor, parsePageRange } from '@quire/core';
-import { extractDocument } from '@quire/extract';
+import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import { renderExtraction } from '@quire/render';
 import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
@@ -22,7 +22,14 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     ocr: ctx.services.ocr as OcrEngine | undefined,
   });
   const base = String(req.base_url ?? '');
-  const imageFiles = req.show_images === true ? await storeFigureImages(ctx, doc) : new Map<string, string>();
+  const describe = req.figure_description === true ? visionDescriber(ctx.services) : undefined;
+  const images = req.show_images === true || describe ? await figureImages(doc, input.format, () => blobs.getBytes(input.blob_key)) : [];
+  const imageFiles = req.show_images === true ? await storeFigureImages(ctx, images) : new Map<string, string>();
+  if (req.figure_description === true) {
+    const pictures = new Map<FigureElement, FigureImage>();
+    for (const r of images) if ('image' in r) pictures.set(r.figure, r.image);
+    await describeFigures(doc, { describe, images: pictures });
+  }
   const output = renderExtraction(doc, {
     imageUrl: (f: FigureElement) => (f.id && imageFiles.has(f.id) ? `${base}/results/${job.id}/images/${imageFiles.get(f.id)}` : undefined),
     includeDescriptions: req.figure_description === true,
@@ -54,20 +61,30 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
   };
 };
 
-/** Saves figures that carry image bytes (office/html embedded pictures) as results/{job}/images/{fig-N}.{ext}. */
-async function storeFigureImages(ctx: JobContext, doc: Document): Promise<Map<string, string>> {
+/**
+ * Saves each figure's picture (figureImages: embedded office/html pictures as they are, PDF figures
+ * rendered from their region, image-file figures cropped) as results/{job}/images/{fig-N}.{ext}. A
+ * figure that could not be rendered keeps its entry with render_error.
+ */
+async function storeFigureImages(ctx: JobContext, images: Awaited<ReturnType<typeof figureImages>>): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const page of doc.pages) {
-    for (const el of page.elements) {
-      if (el.kind !== 'figure' || !el.id || !el.image) continue;
-      const ext = el.image.mime === 'image/jpeg' ? 'jpg' : el.image.mime === 'image/png' ? 'png' : undefined;
-      if (!ext) continue;
-      const name = `${el.id}.${ext}`;
-      await ctx.blobs.put(`${ctx.blobPrefix}out/images/${name}`, el.image.bytes, { contentType: el.image.mime });
-      files.set(el.id, name);
-    }
+  for (const r of images) {
+    if ('error' in r) { r.figure.extra = { ...r.figure.extra, render_error: r.error }; continue; }
+    const name = `${r.figure.id}.${r.image.ext}`;
+    await ctx.blobs.put(`${ctx.blobPrefix}out/images/${name}`, r.image.bytes, { contentType: r.image.mime });
+    files.set(r.figure.id!, name);
   }
   return files;
+}
+
+/**
+ * A vision-capable language model among the shared services (services.languageModel, a packages/models
+ * LanguageModel with supportsVision and describeFigure), or undefined: figures are then described
+ * from their caption and text.
+ */
+function visionDescriber(services: Record<string, unknown>): FigureDescriber | undefined {
+  const m = services.languageModel as { supportsVision?: boolean; describeFigure?: FigureDescriber } | undefined;
+  return m?.supportsVision && typeof m.describeFigure === 'function' ? m.describeFigure.bind(m) : undefined;
 }
 
 /** The saved document keeps structure, not image bytes (those are separate blobs). */

@@ -7,10 +7,13 @@ import type { Piece } from './paths.js';
  * paths). A cluster is reported as a vector image when it holds at least MIN_PATHS path segments and
  * spans a visible area: one rounded corner or a lone arrow is not a drawing, a plotted series is.
  * pathCount also counts straight strokes whose centre falls inside (axes, ticks, bars, grid lines).
+ * A large stroked outline (a figure's frame) joins only what lies inside it: two framed figures side
+ * by side across a narrow column gutter stay two drawings instead of one box over the text between.
  */
 const MIN_PATHS = 12;
 const MIN_SIDE = 0.03; // of the page's larger side
 const MAX_PIECES = 50_000;
+const FRAME_SIDE = 0.08; // of the page's larger side: outlines at least this wide and tall are frames
 
 export function clusterDrawings(pieces: Piece[], straightCentres: [number, number][], W: number, H: number): RawImage[] {
   if (pieces.length === 0) return [];
@@ -30,7 +33,7 @@ export function clusterDrawings(pieces: Piece[], straightCentres: [number, numbe
         const key = `${cx},${cy}`;
         const bucket = grid.get(key);
         if (!bucket) { grid.set(key, [i]); continue; }
-        for (const j of bucket) if (near(p, list[j], gap)) parent[find(i)] = find(j);
+        for (const j of bucket) if (joins(p, list[j], gap, norm)) parent[find(i)] = find(j);
         if (bucket.length < 64) bucket.push(i); // dense cells: members are already joined
       }
     }
@@ -54,6 +57,16 @@ export function clusterDrawings(pieces: Piece[], straightCentres: [number, numbe
   return out.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
 }
 
+/** Pieces join when they come within `gap`; a large outline only joins pieces whose centre it holds (and they, it). */
+function joins(a: Piece, b: Piece, gap: number, norm: number): boolean {
+  const frame = (p: Piece) => p.outline === true && p.x1 - p.x0 > FRAME_SIDE * norm && p.y1 - p.y0 > FRAME_SIDE * norm;
+  if (frame(a) || frame(b)) return (frame(a) && holdsCentre(a, b)) || (frame(b) && holdsCentre(b, a));
+  return near(a, b, gap);
+}
+const holdsCentre = (outer: Piece, p: Piece) => {
+  const cx = (p.x0 + p.x1) / 2, cy = (p.y0 + p.y1) / 2;
+  return cx > outer.x0 && cx < outer.x1 && cy > outer.y0 && cy < outer.y1;
+};
 const near = (a: Piece, b: Piece, gap: number) =>
   a.x0 - gap <= b.x1 && b.x0 - gap <= a.x1 && a.y0 - gap <= b.y1 && b.y0 - gap <= a.y1;
 const c01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);

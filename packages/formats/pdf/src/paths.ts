@@ -9,7 +9,14 @@ interface Edge { a: Pt; b: Pt; curved: boolean; box?: [number, number, number, n
 interface Subpath { start: Pt; edges: Edge[]; closed: boolean }
 
 /** A non-rectilinear part of a painted path (curve, diagonal), in display points; input of the drawing clustering. */
-export interface Piece { x0: number; y0: number; x1: number; y1: number; count: number }
+export interface Piece {
+  x0: number; y0: number; x1: number; y1: number; count: number;
+  /**
+   * A stroked-only closed outline (a frame or rounded box drawn around a figure or a text box): it
+   * groups what lies inside it, but being near another outline does not make them one drawing.
+   */
+  outline?: boolean;
+}
 
 export interface PathSink {
   segments: RawSegment[];
@@ -25,6 +32,8 @@ export interface PaintStyle {
   /** Stroke width in display points. */
   lineWidth: number;
   fill?: [number, number, number];
+  /** Current clipping box in display points: drawing pieces are cut to it (what is clipped away is not drawn). */
+  clip?: [number, number, number, number];
 }
 
 export interface PageFrame { width: number; height: number }
@@ -130,7 +139,18 @@ export function classifyPath(subs: Subpath[], style: PaintStyle, page: PageFrame
       piece.x1 = Math.max(piece.x1, bx1); piece.y1 = Math.max(piece.y1, by1);
       piece.count++;
     }
-    if (piece) sink.pieces.push(piece);
+    if (piece && style.clip) {
+      const [cx0, cy0, cx1, cy1] = style.clip;
+      piece.x0 = Math.max(piece.x0, cx0); piece.y0 = Math.max(piece.y0, cy0);
+      piece.x1 = Math.min(piece.x1, cx1); piece.y1 = Math.min(piece.y1, cy1);
+      if (piece.x1 < piece.x0 || piece.y1 < piece.y0) piece = null; // entirely clipped away
+    }
+    if (piece) {
+      const last = sp.edges.length ? sp.edges[sp.edges.length - 1].b : sp.start;
+      const closed = sp.closed || (Math.abs(last[0] - sp.start[0]) < AXIS_TOL && Math.abs(last[1] - sp.start[1]) < AXIS_TOL);
+      if (style.stroked && !style.filled && closed && sp.edges.length >= 4) piece.outline = true;
+      sink.pieces.push(piece);
+    }
   }
 }
 

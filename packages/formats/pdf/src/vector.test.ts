@@ -95,3 +95,27 @@ describe('readPdf: vector content inside form XObjects', () => {
     expect(p.words.find((w) => w.text === 'r0c0')!.fontSize).toBeCloseTo(5, 1);
   });
 });
+
+describe('readPdf: clipping', () => {
+  test('drawings and images are cut to the clipping path they are painted in', async () => {
+    const { PDFDocument, pushGraphicsState, popGraphicsState, rectangle, clip, endPath, moveTo, lineTo, stroke } = await import('pdf-lib');
+    const { makePng } = await import('../../../../tests/fixtures/pdf/documents.js');
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const png = await doc.embedPng(await makePng(40, 40));
+    // clip to x 100..300, y 400..600 (PDF units); 20 diagonal strokes and an image overflow it on both sides
+    const ops = [pushGraphicsState(), rectangle(100, 400, 200, 200), clip(), endPath()];
+    for (let i = 0; i < 20; i++) ops.push(moveTo(40, 410 + i * 9), lineTo(360, 420 + i * 9), stroke());
+    page.pushOperators(...ops);
+    page.drawImage(png, { x: 60, y: 450, width: 300, height: 100 });
+    page.pushOperators(popGraphicsState());
+    const { pages } = await readPdf(await doc.save());
+    const vector = pages[0].images.find((i) => i.kind === 'vector')!;
+    const raster = pages[0].images.find((i) => i.kind === 'raster')!;
+    expect(vector.box.x0 * W).toBeCloseTo(100, 0);
+    expect(vector.box.x1 * W).toBeCloseTo(300, 0);
+    expect(raster.box.x0 * W).toBeCloseTo(100, 0);
+    expect(raster.box.x1 * W).toBeCloseTo(300, 0);
+    expect(raster.box.y0 * H).toBeCloseTo(792 - 550, 0);
+  });
+});

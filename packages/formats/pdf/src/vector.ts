@@ -6,7 +6,11 @@ import { type PathSink, classifyPath, parsePath } from './paths.js';
 export interface OperatorListLike { fnArray: ArrayLike<number>; argsArray: ArrayLike<unknown> }
 export interface VectorContent { segments: RawSegment[]; rects: RawRect[]; images: RawImage[] }
 
-interface GState { ctm: Matrix; lineWidth: number; fill?: [number, number, number] }
+interface GState {
+  ctm: Matrix; lineWidth: number; fill?: [number, number, number];
+  /** Bounding box of the current clipping path, display points; absent = the whole page. */
+  clip?: [number, number, number, number];
+}
 
 /** Caps per page: a pathological page (millions of hatch strokes) must not blow up memory. */
 const MAX_SEGMENTS = 20_000, MAX_RECTS = 20_000, MAX_IMAGES = 2_000;
@@ -22,13 +26,19 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
   const images: RawImage[] = [];
   const stack: GState[] = [];
   let gs: GState = { ctm: IDENTITY, lineWidth: 1 };
+  let clipNext = false; // a W / W* operator: the next path also becomes the clipping path
   const strokeOps = new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
   const fillOps = new Set([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
   const imageOps = new Set([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject]);
   const addImage = (m: Matrix) => {
     const t = multiply(viewport, m);
     const pts = [applyMatrix(t, 0, 0), applyMatrix(t, 1, 0), applyMatrix(t, 1, 1), applyMatrix(t, 0, 1)];
-    const box = normalizedBox(pts, W, H);
+    let box = normalizedBox(pts, W, H);
+    if (gs.clip) { // an image shows only inside the clipping path
+      const [cx0, cy0, cx1, cy1] = gs.clip;
+      box = { x0: Math.max(box.x0, cx0 / W), y0: Math.max(box.y0, cy0 / H), x1: Math.min(box.x1, cx1 / W), y1: Math.min(box.y1, cy1 / H) };
+      if (box.x1 <= box.x0 || box.y1 <= box.y0) return;
+    }
     if ((box.x1 - box.x0) * W < MIN_IMAGE_SIDE || (box.y1 - box.y0) * H < MIN_IMAGE_SIDE) return;
     // some producers paint the same image twice (e.g. once per optional-content state): keep one
     if (images.length < MAX_IMAGES && !images.some((im) => sameBox(im.box, box))) images.push({ box, kind: 'raster' });
@@ -50,15 +60,19 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
       case OPS.setGState: applyGState(gs, args?.[0]); break;
       case OPS.setFillRGBColor: gs.fill = parseHex(args?.[0]); break;
       case OPS.setFillTransparent: case OPS.setFillColorN: gs.fill = undefined; break;
+      case OPS.clip: case OPS.eoClip: clipNext = true; break;
       case OPS.constructPath: {
         const paint = Number(args?.[0]);
         const stroked = strokeOps.has(paint), filled = fillOps.has(paint);
-        if (!stroked && !filled) break; // clipping path (n): nothing is drawn
         const data = (args?.[1] as ArrayLike<number>[] | undefined)?.[0];
-        if (!data) break;
+        const clipping = clipNext;
+        clipNext = false;
+        if (!data || (!stroked && !filled && !clipping)) break;
         const t = multiply(viewport, gs.ctm);
         const subs = parsePath(data, t);
-        classifyPath(subs, { stroked, filled, lineWidth: gs.lineWidth * matrixScale(t), fill: gs.fill }, { width: W, height: H }, sink);
+        if (clipping) gs.clip = intersect(gs.clip, pathBox(subs));
+        if (!stroked && !filled) break; // clipping path (W n): nothing is drawn
+        classifyPath(subs, { stroked, filled, lineWidth: gs.lineWidth * matrixScale(t), fill: gs.fill, clip: gs.clip }, { width: W, height: H }, sink);
         break;
       }
       case OPS.paintImageXObjectRepeat: case OPS.paintImageMaskXObjectRepeat: {
@@ -79,6 +93,28 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
     rects: sink.rects.slice(0, MAX_RECTS),
     images: [...images, ...drawings],
   };
+}
+
+type Bounds = [number, number, number, number];
+
+/** Bounding box of a parsed path (control points included: a safe over-estimate of a clip). */
+function pathBox(subs: ReturnType<typeof parsePath>): Bounds {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const add = ([x, y]: [number, number]) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); };
+  for (const sp of subs) {
+    add(sp.start);
+    for (const e of sp.edges) {
+      add(e.a); add(e.b);
+      if (e.box) { add([e.box[0], e.box[1]]); add([e.box[2], e.box[3]]); }
+    }
+  }
+  return x0 <= x1 ? [x0, y0, x1, y1] : [0, 0, 0, 0];
+}
+
+function intersect(a: Bounds | undefined, b: Bounds): Bounds {
+  if (!a) return b;
+  const r: Bounds = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
+  return r[2] >= r[0] && r[3] >= r[1] ? r : [r[0], r[1], r[0], r[1]];
 }
 
 const sameBox = (a: RawImage['box'], b: RawImage['box']) =>

@@ -54,6 +54,18 @@ describe('OpenAiCompatibleModel', () => {
     expect(seen[0].url).toBe('http://llm.test/v1/chat/completions');
   });
 
+  it('describeFigure sends the image as a data URL to the vision model', async () => {
+    const { fn, seen } = fakeFetch('A bar chart of revenue by region; North leads.');
+    const m = new OpenAiCompatibleModel({ ...settings, visionModel: 'eyes' }, fn);
+    expect(m.supportsVision).toBe(true);
+    const text = await m.describeFigure({ image: { bytes: new Uint8Array([1, 2, 3]), mime: 'image/png' }, caption: 'Figure 1: Revenue' });
+    expect(text).toBe('A bar chart of revenue by region; North leads.');
+    const body = seen[0].body as { model: string; messages: { content: unknown }[] };
+    expect(body.model).toBe('eyes');
+    expect(JSON.stringify(body.messages[1].content)).toContain('data:image/png;base64,AQID');
+    await expect(new OpenAiCompatibleModel(settings, fn).describeFigure({ image: { bytes: new Uint8Array([1]), mime: 'image/png' } })).rejects.toMatchObject({ code: 'GENERAL_005' });
+  });
+
   it('maps transport failures to the spec codes', async () => {
     const m429 = new OpenAiCompatibleModel(settings, fakeFetch('{}', 429).fn);
     await expect(m429.split({ document: doc, topics: [{ name: 'x' }] })).rejects.toMatchObject({ code: 'PROC_004' });

@@ -1,7 +1,7 @@
 import { QuireError, type Document } from '@quire/core';
 import type {
   ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, JsonSchema, LanguageModel,
-  SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest,
+  SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest, FigureDescriptionRequest,
 } from '../language-model.js';
 import { conformAnswer, documentIds, schemaErrors, unknownCitations } from '../conform-answer.js';
 
@@ -21,7 +21,8 @@ type Fetch = typeof fetch;
 const PAGE_CHARS = 2_000;
 const DOC_CHARS = 24_000;
 
-interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string }
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+interface ChatMessage { role: 'system' | 'user' | 'assistant'; content: string | ContentPart[] }
 
 const SYSTEM = [
   'You extract structured data from one document for a JSON Schema.',
@@ -210,6 +211,21 @@ export class OpenAiCompatibleModel implements LanguageModel {
     const unknown = unknownCitations(p.citations, known);
     if (unknown.length) problems.push(`citations name ids that are not in the document: ${unknown.slice(0, 10).join(', ')}`);
     return { parsed: p, problems };
+  }
+
+  /**
+   * A figure description from the vision model (QUIRE_LLM_VISION_MODEL): the image goes as a data URL
+   * content part, with the caption and the text read inside the figure as context.
+   */
+  async describeFigure(req: FigureDescriptionRequest): Promise<string> {
+    const model = this.settings.visionModel;
+    if (!model) throw new QuireError('GENERAL_005', 'No vision model is configured (QUIRE_LLM_VISION_MODEL)', { model: this.id });
+    const context = [req.caption ? `Caption: ${req.caption}` : '', req.textInside ? `Text inside the figure: ${req.textInside}` : ''].filter(Boolean).join('\n');
+    const url = `data:${req.image.mime};base64,${Buffer.from(req.image.bytes).toString('base64')}`;
+    return (await this.chat([
+      { role: 'system', content: 'Describe the figure for someone who cannot see it: what it shows, and for charts the axes, series and the main trend or values. Two to four sentences, plain text.' },
+      { role: 'user', content: [{ type: 'text', text: context || 'Describe this figure.' }, { type: 'image_url', image_url: { url } }] },
+    ], { model })).trim();
   }
 
   /** One chat completion whose answer must be a JSON object (classify, split, form instructions). */

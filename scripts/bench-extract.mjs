@@ -1,0 +1,208 @@
+// Extraction speed and memory, with PyMuPDF (Debian python3-fitz) and native tesseract (Debian
+// tesseract-ocr) on the same files, printed as ratios:
+//   1. text layer: a generated 60-page two-column PDF (headings, lists, a ruled table, page numbers)
+//      through extractDocument + renderExtraction (full layout, ids, markdown) vs PyMuPDF
+//      page.get_text("dict"), 1 process and one per core; peak RSS of one extraction
+//   2. page rendering at 300 DPI: openPdf().render (pdf.js + canvas, PNG-encoded) vs PyMuPDF
+//      get_pixmap(dpi=300) in memory, 1 process
+//   3. OCR at 300 DPI, 1 worker and one per core vs native tesseract: scripts/bench-ocr.mjs
+//   4. office/HTML: pages (slides, sheets) per second per format over the corpus
+//   5. a generated 1,000,000-cell XLSX (50,000 rows × 20 columns): time and peak RSS
+// Usage: node scripts/build.mjs && node scripts/bench-extract.mjs [--skip-ocr]
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = path.resolve(root, '../shared/corpus');
+const self = fileURLToPath(import.meta.url);
+const cores = os.availableParallelism();
+const PY = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+// ------------------------------------------------------------------ child modes (one measurement per process)
+const [mode, ...rest] = process.argv.slice(2);
+if (mode === '--child-text') {
+  const { extractDocument } = await import('../packages/extract/dist/index.js');
+  const { renderExtraction } = await import('../packages/render/dist/index.js');
+  const bytes = fs.readFileSync(rest[0]);
+  const repeat = Number(rest[1] ?? 1);
+  const t0 = performance.now();
+  let pages = 0;
+  for (let i = 0; i < repeat; i++) {
+    const doc = await extractDocument(new Uint8Array(bytes), rest[2] ?? 'pdf');
+    const out = renderExtraction(doc);
+    if (!out.markdown) throw new Error('empty markdown');
+    pages += doc.pageCount;
+  }
+  console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, pages, rssMB: Math.round(process.resourceUsage().maxRSS / 1024) }));
+  process.exit(0);
+}
+if (mode === '--child-render') {
+  const { openPdf } = await import('../packages/formats/pdf/dist/index.js');
+  const pdf = await openPdf(new Uint8Array(fs.readFileSync(rest[0])));
+  const n = Math.min(Number(rest[1]), pdf.pageCount);
+  await pdf.render(1, { dpi: 300 }); // warm fonts and the canvas binding
+  const t0 = performance.now();
+  for (let p = 1; p <= n; p++) await pdf.render(p, { dpi: 300 });
+  console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, pages: n }));
+  await pdf.close();
+  process.exit(0);
+}
+
+// ------------------------------------------------------------------ helpers
+function child(args) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [self, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`child ${args[0]} exited ${code}`))));
+  });
+}
+
+async function parallel(n, fn) {
+  const t0 = performance.now();
+  const rs = await Promise.all(Array.from({ length: n }, fn));
+  return { wall: (performance.now() - t0) / 1000, rs };
+}
+
+const PYMUPDF_TEXT = `
+import sys, time, fitz
+data = open(sys.argv[1], 'rb').read()
+t0 = time.perf_counter(); pages = 0
+for _ in range(int(sys.argv[2])):
+    doc = fitz.open(stream=data, filetype='pdf')
+    for page in doc:
+        page.get_text('dict'); pages += 1
+    doc.close()
+print(time.perf_counter() - t0, pages)
+`;
+const PYMUPDF_RENDER = `
+import sys, time, fitz
+doc = fitz.open(sys.argv[1]); n = min(int(sys.argv[2]), doc.page_count)
+doc[0].get_pixmap(dpi=300)
+t0 = time.perf_counter()
+for i in range(n): doc[i].get_pixmap(dpi=300)
+print(time.perf_counter() - t0, n)
+`;
+async function py(script, args) {
+  const { stdout } = await run(PY, ['-c', script, ...args], { maxBuffer: 1 << 20 });
+  const [s, p] = stdout.trim().split(/\s+/).map(Number);
+  return { seconds: s, pages: p };
+}
+let hasFitz = true;
+try { await run(PY, ['-c', 'import fitz']); } catch { hasFitz = false; }
+
+/** 60 Letter pages: title, headings, two columns of body text, a numbered list, a ruled table every 5th page, page numbers. */
+async function makeLongPdf(pages) {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const regular = await doc.embedFont(StandardFonts.TimesRoman), bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const words = 'the reservoir held steady through the dry season while inflow from the northern catchment fell below the ten year average and operators adjusted releases to keep downstream flow within the licensed range'.split(' ');
+  let k = 0;
+  const sentence = (n) => Array.from({ length: n }, () => words[k++ % words.length]).join(' ');
+  for (let i = 1; i <= pages; i++) {
+    const p = doc.addPage([612, 792]);
+    p.drawText(`Section ${i}. Water operations report`, { x: 54, y: 740, size: 15, font: bold });
+    for (const [col, x] of [[0, 54], [1, 318]]) {
+      let y = 712;
+      if (col === 0 && i % 3 === 0) {
+        p.drawText(`${i}.1 Observations`, { x, y, size: 11.5, font: bold }); y -= 16;
+        for (let n = 1; n <= 4; n++) { p.drawText(`${n}. ${sentence(6)}`, { x: x + 8, y, size: 10, font: regular }); y -= 13; }
+        y -= 6;
+      }
+      const bottom = col === 1 && i % 5 === 0 ? 330 : 70;
+      while (y > bottom) { p.drawText(sentence(8), { x, y, size: 10, font: regular }); y -= 12.5; }
+      if (bottom === 330) {
+        const cols = [318, 398, 478, 558], rows = 8;
+        for (let r = 0; r <= rows; r++) p.drawLine({ start: { x: 318, y: 310 - r * 22 }, end: { x: 558, y: 310 - r * 22 }, thickness: 0.6, color: rgb(0, 0, 0) });
+        for (const cx of cols) p.drawLine({ start: { x: cx, y: 310 }, end: { x: cx, y: 310 - rows * 22 }, thickness: 0.6, color: rgb(0, 0, 0) });
+        for (let r = 0; r < rows; r++) for (let c = 0; c < 3; c++) p.drawText(r === 0 ? ['Month', 'Inflow', 'Release'][c] : c === 0 ? `M${r}` : String((r * 37 + c * 11) % 97), { x: cols[c] + 5, y: 310 - r * 22 - 15, size: 9, font: r === 0 ? bold : regular });
+      }
+    }
+    p.drawText(String(i), { x: 300, y: 36, size: 9, font: regular });
+  }
+  return doc.save();
+}
+
+/** 1,000,000 cells: 50,000 rows × 20 columns of numbers, dates and text, written with exceljs' streaming writer. */
+async function makeMillionCellXlsx(file) {
+  const ExcelJS = (await import('exceljs')).default;
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true });
+  const ws = wb.addWorksheet('Data');
+  ws.addRow(Array.from({ length: 20 }, (_, c) => `Column ${c + 1}`)).commit();
+  for (let r = 1; r < 50_000; r++) {
+    ws.addRow(Array.from({ length: 20 }, (_, c) => (c % 5 === 0 ? `item ${r % 977}` : c % 5 === 1 ? new Date(Date.UTC(2020, 0, 1 + (r % 1000))) : (r * (c + 1)) % 10007 / 7))).commit();
+  }
+  ws.commit();
+  await wb.commit();
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-extract-'));
+const f2 = (n) => n.toFixed(2);
+const line = (s) => console.log(s);
+line(`machine: ${cores} cores (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; node ${process.version}; PyMuPDF ${hasFitz ? 'yes' : 'absent'}`);
+
+// ------------------------------------------------------------------ 1. text layer
+const longPdf = path.join(tmp, 'long-60.pdf');
+fs.writeFileSync(longPdf, await makeLongPdf(60));
+line('\n1. Text-layer extraction, 60-page generated PDF (full layout + ids + markdown)');
+await child(['--child-text', longPdf, '1']); // warm the disk cache
+for (const procs of [1, cores]) {
+  const q = await parallel(procs, () => child(['--child-text', longPdf, '2']));
+  const qPages = q.rs.reduce((a, r) => a + r.pages, 0), qRate = qPages / q.wall;
+  let msg = `  quire   ${procs} process(es): ${f2(qRate)} pages/s  (peak RSS per process ${Math.max(...q.rs.map((r) => r.rssMB))} MB)`;
+  if (hasFitz) {
+    const m = await parallel(procs, () => py(PYMUPDF_TEXT, [longPdf, '2']));
+    const mRate = m.rs.reduce((a, r) => a + r.pages, 0) / m.wall;
+    msg += `\n  PyMuPDF ${procs} process(es): ${f2(mRate)} pages/s  → quire/PyMuPDF = ${f2(qRate / mRate)}× (goal ≥ 0.4×)`;
+  }
+  line(msg);
+}
+
+// ------------------------------------------------------------------ 2. render
+line('\n2. Page rendering at 300 DPI, 1 process');
+for (const [label, file, n] of [['generated text PDF, 10 pages', longPdf, 10], ['scanned linn.pdf, 1 page', path.join(corpus, 'scanned/linn.pdf'), 1], ['amt_handbook_sample.pdf (figures), 1 page', path.join(corpus, 'pdf-text/amt_handbook_sample.pdf'), 1]]) {
+  if (!fs.existsSync(file)) continue;
+  const reps = n === 1 ? 5 : 1;
+  let q = 0, m = 0;
+  for (let r = 0; r < reps; r++) {
+    q += (await child(['--child-render', file, String(n)])).seconds / n;
+    if (hasFitz) m += (await py(PYMUPDF_RENDER, [file, String(n)])).seconds / n;
+  }
+  line(`  ${label}: quire ${f2((q / reps) * 1000)} ms/page (PNG-encoded)${hasFitz ? `, PyMuPDF ${f2((m / reps) * 1000)} ms/page (pixmap) → ${f2(q / m)}× (goal ≤ 10×)` : ''}`);
+}
+
+// ------------------------------------------------------------------ 3. OCR
+if (!process.argv.includes('--skip-ocr')) {
+  line('\n3. OCR at 300 DPI (scripts/bench-ocr.mjs, 4 pages per measurement)');
+  const { stdout } = await run(process.execPath, [path.join(root, 'scripts/bench-ocr.mjs'), '4'], { maxBuffer: 1 << 22 });
+  line(stdout.split('\n').filter((l) => l && !/^Detected \d+ diacritics/.test(l)).map((l) => `  ${l}`).join('\n'));
+}
+
+// ------------------------------------------------------------------ 4. office / html
+line('\n4. Office and HTML, corpus files, 1 process (pages = slides, sheets; DOCX/HTML count their derived pages)');
+const FORMATS = { docx: 'docx', pptx: 'pptx', xlsx: 'xlsx', html: 'html' };
+for (const [folder, format] of Object.entries(FORMATS)) {
+  const dir = path.join(corpus, folder);
+  if (!fs.existsSync(dir)) continue;
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(`.${format}`) && !f.includes('.expected'));
+  let seconds = 0, pages = 0;
+  for (const f of files) { const r = await child(['--child-text', path.join(dir, f), '5', format]); seconds += r.seconds; pages += r.pages; }
+  line(`  ${format}: ${files.length} files × 5 runs, ${f2(pages / seconds)} pages/s, ${f2((files.length * 5) / seconds)} files/s`);
+}
+
+// ------------------------------------------------------------------ 5. 1,000,000-cell XLSX
+line('\n5. 1,000,000-cell XLSX (50,000 rows × 20 columns)');
+const big = path.join(tmp, 'million.xlsx');
+await makeMillionCellXlsx(big);
+try {
+  const r = await child(['--child-text', big, '1', 'xlsx']);
+  line(`  ${(fs.statSync(big).size / 2 ** 20).toFixed(1)} MB file: ${f2(r.seconds)} s (extract + render), peak RSS ${r.rssMB} MB`);
+} catch (e) {
+  line(`  failed: ${e.message}`);
+}
+fs.rmSync(tmp, { recursive: true, force: true });
