@@ -26,6 +26,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_S3_BUCKET: { schema: z.string(), default: 'quire', doc: 'S3 bucket for blobs.' },
   QUIRE_S3_ACCESS_KEY_ID: { schema: z.string(), doc: 'S3 access key.' },
   QUIRE_S3_SECRET_ACCESS_KEY: { schema: z.string(), doc: 'S3 secret key.' },
+  QUIRE_S3_CREATE_BUCKET: { schema: bool, default: 'true', doc: 'Create the bucket at start when it does not exist (needs s3:CreateBucket; turn off where the bucket is provisioned).' },
   QUIRE_S3_FORCE_PATH_STYLE: { schema: bool, default: 'true', doc: 'Path-style S3 URLs (needed for MinIO and localhost).' },
   QUIRE_BOOTSTRAP_API_KEY: { schema: z.string().min(16), doc: 'Embedded mode: the dev organization gets this key (every flag on, no cap). Unset: a key is generated and printed once.' },
   QUIRE_RETENTION_HOURS: { schema: num(0), default: '48', doc: 'Default lifetime of jobs and their artifacts (organizations may override).' },
@@ -62,7 +63,7 @@ export interface Config {
   databasePoolSize: number;
   redisUrl?: string;
   queuePrefix: string;
-  s3: { endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  s3: { endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; createBucket: boolean };
   bootstrapApiKey?: string;
   retentionHours: number;
   sweepIntervalSeconds: number;
@@ -111,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: g('QUIRE_QUEUE_PREFIX'),
     s3: {
       endpoint: g('QUIRE_S3_ENDPOINT'), region: g('QUIRE_S3_REGION'), bucket: g('QUIRE_S3_BUCKET'),
-      accessKeyId: g('QUIRE_S3_ACCESS_KEY_ID'), secretAccessKey: g('QUIRE_S3_SECRET_ACCESS_KEY'), forcePathStyle: g('QUIRE_S3_FORCE_PATH_STYLE'),
+      accessKeyId: g('QUIRE_S3_ACCESS_KEY_ID'), secretAccessKey: g('QUIRE_S3_SECRET_ACCESS_KEY'), forcePathStyle: g('QUIRE_S3_FORCE_PATH_STYLE'), createBucket: g('QUIRE_S3_CREATE_BUCKET'),
     },
     bootstrapApiKey: g('QUIRE_BOOTSTRAP_API_KEY'),
     retentionHours: g('QUIRE_RETENTION_HOURS'),
