@@ -16,7 +16,7 @@ export interface FleetService {
   output(): string;
   stop(graceMs?: number): Promise<ServiceExit & { killed: boolean }>;
 }
-export function spawnService(name: string, script: string, env: Record<string, string>, opts?: { execArgv?: string[] }): FleetService;
+export function spawnService(name: string, script: string, env: Record<string, string>, opts?: { execArgv?: string[]; args?: string[] }): FleetService;
 export function admin(env: Record<string, string>, ...args: string[]): any;
 export function processMemory(pid: number): { rss: number; peakRss: number } | undefined;
 
@@ -46,3 +46,4 @@ export interface FleetOptions {
   build?: boolean;
 }
 export function startFleet(opts?: FleetOptions): Promise<Fleet>;
+export function sampleMemory(pid: number, intervalMs?: number): { stop(): { before: number; max: number; after: number; growth: number } };

@@ -107,8 +107,8 @@ async function deleteRedisKeys(url, prefix) {
 }
 
 /** A child node process with captured output, an IPC channel and an exit promise. */
-export function spawnService(name, script, env, { execArgv = [] } = {}) {
-  const child = spawn(process.execPath, [...execArgv, path.join(ROOT, script)], {
+export function spawnService(name, script, env, { execArgv = [], args = [] } = {}) {
+  const child = spawn(process.execPath, [...execArgv, path.join(ROOT, script), ...args], {
     cwd: ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
@@ -155,6 +155,21 @@ export function processMemory(pid) {
   } catch {
     return undefined;
   }
+}
+
+/** Samples a process's RSS every `intervalMs` until stop(); returns the baseline and the highest sample. */
+export function sampleMemory(pid, intervalMs = 10) {
+  const first = processMemory(pid);
+  let max = first?.rss ?? NaN;
+  const t = setInterval(() => { const m = processMemory(pid); if (m) max = Math.max(max, m.rss); }, intervalMs);
+  return {
+    stop() {
+      clearInterval(t);
+      const last = processMemory(pid);
+      if (last) max = Math.max(max, last.rss);
+      return { before: first?.rss ?? NaN, max, after: last?.rss ?? NaN, growth: max - (first?.rss ?? NaN) };
+    },
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
       if (server.generatedKey) console.log(`Dev API key (shown once; only its hash is stored): ${server.generatedKey}\n  try: curl -H "x-api-key: ${server.generatedKey}" -F file=@document.pdf ${server.url}/extract`);
       else if (config.bootstrapApiKey) console.log('Dev API key: the value of QUIRE_BOOTSTRAP_API_KEY');
       else console.log('Dev API key: the one printed at first start (create another with: pnpm quire admin key create <org-id> while the server is stopped)');
+      process.send?.({ ready: true, port: Number(new URL(server.url).port) }); // supervisors/tests with an IPC channel
       const stop = async (signal: string) => {
         log.info({ signal }, 'shutting down: finishing jobs in hand');
         await server.close();

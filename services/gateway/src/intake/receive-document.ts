@@ -51,7 +51,7 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit + 1024 * 1024) {
     // Refuse before reading a byte of a body that cannot fit; the connection is closed after the answer.
-    req.headers.connection = 'close';
+    closeAfterAnswer(req);
     return Promise.reject(tooLarge(limit));
   }
   return new Promise((resolve, reject) => {
@@ -76,7 +76,13 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
         overLimit = true;
         file.unpipe(pass);
         pass.destroy(tooLarge(limit));
-        file.resume(); // drain the rest of the upload without keeping it
+        // Answer now instead of reading the rest: stop feeding the parser, drop the staged part, and
+        // close the connection after the 413 (the client stops sending when its socket closes).
+        req.unpipe(bb);
+        file.resume();
+        closeAfterAnswer(req);
+        void (store ?? Promise.resolve()).then(() => deps.blobs.delete(key).catch(() => undefined));
+        reject(tooLarge(limit));
       });
       file.pipe(pass);
       store = deps.blobs.put(key, pass).then(
@@ -102,6 +108,12 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
     });
     req.pipe(bb);
   });
+}
+
+/** Connection: close on the answer, so the unread rest of a refused body is not drained. */
+function closeAfterAnswer(req: Request): void {
+  req.headers.connection = 'close';
+  if (req.res && !req.res.headersSent) req.res.setHeader('Connection', 'close');
 }
 
 const tooLarge = (limit: number) => new QuireError('FILE_TOO_LARGE_USE_URL',
