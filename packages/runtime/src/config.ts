@@ -39,6 +39,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_SYNC_WAIT_SECONDS: { schema: num(0.1), default: '300', doc: 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned.' },
   QUIRE_WORKER_CONCURRENCY: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Jobs processed at once per queue in this process.' },
   QUIRE_JOB_LEASE_SECONDS: { schema: num(1), default: '120', doc: 'A processing job whose worker stops heartbeating for this long is claimed again.' },
+  QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
   QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'tesseract.js workers in the OCR pool.' },
   QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
@@ -74,6 +75,7 @@ export interface Config {
   workerConcurrency: number;
   jobLeaseMs: number;
   rateLimitPerMinute: number;
+  authCacheMs: number;
   ocrWorkers: number;
   logLevel: string;
   debugErrors: boolean;
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: g('QUIRE_WORKER_CONCURRENCY'),
     jobLeaseMs: g<number>('QUIRE_JOB_LEASE_SECONDS') * 1000,
     rateLimitPerMinute: g('QUIRE_RATE_LIMIT_PER_MINUTE'),
+    authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,
     ocrWorkers: g('QUIRE_OCR_WORKERS'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),

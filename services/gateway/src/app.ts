@@ -27,7 +27,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   const docs = routeDocs(deps.implementedKinds);
   app.use(operationsRoutes(deps));
   app.use(docsRoutes(docs));
-  app.use(authenticate(deps.store));
+  app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));

@@ -10,7 +10,7 @@ export function jobRoutes(deps: GatewayDeps): Router {
     const job = await deps.store.jobs.getForOrg(req.org!.id, req.params.jobId);
     if (!job) throw new QuireError('JOB_001', 'Job not found', { job_id: req.params.jobId });
     if (job.status === 'expired') throw new QuireError('JOB_003', 'Job expired: its stored result was removed by the retention policy; submit the document again', { job_id: job.id });
-    if (job.status === 'completed' && !job.result_blob) await deps.store.jobs.markResultRetrieved(job.id);
+    if (job.status === 'completed' && !job.result_blob && !job.result_retrieved_at) await deps.store.jobs.markResultRetrieved(job.id);
     res.json(jobView(job, baseUrl(req, deps)));
   });
   const cancel = async (orgId: string, jobId: string) => {

@@ -1,0 +1,14 @@
+import { startFleet } from '/work/wt-platform/scripts/lib/fleet.mjs';
+import autocannon from 'autocannon';
+import fs from 'node:fs';
+const fleet = await startFleet({ env: { QUIRE_RATE_LIMIT_PER_MINUTE: '100000000', QUIRE_LOG_LEVEL: 'warn' }, gatewayExecArgv: ['--cpu-prof', '--cpu-prof-dir=/tmp/plat/prof'], workers: ['worker-extract'] });
+const fd = new FormData();
+fd.append('file', new Blob([fs.readFileSync('/tmp/plat/a.html')], { type: 'text/html' }), 'a.html');
+const r = await (await fetch(`${fleet.url}/extract`, { method: 'POST', headers: { 'x-api-key': fleet.key }, body: fd })).json();
+const one = await fetch(`${fleet.url}/job/${r.extraction_id}`, { headers: { 'x-api-key': fleet.key } });
+console.log('job bytes', (await one.text()).length);
+let t = Date.now(); for (let i = 0; i < 20; i++) await fetch(`${fleet.url}/job/${r.extraction_id}`, { headers: { 'x-api-key': fleet.key } }); console.log('serial ms/req', (Date.now() - t) / 20);
+t = Date.now(); for (let i = 0; i < 20; i++) await fetch(`${fleet.url}/healthz`); console.log('serial healthz ms/req', (Date.now() - t) / 20);
+const res = await autocannon({ url: `${fleet.url}/job/${r.extraction_id}`, headers: { 'x-api-key': fleet.key }, connections: 32, duration: 5 });
+console.log('p50', res.latency.p50, 'rps', res.requests.average);
+await fleet.close();
