@@ -7,7 +7,7 @@
 //   healthz  GET /healthz on the gateway (express, request id, logging, metrics; no key, no database)
 //   job      GET /job/{id} of a completed job (key lookup, rate limit, job read)
 //   extract  synchronous POST /extract of a 1-page PDF (upload to the blob store, queue, worker, wait)
-// Usage: node scripts/bench-api.mjs [--mode embedded|distributed|both] [--duration 10] [--connections 32] [--only healthz,job,extract] [--json out.json]
+// Usage: node scripts/bench-api.mjs [--mode embedded|distributed|both] [--duration 10] [--connections 32] [--only healthz,job,extract] [--env K=V,…] [--json out.json]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,7 +90,9 @@ try {
 }
 
 // Generous limits so the benchmark measures latency, not the rate limiter or credit caps.
-const common = { QUIRE_RATE_LIMIT_PER_MINUTE: '100000000', QUIRE_LOG_LEVEL: 'warn', QUIRE_SYNC_WAIT_SECONDS: '120' };
+// --env K=V,K2=V2 adds server settings (e.g. QUIRE_JOB_CACHE_SECONDS=0 to measure uncached job reads).
+const extraEnv = Object.fromEntries((args.env ?? '').split(',').filter(Boolean).map((kv) => kv.split('=')));
+const common = { QUIRE_RATE_LIMIT_PER_MINUTE: '100000000', QUIRE_LOG_LEVEL: 'warn', QUIRE_SYNC_WAIT_SECONDS: '120', ...extraEnv };
 
 if (mode === 'embedded' || mode === 'both') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
@@ -117,6 +119,7 @@ if (mode === 'distributed' || mode === 'both') {
 }
 
 const md = table(results);
+if (Object.keys(extraEnv).length) console.log(`server settings: ${JSON.stringify(extraEnv)}`);
 console.log(`\n${connections} connections, ${duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})\n`);
 console.log(md);
 const base = results[0].p50;

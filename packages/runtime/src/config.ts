@@ -40,6 +40,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_WORKER_CONCURRENCY: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Jobs processed at once per queue in this process.' },
   QUIRE_JOB_LEASE_SECONDS: { schema: num(1), default: '120', doc: 'A processing job whose worker stops heartbeating for this long is claimed again.' },
   QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
+  QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
   QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'tesseract.js workers in the OCR pool.' },
   QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
@@ -76,6 +77,7 @@ export interface Config {
   jobLeaseMs: number;
   rateLimitPerMinute: number;
   authCacheMs: number;
+  jobCacheMs: number;
   ocrWorkers: number;
   logLevel: string;
   debugErrors: boolean;
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: g<number>('QUIRE_JOB_LEASE_SECONDS') * 1000,
     rateLimitPerMinute: g('QUIRE_RATE_LIMIT_PER_MINUTE'),
     authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,
+    jobCacheMs: g<number>('QUIRE_JOB_CACHE_SECONDS') * 1000,
     ocrWorkers: g('QUIRE_OCR_WORKERS'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),

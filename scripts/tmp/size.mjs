@@ -1,0 +1,16 @@
+import { startFleet } from '../lib/fleet.mjs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+const doc = await PDFDocument.create();
+const font = await doc.embedFont(StandardFonts.Helvetica);
+const page = doc.addPage([612, 792]);
+page.drawText('Benchmark page', { x: 72, y: 700, size: 18, font });
+for (let i = 0; i < 20; i++) page.drawText(`Line ${i + 1}: the quick brown fox jumps over the lazy dog.`, { x: 72, y: 660 - i * 18, size: 11, font });
+const pdf = Buffer.from(await doc.save());
+const fleet = await startFleet({ env: { QUIRE_RATE_LIMIT_PER_MINUTE: '100000000', QUIRE_LOG_LEVEL: 'warn' } });
+const fd = new FormData();
+fd.append('file', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
+const r = await (await fetch(`${fleet.url}/extract`, { method: 'POST', headers: { 'x-api-key': fleet.key }, body: fd })).json();
+const t = await (await fetch(`${fleet.url}/job/${r.extraction_id}`, { headers: { 'x-api-key': fleet.key } })).text();
+console.log('bytes', t.length, Object.entries(JSON.parse(t).result).map(([k, v]) => k + ':' + JSON.stringify(v).length).join(' '));
+let t0 = Date.now(); for (let i = 0; i < 20; i++) await fetch(`${fleet.url}/job/${r.extraction_id}`, { headers: { 'x-api-key': fleet.key } }); console.log('serial ms/req', (Date.now() - t0) / 20);
+await fleet.close();
