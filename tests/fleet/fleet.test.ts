@@ -1,4 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { verifyWebhook } from '@quire/webhooks';
+import { startReceiver } from '../support/webhook-receiver.js';
 import { admin, fleetEnvAvailable, fleetSkipMessage, startFleet, type Fleet } from '../../scripts/lib/fleet.mjs';
 
 /**
@@ -28,7 +30,7 @@ maybe('fleet: gateway and worker-extract as separate processes over Postgres, Re
   let fleet: Fleet;
   let asyncJobId = '';
   beforeAll(async () => {
-    fleet = await startFleet();
+    fleet = await startFleet({ workers: ['worker-extract', 'webhook-dispatcher'], env: { QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', QUIRE_WEBHOOK_POLL_MS: '100' } });
   }, 60_000);
   afterAll(async () => {
     await fleet?.close();
@@ -99,11 +101,35 @@ maybe('fleet: gateway and worker-extract as separate processes over Postgres, Re
     expect(bad.status).toBe(401);
   });
 
-  it('stops cleanly on SIGTERM: both processes exit 0 without being killed', async () => {
+  it('delivers signed job events through the webhook-dispatcher process', async () => {
+    const rx = await startReceiver();
+    try {
+      const { link } = (await (await fleet.api('/webhook', { method: 'POST' })).json()) as { link: string };
+      const token = new URL(link).searchParams.get('token')!;
+      const created = await fetch(`${fleet.url}/webhook-portal/api/endpoints`, {
+        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: rx.url, event_types: ['job.completed'] }),
+      });
+      expect(created.status).toBe(201);
+      const { secret } = (await created.json()) as { secret: string };
+      const res = await fleet.api('/extract', { method: 'POST', body: form(await onePagePdf('Webhook fleet'), 'w.pdf', { async: 'true' }) });
+      const { job_id } = (await res.json()) as { job_id: string };
+      const deadline = Date.now() + 20_000;
+      while (!rx.received.some((r) => JSON.parse(r.body).data?.job_id === job_id)) {
+        if (Date.now() > deadline) throw new Error(`no webhook${dump()}\n--- dispatcher ---\n${fleet.workers[1].output().slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const got = rx.received.find((r) => JSON.parse(r.body).data?.job_id === job_id)!;
+      expect(verifyWebhook(secret, got.body, got.headers)).toMatchObject({ type: 'job.completed', data: { job_id, status: 'completed' } });
+    } finally {
+      await rx.close();
+    }
+  }, 30_000);
+
+  it('stops cleanly on SIGTERM: every process exits 0 without being killed', async () => {
     const exits = await fleet.stopServices();
     for (const e of exits) {
       if (e.code !== 0 || e.killed) throw new Error(`${e.name} exited ${JSON.stringify(e)}${dump()}`);
     }
-    expect(exits.map((e) => e.name).sort()).toEqual(['gateway', 'worker-extract']);
+    expect(exits.map((e) => e.name).sort()).toEqual(['gateway', 'webhook-dispatcher', 'worker-extract']);
   }, 40_000);
 });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
-import { createContext, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
+import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
 import { createGatewayApp, type GatewayDeps } from '@quire/gateway';
 import { JOB_HANDLERS, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
@@ -35,6 +35,8 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
   sweeper.start(config.sweepIntervalSeconds * 1000);
+  const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
+  if (opts.startWorkers !== false) dispatcher.start();
   const server = await listen(createGatewayApp(gatewayDeps(ctx, Object.keys(handlers))), config);
   const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir);
   const { port } = server.address() as AddressInfo;
@@ -44,6 +46,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
     url: `http://${host}:${port}`, ctx, generatedKey: newKey,
     close: () => (closing ??= (async () => {
       sweeper.stop();
+      await dispatcher.stop();
       await admin?.close();
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();

@@ -45,6 +45,12 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'tesseract.js workers in the OCR pool.' },
   QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
   QUIRE_DEBUG_ERRORS: { schema: bool, default: 'false', doc: 'Include internal error text in GENERAL_001 responses (never in production).' },
+  QUIRE_WEBHOOK_PORTAL_TTL_SECONDS: { schema: int(60), default: '3600', doc: 'How long a webhook portal link from POST /webhook stays valid.' },
+  QUIRE_WEBHOOK_RETRY_SCHEDULE: { schema: list, default: '0,5,300,1800,7200,18000,36000,36000', doc: 'Webhook delivery attempts: seconds to wait before each (the first is normally 0); a delivery fails after the last.' },
+  QUIRE_WEBHOOK_POLL_MS: { schema: int(10), default: '1000', doc: 'How often the webhook dispatcher looks for new events when idle.' },
+  QUIRE_WEBHOOK_TIMEOUT_SECONDS: { schema: num(1), default: '15', doc: 'Time limit for one webhook delivery request.' },
+  QUIRE_WEBHOOK_ALLOW_PRIVATE: { schema: bool, default: 'false', doc: 'Allow webhook endpoints on loopback/private addresses. Development only.' },
+  QUIRE_WEBHOOK_ALLOW_HOSTS: { schema: list, default: '', doc: 'Hosts, IPs or CIDRs webhook endpoints may use even when private (e.g. 127.0.0.1 for tests).' },
   QUIRE_LLM_BASE_URL: { schema: z.string().url(), doc: 'OpenAI-compatible endpoint (…/v1). Unset: the built-in offline engine answers schema/classify/split/form-fill.' },
   QUIRE_LLM_API_KEY: { schema: z.string(), doc: 'API key for the OpenAI-compatible endpoint.' },
   QUIRE_LLM_MODEL: { schema: z.string(), doc: 'Model name for schema, classify, split and form filling.' },
@@ -81,6 +87,7 @@ export interface Config {
   ocrWorkers: number;
   logLevel: string;
   debugErrors: boolean;
+  webhooks: { portalTtlSeconds: number; retryScheduleSeconds: number[]; pollMs: number; timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
   llm?: { baseUrl: string; apiKey?: string; model: string; strongModel?: string; visionModel?: string; timeoutMs: number };
 }
 
@@ -102,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mode === 'distributed') {
     for (const k of ['QUIRE_DATABASE_URL', 'QUIRE_REDIS_URL']) if (v[k] === undefined) problems.push(`${k} is required in distributed mode`);
   }
+  const schedule = v.QUIRE_WEBHOOK_RETRY_SCHEDULE as string[] | undefined;
+  if (schedule && (!schedule.length || schedule.some((x) => !Number.isFinite(Number(x)) || Number(x) < 0))) problems.push('QUIRE_WEBHOOK_RETRY_SCHEDULE: a comma-separated list of seconds >= 0');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const llmBase = g<string | undefined>('QUIRE_LLM_BASE_URL');
   return {
@@ -133,6 +142,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ocrWorkers: g('QUIRE_OCR_WORKERS'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),
+    webhooks: {
+      portalTtlSeconds: g('QUIRE_WEBHOOK_PORTAL_TTL_SECONDS'), retryScheduleSeconds: g<string[]>('QUIRE_WEBHOOK_RETRY_SCHEDULE').map(Number),
+      pollMs: g('QUIRE_WEBHOOK_POLL_MS'), timeoutMs: g<number>('QUIRE_WEBHOOK_TIMEOUT_SECONDS') * 1000,
+      allowPrivate: g('QUIRE_WEBHOOK_ALLOW_PRIVATE'), allowHosts: g('QUIRE_WEBHOOK_ALLOW_HOSTS'),
+    },
     llm: llmBase ? {
       baseUrl: llmBase.replace(/\/$/, ''), apiKey: g('QUIRE_LLM_API_KEY'), model: g<string | undefined>('QUIRE_LLM_MODEL') ?? 'default',
       strongModel: g('QUIRE_LLM_STRONG_MODEL'), visionModel: g('QUIRE_LLM_VISION_MODEL'), timeoutMs: g<number>('QUIRE_LLM_TIMEOUT_SECONDS') * 1000,

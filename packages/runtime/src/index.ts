@@ -12,3 +12,4 @@ export * from './jobs/job-service.js';
 export * from './jobs/job-runner.js';
 export * from './jobs/plan-info.js';
 export * from './jobs/retention-sweeper.js';
+export * from './webhook-wiring.js';

@@ -11,6 +11,7 @@ import { extractRoutes } from './routes/extract.js';
 import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookPortalRoutes, webhookRoutes } from './routes/webhooks.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -27,6 +28,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   const docs = routeDocs(deps.implementedKinds);
   app.use(operationsRoutes(deps));
   app.use(docsRoutes(docs));
+  app.use(webhookPortalRoutes(deps)); // portal token, not an API key
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
@@ -37,6 +39,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     jobRoutes,
     resultRoutes,
     usageRoutes,
+    webhookRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));
