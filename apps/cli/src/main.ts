@@ -2,7 +2,6 @@
 import { ConfigError, loadConfig, createLogger } from '@quire/runtime';
 import { openMetadataStore } from '@quire/storage';
 import path from 'node:path';
-import { startEmbedded } from './embedded.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { sendToRunningServer } from './admin-channel.js';
 
@@ -22,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case 'serve': {
       if (config.mode !== 'embedded') { console.error('quire serve runs embedded mode; the fleet runs services/* separately (QUIRE_MODE=distributed).'); return 2; }
+      const { startEmbedded } = await import('./embedded.js'); // admin commands start without loading the gateway and workers
       const server = await startEmbedded(config);
       const log = createLogger(config.logLevel);
       log.info({ url: server.url, dataDir: config.dataDir }, 'Quire is running (embedded mode)');
