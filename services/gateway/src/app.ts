@@ -12,6 +12,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookPortalRoutes, webhookRoutes } from './routes/webhooks.js';
+import { batchRoutes } from './routes/batch.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -40,6 +41,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     resultRoutes,
     usageRoutes,
     webhookRoutes,
+    batchRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));

@@ -32,7 +32,7 @@ export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefi
   return received;
 }
 
-async function download(url: string, deps: GatewayDeps, blobPrefix: string): Promise<NonNullable<ReceivedRequest['document']>> {
+export async function download(url: string, deps: GatewayDeps, blobPrefix: string): Promise<NonNullable<ReceivedRequest['document']>> {
   const { body } = await deps.fetchUrl(url);
   const key = `${blobPrefix}source`;
   try {
@@ -111,16 +111,16 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
 }
 
 /** Connection: close on the answer, so the unread rest of a refused body is not drained. */
-function closeAfterAnswer(req: Request): void {
+export function closeAfterAnswer(req: Request): void {
   req.headers.connection = 'close';
   if (req.res && !req.res.headersSent) req.res.setHeader('Connection', 'close');
 }
 
-const tooLarge = (limit: number) => new QuireError('FILE_TOO_LARGE_USE_URL',
+export const tooLarge = (limit: number) => new QuireError('FILE_TOO_LARGE_USE_URL',
   `Direct uploads are limited to ${Math.round(limit / 1024 / 1024)} MB; submit larger documents with file_url`, { limit_bytes: limit });
 
 /** Accepts "a[b]" and "a.b" names for nested fields; the last value of a repeated name wins. */
-function setField(fields: Record<string, unknown>, name: string, value: string): void {
+export function setField(fields: Record<string, unknown>, name: string, value: string): void {
   const path = name.replace(/\]/g, '').split(/[[.]/).filter(Boolean);
   if (path.some((p) => p === '__proto__' || p === 'constructor' || p === 'prototype')) return;
   let cur = fields;
