@@ -13,6 +13,7 @@ import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhookPortalRoutes, webhookRoutes } from './routes/webhooks.js';
 import { batchRoutes } from './routes/batch.js';
+import { convertRoutes, hostedFileRoutes } from './routes/convert.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -30,6 +31,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   app.use(operationsRoutes(deps));
   app.use(docsRoutes(docs));
   app.use(webhookPortalRoutes(deps)); // portal token, not an API key
+  app.use(hostedFileRoutes(deps)); // /files/{id}?token= (POST /convert URLs)
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
@@ -42,6 +44,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     usageRoutes,
     webhookRoutes,
     batchRoutes,
+    convertRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));
