@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { verifyWebhook } from '@quire/webhooks';
 import { startReceiver } from '../support/webhook-receiver.js';
-import { admin, fleetEnvAvailable, fleetSkipMessage, startFleet, type Fleet } from '../../scripts/lib/fleet.mjs';
+import { admin, fleetEnvAvailable, fleetSkipMessage, spawnService, startFleet, type Fleet } from '../../scripts/lib/fleet.mjs';
 
 /**
  * Distributed mode end to end: the gateway and worker-extract as separate processes (the built
@@ -124,6 +124,35 @@ maybe('fleet: gateway and worker-extract as separate processes over Postgres, Re
       await rx.close();
     }
   }, 30_000);
+
+  it('a worker stopped with SIGTERM mid-stream loses nothing: jobs in hand finish, the rest wait for the next worker', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await fleet.api('/extract', { method: 'POST', body: form(await onePagePdf(`Drain ${i}`), `d${i}.pdf`, { async: 'true' }) });
+      ids.push(((await res.json()) as { job_id: string }).job_id);
+    }
+    const statuses = async () => Promise.all(ids.map(async (id) => ((await (await fleet.api(`/job/${id}`)).json()) as any).status as string));
+    const deadline = Date.now() + 20_000;
+    while (!(await statuses()).some((s) => s === 'processing' || s === 'completed')) {
+      if (Date.now() > deadline) throw new Error(`nothing started${dump()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const exit = await fleet.workers[0].stop();
+    expect(exit).toMatchObject({ code: 0, killed: false });
+    const after = await statuses();
+    expect(after.every((s) => ['queued', 'completed'].includes(s))).toBe(true); // nothing left half-done, nothing failed
+    const next = spawnService('worker-extract-2', 'services/worker-extract/dist/main.js', fleet.env);
+    try {
+      await next.ready;
+      const end = Date.now() + 30_000;
+      while (!(await statuses()).every((s) => s === 'completed')) {
+        if (Date.now() > end) throw new Error(`not all completed: ${await statuses()}\n${next.output().slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      expect(await next.stop()).toMatchObject({ code: 0, killed: false });
+    }
+  }, 60_000);
 
   it('stops cleanly on SIGTERM: every process exits 0 without being killed', async () => {
     const exits = await fleet.stopServices();
