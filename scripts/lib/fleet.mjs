@@ -35,11 +35,28 @@ function newest(dir, filter) {
  */
 export async function ensureBuilt() {
   const dirs = (await listWorkspacePackages(ROOT)).map((p) => p.dir);
-  const stale = dirs.some((d) => newest(path.join(d, 'src'), (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')) > newest(path.join(d, 'dist'), (n) => n.endsWith('.js')) + 1);
-  if (!stale) return false;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
-  return true;
+  const isStale = () => dirs.some((d) => newest(path.join(d, 'src'), (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')) > newest(path.join(d, 'dist'), (n) => n.endsWith('.js')) + 1);
+  if (!isStale()) return false;
+  // Several jest workers may get here at once: one builds (a lock directory), the others wait for it.
+  const lock = path.join(os.tmpdir(), `quire-build-${Buffer.from(ROOT).toString('hex').slice(-24)}.lock`);
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      if (Date.now() - fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000) fs.rmSync(lock, { recursive: true, force: true }); // a crashed builder's
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    if (!isStale()) return false;
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+    return true;
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 const S3RVER_CHILD = `

@@ -40,7 +40,7 @@ maybe('fleet gateway: uploads stream with bounded memory', () => {
     expect(r.status).toBe(413);
     expect(r.body.error.code).toBe('FILE_TOO_LARGE_USE_URL');
     console.log(`over-limit ${name}: client wrote ${fmt(r.sent)} before the answer; gateway RSS ${fmt(m.before)}, highest ${fmt(m.max)} (+${fmt(m.growth)})`);
-    if (Number.isFinite(m.growth)) expect(m.growth).toBeLessThan(24 * MB);
+    if (Number.isFinite(m.growth)) expect(m.growth).toBeLessThan(32 * MB); // holding the upload would be 120 MB+
   }, 60_000);
 
   it('streams a 100 MB upload under the limit to S3 without holding it (async extract accepted)', async () => {
@@ -52,7 +52,7 @@ maybe('fleet gateway: uploads stream with bounded memory', () => {
     const m = mem.stop();
     if (r.status !== 202) throw new Error(`${r.status} ${JSON.stringify(r.body)}\n${fleet.gateway.output().slice(-3000)}`);
     console.log(`100 MB under the limit: gateway RSS ${fmt(m.before)}, highest ${fmt(m.max)} (+${fmt(m.growth)})`);
-    if (Number.isFinite(m.growth)) expect(m.growth).toBeLessThan(48 * MB);
+    if (Number.isFinite(m.growth)) expect(m.growth).toBeLessThan(60 * MB); // reading it whole (as before) grew RSS by 300 MB+
     const blobs = new S3BlobStore({ endpoint: fleet.s3Endpoint, region: 'us-east-1', bucket: fleet.env.QUIRE_S3_BUCKET, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
     try {
       expect(await blobs.head(`${fleet.org.id}/${r.body.job_id}/source`)).toMatchObject({ size: pdf.size });
