@@ -50,8 +50,10 @@ function run(title, opts) {
   });
 }
 
-async function startRaw() {
-  const child = spawn(process.execPath, ['-e', "const s=require('http').createServer((q,r)=>{r.setHeader('content-type','application/json');r.end('{}')});s.listen(0,'127.0.0.1',()=>process.send({port:s.address().port}))"], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** A bare node:http server in a child process answering `body` (default {}) to everything. */
+async function startRaw(body = '{}') {
+  const child = spawn(process.execPath, ['-e', "process.once('message',(b)=>{const s=require('http').createServer((q,r)=>{r.setHeader('content-type','application/json');r.end(b)});s.listen(0,'127.0.0.1',()=>process.send({port:s.address().port}))})"], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.send(body);
   const { port } = await new Promise((r) => child.once('message', r));
   return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
 }
@@ -68,6 +70,16 @@ async function scenarios(label, url, key) {
   const jobId = seeded.extraction_id;
   const out = [];
   const want = (s) => !args.only || args.only.split(',').includes(s);
+  if (want('job')) {
+    // The floor for GET /job: a bare server sending the very same body (size matters: ~45 KB).
+    const jobBody = await (await fetch(`${url}/job/${jobId}`, { headers: { 'x-api-key': key } })).text();
+    const raw = await startRaw(jobBody);
+    try {
+      out.push(await run(`${label}: bare node:http sending the same GET /job body (${Math.round(jobBody.length / 1024)} KB)`, { url: raw.url }));
+    } finally {
+      await raw.stop();
+    }
+  }
   if (want('healthz')) out.push(await run(`${label}: GET /healthz`, { url: `${url}/healthz` }));
   if (want('job')) out.push(await run(`${label}: GET /job/{id}`, { url: `${url}/job/${jobId}`, headers: { 'x-api-key': key } }));
   if (want('extract')) out.push(await run(`${label}: POST /extract (sync, 1 page)`, { url: `${url}/extract`, method: 'POST', headers: { 'x-api-key': key, 'content-type': contentType }, body }));
@@ -122,7 +134,10 @@ const md = table(results);
 if (Object.keys(extraEnv).length) console.log(`server settings: ${JSON.stringify(extraEnv)}`);
 console.log(`\n${connections} connections, ${duration} s per scenario, node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'})\n`);
 console.log(md);
-const base = results[0].p50;
-for (const r of results.filter((x) => x.title.endsWith('GET /job/{id}'))) console.log(`${r.title}: gateway adds ~${(r.p50 - base).toFixed(1)} ms p50 over the bare baseline`);
+for (const r of results.filter((x) => x.title.endsWith('GET /job/{id}'))) {
+  const mode = r.title.split(':')[0];
+  const floor = results.find((x) => x.title.startsWith(`${mode}: bare node:http`));
+  if (floor) console.log(`${r.title}: the gateway adds ~${(r.p50 - floor.p50).toFixed(1)} ms p50 over a bare server sending the same body`);
+}
 if (args.json) fs.writeFileSync(args.json, JSON.stringify({ connections, duration, results }, null, 2));
 void ROOT;

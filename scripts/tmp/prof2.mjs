@@ -1,0 +1,14 @@
+import { spawnService } from '../lib/fleet.mjs';
+import autocannon from 'autocannon';
+import fs from 'node:fs';
+const dir = fs.mkdtempSync('/tmp/plat/emb-');
+const KEY = 'qk_prof_key_0123456789abcdef';
+const s = spawnService('serve', 'apps/cli/dist/main.js', { QUIRE_DATA_DIR: dir, QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_BOOTSTRAP_API_KEY: KEY, QUIRE_LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT_PER_MINUTE: '100000000' }, { args: ['serve'], execArgv: ['--cpu-prof', '--cpu-prof-dir=/tmp/plat/prof2'] });
+const { port } = await s.ready;
+const url = `http://127.0.0.1:${port}`;
+const fd = new FormData();
+fd.append('file', new Blob([fs.readFileSync('/tmp/plat/a.html')], { type: 'text/html' }), 'a.html');
+const r = await (await fetch(`${url}/extract`, { method: 'POST', headers: { 'x-api-key': KEY }, body: fd })).json();
+const res = await autocannon({ url: `${url}/job/${r.extraction_id}`, headers: { 'x-api-key': KEY }, connections: 32, duration: 8 });
+console.log('p50', res.latency.p50, 'rps', res.requests.average);
+await s.stop(); console.log(s.output().split('\n').filter(l=>l.includes('QUERIES')).join('\n').slice(0,3000));
