@@ -14,6 +14,10 @@ if (!skipTypecheck) {
   if (tsc.status !== 0) typeFailures = 1;
 }
 
+// The fleet tests run the built services (dist/): build first so they never run stale code.
+const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+if (build.status !== 0) { console.log('build failed'); process.exit(1); }
+
 const report = path.join(os.tmpdir(), `quire-jest-${process.pid}.json`);
 const jest = spawnSync(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--json', `--outputFile=${report}`, ...args], { stdio: 'inherit' });
 

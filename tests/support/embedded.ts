@@ -35,7 +35,9 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Em
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quire-e2e-'));
   const config = loadConfig({
     QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_DATA_DIR: dataDir, QUIRE_BOOTSTRAP_API_KEY: TEST_KEY,
-    QUIRE_LOG_LEVEL: process.env.QUIRE_TEST_LOG_LEVEL ?? 'silent', QUIRE_WORKER_CONCURRENCY: '2', ...env,
+    QUIRE_LOG_LEVEL: process.env.QUIRE_TEST_LOG_LEVEL ?? 'silent', QUIRE_WORKER_CONCURRENCY: '2',
+    // Tests change keys and organizations straight in the store and expect the next request to see it.
+    QUIRE_AUTH_CACHE_SECONDS: '0', QUIRE_JOB_CACHE_SECONDS: '0', ...env,
   });
   const server = await startEmbedded(config, {
     ...opts,

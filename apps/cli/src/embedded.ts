@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
-import { createContext, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
+import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
 import { createGatewayApp, type GatewayDeps } from '@quire/gateway';
 import { JOB_HANDLERS, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
+import { startAdminChannel } from './admin-channel.js';
 
 export interface EmbeddedServer {
   url: string;
@@ -20,6 +21,8 @@ export interface EmbeddedOptions extends ContextOptions {
   handlers?: Record<string, JobHandler>;
   /** Tests: accept jobs without running them (to stop with work pending). */
   startWorkers?: boolean;
+  /** The local admin channel for `quire admin` while serving (default on; see admin-channel.ts). */
+  adminChannel?: boolean;
 }
 
 export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
@@ -32,7 +35,10 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
   sweeper.start(config.sweepIntervalSeconds * 1000);
+  const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
+  if (opts.startWorkers !== false) dispatcher.start();
   const server = await listen(createGatewayApp(gatewayDeps(ctx, Object.keys(handlers))), config);
+  const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   let closing: Promise<void> | undefined;
@@ -40,6 +46,8 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
     url: `http://${host}:${port}`, ctx, generatedKey: newKey,
     close: () => (closing ??= (async () => {
       sweeper.stop();
+      await dispatcher.stop();
+      await admin?.close();
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections?.();
       await ctx.queue.close();      // stop taking work, wait for handlers in flight

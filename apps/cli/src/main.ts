@@ -2,8 +2,8 @@
 import { ConfigError, loadConfig, createLogger } from '@quire/runtime';
 import { openMetadataStore } from '@quire/storage';
 import path from 'node:path';
-import { startEmbedded } from './embedded.js';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
+import { sendToRunningServer } from './admin-channel.js';
 
 const USAGE = `quire serve                 start the service in embedded mode (gateway + workers in one process)
 quire admin …               manage organizations, keys, flags and caps (see 'quire admin help')
@@ -21,13 +21,15 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case 'serve': {
       if (config.mode !== 'embedded') { console.error('quire serve runs embedded mode; the fleet runs services/* separately (QUIRE_MODE=distributed).'); return 2; }
+      const { startEmbedded } = await import('./embedded.js'); // admin commands start without loading the gateway and workers
       const server = await startEmbedded(config);
       const log = createLogger(config.logLevel);
       log.info({ url: server.url, dataDir: config.dataDir }, 'Quire is running (embedded mode)');
       console.log(`\nQuire is listening on ${server.url}  (API docs: ${server.url}/docs)`);
       if (server.generatedKey) console.log(`Dev API key (shown once; only its hash is stored): ${server.generatedKey}\n  try: curl -H "x-api-key: ${server.generatedKey}" -F file=@document.pdf ${server.url}/extract`);
       else if (config.bootstrapApiKey) console.log('Dev API key: the value of QUIRE_BOOTSTRAP_API_KEY');
-      else console.log('Dev API key: the one printed at first start (create another with: pnpm quire admin key create <org-id> while the server is stopped)');
+      else console.log('Dev API key: the one printed at first start (create another with: pnpm quire admin key create <org-id>)');
+      process.send?.({ ready: true, port: Number(new URL(server.url).port) }); // supervisors/tests with an IPC channel
       const stop = async (signal: string) => {
         log.info({ signal }, 'shutting down: finishing jobs in hand');
         await server.close();
@@ -39,6 +41,15 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'admin': {
       if (!rest.length || rest[0] === 'help') { console.log(ADMIN_USAGE); return 0; }
+      if (config.mode === 'embedded') {
+        // A running `quire serve` owns the PGlite directory: hand it the command over its local channel.
+        const sent = await sendToRunningServer(config.dataDir, rest);
+        if (sent) {
+          if (sent.output) console.log(sent.output);
+          if (sent.error) { console.error(`error: ${sent.error}`); return 1; }
+          return 0;
+        }
+      }
       const store = config.mode === 'distributed'
         ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl! })
         : await openMetadataStore({ kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });

@@ -29,12 +29,90 @@ export async function inspectDocument(bytes: Uint8Array): Promise<DocumentInfo> 
   }
 }
 
+/** Random access to a stored document (a blob store's getRange), so large inputs are never read whole. */
+export interface RandomAccessSource {
+  size: number;
+  /** Bytes [start, end). */
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+/** Documents up to this size are read whole by `inspectStoredDocument` (simplest, exact); larger ones by range. */
+export const INSPECT_WHOLE_LIMIT_BYTES = 16 * 1024 * 1024;
+const RANGE_CHUNK = 64 * 1024;
+
+/**
+ * `inspectDocument` for a stored document in bounded memory: small files are read whole; larger ones
+ * are sniffed from their first bytes, zip containers listed from their central directory, and PDFs
+ * opened by pdf.js over range reads (xref and page tree only), so a 100 MB upload is never held.
+ */
+export async function inspectStoredDocument(src: RandomAccessSource, wholeLimit = INSPECT_WHOLE_LIMIT_BYTES): Promise<DocumentInfo> {
+  if (src.size === 0) throw new QuireError('FILE_004', 'Empty file');
+  if (src.size <= wholeLimit) return inspectDocument(await src.read(0, src.size));
+  const head = await src.read(0, 8192);
+  const isZip = head[0] === 0x50 && head[1] === 0x4b;
+  const entries = isZip ? await listZipEntriesByRange(src) : undefined;
+  const format = sniffFileType(head, entries);
+  switch (format) {
+    case 'pdf': return { format, pageCount: await countPdfPagesByRange(src) };
+    case 'pptx': return { format, pageCount: Math.max(1, entries!.filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n)).length) };
+    case 'xlsx': return { format, pageCount: Math.max(1, entries!.filter((n) => /^xl\/(worksheets\/sheet|chartsheets\/sheet)\d+\.xml$/.test(n)).length) };
+    default: return { format, pageCount: 1 };
+  }
+}
+
+/** Zip entry names from the central directory (EOCD, zip64 aware), reading only the file's tail. */
+export async function listZipEntriesByRange(src: RandomAccessSource): Promise<string[]> {
+  const corrupt = () => new QuireError('FILE_003', 'File corrupted: not a readable zip/OOXML container');
+  const tailLen = Math.min(src.size, 22 + 65535 + 20);
+  const tailStart = src.size - tailLen;
+  const tail = Buffer.from(await src.read(tailStart, src.size));
+  let eocd = -1;
+  for (let i = tail.length - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+  if (eocd < 0) throw corrupt();
+  let cdSize = tail.readUInt32LE(eocd + 12);
+  let cdOffset = tail.readUInt32LE(eocd + 16);
+  if (cdOffset === 0xffffffff || cdSize === 0xffffffff) {
+    const loc = eocd - 20;
+    if (loc < 0 || tail.readUInt32LE(loc) !== 0x07064b50) throw corrupt();
+    const z64At = Number(tail.readBigUInt64LE(loc + 8));
+    const z64 = Buffer.from(await src.read(z64At, z64At + 56));
+    if (z64.length < 56 || z64.readUInt32LE(0) !== 0x06064b50) throw corrupt();
+    cdSize = Number(z64.readBigUInt64LE(40));
+    cdOffset = Number(z64.readBigUInt64LE(48));
+  }
+  if (cdOffset + cdSize > src.size || cdSize > 64 * 1024 * 1024) throw corrupt();
+  const cd = Buffer.from(await src.read(cdOffset, cdOffset + cdSize));
+  const names: string[] = [];
+  for (let i = 0; i + 46 <= cd.length;) {
+    if (cd.readUInt32LE(i) !== 0x02014b50) throw corrupt();
+    const nameLen = cd.readUInt16LE(i + 28), extraLen = cd.readUInt16LE(i + 30), commentLen = cd.readUInt16LE(i + 32);
+    names.push(cd.toString('utf8', i + 46, i + 46 + nameLen));
+    i += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
+
+const pdfjsOptions = () => ({
+  isEvalSupported: false, verbosity: 0, stopAtErrors: false,
+  standardFontDataUrl: path.join(PDFJS_DIR, 'standard_fonts') + '/', cMapUrl: path.join(PDFJS_DIR, 'cmaps') + '/', cMapPacked: true,
+});
+
+async function countPdfPagesByRange(src: RandomAccessSource): Promise<number> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const transport = new pdfjs.PDFDataRangeTransport(src.size, await src.read(0, RANGE_CHUNK));
+  transport.requestDataRange = (begin: number, end: number) => {
+    src.read(begin, end).then((chunk) => transport.onDataRange(begin, chunk), () => transport.abort());
+  };
+  const task = pdfjs.getDocument({ ...pdfjsOptions(), range: transport, length: src.size, rangeChunkSize: RANGE_CHUNK, disableAutoFetch: true, disableStream: true });
+  return openAndCount(task);
+}
+
 async function countPdfPages(bytes: Uint8Array): Promise<number> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0, stopAtErrors: false,
-    standardFontDataUrl: path.join(PDFJS_DIR, 'standard_fonts') + '/', cMapUrl: path.join(PDFJS_DIR, 'cmaps') + '/', cMapPacked: true,
-  });
+  return openAndCount(pdfjs.getDocument({ ...pdfjsOptions(), data: new Uint8Array(bytes) }));
+}
+
+async function openAndCount(task: import('pdfjs-dist/types/src/display/api.js').PDFDocumentLoadingTask): Promise<number> {
   try {
     const doc = await task.promise;
     const n = doc.numPages;

@@ -26,6 +26,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_S3_BUCKET: { schema: z.string(), default: 'quire', doc: 'S3 bucket for blobs.' },
   QUIRE_S3_ACCESS_KEY_ID: { schema: z.string(), doc: 'S3 access key.' },
   QUIRE_S3_SECRET_ACCESS_KEY: { schema: z.string(), doc: 'S3 secret key.' },
+  QUIRE_S3_CREATE_BUCKET: { schema: bool, default: 'true', doc: 'Create the bucket at start when it does not exist (needs s3:CreateBucket; turn off where the bucket is provisioned).' },
   QUIRE_S3_FORCE_PATH_STYLE: { schema: bool, default: 'true', doc: 'Path-style S3 URLs (needed for MinIO and localhost).' },
   QUIRE_BOOTSTRAP_API_KEY: { schema: z.string().min(16), doc: 'Embedded mode: the dev organization gets this key (every flag on, no cap). Unset: a key is generated and printed once.' },
   QUIRE_RETENTION_HOURS: { schema: num(0), default: '48', doc: 'Default lifetime of jobs and their artifacts (organizations may override).' },
@@ -38,10 +39,18 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_SYNC_WAIT_SECONDS: { schema: num(0.1), default: '300', doc: 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned.' },
   QUIRE_WORKER_CONCURRENCY: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Jobs processed at once per queue in this process.' },
   QUIRE_JOB_LEASE_SECONDS: { schema: num(1), default: '120', doc: 'A processing job whose worker stops heartbeating for this long is claimed again.' },
+  QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
+  QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
   QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'tesseract.js workers in the OCR pool.' },
   QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
   QUIRE_DEBUG_ERRORS: { schema: bool, default: 'false', doc: 'Include internal error text in GENERAL_001 responses (never in production).' },
+  QUIRE_WEBHOOK_PORTAL_TTL_SECONDS: { schema: int(60), default: '3600', doc: 'How long a webhook portal link from POST /webhook stays valid.' },
+  QUIRE_WEBHOOK_RETRY_SCHEDULE: { schema: list, default: '0,5,300,1800,7200,18000,36000,36000', doc: 'Webhook delivery attempts: seconds to wait before each (the first is normally 0); a delivery fails after the last.' },
+  QUIRE_WEBHOOK_POLL_MS: { schema: int(10), default: '1000', doc: 'How often the webhook dispatcher looks for new events when idle.' },
+  QUIRE_WEBHOOK_TIMEOUT_SECONDS: { schema: num(1), default: '15', doc: 'Time limit for one webhook delivery request.' },
+  QUIRE_WEBHOOK_ALLOW_PRIVATE: { schema: bool, default: 'false', doc: 'Allow webhook endpoints on loopback/private addresses. Development only.' },
+  QUIRE_WEBHOOK_ALLOW_HOSTS: { schema: list, default: '', doc: 'Hosts, IPs or CIDRs webhook endpoints may use even when private (e.g. 127.0.0.1 for tests).' },
   QUIRE_LLM_BASE_URL: { schema: z.string().url(), doc: 'OpenAI-compatible endpoint (…/v1). Unset: the built-in offline engine answers schema/classify/split/form-fill.' },
   QUIRE_LLM_API_KEY: { schema: z.string(), doc: 'API key for the OpenAI-compatible endpoint.' },
   QUIRE_LLM_MODEL: { schema: z.string(), doc: 'Model name for schema, classify, split and form filling.' },
@@ -62,7 +71,7 @@ export interface Config {
   databasePoolSize: number;
   redisUrl?: string;
   queuePrefix: string;
-  s3: { endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+  s3: { endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; createBucket: boolean };
   bootstrapApiKey?: string;
   retentionHours: number;
   sweepIntervalSeconds: number;
@@ -73,9 +82,12 @@ export interface Config {
   workerConcurrency: number;
   jobLeaseMs: number;
   rateLimitPerMinute: number;
+  authCacheMs: number;
+  jobCacheMs: number;
   ocrWorkers: number;
   logLevel: string;
   debugErrors: boolean;
+  webhooks: { portalTtlSeconds: number; retryScheduleSeconds: number[]; pollMs: number; timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
   llm?: { baseUrl: string; apiKey?: string; model: string; strongModel?: string; visionModel?: string; timeoutMs: number };
 }
 
@@ -97,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (mode === 'distributed') {
     for (const k of ['QUIRE_DATABASE_URL', 'QUIRE_REDIS_URL']) if (v[k] === undefined) problems.push(`${k} is required in distributed mode`);
   }
+  const schedule = v.QUIRE_WEBHOOK_RETRY_SCHEDULE as string[] | undefined;
+  if (schedule && (!schedule.length || schedule.some((x) => !Number.isFinite(Number(x)) || Number(x) < 0))) problems.push('QUIRE_WEBHOOK_RETRY_SCHEDULE: a comma-separated list of seconds >= 0');
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const llmBase = g<string | undefined>('QUIRE_LLM_BASE_URL');
   return {
@@ -111,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: g('QUIRE_QUEUE_PREFIX'),
     s3: {
       endpoint: g('QUIRE_S3_ENDPOINT'), region: g('QUIRE_S3_REGION'), bucket: g('QUIRE_S3_BUCKET'),
-      accessKeyId: g('QUIRE_S3_ACCESS_KEY_ID'), secretAccessKey: g('QUIRE_S3_SECRET_ACCESS_KEY'), forcePathStyle: g('QUIRE_S3_FORCE_PATH_STYLE'),
+      accessKeyId: g('QUIRE_S3_ACCESS_KEY_ID'), secretAccessKey: g('QUIRE_S3_SECRET_ACCESS_KEY'), forcePathStyle: g('QUIRE_S3_FORCE_PATH_STYLE'), createBucket: g('QUIRE_S3_CREATE_BUCKET'),
     },
     bootstrapApiKey: g('QUIRE_BOOTSTRAP_API_KEY'),
     retentionHours: g('QUIRE_RETENTION_HOURS'),
@@ -123,9 +137,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerConcurrency: g('QUIRE_WORKER_CONCURRENCY'),
     jobLeaseMs: g<number>('QUIRE_JOB_LEASE_SECONDS') * 1000,
     rateLimitPerMinute: g('QUIRE_RATE_LIMIT_PER_MINUTE'),
+    authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,
+    jobCacheMs: g<number>('QUIRE_JOB_CACHE_SECONDS') * 1000,
     ocrWorkers: g('QUIRE_OCR_WORKERS'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),
+    webhooks: {
+      portalTtlSeconds: g('QUIRE_WEBHOOK_PORTAL_TTL_SECONDS'), retryScheduleSeconds: g<string[]>('QUIRE_WEBHOOK_RETRY_SCHEDULE').map(Number),
+      pollMs: g('QUIRE_WEBHOOK_POLL_MS'), timeoutMs: g<number>('QUIRE_WEBHOOK_TIMEOUT_SECONDS') * 1000,
+      allowPrivate: g('QUIRE_WEBHOOK_ALLOW_PRIVATE'), allowHosts: g('QUIRE_WEBHOOK_ALLOW_HOSTS'),
+    },
     llm: llmBase ? {
       baseUrl: llmBase.replace(/\/$/, ''), apiKey: g('QUIRE_LLM_API_KEY'), model: g<string | undefined>('QUIRE_LLM_MODEL') ?? 'default',
       strongModel: g('QUIRE_LLM_STRONG_MODEL'), visionModel: g('QUIRE_LLM_VISION_MODEL'), timeoutMs: g<number>('QUIRE_LLM_TIMEOUT_SECONDS') * 1000,

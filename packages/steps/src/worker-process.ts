@@ -15,6 +15,7 @@ export async function runWorkerService(name: string, queues: QueueName[]): Promi
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, JOB_HANDLERS);
   runner.start(queues);
   ctx.log.info({ queues, concurrency: config.workerConcurrency }, `${name} started`);
+  process.send?.({ ready: true, service: name }); // supervisors/tests started with an IPC channel
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {
     ctx.log.info(`${name} stopping: finishing jobs in hand`);

@@ -83,6 +83,14 @@ export function describeBlobStoreConformance(
       expect((await store.head('org1/x'))?.size).toBe(6);
     });
 
+    it('reads byte ranges, clipped to the object', async () => {
+      await store.put('org1/r/range.bin', Buffer.from('0123456789'));
+      expect(Buffer.from(await store.getRange('org1/r/range.bin', 2, 5)).toString()).toBe('234');
+      expect(Buffer.from(await store.getRange('org1/r/range.bin', 7, 100)).toString()).toBe('789');
+      expect((await store.getRange('org1/r/range.bin', 20, 30)).byteLength).toBe(0);
+      await expect(store.getRange('org1/nope', 0, 4)).rejects.toMatchObject({ code: 'STORAGE_002' });
+    });
+
     it('reports a missing key as STORAGE_002 and head() as null', async () => {
       await expect(store.get('org1/nope')).rejects.toMatchObject({ code: 'STORAGE_002' });
       await expect(store.getBytes('org1/nope')).rejects.toMatchObject({ code: 'STORAGE_002' });

@@ -17,6 +17,8 @@ export interface BlobStore {
   /** Throws QuireError STORAGE_002 when the key does not exist. */
   get(key: string): Promise<Readable>;
   getBytes(key: string): Promise<Uint8Array>;
+  /** Bytes [start, end) — clipped to the object's size; random access without reading the whole blob. */
+  getRange(key: string, start: number, end: number): Promise<Uint8Array>;
   head(key: string): Promise<BlobInfo | null>;
   delete(key: string): Promise<void>;
   /** Deletes every key under `prefix`; returns how many were removed. */

@@ -117,6 +117,26 @@ export class FsBlobStore implements BlobStore {
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }
 
+  async getRange(key: string, start: number, end: number): Promise<Uint8Array> {
+    const file = this.blobPath(key);
+    const fh = await fsp.open(file, 'r').catch((e) => { throw mapFsError(e, key); });
+    try {
+      const size = (await fh.stat()).size;
+      const from = Math.max(0, Math.min(start, size));
+      const len = Math.max(0, Math.min(end, size) - from);
+      const buf = Buffer.alloc(len);
+      let read = 0;
+      while (read < len) {
+        const { bytesRead } = await fh.read(buf, read, len - read, from + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return new Uint8Array(buf.buffer, buf.byteOffset, read);
+    } finally {
+      await fh.close();
+    }
+  }
+
   async head(key: string): Promise<BlobInfo | null> {
     const file = this.blobPath(key);
     const stat = await fsp.stat(file).catch((e: NodeJS.ErrnoException) => {

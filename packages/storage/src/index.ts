@@ -15,3 +15,4 @@ export * from './metadata-store.js';
 export * from './blob-key.js';
 export * from './fs-blob-store.js';
 export * from './s3-blob-store.js';
+export * from './webhook-repo.js';

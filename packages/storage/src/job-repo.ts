@@ -122,7 +122,8 @@ export class JobRepo {
   }
 
   async markResultRetrieved(id: string): Promise<void> {
-    await this.db.query('UPDATE jobs SET result_retrieved_at = COALESCE(result_retrieved_at, now()) WHERE id = $1', [id]);
+    // Only the first read writes: polling a completed job must not rewrite (and lock) its row each time.
+    await this.db.query('UPDATE jobs SET result_retrieved_at = now() WHERE id = $1 AND result_retrieved_at IS NULL', [id]);
   }
 
   /** Single-use result URL: consumes the token; false when it was already used or never existed. */

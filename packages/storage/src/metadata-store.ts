@@ -6,6 +6,7 @@ import { ArtifactRepo } from './artifact-repo.js';
 import { LedgerRepo } from './ledger-repo.js';
 import { OutboxRepo } from './outbox-repo.js';
 import { ConfigRepo } from './config-repo.js';
+import { WebhookRepo } from './webhook-repo.js';
 import { migrate } from './migrate.js';
 import { PgSqlClient } from './pg-sql-client.js';
 import { PgliteSqlClient } from './pglite-sql-client.js';
@@ -19,6 +20,7 @@ export class MetadataStore {
   readonly ledger: LedgerRepo;
   readonly outbox: OutboxRepo;
   readonly configs: ConfigRepo;
+  readonly webhooks: WebhookRepo;
 
   constructor(readonly sql: SqlClient) {
     this.orgs = new OrgRepo(sql);
@@ -28,6 +30,7 @@ export class MetadataStore {
     this.ledger = new LedgerRepo(sql);
     this.outbox = new OutboxRepo(sql);
     this.configs = new ConfigRepo(sql);
+    this.webhooks = new WebhookRepo(sql);
   }
 
   async ping(): Promise<void> {

@@ -122,6 +122,23 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async getRange(key: string, start: number, end: number): Promise<Uint8Array> {
+    assertValidKey(key);
+    if (end <= start) return new Uint8Array(0);
+    let out;
+    try {
+      out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${Math.max(0, start)}-${end - 1}` }));
+    } catch (e) {
+      if (httpStatus(e) === 416) return new Uint8Array(0); // the range starts past the end
+      throw mapS3Error(e, key);
+    }
+    try {
+      return await out.Body!.transformToByteArray();
+    } catch (e) {
+      throw mapS3Error(e, key);
+    }
+  }
+
   async head(key: string): Promise<BlobInfo | null> {
     assertValidKey(key);
     try {

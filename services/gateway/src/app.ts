@@ -17,6 +17,9 @@ import { classifyRoutes } from './routes/classify.js';
 import { splitRoutes } from './routes/split.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { schemaRoutes } from './routes/schema.js';
+import { webhookPortalRoutes, webhookRoutes } from './routes/webhooks.js';
+import { batchRoutes } from './routes/batch.js';
+import { convertRoutes, hostedFileRoutes } from './routes/convert.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -33,7 +36,9 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   const docs = routeDocs(deps.implementedKinds);
   app.use(operationsRoutes(deps));
   app.use(docsRoutes(docs));
-  app.use(authenticate(deps.store));
+  app.use(webhookPortalRoutes(deps)); // portal token, not an API key
+  app.use(hostedFileRoutes(deps)); // /files/{id}?token= (POST /convert URLs)
+  app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
@@ -49,6 +54,9 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     splitRoutes,
     pipelineRoutes,
     schemaRoutes,
+    webhookRoutes,
+    batchRoutes,
+    convertRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { JobStoppedError, type JobContext, type JobHandler, type JobOutcome } from './job-handler.js';
 import { planInfo } from './plan-info.js';
+import { settleBatchParent } from './batch.js';
 
 export interface RunnerDeps {
   store: MetadataStore;
@@ -70,6 +71,15 @@ export class JobRunner {
       await this.failOrRetry(job, e, msg);
     }
     await this.deps.queue.publishSettled(job.id).catch(() => undefined);
+    if (job.parent_id) await this.settleParent(job.parent_id);
+  }
+
+  private async settleParent(parentId: string): Promise<void> {
+    try {
+      if (await settleBatchParent(this.deps.store, parentId)) await this.deps.queue.publishSettled(parentId).catch(() => undefined);
+    } catch (e) {
+      this.deps.log.warn({ err: e, parentId }, 'could not settle the batch parent');
+    }
   }
 
   private async complete(job: JobRecord, outcome: JobOutcome): Promise<void> {

@@ -3,6 +3,7 @@ import { QuireError, assertCancelable, isTerminal } from '@quire/core';
 import type { ApiKeyRecord, JobRecord, MetadataStore, Organization } from '@quire/storage';
 import { JOB_CATALOG, type JobKind, type JobQueue } from '@quire/queue';
 import type { Logger } from '../logger.js';
+import { settleBatchParent } from './batch.js';
 
 export interface SubmitJob {
   org: Organization;
@@ -84,6 +85,11 @@ export class JobService {
       throw new QuireError('JOB_004', 'Job is changing state; retry the cancel');
     }
     await this.queue.publishSettled(jobId).catch(() => undefined);
+    // A batch parent takes its unfinished children with it; a canceled child may be the last one its parent waited for.
+    for (const child of await this.store.jobs.listChildren(jobId)) {
+      if (!isTerminal(child.status)) await this.cancel(orgId, child.id).catch(() => undefined);
+    }
+    if (canceled.parent_id && (await settleBatchParent(this.store, canceled.parent_id))) await this.queue.publishSettled(canceled.parent_id).catch(() => undefined);
     return canceled;
   }
 

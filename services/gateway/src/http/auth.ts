@@ -1,17 +1,50 @@
 import type { RequestHandler } from 'express';
 import { QuireError } from '@quire/core';
-import type { MetadataStore, FeatureFlag } from '@quire/storage';
+import { createHash } from 'node:crypto';
+import type { MetadataStore, FeatureFlag, ApiKeyRecord, Organization } from '@quire/storage';
 import type { RateLimiter } from '@quire/runtime';
 
+/**
+ * A short-lived cache of successful key lookups (key record + organization), keyed by the key's
+ * SHA-256, so a polling client costs one query per request instead of three. Admin changes (revoke,
+ * suspend, flags) take effect within the TTL; expiry dates are still checked on every request.
+ * Failed lookups are never cached. TTL 0 disables it.
+ */
+export class AuthCache {
+  private readonly entries = new Map<string, { rec: ApiKeyRecord; org: Organization | undefined; until: number }>();
+  constructor(private readonly store: MetadataStore, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+
+  async lookup(key: string): Promise<{ rec: ApiKeyRecord | undefined; org: Organization | undefined }> {
+    if (this.ttlMs <= 0) return this.load(key);
+    const h = createHash('sha256').update(key).digest('base64');
+    const now = Date.now();
+    const hit = this.entries.get(h);
+    if (hit && hit.until > now) return hit;
+    const fresh = await this.load(key);
+    this.entries.delete(h);
+    if (fresh.rec && !fresh.rec.revoked_at && fresh.org && !fresh.org.deleted_at) {
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(h, { rec: fresh.rec, org: fresh.org, until: now + this.ttlMs });
+    }
+    return fresh;
+  }
+
+  private async load(key: string) {
+    const rec = await this.store.keys.findByKey(key);
+    const org = rec ? await this.store.orgs.get(rec.org_id) : undefined;
+    return { rec, org };
+  }
+}
+
 /** x-api-key on every call: AUTH_001 missing, AUTH_002 invalid or revoked, AUTH_003 expired, AUTH_005 organization gone. */
-export function authenticate(store: MetadataStore): RequestHandler {
+export function authenticate(store: MetadataStore, cacheTtlMs = 0): RequestHandler {
+  const cache = new AuthCache(store, cacheTtlMs);
   return async (req, _res, next) => {
     const key = req.header('x-api-key');
     if (!key) return next(new QuireError('AUTH_001', 'API key required: send it in the x-api-key header'));
-    const rec = await store.keys.findByKey(key.trim());
+    const { rec, org } = await cache.lookup(key.trim());
     if (!rec || rec.revoked_at) return next(new QuireError('AUTH_002', 'Invalid API key'));
     if (rec.expires_at && new Date(rec.expires_at).getTime() <= Date.now()) return next(new QuireError('AUTH_003', 'API key expired'));
-    const org = await store.orgs.get(rec.org_id);
     if (!org || org.deleted_at) return next(new QuireError('AUTH_005', 'Organization not found'));
     if (org.suspended) return next(new QuireError('BILLING_006', 'Account suspended'));
     req.org = org;

@@ -32,7 +32,7 @@ export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefi
   return received;
 }
 
-async function download(url: string, deps: GatewayDeps, blobPrefix: string): Promise<NonNullable<ReceivedRequest['document']>> {
+export async function download(url: string, deps: GatewayDeps, blobPrefix: string): Promise<NonNullable<ReceivedRequest['document']>> {
   const { body } = await deps.fetchUrl(url);
   const key = `${blobPrefix}source`;
   try {
@@ -51,7 +51,7 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit + 1024 * 1024) {
     // Refuse before reading a byte of a body that cannot fit; the connection is closed after the answer.
-    req.headers.connection = 'close';
+    closeAfterAnswer(req);
     return Promise.reject(tooLarge(limit));
   }
   return new Promise((resolve, reject) => {
@@ -76,7 +76,13 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
         overLimit = true;
         file.unpipe(pass);
         pass.destroy(tooLarge(limit));
-        file.resume(); // drain the rest of the upload without keeping it
+        // Answer now instead of reading the rest: stop feeding the parser, drop the staged part, and
+        // close the connection after the 413 (the client stops sending when its socket closes).
+        req.unpipe(bb);
+        file.resume();
+        closeAfterAnswer(req);
+        void (store ?? Promise.resolve()).then(() => deps.blobs.delete(key).catch(() => undefined));
+        reject(tooLarge(limit));
       });
       file.pipe(pass);
       store = deps.blobs.put(key, pass).then(
@@ -104,11 +110,17 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
   });
 }
 
-const tooLarge = (limit: number) => new QuireError('FILE_TOO_LARGE_USE_URL',
+/** Connection: close on the answer, so the unread rest of a refused body is not drained. */
+export function closeAfterAnswer(req: Request): void {
+  req.headers.connection = 'close';
+  if (req.res && !req.res.headersSent) req.res.setHeader('Connection', 'close');
+}
+
+export const tooLarge = (limit: number) => new QuireError('FILE_TOO_LARGE_USE_URL',
   `Direct uploads are limited to ${Math.round(limit / 1024 / 1024)} MB; submit larger documents with file_url`, { limit_bytes: limit });
 
 /** Accepts "a[b]" and "a.b" names for nested fields; the last value of a repeated name wins. */
-function setField(fields: Record<string, unknown>, name: string, value: string): void {
+export function setField(fields: Record<string, unknown>, name: string, value: string): void {
   const path = name.replace(/\]/g, '').split(/[[.]/).filter(Boolean);
   if (path.some((p) => p === '__proto__' || p === 'constructor' || p === 'prototype')) return;
   let cur = fields;

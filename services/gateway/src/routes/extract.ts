@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { ExtractOptionsSchema, type ExtractOptions } from '@quire/contracts';
-import { inspectDocument } from '@quire/extract';
 import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
+import { inspectReceived } from '../intake/inspect-stored.js';
 import { baseUrl, respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
 import { legacySchemaConfig } from '../schema/legacy-extract-schema.js';
@@ -28,8 +28,7 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
     // deprecated inputs: validated before any work, run as a schema step after the extraction
     const legacy = legacySchemaConfig(opts);
     if (!document) throw new QuireError('REQ_001', 'No file or URL provided: send a file (multipart) or file_url');
-    const bytes = await deps.blobs.getBytes(document.blobKey);
-    const info = await inspectDocument(bytes);
+    const info = await inspectReceived(deps, document);
     const pages = normalized.pages ? parsePageRange(normalized.pages, info.pageCount) : undefined;
     const pageCount = pages?.length ?? info.pageCount;
     const isAsync = forceAsync || opts.async === true;

@@ -1,0 +1,36 @@
+import { PgliteSqlClient, MetadataStore, migrate } from '@quire/storage';
+import { AuthCache } from './auth.js';
+
+describe('AuthCache', () => {
+  let store: MetadataStore;
+  beforeAll(async () => {
+    const sql = await PgliteSqlClient.open();
+    await migrate(sql);
+    store = new MetadataStore(sql);
+  });
+  afterAll(() => store.close());
+
+  it('serves a hit from memory within the TTL, sees changes after it, and never caches failures', async () => {
+    const org = await store.orgs.create({ name: 'cache' });
+    const { key, record } = await store.keys.create(org.id);
+    let lookups = 0;
+    const orig = store.keys.findByKey.bind(store.keys);
+    store.keys.findByKey = async (k: string) => { lookups++; return orig(k); };
+    const cache = new AuthCache(store, 150);
+    expect((await cache.lookup(key)).rec?.id).toBe(record.id);
+    expect((await cache.lookup(key)).org?.id).toBe(org.id);
+    expect(lookups).toBe(1);
+    await store.keys.revoke(record.id);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await cache.lookup(key)).rec?.revoked_at).toBeTruthy(); // reloaded after the TTL
+    await cache.lookup(key);
+    expect(lookups).toBe(3); // revoked keys are not cached
+    await cache.lookup('qk_unknown_key_000000000000');
+    await cache.lookup('qk_unknown_key_000000000000');
+    expect(lookups).toBe(5);
+    const off = new AuthCache(store, 0);
+    await off.lookup(key);
+    await off.lookup(key);
+    expect(lookups).toBe(7);
+  });
+});
