@@ -7,3 +7,4 @@ export * from './forms.js';
 export * from './tables.js';
 export * from './classify-split.js';
 export * from './schema.js';
+export * from './batch.js';

@@ -3,11 +3,14 @@ import {
   ExtractOptionsSchema, ExtractResultSchema, JobAcceptedSchema, JobSchema, CancelResponseSchema, UsageSchema, UsageQuerySchema, type RouteDoc,
   FormRequestSchema, FormResultSchema, TablesRequestSchema, TablesResultSchema,
   ClassifyOptionsSchema, ClassifyResultSchema, SplitOptionsSchema, SplitResultSchema, PipelineInputSchema, PipelineUpdateSchema, PipelineSchema, PipelineListSchema,
+  BatchAcceptedSchema, BatchResultSchema, BatchSchemaRequestSchema, BatchSplitRequestSchema, BatchTablesRequestSchema,
   SchemaRequestSchema, SchemaResultSchema, SchemaConfigCreateSchema, SchemaConfigUpdateSchema, SchemaConfigRecordSchema, SchemaConfigListSchema, SchemaVersionListSchema, SchemaRecordSchema,
 } from '@quire/contracts';
 
 const Accepted = { description: 'Accepted (async=true): poll GET /job/{job_id}', schema: JobAcceptedSchema };
 const AnyJson = z.record(z.string(), z.unknown());
+const JobDoc = JobSchema.extend({ result: z.union([BatchResultSchema, z.record(z.string(), z.unknown())]).optional().describe('The step\'s result; a batch parent\'s is a BatchResult; large results are {is_url, url}') });
+const BatchAccepted = { description: 'Accepted: poll GET /job/{job_id}; its result is a BatchResult once every child has settled', schema: BatchAcceptedSchema };
 const FORM_SUMMARY = {
   detect: 'Detect form cells on a PDF; returns a reusable form_id (1 credit/page)',
   fill: 'Fill a PDF form from natural-language instructions (3 credits/page)',
@@ -41,9 +44,12 @@ export function routeDocs(implemented: ReadonlySet<string>): RouteDoc[] {
     { method: 'post', path: '/tables', tag: 'Tables', summary: 'Table-first output from a saved extraction (tables_endpoint flag): spans, multi-level headers, cross-page merging, chart series as tables', json: TablesRequestSchema, responses: { 200: { description: 'Tables result', schema: TablesResultSchema }, 202: Accepted }, errors: [400, 403, 404], implemented: step('tables') },
     { method: 'post', path: '/charts', tag: 'Charts', summary: 'Reconstruct chart series from a saved extraction', json: AnyJson, responses: { 200: { description: 'Charts result', schema: AnyJson }, 202: Accepted }, errors: [400, 404], implemented: step('charts') },
     { method: 'post', path: '/split', tag: 'Split', summary: 'Divide a saved extraction into topic-based page groups (split_id for /schema split mode)', json: SplitOptionsSchema, responses: { 200: { description: 'Split result', schema: SplitResultSchema }, 202: Accepted }, errors: [400, 402, 403, 404, 408], implemented: step('split') },
-    ...['extract', 'schema', 'tables', 'split'].map((s): RouteDoc => ({ method: 'post', path: `/batch/${s}`, tag: 'Batch', summary: `Run ${s} across many inputs`, json: AnyJson, responses: { 202: Accepted }, errors: [400], implemented: s === 'extract' ? step('extract') : step(`batch_${s}`) })),
+    { method: 'post', path: '/batch/extract', tag: 'Batch', summary: 'Extract several documents (multipart files and/or file_urls, at most 50) with one set of /extract options: a parent job (result: BatchResult) and one child extraction each', multipart: ExtractOptionsSchema, responses: { 202: BatchAccepted }, errors: [400, 402, 403, 404, 413], implemented: step('extract') },
+    { method: 'post', path: '/batch/schema', tag: 'Batch', summary: 'One /schema per extraction (extraction_ids or batch_id, with schema_config or schema_config_id) or per split (split_ids with split_schema_config); parent result: BatchResult with schema_id per child', json: BatchSchemaRequestSchema, responses: { 202: BatchAccepted }, errors: [400, 402, 403, 404, 409], implemented: step('schema') },
+    { method: 'post', path: '/batch/tables', tag: 'Batch', summary: 'One /tables per extraction (extraction_ids or batch_id) with shared tables_config (tables_endpoint flag); parent result: BatchResult with tables_id per child', json: BatchTablesRequestSchema, responses: { 202: BatchAccepted }, errors: [400, 402, 403, 404, 409], implemented: step('tables') },
+    { method: 'post', path: '/batch/split', tag: 'Batch', summary: 'One /split per extraction (extraction_ids or batch_id) with shared split_config; parent result: BatchResult with split_id per child', json: BatchSplitRequestSchema, responses: { 202: BatchAccepted }, errors: [400, 402, 403, 404, 409], implemented: step('split') },
     ...(['detect', 'fill', 'clear'] as const).map((s): RouteDoc => ({ method: 'post', path: `/form/${s}`, tag: 'Forms', summary: FORM_SUMMARY[s], multipart: FormRequestSchema, json: FormRequestSchema, responses: { 200: { description: 'FormResult', schema: FormResultSchema }, 202: Accepted }, errors: [400, 403, 404, 413], implemented: step(`form_${s}`) })),
-    { method: 'get', path: '/job/:jobId', tag: 'Jobs', summary: 'Poll a job', responses: { 200: { description: 'Job', schema: JobSchema } }, errors: [404, 410] },
+    { method: 'get', path: '/job/:jobId', tag: 'Jobs', summary: 'Poll a job', responses: { 200: { description: 'Job (a batch parent\'s result is a BatchResult)', schema: JobDoc } }, errors: [404, 410] },
     { method: 'delete', path: '/job/:jobId', tag: 'Jobs', summary: 'Cancel a pending or processing job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [404, 409, 410] },
     { method: 'post', path: '/cancel/:jobId', tag: 'Jobs', summary: 'Deprecated: cancel a job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [404, 409], deprecated: true },
     { method: 'get', path: '/results/:jobId', tag: 'Results', summary: 'Download a result (large results; ?token= URLs are single-use)', responses: { 200: { description: 'The result JSON', schema: AnyJson } }, errors: [404, 409, 410] },

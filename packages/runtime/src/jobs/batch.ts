@@ -4,8 +4,12 @@ import type { JobRecord, MetadataStore, Organization, ApiKeyRecord } from '@quir
 import type { JobService, SubmitJob } from './job-service.js';
 
 /** Parent job kinds: records that group children and complete when the last child settles (no worker runs them). */
-export const BATCH_KINDS = { extract: 'batch_extract' } as const;
+export const BATCH_KINDS = { extract: 'batch_extract', schema: 'batch_schema', tables: 'batch_tables', split: 'batch_split' } as const;
+export type BatchStep = keyof typeof BATCH_KINDS;
 export const isBatchKind = (kind: string) => kind.startsWith('batch_');
+
+/** The id a completed child's output is chained by, named as the single-item route names it. */
+export const BATCH_OUTPUT_ID: Record<string, string> = { extract: 'extraction_id', schema: 'schema_id', tables: 'tables_id', split: 'split_id' };
 
 /**
  * A batch: one parent job (status processing from the start, never queued) and one child job per
@@ -52,7 +56,7 @@ export async function settleBatchParent(store: MetadataStore, parentId: string):
   const labels = new Map(((parent.input.children ?? []) as { job_id: string }[]).map((c) => [c.job_id, c]));
   const summary = children.map((c) => ({
     ...labels.get(c.id), job_id: c.id, status: c.status,
-    ...(c.status === 'completed' ? { extraction_id: c.id, pages: c.pages ?? 0, credits_used: Number(c.credits_used ?? 0) } : {}),
+    ...(c.status === 'completed' ? { [BATCH_OUTPUT_ID[c.kind] ?? 'result_id']: c.id, pages: c.pages ?? 0, credits_used: Number(c.credits_used ?? 0) } : {}),
     ...(c.error ? { error: c.error.message, error_code: c.error.code } : {}),
   }));
   const count = (s: string) => children.filter((c) => c.status === s).length;

@@ -5,6 +5,7 @@ import { validateSchemaInput } from '@quire/schema';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';
+import { batchExtractionIds } from '../http/batch-parent.js';
 
 /**
  * POST /schema before any work: infer the mode, resolve the configuration (inline or saved),
@@ -84,13 +85,16 @@ export async function planSchemaJob(deps: GatewayDeps, org: Organization, body: 
   }
   requireConfidenceFlag(org, [config]);
 
-  const ids = body.extraction_ids ? [...new Set(body.extraction_ids)] : [body.extraction_id!];
+  // extraction_id may name a /batch/extract parent: its completed children are combined (composite mode).
+  const fromBatch = body.extraction_id !== undefined ? await batchExtractionIds(deps, org, body.extraction_id, 'extraction_id') : undefined;
+  const ids = fromBatch ?? (body.extraction_ids ? [...new Set(body.extraction_ids)] : [body.extraction_id!]);
   const field = body.extraction_ids ? 'extraction_ids' : 'extraction_id';
   let pages = 0;
   for (const id of ids) pages += pagesOf((await requireArtifact(deps, org, 'extraction', id, field)).data);
   return {
     request: {
-      mode: body.extraction_ids ? 'composite' : 'single', config, config_key: configKey,
+      mode: body.extraction_ids || fromBatch ? 'composite' : 'single', config, config_key: configKey,
+      ...(fromBatch ? { batch_id: body.extraction_id } : {}),
       ...(saved ? { schema_config_id: saved.id, config_version: saved.version } : {}),
     },
     input: { extraction_ids: ids },
