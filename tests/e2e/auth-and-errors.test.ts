@@ -66,10 +66,9 @@ describe('embedded: authentication and request errors', () => {
     await expectError(await post('http://169.254.169.254/latest/meta-data'), 400, 'FILE_007');
   });
 
-  it('JOB_001 for unknown jobs, and GENERAL_005 for a step not built yet', async () => {
+  it('JOB_001 for unknown jobs', async () => {
     await expectError(await t.api('/job/00000000-0000-4000-8000-000000000000'), 404, 'JOB_001');
     await expectError(await t.api('/job/not-a-uuid'), 404, 'JOB_001');
-    await expectError(await t.api('/charts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 501, 'GENERAL_005');
   });
 
   it('unknown paths get the standard error body, not an HTML page', async () => {

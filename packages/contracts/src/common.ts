@@ -15,6 +15,7 @@ export const JobAcceptedSchema = z.object({
   queuedAt: z.string().optional(), credits_used: z.number().optional(),
   extraction_id: z.string().optional().describe('Extract only: equals job_id when storage is enabled'),
   tables_id: z.string().optional().describe('Tables only: equals job_id'),
+  charts_id: z.string().optional().describe('Charts only: equals job_id'),
   split_id: z.string().optional().describe('Split only: equals job_id'),
 }).meta({ id: 'JobAccepted' });
 

@@ -67,3 +67,43 @@ export const TablesResultSchema = z.object({
   credits_used: z.number(),
   plan_info: PlanInfoSchema.optional(),
 }).meta({ id: 'TablesResult' });
+
+// ---- POST /charts ----
+
+/** POST /charts body (the spec leaves it open): a saved extraction whose charts are reconstructed. */
+export const ChartsRequestSchema = z.object({
+  extraction_id: z.string().min(1).describe('A completed saved extraction of this organization'),
+  async: BoolField.optional(),
+}).strict().meta({ id: 'ChartsRequest' });
+export type ChartsRequest = z.infer<typeof ChartsRequestSchema>;
+
+const NumOrNull = z.number().nullable();
+export const ChartSchema = z.object({
+  id: z.string().describe('Figure id (as in bounding_boxes.Images)'),
+  page: z.number().int(),
+  chart_type: z.string().describe('Chart class: column, bar, line, pie, scatter, bubble, combo, …'),
+  title: z.string().nullable(),
+  series: z.array(z.object({
+    name: z.string(), plot_type: z.string().nullable(),
+    categories: z.array(z.union([z.string(), z.number()])), values: z.array(NumOrNull),
+    x_values: z.array(NumOrNull).optional().describe('Scatter and bubble charts'),
+    bubble_sizes: z.array(NumOrNull).optional(),
+    source_ranges: z.object({ name: z.string().optional(), categories: z.string().optional(), values: z.string().optional(), bubble_sizes: z.string().optional() }).optional().describe('Cell formulas feeding the series'),
+  })),
+  axes: z.object({ x: z.object({ title: z.string().nullable() }), y: z.object({ title: z.string().nullable() }) }),
+  source: z.object({
+    bounding_box: z.array(z.number()).describe('Normalized polygon on the page; empty for spreadsheet charts'),
+    sheet_name: z.string().optional(), excel_range: z.string().optional().describe('Spreadsheet charts: the anchor range'),
+    source_ranges: z.array(z.string()),
+  }),
+  exports: z.object({ csv: z.string().describe('RFC 4180 CSV: header row, one row per category or point') }),
+}).meta({ id: 'Chart' });
+
+export const ChartsResultSchema = z.object({
+  charts_id: z.string(),
+  extraction_id: z.string(),
+  charts: z.array(ChartSchema),
+  not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).describe('Charts without stored series (PDF or image charts)'),
+  credits_used: z.number().describe('1 per reconstructed chart'),
+  plan_info: PlanInfoSchema,
+}).meta({ id: 'ChartsResult' });

@@ -5,6 +5,7 @@ import { tablesHandler } from './tables-handler.js';
 import { classifyHandler } from './classify-handler.js';
 import { splitHandler } from './split-handler.js';
 import { schemaHandler } from './schema-handler.js';
+import { chartsHandler } from './charts-handler.js';
 
 export { extractHandler };
 export { formDetectHandler, formFillHandler, formClearHandler, type FormArtifactData } from './form-handlers.js';
@@ -12,6 +13,7 @@ export { tablesHandler };
 export { classifyHandler };
 export { splitHandler };
 export { schemaHandler };
+export { chartsHandler };
 export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
 
 /** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
@@ -24,6 +26,7 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
   classify: classifyHandler,
   split: splitHandler,
   schema: schemaHandler,
+  charts: chartsHandler,
 };
 export { runWorkerService } from './worker-process.js';
 export { createStepServices, type StepServices } from './step-services.js';

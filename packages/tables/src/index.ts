@@ -7,3 +7,4 @@ export * from './table-view.js';
 export * from './to-html.js';
 export * from './to-json.js';
 export { slotsOf, rowsOf } from './grid.js';
+export * from './charts.js';

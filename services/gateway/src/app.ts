@@ -19,6 +19,7 @@ import { pipelineRoutes } from './routes/pipelines.js';
 import { schemaRoutes } from './routes/schema.js';
 import { webhookPortalRoutes, webhookRoutes } from './routes/webhooks.js';
 import { batchRoutes } from './routes/batch.js';
+import { chartsRoutes } from './routes/charts.js';
 import { convertRoutes, hostedFileRoutes } from './routes/convert.js';
 
 export type RouteModule = (deps: GatewayDeps) => express.Router;
@@ -57,6 +58,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     webhookRoutes,
     batchRoutes,
     convertRoutes,
+    chartsRoutes,
   ];
   for (const mod of builtIn) app.use(mod(deps));
   for (const mod of stepRoutes) app.use(mod(deps));

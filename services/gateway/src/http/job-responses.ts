@@ -29,7 +29,7 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 
 const ACCEPTED_MESSAGE: Record<string, string> = {
   extract: 'Extraction started', schema: 'Schema extraction started', tables: 'Table extraction started', split: 'Split started',
-  classify: 'Classification started', form_detect: 'Form detection started', form_fill: 'Form filling started', form_clear: 'Form clearing started',
+  classify: 'Classification started', charts: 'Chart reconstruction started', form_detect: 'Form detection started', form_fill: 'Form filling started', form_clear: 'Form clearing started',
 };
 
 /** 202 for async; otherwise waits (bounded) and answers with the result or the job's error. */

@@ -1,0 +1,85 @@
+import { boxToPolygon, type ChartSeries, type Document, type FigureElement } from '@quire/core';
+import { chartToTable } from './from-chart.js';
+
+/** One chart as POST /charts returns it. */
+export interface ChartOutput {
+  id: string;
+  page: number;
+  chart_type: string;
+  title: string | null;
+  series: {
+    name: string;
+    plot_type: string | null;
+    categories: (string | number)[];
+    values: (number | null)[];
+    x_values?: (number | null)[];
+    bubble_sizes?: (number | null)[];
+    /** Cell formulas feeding the series (office charts). */
+    source_ranges?: { name?: string; categories?: string; values?: string; bubble_sizes?: string };
+  }[];
+  axes: { x: { title: string | null }; y: { title: string | null } };
+  source: {
+    /** Polygon on the page (8 numbers, normalized); empty for spreadsheet charts, which are placed by excel_range. */
+    bounding_box: number[];
+    sheet_name?: string;
+    excel_range?: string;
+    source_ranges: string[];
+  };
+  exports: { csv: string };
+}
+
+export interface ChartNotConverted { id: string; page: number; reason: string }
+
+export interface ChartsResult { charts: ChartOutput[]; not_converted: ChartNotConverted[] }
+
+/**
+ * Every chart of a saved extraction, reconstructed from the series Office cached with it: type, title,
+ * series (names, categories, values, scatter x, bubble sizes, feeding cell ranges), axis titles, where
+ * it sits (page polygon, or sheet and anchor range) and a CSV export (the same grid /tables gives with
+ * charts_to_tables). Charts with no stored series (drawn in a PDF or an image) are listed under
+ * not_converted with `unreadable` as the reason.
+ */
+export function reconstructCharts(doc: Document, unreadable: string): ChartsResult {
+  const charts: ChartOutput[] = [], notConverted: ChartNotConverted[] = [];
+  for (const page of doc.pages) for (const el of page.elements) {
+    if (el.kind !== 'figure' || el.visualType !== 'chart') continue;
+    const id = el.id ?? '';
+    const chart = el.chart;
+    if (!chart) { notConverted.push({ id, page: page.number, reason: unreadable }); continue; }
+    const series = chart.series.filter((s) => s.values.length > 0);
+    if (!series.length) { notConverted.push({ id, page: page.number, reason: 'the chart stores no cached series values' }); continue; }
+    charts.push({
+      id, page: page.number, chart_type: chart.chartType, title: chart.title ?? null,
+      series: series.map(seriesOut),
+      axes: { x: { title: chart.axes?.x?.title ?? null }, y: { title: chart.axes?.y?.title ?? null } },
+      source: {
+        bounding_box: el.box && !el.spreadsheet ? boxToPolygon(el.box) : [],
+        ...(el.spreadsheet ? { sheet_name: el.spreadsheet.sheetName, ...(el.spreadsheet.excelRange ? { excel_range: el.spreadsheet.excelRange } : {}) } : {}),
+        source_ranges: chart.sourceRanges,
+      },
+      exports: { csv: chartCsv(el, { ...chart, series }) },
+    });
+  }
+  return { charts, not_converted: notConverted };
+}
+
+function seriesOut(s: ChartSeries): ChartOutput['series'][number] {
+  const refs = s.refs ? {
+    ...(s.refs.name ? { name: s.refs.name } : {}), ...(s.refs.categories ? { categories: s.refs.categories } : {}),
+    ...(s.refs.values ? { values: s.refs.values } : {}), ...(s.refs.bubbleSizes ? { bubble_sizes: s.refs.bubbleSizes } : {}),
+  } : undefined;
+  return {
+    name: s.name, plot_type: s.plotType ?? null, categories: s.categories, values: s.values,
+    ...(s.xValues?.length ? { x_values: s.xValues } : {}), ...(s.bubbleSizes?.length ? { bubble_sizes: s.bubbleSizes } : {}),
+    ...(refs && Object.keys(refs).length ? { source_ranges: refs } : {}),
+  };
+}
+
+/** RFC 4180 CSV of the chart's table (header row, then one row per category or point); CRLF line ends. */
+export function chartCsv(fig: FigureElement, chart: NonNullable<FigureElement['chart']>): string {
+  const table = chartToTable(fig, chart);
+  const grid: string[][] = Array.from({ length: table.rows }, () => Array<string>(table.cols).fill(''));
+  for (const c of table.cells) grid[c.row][c.col] = c.text;
+  const field = (v: string) => (/[",\r\n]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  return grid.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
+}
