@@ -3,11 +3,11 @@ import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { ClassifyOptionsSchema, type ClassifyOptions } from '@quire/contracts';
 import { CLASSIFY_PAGES, classifyPagePlan } from '@quire/classify';
-import { inspectDocument } from '@quire/extract';
 import type { PipelineCandidate } from '@quire/models';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
+import { inspectReceived } from '../intake/inspect-stored.js';
 import { requireArtifact } from '../http/artifacts.js';
 import { respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
@@ -38,7 +38,7 @@ async function handleClassify(req: Request, res: Response, deps: GatewayDeps): P
     const pipelines = await candidates(deps, org, opts);
     let input: Record<string, unknown>, quotePages: number;
     if (document) {
-      const info = await inspectDocument(await deps.blobs.getBytes(document.blobKey));
+      const info = await inspectReceived(deps, document);
       quotePages = classifyPagePlan(info.format, info.pageCount, isPaged(info.format) ? pageRange : undefined).billed;
       input = { blob_key: document.blobKey, format: info.format, filename: document.filename ?? null, size: document.size, page_count: info.pageCount, source: document.source, pipelines };
     } else {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { FormRequestSchema } from '@quire/contracts';
-import { inspectDocument } from '@quire/extract';
 import { fromSpecFormCells, toSpecFormCells } from '@quire/forms';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';
@@ -10,6 +9,7 @@ import { requireFlag } from '../http/auth.js';
 import { baseUrl, respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
 import { receiveDocument } from '../intake/receive-document.js';
+import { inspectReceived } from '../intake/inspect-stored.js';
 
 type FormOp = 'detect' | 'fill' | 'clear';
 
@@ -57,7 +57,7 @@ async function handleForm(req: Request, res: Response, deps: GatewayDeps, op: Fo
       input = { form_id: artifact.id, page_count: pageCount, source: 'form' };
     } else {
       const doc = document!;
-      const info = await inspectDocument(await deps.blobs.getBytes(doc.blobKey));
+      const info = await inspectReceived(deps, doc);
       if (info.format !== 'pdf') throw new QuireError('FILE_001', `Form endpoints take PDF files; this file is ${info.format}`, { format: info.format });
       pageCount = info.pageCount;
       input = { blob_key: doc.blobKey, page_count: pageCount, filename: doc.filename ?? null, size: doc.size, source: doc.source };
