@@ -139,7 +139,9 @@ describe('embedded: jobs through HTTP', () => {
     const oas = (await (await t.api('/openapi.json', { key: null })).json()) as any;
     expect(oas.openapi).toBe('3.1.0');
     expect(oas.info.version).toBe('0.1.0');
-    for (const p of ['/extract', '/schema', '/tables', '/form/fill', '/job/{jobId}', '/results/{jobId}/pdf', '/usage', '/cancel/{jobId}', '/convert', '/webhook', '/batch/extract']) expect(oas.paths[p]).toBeDefined();
+    for (const p of ['/extract', '/schema', '/tables', '/form/fill', '/job/{jobId}', '/results/{jobId}/pdf', '/usage', '/cancel/{jobId}', '/convert', '/webhook', '/batch/extract', '/batch/schema', '/charts', '/webhook-portal/api/endpoints', '/webhook-portal/api/endpoints/{id}/deliveries']) expect(oas.paths[p]).toBeDefined();
+    expect(oas.paths['/webhook-portal/api/endpoints'].post.security).toEqual([{ portalToken: [] }]);
+    expect(oas.paths['/charts'].post.summary).not.toContain('not implemented');
     expect(await (await t.api('/docs', { key: null })).text()).toContain('POST /extract');
   });
 });

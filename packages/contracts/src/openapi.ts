@@ -14,6 +14,8 @@ export interface RouteDoc {
   responses: Partial<Record<200 | 201 | 202 | 204, { description: string; schema?: z.ZodType; contentType?: string }>>;
   errors?: number[];
   deprecated?: boolean;
+  /** How the caller authenticates (default apiKey): the webhook portal uses its portal token; health probes none. */
+  auth?: 'apiKey' | 'portalToken' | 'none';
   /** false: the path answers 501 GENERAL_005 until the step is built. */
   implemented?: boolean;
 }
@@ -41,6 +43,7 @@ export function buildOpenApi(routes: readonly RouteDoc[], version = '0.1.0'): Re
       summary: r.summary + (r.implemented === false ? ' (not implemented yet: 501 GENERAL_005)' : ''),
       tags: [r.tag], operationId: `${r.method}${oasPath.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
       ...(r.deprecated ? { deprecated: true } : {}),
+      ...(r.auth === 'portalToken' ? { security: [{ portalToken: [] }] } : r.auth === 'none' ? { security: [] } : {}),
       parameters: [...params, ...queryParams],
       ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
       responses,
@@ -52,7 +55,10 @@ export function buildOpenApi(routes: readonly RouteDoc[], version = '0.1.0'): Re
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        portalToken: { type: 'http', scheme: 'bearer', description: 'Webhook portal token from POST /webhook (also accepted as ?token=)' },
+      },
       schemas: { Error: toSchema(ErrorBodySchema) },
     },
     paths,

@@ -6,6 +6,7 @@ import {
   ChartsRequestSchema, ChartsResultSchema, BatchAcceptedSchema, BatchResultSchema, BatchSchemaRequestSchema, BatchSplitRequestSchema, BatchTablesRequestSchema,
   SchemaRequestSchema, SchemaResultSchema, SchemaConfigCreateSchema, SchemaConfigUpdateSchema, SchemaConfigRecordSchema, SchemaConfigListSchema, SchemaVersionListSchema, SchemaRecordSchema,
 } from '@quire/contracts';
+import { DeliveryView, EndpointView, NewEndpoint, PatchEndpoint } from './routes/webhooks.js';
 
 const Accepted = { description: 'Accepted (async=true): poll GET /job/{job_id}', schema: JobAcceptedSchema };
 const AnyJson = z.record(z.string(), z.unknown());
@@ -56,6 +57,15 @@ export function routeDocs(implemented: ReadonlySet<string>): RouteDoc[] {
     { method: 'get', path: '/results/:jobId/pdf', tag: 'Results', summary: 'PDF produced by a form workflow', responses: { 200: { description: 'PDF bytes', contentType: 'application/pdf' } }, errors: [404, 410] },
     { method: 'get', path: '/results/:jobId/images/:filename', tag: 'Results', summary: 'Figure image emitted by an extraction', responses: { 200: { description: 'PNG or JPEG bytes', contentType: 'image/png' } }, errors: [404, 410] },
     { method: 'post', path: '/webhook', tag: 'Webhooks', summary: 'Link to the webhook portal', responses: { 200: { description: 'Portal link', schema: z.object({ link: z.string(), expires_in: z.number().int() }) } } },
+    { method: 'get', path: '/webhook-portal', tag: 'Webhooks', summary: 'The webhook portal page (HTML; open the link from POST /webhook)', auth: 'none', responses: { 200: { description: 'HTML page', contentType: 'text/html' } } },
+    { method: 'get', path: '/webhook-portal/api/event-types', tag: 'Webhooks', summary: 'Portal: the event types an endpoint can subscribe to', auth: 'portalToken', responses: { 200: { description: 'Event types', schema: z.object({ event_types: z.array(z.string()) }) } }, errors: [] },
+    { method: 'get', path: '/webhook-portal/api/endpoints', tag: 'Webhooks', summary: 'Portal: the organization\'s webhook endpoints', auth: 'portalToken', responses: { 200: { description: 'Endpoints', schema: z.object({ endpoints: z.array(EndpointView) }) } } },
+    { method: 'post', path: '/webhook-portal/api/endpoints', tag: 'Webhooks', summary: 'Portal: add an endpoint (URL, description, event filter, custom headers); a signing secret is generated', auth: 'portalToken', json: NewEndpoint, responses: { 201: { description: 'Endpoint', schema: EndpointView } }, errors: [400] },
+    { method: 'get', path: '/webhook-portal/api/endpoints/:id', tag: 'Webhooks', summary: 'Portal: one endpoint', auth: 'portalToken', responses: { 200: { description: 'Endpoint', schema: EndpointView } }, errors: [400] },
+    { method: 'patch', path: '/webhook-portal/api/endpoints/:id', tag: 'Webhooks', summary: 'Portal: change an endpoint (url, description, event_types, headers, disabled)', auth: 'portalToken', json: PatchEndpoint, responses: { 200: { description: 'Endpoint', schema: EndpointView } }, errors: [400] },
+    { method: 'delete', path: '/webhook-portal/api/endpoints/:id', tag: 'Webhooks', summary: 'Portal: delete an endpoint', auth: 'portalToken', responses: { 200: { description: 'Deleted', schema: z.object({ deleted: z.string() }) } }, errors: [400] },
+    { method: 'post', path: '/webhook-portal/api/endpoints/:id/test', tag: 'Webhooks', summary: 'Portal: queue a test event (webhook.test) to the endpoint', auth: 'portalToken', responses: { 202: { description: 'Queued delivery', schema: z.object({ delivery_id: z.string(), msg_id: z.string(), status: z.string() }) } }, errors: [400] },
+    { method: 'get', path: '/webhook-portal/api/endpoints/:id/deliveries', tag: 'Webhooks', summary: 'Portal: the endpoint\'s delivery log with every attempt', auth: 'portalToken', responses: { 200: { description: 'Deliveries', schema: z.object({ deliveries: z.array(DeliveryView) }) } }, errors: [400] },
     { method: 'get', path: '/usage', tag: 'Usage', summary: 'Billing-period status, totals and a day/week/month timeline', query: UsageQuerySchema, responses: { 200: { description: 'Usage', schema: UsageSchema } }, errors: [400] },
     { method: 'post', path: '/convert', tag: 'Legacy', summary: 'Deprecated: upload a file and receive a hosted URL', multipart: AnyJson, responses: { 200: { description: 'Hosted URL', schema: AnyJson } }, deprecated: true },
     { method: 'get', path: '/files/:fileId', tag: 'Legacy', summary: 'A document hosted by POST /convert (its ?token= URL, or the organization\'s key)', responses: { 200: { description: 'The document bytes', contentType: 'application/octet-stream' } }, errors: [404, 410] },

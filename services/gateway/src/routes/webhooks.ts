@@ -22,8 +22,22 @@ const EventTypes = z.array(z.enum([...WEBHOOK_EVENT_TYPES])).nullable().optional
 const Headers = z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(1024)).optional()
   .refine((h) => !h || Object.keys(h).every((k) => !/^(webhook-|content-type$|content-length$|host$)/i.test(k)), 'webhook-*, content-type, content-length and host are set by Quire');
 const HttpUrl = z.string().url().max(2048).refine((u) => /^https?:\/\//i.test(u), 'http(s) URLs only');
-const NewEndpoint = z.object({ url: HttpUrl, description: z.string().max(500).optional(), event_types: EventTypes, headers: Headers }).strict();
-const PatchEndpoint = z.object({ url: HttpUrl.optional(), description: z.string().max(500).optional(), event_types: EventTypes, headers: Headers, disabled: z.boolean().optional() }).strict();
+export const NewEndpoint = z.object({ url: HttpUrl, description: z.string().max(500).optional(), event_types: EventTypes, headers: Headers }).strict();
+export const PatchEndpoint = z.object({ url: HttpUrl.optional(), description: z.string().max(500).optional(), event_types: EventTypes, headers: Headers, disabled: z.boolean().optional() }).strict();
+
+/** A webhook endpoint as the portal API shows it (OpenAPI). */
+export const EndpointView = z.object({
+  id: z.string(), url: z.string(), description: z.string(), secret: z.string().describe('Signing secret (whsec_…) for the webhook-signature header'),
+  event_types: z.array(z.string()).nullable().describe('null: every event type'), headers: z.record(z.string(), z.string()), disabled: z.boolean(),
+  created_at: z.string(), updated_at: z.string(),
+});
+/** One delivery with every attempt (OpenAPI). */
+export const DeliveryView = z.object({
+  id: z.string(), msg_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.number().int(),
+  next_attempt_at: z.string().nullable(), last_status_code: z.number().int().nullable(), last_error: z.string().nullable(), created_at: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  attempt_log: z.array(z.object({ at: z.string(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().nullable() })),
+});
 
 const view = (e: { id: string; url: string; description: string; secret: string; event_types: string[] | null; headers: Record<string, string>; disabled: boolean; created_at: Date; updated_at: Date }) => ({
   id: e.id, url: e.url, description: e.description, secret: e.secret, event_types: e.event_types, headers: e.headers, disabled: e.disabled,
