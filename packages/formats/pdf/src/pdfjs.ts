@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { QuireError } from '@quire/core';
-import { installPolyfills } from './polyfills.js';
+import { guardBuiltins, installPolyfills } from './polyfills.js';
 
 type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PDFDocumentProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy;
@@ -14,14 +14,21 @@ let loaded: Promise<PdfjsModule> | undefined;
 /**
  * Loads pdf.js once, lazily (importing this package costs nothing until a PDF is read). The legacy
  * build is the one that runs on Node 20. The worker module is preloaded onto globalThis so pdf.js
- * uses its in-thread "fake worker" without a dynamic import by URL.
+ * uses its in-thread "fake worker" without a dynamic import by URL. Builtin methods the legacy
+ * build's core-js replaces (Array#push, JSON.parse/stringify, …) are put back to the native ones
+ * afterwards (see guardBuiltins): they were slowing the whole process.
  */
 export function loadPdfjs(): Promise<PdfjsModule> {
   loaded ??= (async () => {
     installPolyfills();
-    const g = globalThis as { pdfjsWorker?: unknown };
-    g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string);
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
+    const guard = guardBuiltins();
+    try {
+      const g = globalThis as { pdfjsWorker?: unknown };
+      g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string);
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      guard.restore();
+    }
   })();
   return loaded;
 }
