@@ -13,6 +13,8 @@ export interface RenderOptions {
 }
 
 export interface RenderedPng { png: Uint8Array; width: number; height: number }
+/** Raw pixels: `rgba` holds width × height × 4 bytes, row by row, opaque (rendered on white). */
+export interface RenderedRgba { rgba: Uint8Array; width: number; height: number }
 
 /** Pixel size of a render of `page` at `dpi`, cropped to `box` when given. */
 export function renderSize(widthPt: number, heightPt: number, dpi: number, box?: Box) {
@@ -32,6 +34,15 @@ export function renderSize(widthPt: number, heightPt: number, dpi: number, box?:
  * (AnnotationMode.ENABLE; the default ENABLE_FORMS leaves them to an HTML layer we do not have) on white.
  */
 export async function renderPage(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedPng> {
+  const { rgba, width: w, height: h } = await renderPageRgba(page, opts);
+  let img = sharp(rgba, { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
+  if (opts.grey) img = img.greyscale();
+  const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
+}
+
+/** renderPage without the PNG encoding (opts.grey is ignored: the pixels are RGBA). */
+export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedRgba> {
   if (!(opts.dpi > 0 && opts.dpi <= 2400)) throw new QuireError('REQ_003', `Invalid render resolution: ${opts.dpi} DPI`);
   if (opts.box && !(opts.box.x1 > opts.box.x0 && opts.box.y1 > opts.box.y0)) throw new QuireError('REQ_003', 'Invalid crop region');
   const pdfjs = await loadPdfjs();
@@ -48,11 +59,11 @@ export async function renderPage(page: PDFPageProxy, opts: RenderOptions): Promi
     background: 'white',
     annotationMode: pdfjs.AnnotationMode.ENABLE,
   }).promise;
-  const raw = canvas.data();
-  let img = sharp(raw, { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
-  if (opts.grey) img = img.greyscale();
-  const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
+  // data() is also where @napi-rs/canvas rasterizes the recorded drawing. Its Buffer shares the canvas's
+  // pixel memory; handing that view on after the canvas is unreachable crashed the process (SIGSEGV
+  // after a few 300 DPI pages), so the pixels are copied out while the canvas is alive.
+  const rgba = new Uint8Array(canvas.data());
+  return { rgba, width: w, height: h };
 }
 
 /** Highest DPI ≤ `dpi` whose full-page render stays within maxPixels. */
