@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { QuireError } from '@quire/core';
 import { guardBuiltins, installPolyfills } from './polyfills.js';
 
@@ -7,6 +9,7 @@ type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PDFDocumentProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy;
 export type PDFPageProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFPageProxy;
 export type PageViewport = import('pdfjs-dist/legacy/build/pdf.mjs').PageViewport;
+type PDFWorker = import('pdfjs-dist/legacy/build/pdf.mjs').PDFWorker;
 
 const require = createRequire(import.meta.url);
 let loaded: Promise<PdfjsModule> | undefined;
@@ -50,11 +53,63 @@ export interface OpenOptions {
   maxImagePixels?: number;
 }
 
+/**
+ * pdf.js's parser (its "worker": content streams, fonts, text items, operator lists) runs on one
+ * worker thread shared by every document in the process, as in a browser, instead of pdf.js's
+ * in-thread fake worker: while it parses the next page, this thread builds words and analyses the
+ * layout of the previous one. QUIRE_PDF_WORKER_THREAD=0 keeps everything on the calling thread.
+ * The thread holds the process open only while a document is open. If it dies (out of memory),
+ * later documents start a new one.
+ */
+interface SharedWorker { worker: PDFWorker; thread: Worker; port: MessagePort; open: number; dead: boolean }
+let shared: SharedWorker | undefined;
+
+const WORKER_THREAD_SOURCE = `
+const { workerData } = require('node:worker_threads');
+// pdf.js's legacy build (core-js) replaces these builtins with slower versions; put the native ones back
+const natives = [[Array.prototype, 'push'], [JSON, 'parse'], [JSON, 'stringify'], [Function.prototype, 'toString']]
+  .map(([o, k]) => [o, k, Object.getOwnPropertyDescriptor(o, k)]);
+import(workerData.workerUrl).then(({ WorkerMessageHandler }) => {
+  for (const [o, k, d] of natives) Object.defineProperty(o, k, d);
+  WorkerMessageHandler.initializeFromPort(workerData.port);
+});
+`;
+
+function useWorkerThread(): boolean {
+  return process.env.QUIRE_PDF_WORKER_THREAD !== '0';
+}
+
+function acquireWorker(pdfjs: PdfjsModule): SharedWorker | undefined {
+  if (!useWorkerThread()) return undefined;
+  if (!shared || shared.dead) {
+    const { port1, port2 } = new MessageChannel();
+    const workerUrl = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
+    const thread = new Worker(WORKER_THREAD_SOURCE, { eval: true, workerData: { port: port2, workerUrl }, transferList: [port2] });
+    const s: SharedWorker = { worker: new pdfjs.PDFWorker({ port: port1 as unknown as Worker & { postMessage: never } } as never), thread, port: port1, open: 0, dead: false };
+    const die = () => { s.dead = true; port1.close(); };
+    thread.on('error', die);
+    thread.on('exit', die);
+    shared = s;
+  }
+  const s = shared;
+  if (s.open++ === 0) { s.thread.ref(); s.port.ref(); }
+  return s;
+}
+
+function releaseWorker(s: SharedWorker | undefined): void {
+  if (!s) return;
+  if (--s.open === 0) { s.thread.unref(); s.port.unref(); }
+}
+
 /** Opens a document; maps pdf.js failures to FILE_003 (encrypted, corrupt, not a PDF). */
 export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
   if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
   const pdfjs = await loadPdfjs();
+  const sw = acquireWorker(pdfjs);
+  let released = false;
+  const release = () => { if (!released) { released = true; releaseWorker(sw); } };
   const task = pdfjs.getDocument({
+    ...(sw ? { worker: sw.worker } : {}),
     data: new Uint8Array(bytes), // a copy: pdf.js transfers (detaches) the buffer it is given
     ...resourceOptions(),
     isEvalSupported: false,
@@ -64,9 +119,13 @@ export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): P
     maxImageSize: opts.maxImagePixels ?? -1,
   });
   try {
-    return await task.promise;
+    const doc = await task.promise;
+    const destroy = doc.destroy.bind(doc);
+    doc.destroy = async () => { try { await destroy(); } finally { release(); } };
+    return doc;
   } catch (e) {
     await task.destroy().catch(() => undefined);
+    release();
     throw mapOpenError(e);
   }
 }

@@ -136,3 +136,22 @@ describe('readPdf: options', () => {
     expect((r as { pages?: unknown }).pages).toBeUndefined();
   });
 });
+
+describe('pdf.js worker thread', () => {
+  test('pages read on the shared worker thread equal those read on the calling thread, documents in parallel too', async () => {
+    const bytes = await makeMixedContentPdf();
+    const saved = process.env.QUIRE_PDF_WORKER_THREAD;
+    try {
+      process.env.QUIRE_PDF_WORKER_THREAD = '0';
+      const inThread = await readPdf(bytes);
+      delete process.env.QUIRE_PDF_WORKER_THREAD;
+      const [a, b] = await Promise.all([readPdf(bytes), readPdf(bytes, { pages: [2, 4] })]);
+      expect(a).toEqual(inThread);
+      expect(b.pages).toEqual([inThread.pages[1], inThread.pages[3]]);
+      expect(a.pages[0].words.length).toBeGreaterThan(5);
+    } finally {
+      if (saved === undefined) delete process.env.QUIRE_PDF_WORKER_THREAD;
+      else process.env.QUIRE_PDF_WORKER_THREAD = saved;
+    }
+  });
+});
