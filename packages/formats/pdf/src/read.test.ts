@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import type { RawPage, RawWord } from '@quire/core';
 import { readPdf, readPdfPages } from './index.js';
 import { makeMixedContentPdf, makeRotatedPdf, makeSimplePdf } from '../../../../tests/fixtures/pdf/documents.js';
@@ -154,4 +154,33 @@ describe('pdf.js worker thread', () => {
       else process.env.QUIRE_PDF_WORKER_THREAD = saved;
     }
   });
+});
+
+test('a truncated Flate content stream reads the same on the worker thread (fast inflate) as in-thread (native DecompressionStream)', async () => {
+  const { deflateSync } = await import('node:zlib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('placeholder', { x: 72, y: 700, size: 12, font }); // registers the font as /F1-ish resource
+  const fontKey = [...page.node.normalizedEntries().Font.keys()][0].asString();
+  const ops = Array.from({ length: 40 }, (_, i) => `BT ${fontKey} 11 Tf 72 ${740 - i * 16} Td (line ${i} of the truncated stream) Tj ET`).join('\n');
+  const full = deflateSync(Buffer.from(ops));
+  const variants = { whole: full, truncated: full.subarray(0, Math.floor(full.length * 0.6)), junk: Buffer.from('not deflate data at all') };
+  const saved = process.env.QUIRE_PDF_WORKER_THREAD;
+  try {
+    for (const [name, data] of Object.entries(variants)) {
+      const stream = doc.context.stream(new Uint8Array(data), { Filter: 'FlateDecode' });
+      page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+      const bytes = await doc.save();
+      process.env.QUIRE_PDF_WORKER_THREAD = '0';
+      const inThread = await readPdf(bytes);
+      delete process.env.QUIRE_PDF_WORKER_THREAD;
+      const onWorker = await readPdf(bytes);
+      expect({ name, words: onWorker.pages[0].words }).toEqual({ name, words: inThread.pages[0].words });
+      if (name === 'whole') expect(onWorker.pages[0].words.length).toBe(40 * 6);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.QUIRE_PDF_WORKER_THREAD;
+    else process.env.QUIRE_PDF_WORKER_THREAD = saved;
+  }
 });
