@@ -62,6 +62,69 @@ export interface OpenOptions {
  * later documents start a new one.
  */
 interface SharedWorker { worker: PDFWorker; thread: Worker; port: MessagePort; open: number; dead: boolean }
+
+type Listener = (ev: { data: unknown }) => void;
+interface Msg { sourceName?: string; targetName?: string; action?: string; callbackId?: number; streamId?: number; stream?: number; callback?: number }
+const CALLBACK_ERROR = 2, STREAM_ERROR = 5, STREAM_CLOSE = 3, STREAM_CANCEL_COMPLETE = 2;
+
+/**
+ * The thread's end of pdf.js's message channel as pdf.js sees it, keeping the requests still waiting for
+ * an answer. If the thread dies, each gets an error answer (what pdf.js itself sends when a request
+ * fails), so the calls waiting on it reject instead of waiting forever.
+ */
+function trackingPort(port: MessagePort) {
+  const listeners = new Map<Listener, (ev: MessageEvent) => void>();
+  const pending = new Map<string, Msg>();
+  const key = (m: Msg, outgoing: boolean) =>
+    `${outgoing ? m.sourceName : m.targetName}|${outgoing ? m.targetName : m.sourceName}|${m.callbackId !== undefined ? `c${m.callbackId}` : `s${m.streamId}`}`;
+  const onMessage = (ev: MessageEvent) => {
+    const m = ev.data as Msg;
+    if (m && (m.callback !== undefined || m.stream === STREAM_CLOSE || m.stream === STREAM_ERROR || m.stream === STREAM_CANCEL_COMPLETE)) pending.delete(key(m, false));
+  };
+  port.addEventListener('message', onMessage as never);
+  let stopped: string | undefined;
+  const answerWithError = (m: Msg, message: string) => {
+    const reason = { name: 'UnknownErrorException', message, details: message };
+    const data = m.callbackId !== undefined
+      ? { sourceName: m.targetName, targetName: m.sourceName, callback: CALLBACK_ERROR, callbackId: m.callbackId, reason }
+      : { sourceName: m.targetName, targetName: m.sourceName, stream: STREAM_ERROR, streamId: m.streamId, reason };
+    for (const l of [...listeners.keys()]) l({ data });
+  };
+  return {
+    postMessage(m: Msg, transfer?: unknown[]) {
+      const request = !!m && !!m.action && (m.callbackId !== undefined || m.streamId !== undefined);
+      if (stopped !== undefined) {
+        const message = stopped;
+        if (request) setImmediate(() => answerWithError(m, message)); // asked after the thread died
+        return;
+      }
+      if (request) pending.set(key(m, true), m);
+      port.postMessage(m, transfer as never);
+    },
+    addEventListener(type: string, l: Listener, opts?: { signal?: AbortSignal }) {
+      const w = (ev: MessageEvent) => l({ data: ev.data });
+      listeners.set(l, w);
+      port.addEventListener(type as 'message', w as never, opts);
+    },
+    removeEventListener(type: string, l: Listener) {
+      const w = listeners.get(l);
+      if (w) port.removeEventListener(type as 'message', w as never);
+      listeners.delete(l);
+    },
+    /** Answers every waiting request with an error. */
+    failPending(message: string) {
+      stopped = message;
+      const waiting = [...pending.values()];
+      pending.clear();
+      for (const m of waiting) answerWithError(m, message);
+    },
+  };
+}
+
+/** The current pdf.js worker thread, if one is running (tests use it to stop the thread). */
+export function pdfWorkerThread(): Worker | undefined {
+  return shared && !shared.dead ? shared.thread : undefined;
+}
 let shared: SharedWorker | undefined;
 
 const WORKER_THREAD_SOURCE = `
@@ -110,8 +173,14 @@ function acquireWorker(pdfjs: PdfjsModule): SharedWorker | undefined {
     const { port1, port2 } = new MessageChannel();
     const workerUrl = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
     const thread = new Worker(WORKER_THREAD_SOURCE, { eval: true, workerData: { port: port2, workerUrl }, transferList: [port2] });
-    const s: SharedWorker = { worker: new pdfjs.PDFWorker({ port: port1 as unknown as Worker & { postMessage: never } } as never), thread, port: port1, open: 0, dead: false };
-    const die = () => { s.dead = true; port1.close(); };
+    const port = trackingPort(port1);
+    const s: SharedWorker = { worker: new pdfjs.PDFWorker({ port } as never), thread, port: port1, open: 0, dead: false };
+    const die = (e?: unknown) => {
+      if (s.dead) return;
+      s.dead = true;
+      port.failPending(`The PDF reader's worker thread stopped${e instanceof Error ? `: ${e.message}` : ''}`);
+      setImmediate(() => port1.close()); // after the error answers above are handled
+    };
     thread.on('error', die);
     thread.on('exit', die);
     shared = s;
@@ -146,7 +215,15 @@ export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): P
   try {
     const doc = await task.promise;
     const destroy = doc.destroy.bind(doc);
-    doc.destroy = async () => { try { await destroy(); } finally { release(); } };
+    doc.destroy = async () => {
+      try {
+        await destroy();
+      } catch (e) {
+        if (!sw?.dead) throw e; // a dead worker thread cannot confirm; there is nothing left to free
+      } finally {
+        release();
+      }
+    };
     return doc;
   } catch (e) {
     await task.destroy().catch(() => undefined);

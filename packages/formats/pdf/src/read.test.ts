@@ -184,3 +184,25 @@ test('a truncated Flate content stream reads the same on the worker thread (fast
     else process.env.QUIRE_PDF_WORKER_THREAD = saved;
   }
 });
+
+test('if the pdf.js worker thread dies mid-read, the read ends with page errors instead of hanging, and the next read starts a new thread', async () => {
+  const { pdfWorkerThread } = await import('./pdfjs.js');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= 30; i++) doc.addPage([612, 792]).drawText(`page ${i} text`, { x: 72, y: 700, size: 12, font });
+  const bytes = await doc.save();
+  if (process.env.QUIRE_PDF_WORKER_THREAD === '0') return; // in-thread mode has no thread to lose
+  let killed = false;
+  const r = await readPdf(bytes, {
+    onPage: async (done) => {
+      if (done === 3 && !killed) { killed = true; await pdfWorkerThread()!.terminate(); }
+    },
+  });
+  expect(killed).toBe(true);
+  expect(r.pages.map((p) => p.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  expect(r.pages.slice(0, 3).every((p) => !p.error && p.words.length === 3)).toBe(true);
+  // page 4 was already being read ahead when the thread stopped; every later page fails cleanly
+  expect(r.pages.slice(4).every((p) => p.error?.code === 'PROC_005' && /worker thread stopped/.test(p.error.message))).toBe(true);
+  const again = await readPdf(bytes, { pages: [30] });
+  expect(again.pages[0].words.map((w) => w.text)).toEqual(['page', '30', 'text']);
+}, 20_000);
