@@ -1,11 +1,11 @@
-import { QuireError, assignIds, type Document, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
+import { QuireError, assignIds, type Document, type QuarterTurn, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
 import { parse as parseHtml } from '@quire/format-html';
 import { parse as parseDocx } from '@quire/format-docx';
 import { parse as parsePptx } from '@quire/format-pptx';
 import { parse as parseXlsx } from '@quire/format-xlsx';
-import { readPdf } from '@quire/format-pdf';
+import { readPdfPages } from '@quire/format-pdf';
 import { readImage } from '@quire/format-image';
-import { layoutDocument, type LayoutInput, type LayoutOptions } from '@quire/layout';
+import { analyzePage, finishDocument, layoutDocument, type LayoutInput, type LayoutOptions, type PageAnalysis } from '@quire/layout';
 import { restoreOrientation, turnsOf, uprightPage } from './orientation.js';
 
 /** Readers that produce the document model directly. */
@@ -22,8 +22,17 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
   if (reader) return assignIds(await reader(bytes, options));
   const layoutOptions = { detectSelections: options.detectSelections, footnoteReferences: true };
   if (format === 'pdf') {
-    const r = await readPdf(bytes, options);
-    return layoutPages({ format, pageCount: r.pageCount, pages: r.pages, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
+    // each page is analysed as it arrives (while pdf.js parses the next one) and then dropped: same
+    // result as layoutPages over all pages (layoutDocument = analyzePage per page + finishDocument)
+    const analyses: PageAnalysis[] = [];
+    const turns = new Map<number, QuarterTurn>();
+    const r = await readPdfPages(bytes, options, (p) => {
+      const t = turnsOf([p]).get(p.number);
+      if (t) turns.set(p.number, t);
+      analyses.push(analyzePage(t ? uprightPage(p) : p));
+    });
+    const doc = finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
+    return turns.size ? restoreOrientation(doc, turns) : doc;
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {
     const r = await readImage(bytes, options);

@@ -56,9 +56,14 @@ function fail(raw: RawPage, message: string, ctx: PageContext): RawPage {
  */
 async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: number): Promise<Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'>> {
   const pdfjs = await loadPdfjs();
-  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+  // asked for together so the worker thread has the next job queued; the operator list is answered
+  // first (requests are served in order), with the fonts it loaded already in commonObjs
+  const [ops, text, annotations] = await Promise.all([
+    page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }),
+    page.getTextContent({ disableNormalization: true }), // see normalize.ts
+    page.getAnnotations({ intent: 'display' }),
+  ]);
   const vector = extractVector(ops, pdfjs.OPS as unknown as Record<string, number>, viewport, W, H);
-  const text = await page.getTextContent({ disableNormalization: true }); // see normalize.ts
   const items = text.items.filter((i): i is TextItemLike & typeof i => 'str' in i);
   const fonts = new Map<string, FontInfo | undefined>();
   const font = (loadedName: string) => {
@@ -66,7 +71,7 @@ async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: n
     return fonts.get(loadedName);
   };
   const words = buildWords(items, { viewport, pageWidth: W, pageHeight: H, styles: text.styles, font });
-  const widgets = toWidgets(await page.getAnnotations({ intent: 'display' }), viewport, W, H);
+  const widgets = toWidgets(annotations, viewport, W, H);
   return { words, widgets, ...vector };
 }
 

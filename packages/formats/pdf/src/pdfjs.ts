@@ -1,12 +1,15 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { QuireError } from '@quire/core';
-import { installPolyfills } from './polyfills.js';
+import { guardBuiltins, installPolyfills } from './polyfills.js';
 
 type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PDFDocumentProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy;
 export type PDFPageProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFPageProxy;
 export type PageViewport = import('pdfjs-dist/legacy/build/pdf.mjs').PageViewport;
+type PDFWorker = import('pdfjs-dist/legacy/build/pdf.mjs').PDFWorker;
 
 const require = createRequire(import.meta.url);
 let loaded: Promise<PdfjsModule> | undefined;
@@ -14,14 +17,21 @@ let loaded: Promise<PdfjsModule> | undefined;
 /**
  * Loads pdf.js once, lazily (importing this package costs nothing until a PDF is read). The legacy
  * build is the one that runs on Node 20. The worker module is preloaded onto globalThis so pdf.js
- * uses its in-thread "fake worker" without a dynamic import by URL.
+ * uses its in-thread "fake worker" without a dynamic import by URL. Builtin methods the legacy
+ * build's core-js replaces (Array#push, JSON.parse/stringify, …) are put back to the native ones
+ * afterwards (see guardBuiltins): they were slowing the whole process.
  */
 export function loadPdfjs(): Promise<PdfjsModule> {
   loaded ??= (async () => {
     installPolyfills();
-    const g = globalThis as { pdfjsWorker?: unknown };
-    g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string);
-    return import('pdfjs-dist/legacy/build/pdf.mjs');
+    const guard = guardBuiltins();
+    try {
+      const g = globalThis as { pdfjsWorker?: unknown };
+      g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs' as string);
+      return await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } finally {
+      guard.restore();
+    }
   })();
   return loaded;
 }
@@ -43,11 +53,157 @@ export interface OpenOptions {
   maxImagePixels?: number;
 }
 
+/**
+ * pdf.js's parser (its "worker": content streams, fonts, text items, operator lists) runs on one
+ * worker thread shared by every document in the process, as in a browser, instead of pdf.js's
+ * in-thread fake worker: while it parses the next page, this thread builds words and analyses the
+ * layout of the previous one. QUIRE_PDF_WORKER_THREAD=0 keeps everything on the calling thread.
+ * The thread holds the process open only while a document is open. If it dies (out of memory),
+ * later documents start a new one.
+ */
+interface SharedWorker { worker: PDFWorker; thread: Worker; port: MessagePort; open: number; dead: boolean }
+
+type Listener = (ev: { data: unknown }) => void;
+interface Msg { sourceName?: string; targetName?: string; action?: string; callbackId?: number; streamId?: number; stream?: number; callback?: number }
+const CALLBACK_ERROR = 2, STREAM_ERROR = 5, STREAM_CLOSE = 3, STREAM_CANCEL_COMPLETE = 2;
+
+/**
+ * The thread's end of pdf.js's message channel as pdf.js sees it, keeping the requests still waiting for
+ * an answer. If the thread dies, each gets an error answer (what pdf.js itself sends when a request
+ * fails), so the calls waiting on it reject instead of waiting forever.
+ */
+function trackingPort(port: MessagePort) {
+  const listeners = new Map<Listener, (ev: MessageEvent) => void>();
+  const pending = new Map<string, Msg>();
+  const key = (m: Msg, outgoing: boolean) =>
+    `${outgoing ? m.sourceName : m.targetName}|${outgoing ? m.targetName : m.sourceName}|${m.callbackId !== undefined ? `c${m.callbackId}` : `s${m.streamId}`}`;
+  const onMessage = (ev: MessageEvent) => {
+    const m = ev.data as Msg;
+    if (m && (m.callback !== undefined || m.stream === STREAM_CLOSE || m.stream === STREAM_ERROR || m.stream === STREAM_CANCEL_COMPLETE)) pending.delete(key(m, false));
+  };
+  port.addEventListener('message', onMessage as never);
+  let stopped: string | undefined;
+  const answerWithError = (m: Msg, message: string) => {
+    const reason = { name: 'UnknownErrorException', message, details: message };
+    const data = m.callbackId !== undefined
+      ? { sourceName: m.targetName, targetName: m.sourceName, callback: CALLBACK_ERROR, callbackId: m.callbackId, reason }
+      : { sourceName: m.targetName, targetName: m.sourceName, stream: STREAM_ERROR, streamId: m.streamId, reason };
+    for (const l of [...listeners.keys()]) l({ data });
+  };
+  return {
+    postMessage(m: Msg, transfer?: unknown[]) {
+      const request = !!m && !!m.action && (m.callbackId !== undefined || m.streamId !== undefined);
+      if (stopped !== undefined) {
+        const message = stopped;
+        if (request) setImmediate(() => answerWithError(m, message)); // asked after the thread died
+        return;
+      }
+      if (request) pending.set(key(m, true), m);
+      port.postMessage(m, transfer as never);
+    },
+    addEventListener(type: string, l: Listener, opts?: { signal?: AbortSignal }) {
+      const w = (ev: MessageEvent) => l({ data: ev.data });
+      listeners.set(l, w);
+      port.addEventListener(type as 'message', w as never, opts);
+    },
+    removeEventListener(type: string, l: Listener) {
+      const w = listeners.get(l);
+      if (w) port.removeEventListener(type as 'message', w as never);
+      listeners.delete(l);
+    },
+    /** Answers every waiting request with an error. */
+    failPending(message: string) {
+      stopped = message;
+      const waiting = [...pending.values()];
+      pending.clear();
+      for (const m of waiting) answerWithError(m, message);
+    },
+  };
+}
+
+/** The current pdf.js worker thread, if one is running (tests use it to stop the thread). */
+export function pdfWorkerThread(): Worker | undefined {
+  return shared && !shared.dead ? shared.thread : undefined;
+}
+let shared: SharedWorker | undefined;
+
+const WORKER_THREAD_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const zlib = require('node:zlib');
+// pdf.js inflates every Flate stream through DecompressionStream('deflate'); Node's web-streams version
+// costs ~0.3 ms a stream in stream machinery against ~0.02 ms for zlib.inflateSync. This thread runs
+// nothing but pdf.js, so its DecompressionStream is replaced by one that inflates in one call when the
+// writer closes, with the same contract for pdf.js: a corrupt or truncated stream throws while being
+// read (pdf.js then falls back to its own tolerant decoder). Other formats use the native one.
+const NativeDecompressionStream = globalThis.DecompressionStream;
+globalThis.DecompressionStream = class DecompressionStream {
+  constructor(format) {
+    if (format !== 'deflate') return new NativeDecompressionStream(format);
+    const chunks = [];
+    let close;
+    const closed = new Promise((resolve) => { close = resolve; });
+    this.writable = { getWriter: () => ({
+      ready: Promise.resolve(),
+      write: (chunk) => { chunks.push(chunk); return Promise.resolve(); },
+      close: () => { close(); return Promise.resolve(); },
+    }) };
+    this.readable = { async *[Symbol.asyncIterator]() {
+      await closed;
+      const out = zlib.inflateSync(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      yield new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    } };
+  }
+};
+// pdf.js's legacy build (core-js) replaces these builtins with slower versions; put the native ones back
+const natives = [[Array.prototype, 'push'], [JSON, 'parse'], [JSON, 'stringify'], [Function.prototype, 'toString']]
+  .map(([o, k]) => [o, k, Object.getOwnPropertyDescriptor(o, k)]);
+import(workerData.workerUrl).then(({ WorkerMessageHandler }) => {
+  for (const [o, k, d] of natives) Object.defineProperty(o, k, d);
+  WorkerMessageHandler.initializeFromPort(workerData.port);
+});
+`;
+
+function useWorkerThread(): boolean {
+  return process.env.QUIRE_PDF_WORKER_THREAD !== '0';
+}
+
+function acquireWorker(pdfjs: PdfjsModule): SharedWorker | undefined {
+  if (!useWorkerThread()) return undefined;
+  if (!shared || shared.dead) {
+    const { port1, port2 } = new MessageChannel();
+    const workerUrl = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
+    const thread = new Worker(WORKER_THREAD_SOURCE, { eval: true, workerData: { port: port2, workerUrl }, transferList: [port2] });
+    const port = trackingPort(port1);
+    const s: SharedWorker = { worker: new pdfjs.PDFWorker({ port } as never), thread, port: port1, open: 0, dead: false };
+    const die = (e?: unknown) => {
+      if (s.dead) return;
+      s.dead = true;
+      port.failPending(`The PDF reader's worker thread stopped${e instanceof Error ? `: ${e.message}` : ''}`);
+      setImmediate(() => port1.close()); // after the error answers above are handled
+    };
+    thread.on('error', die);
+    thread.on('exit', die);
+    shared = s;
+  }
+  const s = shared;
+  if (s.open++ === 0) { s.thread.ref(); s.port.ref(); }
+  return s;
+}
+
+function releaseWorker(s: SharedWorker | undefined): void {
+  if (!s) return;
+  if (--s.open === 0) { s.thread.unref(); s.port.unref(); }
+}
+
 /** Opens a document; maps pdf.js failures to FILE_003 (encrypted, corrupt, not a PDF). */
 export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
   if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
   const pdfjs = await loadPdfjs();
+  const sw = acquireWorker(pdfjs);
+  let released = false;
+  const release = () => { if (!released) { released = true; releaseWorker(sw); } };
   const task = pdfjs.getDocument({
+    ...(sw ? { worker: sw.worker } : {}),
     data: new Uint8Array(bytes), // a copy: pdf.js transfers (detaches) the buffer it is given
     ...resourceOptions(),
     isEvalSupported: false,
@@ -57,9 +213,21 @@ export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): P
     maxImageSize: opts.maxImagePixels ?? -1,
   });
   try {
-    return await task.promise;
+    const doc = await task.promise;
+    const destroy = doc.destroy.bind(doc);
+    doc.destroy = async () => {
+      try {
+        await destroy();
+      } catch (e) {
+        if (!sw?.dead) throw e; // a dead worker thread cannot confirm; there is nothing left to free
+      } finally {
+        release();
+      }
+    };
+    return doc;
   } catch (e) {
     await task.destroy().catch(() => undefined);
+    release();
     throw mapOpenError(e);
   }
 }

@@ -24,3 +24,30 @@ test('installs Promise.withResolvers and ArrayBuffer.prototype.transferToFixedLe
     if (saved.tf) Object.defineProperty(AB, 'transferToFixedLength', saved.tf); else delete AB.transferToFixedLength;
   }
 });
+
+test('loading pdf.js leaves the native Array#push and JSON methods in place (core-js replaces them otherwise)', async () => {
+  const { loadPdfjs } = await import('./pdfjs.js');
+  await loadPdfjs();
+  for (const f of [Array.prototype.push, JSON.parse, JSON.stringify, Function.prototype.toString]) {
+    expect(Function.prototype.toString.call(f)).toMatch(/\[native code\]/);
+  }
+  // what pdf.js needs from core-js is still there
+  expect(typeof (Map.prototype as unknown as { getOrInsertComputed?: unknown }).getOrInsertComputed).toBe('function');
+});
+
+test('guardBuiltins puts back a replaced builtin and keeps added ones', async () => {
+  const { guardBuiltins } = await import('./polyfills.js');
+  const native = JSON.parse;
+  const guard = guardBuiltins();
+  const J = JSON as unknown as Record<string, unknown>;
+  J.parse = () => 'polyfilled';
+  J.quireAdded = () => 1;
+  try {
+    expect(guard.restore()).toEqual(['JSON.parse']);
+    expect(JSON.parse).toBe(native);
+    expect(typeof J.quireAdded).toBe('function');
+  } finally {
+    JSON.parse = native;
+    delete J.quireAdded;
+  }
+});

@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import type { RawPage, RawWord } from '@quire/core';
 import { readPdf, readPdfPages } from './index.js';
 import { makeMixedContentPdf, makeRotatedPdf, makeSimplePdf } from '../../../../tests/fixtures/pdf/documents.js';
@@ -136,3 +136,73 @@ describe('readPdf: options', () => {
     expect((r as { pages?: unknown }).pages).toBeUndefined();
   });
 });
+
+describe('pdf.js worker thread', () => {
+  test('pages read on the shared worker thread equal those read on the calling thread, documents in parallel too', async () => {
+    const bytes = await makeMixedContentPdf();
+    const saved = process.env.QUIRE_PDF_WORKER_THREAD;
+    try {
+      process.env.QUIRE_PDF_WORKER_THREAD = '0';
+      const inThread = await readPdf(bytes);
+      delete process.env.QUIRE_PDF_WORKER_THREAD;
+      const [a, b] = await Promise.all([readPdf(bytes), readPdf(bytes, { pages: [2, 4] })]);
+      expect(a).toEqual(inThread);
+      expect(b.pages).toEqual([inThread.pages[1], inThread.pages[3]]);
+      expect(a.pages[0].words.length).toBeGreaterThan(5);
+    } finally {
+      if (saved === undefined) delete process.env.QUIRE_PDF_WORKER_THREAD;
+      else process.env.QUIRE_PDF_WORKER_THREAD = saved;
+    }
+  });
+});
+
+test('a truncated Flate content stream reads the same on the worker thread (fast inflate) as in-thread (native DecompressionStream)', async () => {
+  const { deflateSync } = await import('node:zlib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('placeholder', { x: 72, y: 700, size: 12, font }); // registers the font as /F1-ish resource
+  const fontKey = [...page.node.normalizedEntries().Font.keys()][0].asString();
+  const ops = Array.from({ length: 40 }, (_, i) => `BT ${fontKey} 11 Tf 72 ${740 - i * 16} Td (line ${i} of the truncated stream) Tj ET`).join('\n');
+  const full = deflateSync(Buffer.from(ops));
+  const variants = { whole: full, truncated: full.subarray(0, Math.floor(full.length * 0.6)), junk: Buffer.from('not deflate data at all') };
+  const saved = process.env.QUIRE_PDF_WORKER_THREAD;
+  try {
+    for (const [name, data] of Object.entries(variants)) {
+      const stream = doc.context.stream(new Uint8Array(data), { Filter: 'FlateDecode' });
+      page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+      const bytes = await doc.save();
+      process.env.QUIRE_PDF_WORKER_THREAD = '0';
+      const inThread = await readPdf(bytes);
+      delete process.env.QUIRE_PDF_WORKER_THREAD;
+      const onWorker = await readPdf(bytes);
+      expect({ name, words: onWorker.pages[0].words }).toEqual({ name, words: inThread.pages[0].words });
+      if (name === 'whole') expect(onWorker.pages[0].words.length).toBe(40 * 6);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.QUIRE_PDF_WORKER_THREAD;
+    else process.env.QUIRE_PDF_WORKER_THREAD = saved;
+  }
+});
+
+test('if the pdf.js worker thread dies mid-read, the read ends with page errors instead of hanging, and the next read starts a new thread', async () => {
+  const { pdfWorkerThread } = await import('./pdfjs.js');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= 30; i++) doc.addPage([612, 792]).drawText(`page ${i} text`, { x: 72, y: 700, size: 12, font });
+  const bytes = await doc.save();
+  if (process.env.QUIRE_PDF_WORKER_THREAD === '0') return; // in-thread mode has no thread to lose
+  let killed = false;
+  const r = await readPdf(bytes, {
+    onPage: async (done) => {
+      if (done === 3 && !killed) { killed = true; await pdfWorkerThread()!.terminate(); }
+    },
+  });
+  expect(killed).toBe(true);
+  expect(r.pages.map((p) => p.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  expect(r.pages.slice(0, 3).every((p) => !p.error && p.words.length === 3)).toBe(true);
+  // page 4 was already being read ahead when the thread stopped; every later page fails cleanly
+  expect(r.pages.slice(4).every((p) => p.error?.code === 'PROC_005' && /worker thread stopped/.test(p.error.message))).toBe(true);
+  const again = await readPdf(bytes, { pages: [30] });
+  expect(again.pages[0].words.map((w) => w.text)).toEqual(['page', '30', 'text']);
+}, 20_000);

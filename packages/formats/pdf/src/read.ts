@@ -43,16 +43,19 @@ export async function readPdfPages(
       throw new QuireError('REQ_003', `The PDF has ${selected.length} pages to process, over the limit of ${limits.maxPages}`, { pages: selected.length, maxPages: limits.maxPages });
     }
     const { outline, title } = await readDocumentInfo(doc, warnings);
-    let done = 0;
-    for (const n of selected) {
-      const page = await readPage(doc, n, { limits, ocr: options.ocr, warnings });
-      await onRawPage(page);
-      done++;
+    // One page ahead: pdf.js (on its worker thread) parses page i+1 while onRawPage handles page i.
+    // readPage never throws, so a read left in flight by an error below cannot go unhandled.
+    const ctx = { limits, ocr: options.ocr, warnings };
+    let next = selected.length ? readPage(doc, selected[0], ctx) : undefined;
+    for (let i = 0; i < selected.length; i++) {
+      const page = await next!;
       // pdf.js keeps parsed fonts, images and page dictionaries for the document's lifetime (~35 KB a
       // page of text); dropping them every CLEANUP_EVERY pages keeps long files flat at a small cost
-      // (fonts are parsed again on next use).
-      if (done % CLEANUP_EVERY === 0) await doc.cleanup();
-      await options.onPage?.(done, selected.length);
+      // (fonts are parsed again on next use). Nothing is in flight at this point.
+      if ((i + 1) % CLEANUP_EVERY === 0) await doc.cleanup();
+      next = i + 1 < selected.length ? readPage(doc, selected[i + 1], ctx) : undefined;
+      await onRawPage(page);
+      await options.onPage?.(i + 1, selected.length);
     }
     return { pageCount, outline, ...(title ? { title } : {}), warnings };
   } finally {

@@ -33,6 +33,24 @@ describe('openPdf: rendering', () => {
     }
   });
 
+  test('renderRgba gives the same pixels as the PNG render, unencoded', async () => {
+    const h = await openPdf(await makeMixedContentPdf());
+    try {
+      const { rgba, width, height } = await h.renderRgba(1, { dpi: 72 });
+      expect([width, height, rgba.length]).toEqual([612, 792, 612 * 792 * 4]);
+      const { png } = await h.render(1, { dpi: 72 });
+      const fromPng = await sharp(png).raw().toBuffer();
+      let differ = 0;
+      for (let i = 0, j = 0; j < fromPng.length; i += 4, j += 3) {
+        if (rgba[i] !== fromPng[j] || rgba[i + 1] !== fromPng[j + 1] || rgba[i + 2] !== fromPng[j + 2] || rgba[i + 3] !== 255) differ++;
+      }
+      expect(differ).toBe(0);
+      expect(rgba.some((v) => v < 128)).toBe(true); // not blank
+    } finally {
+      await h.close();
+    }
+  });
+
   test('a crop has the size of its region at the DPI and shows what is there', async () => {
     const h = await openPdf(await makeMixedContentPdf());
     try {

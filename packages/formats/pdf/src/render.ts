@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { type Box, QuireError } from '@quire/core';
 import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
@@ -13,6 +13,8 @@ export interface RenderOptions {
 }
 
 export interface RenderedPng { png: Uint8Array; width: number; height: number }
+/** Raw pixels: `rgba` holds width × height × 4 bytes, row by row, opaque (rendered on white). */
+export interface RenderedRgba { rgba: Uint8Array; width: number; height: number }
 
 /** Pixel size of a render of `page` at `dpi`, cropped to `box` when given. */
 export function renderSize(widthPt: number, heightPt: number, dpi: number, box?: Box) {
@@ -32,6 +34,24 @@ export function renderSize(widthPt: number, heightPt: number, dpi: number, box?:
  * (AnnotationMode.ENABLE; the default ENABLE_FORMS leaves them to an HTML layer we do not have) on white.
  */
 export async function renderPage(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedPng> {
+  const { canvas, w, h } = await drawPage(page, opts);
+  let img = sharp(canvas.data(), { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
+  if (opts.grey) img = img.greyscale();
+  const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
+  keepAlive(canvas); // data() is a view of the canvas's own memory: the canvas must outlive the encoding
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
+}
+
+/** renderPage without the PNG encoding (opts.grey is ignored: the pixels are RGBA). */
+export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedRgba> {
+  const { canvas, w, h } = await drawPage(page, opts);
+  // data() (where @napi-rs/canvas also rasterizes the recorded drawing) shares the canvas's pixel
+  // memory; a view handed on after the canvas became unreachable crashed the process (SIGSEGV after a
+  // few 300 DPI pages), so the pixels are copied out while the canvas is alive.
+  return { rgba: new Uint8Array(canvas.data()), width: w, height: h };
+}
+
+async function drawPage(page: PDFPageProxy, opts: RenderOptions): Promise<{ canvas: Canvas; w: number; h: number }> {
   if (!(opts.dpi > 0 && opts.dpi <= 2400)) throw new QuireError('REQ_003', `Invalid render resolution: ${opts.dpi} DPI`);
   if (opts.box && !(opts.box.x1 > opts.box.x0 && opts.box.y1 > opts.box.y0)) throw new QuireError('REQ_003', 'Invalid crop region');
   const pdfjs = await loadPdfjs();
@@ -48,12 +68,12 @@ export async function renderPage(page: PDFPageProxy, opts: RenderOptions): Promi
     background: 'white',
     annotationMode: pdfjs.AnnotationMode.ENABLE,
   }).promise;
-  const raw = canvas.data();
-  let img = sharp(raw, { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
-  if (opts.grey) img = img.greyscale();
-  const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
+  return { canvas, w, h };
 }
+
+let kept = 0;
+/** A use of `c` after an await, so the canvas stays reachable until then. */
+function keepAlive(c: Canvas): void { kept = (kept + c.width) & 0xffff; }
 
 /** Highest DPI ≤ `dpi` whose full-page render stays within maxPixels. */
 export function fitDpi(widthPt: number, heightPt: number, dpi: number, maxPixels: number): number {
