@@ -1,9 +1,13 @@
 import { boxToPolygon, type Polygon, type TableCell, type TableElement } from '@quire/core';
 
+const HTML_SPECIAL = /[&<>"]/;
 export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  HTML_SPECIAL.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s;
 
-const cellHtml = (s: string) => escapeHtml(s.trim()).replace(/\r?\n/g, '<br>');
+const cellHtml = (s: string) => {
+  const t = escapeHtml(s.trim());
+  return t.includes('\n') ? t.replace(/\r?\n/g, '<br>') : t;
+};
 
 export const hasSpans = (t: TableElement) => t.cells.some((c) => c.rowSpan > 1 || c.colSpan > 1);
 
@@ -38,7 +42,11 @@ export function renderTableHtml(table: TableElement, opts: { withIds?: boolean }
   return `<table${idAttr}>${head ? `<thead>${head}</thead>` : ''}<tbody>${body}</tbody></table>`;
 }
 
-const pipeCell = (s: string) => s.trim().replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+const pipeCell = (s: string) => {
+  let t = s.trim();
+  if (t.includes('|')) t = t.replace(/\|/g, '\\|');
+  return t.includes('\n') ? t.replace(/\r?\n/g, '<br>') : t;
+};
 
 /**
  * Markdown for a table: a GFM pipe table when the grid is plain (no spans, at most one header row; the
