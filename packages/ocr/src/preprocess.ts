@@ -26,14 +26,36 @@ export async function decodeGrey(image: Uint8Array, maxPixels: number): Promise<
       .rotate()
       .flatten({ background: '#ffffff' })
       .toColourspace('b-w')
-      .normalise()
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+    const grey = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    stretchContrast(grey);
+    return { data: grey, width: info.width, height: info.height };
   } catch (e) {
     throw new QuireError('FILE_003', `Image could not be decoded: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Stretches grey levels so the 1st percentile becomes black and the 99th white (in place). This is
+ * what sharp's normalise() does, without its round trip through LAB: on a 300 DPI colour scan that
+ * conversion cost ~0.55 s of a ~0.65 s decode, this histogram and table ~20 ms.
+ */
+export function stretchContrast(px: Uint8Array, lowerPct = 1, upperPct = 99): void {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < px.length; i++) hist[px[i]]++;
+  const percentile = (pct: number) => {
+    const target = (px.length * pct) / 100;
+    let acc = 0;
+    for (let v = 0; v < 256; v++) { acc += hist[v]; if (acc > target) return v; }
+    return 255;
+  };
+  const lo = percentile(lowerPct), hi = percentile(upperPct);
+  if (hi - lo <= 1) return;
+  const lut = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - lo) * 255) / (hi - lo))));
+  for (let i = 0; i < px.length; i++) px[i] = lut[px[i]];
 }
 
 // sharp turns single-channel raw input into sRGB unless told otherwise: insist on one channel.

@@ -19,8 +19,9 @@ function textBox(el: TextElement, page: number, opts: RenderOptions): TextBox {
 }
 
 function tableBox(t: TableElement, page: number): TableBox {
-  const cell_data: CellData[] = [...t.cells]
-    .sort((a, b) => a.row - b.row || a.col - b.col)
+  const inOrder = t.cells.every((c, i) => i === 0 || t.cells[i - 1].row < c.row || (t.cells[i - 1].row === c.row && t.cells[i - 1].col <= c.col));
+  const cells = inOrder ? t.cells : [...t.cells].sort((a, b) => a.row - b.row || a.col - b.col);
+  const cell_data: CellData[] = cells
     .map((c) => {
       const props: { type?: 'header'; spans_rows?: number; spans_columns?: number } = {};
       if (c.isHeader || c.row < t.headerRows) props.type = 'header';

@@ -73,6 +73,19 @@ describe('chunks', () => {
     }
   });
 
+  it('cut a long table in work linear in its cells, not one pass over every cell per chunk', () => {
+    const rows = [['Name', 'Value', 'Note'], ...Array.from({ length: 3000 }, (_, i) => [`item ${i}`, `${i * 7}`, `n${i % 13}`])];
+    const t = table(rows, { headerRows: 1 });
+    t.cells.reverse(); // cell order is not row order
+    let reads = 0;
+    t.cells = new Proxy(t.cells, { get(target, key, recv) { if (typeof key === 'string' && /^\d+$/.test(key)) reads++; return Reflect.get(target, key, recv); } });
+    const { chunks, markdown } = renderExtraction(assignIds(doc([page(1, [t])])), { chunkSize: 300 });
+    expect(chunks.length).toBeGreaterThan(300);
+    const body = chunks.flatMap((c) => c.content.split('\n').slice(2));
+    expect(body).toEqual(markdown.split('\n').slice(2));
+    expect(reads).toBeLessThan(20 * t.cells.length); // the old per-chunk scan read ~300× the cells
+  });
+
   it('use 1000 characters when no size is given', () => {
     const d = assignIds(doc([page(1, Array.from({ length: 10 }, (_, i) => para(i, 290)))]));
     const { chunks } = renderExtraction(d);

@@ -1,7 +1,7 @@
 import type { TableElement } from '@quire/core';
 import type { Chunk } from './output-types.js';
 import type { Block } from './blocks.js';
-import { hasSpans, renderTableMarkdown, safeRowBoundaries, sliceTable } from './table-render.js';
+import { hasSpans, renderTableMarkdown, safeRowBoundaries, tableSlicer } from './table-render.js';
 
 /**
  * Chunk size when the request gives none. Chunks are always returned; 1000 characters is a common
@@ -44,6 +44,7 @@ function splitTable(table: TableElement, size: number): string[] {
   const cost = rowCosts(t);
   const headerCost = cost.slice(0, h).reduce((a, b) => a + b, 0) + 10 * t.cols + 20;
   const safe = safeRowBoundaries(t);
+  const slice = tableSlicer(t);
   const out: string[] = [];
   let start = h, acc = 0, sinceSafe = 0, lastSafe = h;
   for (let r = h; r < t.rows; r++) {
@@ -52,14 +53,14 @@ function splitTable(table: TableElement, size: number): string[] {
     const b = r + 1;
     if (b !== t.rows && !safe.has(b)) continue;
     if (headerCost + acc > size && lastSafe > start) {
-      out.push(renderTableMarkdown(sliceTable(t, start, lastSafe)));
+      out.push(renderTableMarkdown(slice(start, lastSafe)));
       start = lastSafe;
       acc = sinceSafe;
     }
     lastSafe = b;
     sinceSafe = 0;
   }
-  if (start < t.rows || out.length === 0) out.push(renderTableMarkdown(sliceTable(t, start, t.rows)));
+  if (start < t.rows || out.length === 0) out.push(renderTableMarkdown(slice(start, t.rows)));
   return out;
 }
 

@@ -1,9 +1,13 @@
 import { boxToPolygon, type Polygon, type TableCell, type TableElement } from '@quire/core';
 
+const HTML_SPECIAL = /[&<>"]/;
 export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  HTML_SPECIAL.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s;
 
-const cellHtml = (s: string) => escapeHtml(s.trim()).replace(/\r?\n/g, '<br>');
+const cellHtml = (s: string) => {
+  const t = escapeHtml(s.trim());
+  return t.includes('\n') ? t.replace(/\r?\n/g, '<br>') : t;
+};
 
 export const hasSpans = (t: TableElement) => t.cells.some((c) => c.rowSpan > 1 || c.colSpan > 1);
 
@@ -38,7 +42,11 @@ export function renderTableHtml(table: TableElement, opts: { withIds?: boolean }
   return `<table${idAttr}>${head ? `<thead>${head}</thead>` : ''}<tbody>${body}</tbody></table>`;
 }
 
-const pipeCell = (s: string) => s.trim().replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+const pipeCell = (s: string) => {
+  let t = s.trim();
+  if (t.includes('|')) t = t.replace(/\|/g, '\\|');
+  return t.includes('\n') ? t.replace(/\r?\n/g, '<br>') : t;
+};
 
 /**
  * Markdown for a table: a GFM pipe table when the grid is plain (no spans, at most one header row; the
@@ -77,11 +85,27 @@ export function safeRowBoundaries(table: TableElement): Set<number> {
 
 /** The header rows plus body rows [from, to) as a table of its own (row spans clipped to the slice). */
 export function sliceTable(table: TableElement, from: number, to: number): TableElement {
+  return tableSlicer(table)(from, to);
+}
+
+/**
+ * `sliceTable` for many slices of one table: the cells are bucketed by row once, so each slice costs
+ * its own rows rather than a pass over every cell of the table (a 50,000-row sheet is cut into
+ * thousands of chunks).
+ */
+export function tableSlicer(table: TableElement): (from: number, to: number) => TableElement {
   const h = table.headerRows;
-  const cells: TableCell[] = [];
+  const header: TableCell[] = [];
+  const byRow: TableCell[][] = [];
   for (const c of table.cells) {
-    if (c.row < h) cells.push({ ...c, rowSpan: Math.min(c.rowSpan, h - c.row) });
-    else if (c.row >= from && c.row < to) cells.push({ ...c, row: c.row - from + h, rowSpan: Math.min(c.rowSpan, to - c.row) });
+    if (c.row < h) header.push(c);
+    else (byRow[c.row] ??= []).push(c);
   }
-  return { ...table, rows: h + (to - from), cells };
+  return (from, to) => {
+    const cells: TableCell[] = header.map((c) => ({ ...c, rowSpan: Math.min(c.rowSpan, h - c.row) }));
+    for (let r = Math.max(from, h); r < to && r < byRow.length; r++) {
+      for (const c of byRow[r] ?? []) cells.push({ ...c, row: c.row - from + h, rowSpan: Math.min(c.rowSpan, to - c.row) });
+    }
+    return { ...table, rows: h + (to - from), cells };
+  };
 }
