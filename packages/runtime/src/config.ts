@@ -42,6 +42,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
   QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
+  QUIRE_PDF_WORKER_THREAD: { schema: bool, default: 'true', doc: 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread.' },
   QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'tesseract.js workers in the OCR pool.' },
   QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
   QUIRE_DEBUG_ERRORS: { schema: bool, default: 'false', doc: 'Include internal error text in GENERAL_001 responses (never in production).' },
@@ -85,6 +86,7 @@ export interface Config {
   authCacheMs: number;
   jobCacheMs: number;
   ocrWorkers: number;
+  pdfWorkerThread: boolean;
   logLevel: string;
   debugErrors: boolean;
   webhooks: { portalTtlSeconds: number; retryScheduleSeconds: number[]; pollMs: number; timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,
     jobCacheMs: g<number>('QUIRE_JOB_CACHE_SECONDS') * 1000,
     ocrWorkers: g('QUIRE_OCR_WORKERS'),
+    pdfWorkerThread: g('QUIRE_PDF_WORKER_THREAD'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),
     webhooks: {

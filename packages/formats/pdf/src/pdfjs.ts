@@ -163,8 +163,18 @@ import(workerData.workerUrl).then(({ WorkerMessageHandler }) => {
 });
 `;
 
+let workerThreadEnabled = true;
+
+/**
+ * Whether pdf.js parses on its own shared worker thread (the default: parsing overlaps layout) or on
+ * the calling thread. Set from QUIRE_PDF_WORKER_THREAD by the step services; tests flip it directly.
+ */
+export function setPdfWorkerThread(enabled: boolean): void {
+  workerThreadEnabled = enabled;
+}
+
 function useWorkerThread(): boolean {
-  return process.env.QUIRE_PDF_WORKER_THREAD !== '0';
+  return workerThreadEnabled;
 }
 
 function acquireWorker(pdfjs: PdfjsModule): SharedWorker | undefined {

@@ -1,6 +1,6 @@
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import type { RawPage, RawWord } from '@quire/core';
-import { readPdf, readPdfPages } from './index.js';
+import { readPdf, readPdfPages, setPdfWorkerThread } from './index.js';
 import { makeMixedContentPdf, makeRotatedPdf, makeSimplePdf } from '../../../../tests/fixtures/pdf/documents.js';
 
 const word = (p: RawPage, text: string): RawWord => {
@@ -140,18 +140,16 @@ describe('readPdf: options', () => {
 describe('pdf.js worker thread', () => {
   test('pages read on the shared worker thread equal those read on the calling thread, documents in parallel too', async () => {
     const bytes = await makeMixedContentPdf();
-    const saved = process.env.QUIRE_PDF_WORKER_THREAD;
     try {
-      process.env.QUIRE_PDF_WORKER_THREAD = '0';
+      setPdfWorkerThread(false);
       const inThread = await readPdf(bytes);
-      delete process.env.QUIRE_PDF_WORKER_THREAD;
+      setPdfWorkerThread(true);
       const [a, b] = await Promise.all([readPdf(bytes), readPdf(bytes, { pages: [2, 4] })]);
       expect(a).toEqual(inThread);
       expect(b.pages).toEqual([inThread.pages[1], inThread.pages[3]]);
       expect(a.pages[0].words.length).toBeGreaterThan(5);
     } finally {
-      if (saved === undefined) delete process.env.QUIRE_PDF_WORKER_THREAD;
-      else process.env.QUIRE_PDF_WORKER_THREAD = saved;
+      setPdfWorkerThread(true);
     }
   });
 });
@@ -166,22 +164,20 @@ test('a truncated Flate content stream reads the same on the worker thread (fast
   const ops = Array.from({ length: 40 }, (_, i) => `BT ${fontKey} 11 Tf 72 ${740 - i * 16} Td (line ${i} of the truncated stream) Tj ET`).join('\n');
   const full = deflateSync(Buffer.from(ops));
   const variants = { whole: full, truncated: full.subarray(0, Math.floor(full.length * 0.6)), junk: Buffer.from('not deflate data at all') };
-  const saved = process.env.QUIRE_PDF_WORKER_THREAD;
   try {
     for (const [name, data] of Object.entries(variants)) {
       const stream = doc.context.stream(new Uint8Array(data), { Filter: 'FlateDecode' });
       page.node.set(PDFName.of('Contents'), doc.context.register(stream));
       const bytes = await doc.save();
-      process.env.QUIRE_PDF_WORKER_THREAD = '0';
+      setPdfWorkerThread(false);
       const inThread = await readPdf(bytes);
-      delete process.env.QUIRE_PDF_WORKER_THREAD;
+      setPdfWorkerThread(true);
       const onWorker = await readPdf(bytes);
       expect({ name, words: onWorker.pages[0].words }).toEqual({ name, words: inThread.pages[0].words });
       if (name === 'whole') expect(onWorker.pages[0].words.length).toBe(40 * 6);
     }
   } finally {
-    if (saved === undefined) delete process.env.QUIRE_PDF_WORKER_THREAD;
-    else process.env.QUIRE_PDF_WORKER_THREAD = saved;
+    setPdfWorkerThread(true);
   }
 });
 
@@ -191,7 +187,6 @@ test('if the pdf.js worker thread dies mid-read, the read ends with page errors 
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 1; i <= 30; i++) doc.addPage([612, 792]).drawText(`page ${i} text`, { x: 72, y: 700, size: 12, font });
   const bytes = await doc.save();
-  if (process.env.QUIRE_PDF_WORKER_THREAD === '0') return; // in-thread mode has no thread to lose
   let killed = false;
   const r = await readPdf(bytes, {
     onPage: async (done) => {
