@@ -14,10 +14,13 @@ import { otsuThreshold, type GreyImage } from './analysis.js';
  * sides of narrow boxes); small closed squares are checkbox candidates.
  */
 
-/** A stroke in image pixels: its centreline from (x0,y0) to (x1,y1) (tilted with the skew) and its thickness. */
+/**
+ * A rule in image pixels: its centreline from (x0,y0) to (x1,y1), axis-parallel in the deskewed image
+ * (turned by −skew about the image centre; the image itself on an unskewed page), and its thickness.
+ */
 export interface PixelLine { x0: number; y0: number; x1: number; y1: number; thickness: number }
 
-/** A small closed square (checkbox candidate) in image pixels; `ink` = dark fraction of its interior. */
+/** A small closed square (checkbox candidate) in image pixels, as sent (not deskewed); `ink` = dark fraction of its interior. */
 export interface PixelSquare { x0: number; y0: number; x1: number; y1: number; thickness: number; ink: number }
 
 export interface RasterRulings {
@@ -87,8 +90,8 @@ export function detectRulings(img: GreyImage, opts: RulingOptions = {}): RasterR
     const m = EDGE_MARGIN * span;
     return s.p > m && s.p < side - m;
   };
-  const horizontal = [...longH, ...shortH].filter((s) => inner(s, H, H)).slice(0, MAX_LINES).map((s) => toLine(s, t, 'h'));
-  const vertical = [...longV, ...shortV].filter((s) => inner(s, W, W)).slice(0, MAX_LINES).map((s) => toLine(s, t, 'v'));
+  const horizontal = [...longH, ...shortH].filter((s) => inner(s, H, H)).slice(0, MAX_LINES).map((s) => toLine(s, t, 'h', W / 2, H / 2));
+  const vertical = [...longV, ...shortV].filter((s) => inner(s, W, W)).slice(0, MAX_LINES).map((s) => toLine(s, t, 'v', W / 2, H / 2));
   const squares = findSquares(img, threshold, hStrokes, pxPerPt, gap);
   return { horizontal, vertical, squares, threshold };
 }
@@ -232,11 +235,18 @@ function flank(img: GreyImage, T: number, s: Stroke, t: number, dir: 'h' | 'v'):
   return n ? Math.max(nb, na) / n : 1;
 }
 
-/** The stroke's centreline in image coordinates (undoing the shear). */
-function toLine(s: Stroke, t: number, dir: 'h' | 'v'): PixelLine {
-  const a = s.a, b = s.b + 1;
-  if (dir === 'h') return { x0: a, y0: s.p + a * t, x1: b, y1: s.p + b * t, thickness: s.thickness };
-  return { x0: s.p - a * t, y0: a, x1: s.p - b * t, y1: b, thickness: s.thickness };
+/**
+ * The stroke as an axis-parallel line of the deskewed image (turned by −skew about its centre, to
+ * first order in the skew): every rule of a skewed grid then meets its crossing rules exactly, which
+ * tilted lines squared off one by one would not.
+ */
+function toLine(s: Stroke, t: number, dir: 'h' | 'v', cx: number, cy: number): PixelLine {
+  if (dir === 'h') {
+    const y = s.p + cx * t, dx = (s.p - cy) * t;
+    return { x0: s.a + dx, y0: y, x1: s.b + 1 + dx, y1: y, thickness: s.thickness };
+  }
+  const x = s.p - cy * t, dy = (s.p - cx) * t;
+  return { x0: x, y0: s.a - dy, x1: x, y1: s.b + 1 - dy, thickness: s.thickness };
 }
 
 /**
