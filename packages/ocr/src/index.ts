@@ -53,7 +53,8 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
   };
 }
 
-export { recognizePage, chooseScale, candidateAngles, type PageInfo, type RecognizeDeps } from './recognize-page.js';
+export { recognizePage, rasterRulings, chooseScale, candidateAngles, type PageInfo, type RecognizeDeps } from './recognize-page.js';
+export { detectRulings, rulingsToRaw, dropTextUnderlines, type PixelLine, type PixelSquare, type RasterRulings, type RulingOptions } from './rulings.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
 export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';
 export { createTesseractWorker, languageDataPath, type OcrWorker, type OcrWorkerFactory, type OcrWorkerOptions, type TessResult } from './tesseract-worker.js';

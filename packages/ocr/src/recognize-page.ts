@@ -4,6 +4,7 @@ import { decodeGrey, downscale, rescale, renderForOcr, renderProbe } from './pre
 import type { TessResult } from './tesseract-worker.js';
 import { normalizeAngle, splitRotation, type ImageTransform } from './transform.js';
 import { readability, toRawWords } from './words.js';
+import { detectRulings, dropTextUnderlines, rulingsToRaw } from './rulings.js';
 
 export interface PageInfo { number: number; widthPt: number; heightPt: number }
 
@@ -94,5 +95,16 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   const { res, t } = best!;
   const ptPerSrcPx = (page.widthPt / grey.width + page.heightPt / grey.height) / 2;
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
-  return { ...base, words: toRawWords(res, t, ptPerOcrPx), correctedRotation: splitRotation(t.angle).quarter };
+  const words = toRawWords(res, t, ptPerOcrPx);
+  return { ...base, words, ...rasterRulings(grey, analysis, page, words), correctedRotation: splitRotation(t.angle).quarter };
+}
+
+/**
+ * Ruling lines and checkbox squares of the scan, on the page as sent (like the words), read along
+ * the skew the analysis measured; lines that only underline a run of text are dropped.
+ */
+export function rasterRulings(grey: GreyImage, analysis: PageAnalysis, page: PageInfo, words: RawPage['words']): Pick<RawPage, 'segments' | 'rects'> {
+  const found = detectRulings(grey, { skewDeg: splitRotation(analysis.lineAngle).skew, pxPerPt: grey.width / page.widthPt });
+  const raw = rulingsToRaw(found, grey, page);
+  return { segments: dropTextUnderlines(raw.segments, words), rects: raw.rects };
 }
