@@ -7,6 +7,7 @@ import { Metrics } from './metrics.js';
 import { JobService } from './jobs/job-service.js';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
+import { LeasingRateLimiter } from './rate-limit/leasing-rate-limiter.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 
 /** Everything a process of either mode needs, wired once from the config. */
@@ -58,7 +59,8 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       : new InProcessJobQueue({ onError: (e, c) => log.warn({ err: e, queue: c.queue, jobId: c.msg.jobId, dropped: c.dropped }, 'queue handler error') });
     closers.push(() => queue.close());
     const limiter: RateLimiter = config.mode === 'distributed'
-      ? new RedisRateLimiter({ redis: config.redisUrl!, prefix: config.queuePrefix })
+      // Leases batches of tokens so a busy key does not pay a Redis round trip on every request.
+      ? new LeasingRateLimiter(new RedisRateLimiter({ redis: config.redisUrl!, prefix: config.queuePrefix }))
       : new MemoryRateLimiter();
     closers.push(() => limiter.close());
     const metrics = new Metrics(() => queue.depth());
