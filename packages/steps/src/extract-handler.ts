@@ -2,6 +2,7 @@ import type { Document, FigureElement, OcrEngine, SourceFormat } from '@quire/co
 import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import { renderExtraction } from '@quire/render';
+import { safeFetch } from '@quire/runtime';
 import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
 
@@ -20,6 +21,7 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     pages, detectSelections: req.detect_selections === true,
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr as OcrEngine | undefined,
+    fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
   });
   const base = String(req.base_url ?? '');
   const describe = req.figure_description === true ? visionDescriber(ctx.services) : undefined;
@@ -100,4 +102,26 @@ function elementCounts(doc: Document): { table_count: number; chart_count: numbe
     else if (e.kind === 'figure' && e.visualType === 'chart' && e.chart) charts++;
   }
   return { table_count: tables, chart_count: charts };
+}
+
+const MAX_REMOTE_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Remote <img> sources of an HTML upload, fetched only when QUIRE_HTML_FETCH_IMAGES is on, through the
+ * file_url SSRF guard (public addresses only unless allow-listed, every redirect re-checked). A failed
+ * or non-image fetch is null (the HTML reader reports it in warnings), never a job failure.
+ */
+function remoteImageFetcher(ctx: JobContext): (url: string) => Promise<{ bytes: Uint8Array; mime: string } | null> {
+  const { timeoutMs, allowPrivate, allowHosts } = ctx.config.fileUrl;
+  return async (url) => {
+    try {
+      const r = await safeFetch(url, { timeoutMs, allowPrivate, allowHosts, maxBytes: MAX_REMOTE_IMAGE_BYTES });
+      const mime = String(r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const chunks: Buffer[] = [];
+      for await (const c of r.body) chunks.push(Buffer.from(c as Uint8Array));
+      return mime.startsWith('image/') ? { bytes: Buffer.concat(chunks), mime } : null;
+    } catch {
+      return null;
+    }
+  };
 }

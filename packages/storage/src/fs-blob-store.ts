@@ -65,7 +65,8 @@ export class FsBlobStore implements BlobStore {
     let size = 0;
     let sourceError: unknown;
     try {
-      if (body instanceof Uint8Array) {
+      // isView, not instanceof: bytes made in another realm (a vm context, a worker) are still bytes.
+      if (ArrayBuffer.isView(body)) {
         await fsp.writeFile(tmpFile, body);
         size = body.byteLength;
       } else {

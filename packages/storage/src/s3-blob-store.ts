@@ -74,7 +74,8 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, body: Uint8Array | Readable, opts?: { contentType?: string }): Promise<BlobInfo> {
     assertValidKey(key);
     const contentType = opts?.contentType;
-    if (body instanceof Uint8Array) {
+    // isView, not instanceof: bytes made in another realm (a vm context, a worker) are still bytes.
+    if (ArrayBuffer.isView(body)) {
       await this.call((c) => c.send(new PutObjectCommand({
         Bucket: this.bucket, Key: key, Body: body, ContentLength: body.byteLength,
         ...(contentType ? { ContentType: contentType } : {}),
