@@ -67,6 +67,9 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   }
   const filled = drafts.filter((d) => d.words.length > 0).length;
   if (filled < 2 || filled < 0.2 * drafts.length) return undefined;
+  // a frame whose every text cell spans the full width has no column rules (a boxed list, a banded table
+  // ruled between rows only): its columns come from text alignment, left to the borderless detector
+  if (drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
   const table = toTable(drafts, rows, cols, raw, geom, 0.95);
   table.extra = { source: 'ruled' };
   return { table, words: new Set(inGrid) };

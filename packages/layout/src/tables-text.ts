@@ -76,9 +76,23 @@ function proseColumn(rows: Frag[][], cols: Interval[], c: number, spanOf: (f: Fr
   return n > 0 && prose >= 0.7 * n;
 }
 
+/**
+ * Rows whose fragments define the columns (the first row, usually a centred header, left out by the
+ * caller): those with at least the median number of fragments (over rows with two or more). Header lines spanning several columns and wrapped stub lines have fewer
+ * fragments; letting them in would merge the columns they straddle.
+ */
+function basisRows(rows: Frag[][]): Frag[][] {
+  const multi = rows.filter((b) => b.length >= 2);
+  if (multi.length < 2) return rows;
+  const counts = multi.map((b) => b.length).sort((a, b) => a - b);
+  const median = counts[(counts.length - 1) >> 1];
+  const basis = multi.filter((b) => b.length >= median);
+  return basis.length >= 2 ? basis : multi;
+}
+
 function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
   const body = rows.slice(1).filter((b) => b.length >= 2);
-  const cols = columnsOf(body.length >= 2 ? rows.slice(1) : rows);
+  const cols = columnsOf(basisRows(body.length >= 2 ? rows.slice(1) : rows));
   if (cols.length < 2) return undefined;
   const spanOf = (f: Frag): [number, number] => {
     let c0 = -1, c1 = -1;

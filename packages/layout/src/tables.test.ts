@@ -48,7 +48,8 @@ describe('ruled tables', () => {
     const p = new PageBuilder();
     const xs = [72, 220, 400], ys = [100, 120, 150, 170];
     for (let r = 0; r < 3; r++) for (let c = 0; c < 2; c++) {
-      p.rect(xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r], { filled: true, stroked: false, fill: r === 0 ? [0.2, 0.3, 0.6] : [0.95, 0.95, 0.9] });
+      // a 1 pt white gutter between cells shows as the grid lines
+      p.rect(xs[c], ys[r], xs[c + 1] - xs[c] - 1, ys[r + 1] - ys[r] - 1, { filled: true, stroked: false, fill: r === 0 ? [0.2, 0.3, 0.6] : [0.95, 0.95, 0.9] });
     }
     p.text(76, 104, 'Term');
     p.text(224, 104, 'Meaning');
@@ -76,6 +77,40 @@ describe('ruled tables', () => {
     const [t] = tables(layoutDocument(input([p.build()])));
     expect([t.rows, t.cols, t.headerRows]).toEqual([5, 2, 1]);
     expect(t.cells.map((c) => c.text)).toEqual(['Item', 'Cost', 'Rent', '900', 'Food', '300', 'Travel', '120', 'Books', '40']);
+  });
+
+  it('draws no grid line where fills of one colour abut (row bands drawn cell by cell, padding strips)', () => {
+    const p = new PageBuilder();
+    const xs = [72, 200, 300, 400, 500];
+    const rows = [['Region', 'Sales', 'Costs', 'Profit'], ['North', '1,200', '800', '400'], ['South', '900', '700', '200'],
+      ['East', '1,500', '1,000', '500'], ['West', '600', '650', '-50']];
+    const ys = rows.map((_, r) => 100 + r * 20);
+    p.hRule(72, 500, 100).hRule(72, 500, 200).vRule(72, 100, 200).vRule(500, 100, 200);
+    rows.forEach((row, r) => {
+      p.hRule(72, 500, ys[r]);
+      // every other row banded: each cell's background drawn as a 4 pt padding strip and a text strip, all one colour
+      if (r % 2 === 1) for (let c = 0; c < 4; c++) {
+        p.rect(xs[c], ys[r], 4, 20, { filled: true, stroked: false, fill: [0.82, 0.92, 0.95] });
+        p.rect(xs[c] + 4, ys[r], xs[c + 1] - xs[c] - 4, 20, { filled: true, stroked: false, fill: [0.82, 0.92, 0.95] });
+      }
+      row.forEach((text, c) => p.text(xs[c] + 8, ys[r] + 5, text));
+    });
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols]).toEqual([5, 4]);
+    expect(t.cells.map((c) => c.text)).toEqual(rows.flat());
+    expect(t.extra?.source).toBe('horizontal-rules');
+  });
+
+  it('reads a frame ruled between rows only, whose every text cell spans the full width, by text alignment', () => {
+    const p = new PageBuilder();
+    const rows = [['Region', 'Sales', 'Costs'], ['North', '1,200', '800'], ['South', '900', '700'], ['East', '1,500', '1,000']];
+    for (let r = 0; r <= rows.length; r++) p.hRule(72, 500, 100 + r * 20);
+    // frame sides and a short tick on the top edge: the grid has a column line that no text row reaches
+    p.vRule(72, 100, 180).vRule(500, 100, 180).vRule(300, 100, 106);
+    rows.forEach((row, r) => row.forEach((text, c) => p.text(80 + c * 140, 105 + r * 20, text)));
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols]).toEqual([4, 3]);
+    expect(t.cells.map((c) => c.text)).toEqual(rows.flat());
   });
 
   it('does not make a table of chart gridlines with empty cells', () => {
@@ -117,6 +152,23 @@ describe('borderless and partly ruled tables', () => {
     expect([t.rows, t.cols, t.headerRows]).toEqual([4, 3, 1]);
     expect(t.cells.slice(3).map((c) => c.text)).toEqual(body.flat());
     expect(t.extra?.source).toBe('horizontal-rules');
+  });
+
+  it('takes columns from the fullest rows, so a header line over two sub-columns does not merge them', () => {
+    const p = new PageBuilder();
+    p.text(72, 100, 'State');
+    p.text(200, 100, 'Spending');
+    p.text(360, 100, 'Total');
+    p.text(200, 113, 'Medical & Family');
+    p.text(360, 113, 'All');
+    p.text(200, 126, 'Public');
+    p.text(270, 126, 'Welfare');
+    const body = [['Goa', '4,055', '110', '4,165'], ['Bihar', '21,016', '4,332', '25,348'], ['Assam', '14,874', '2,554', '17,428'], ['Delhi', '28,084', '411', '28,495']];
+    body.forEach((r, i) => r.forEach((c, j) => p.text([72, 200, 270, 360][j], 141 + i * 13, c)));
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols]).toEqual([7, 4]);
+    expect(t.cells.filter((c) => c.row >= 3).map((c) => c.text)).toEqual(body.flat());
+    expect(t.cells.find((c) => c.text === 'Medical & Family')).toMatchObject({ row: 1, col: 1, colSpan: 2 });
   });
 
   it('spans a header cell over the columns it covers', () => {
