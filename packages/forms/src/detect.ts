@@ -4,14 +4,16 @@ import { flatCells } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
 import { pageHasImages, readPageGeometryUpright } from './page-geometry.js';
-import { openPdfJs, pageFrame, remapBox, remapPoint, type PageFrame } from './pdfjs.js';
-import type { DetectedCell, DetectOptions, DetectResult } from './types.js';
+import { openPdfJs, pageFrame, remapBox, remapPoint, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { scannedGeometry } from './scan-geometry.js';
+import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './types.js';
 
 /**
  * Detects the cells of a PDF form. Pages with AcroForm widgets yield one cell per widget (radio
  * groups one cell); pages without widgets are read from their drawing and text. Pages that are
- * images only (scans) need geometry from outside (`opts.geometry`, e.g. OCR words plus raster line
- * detection); without it they are listed in `scannedPages` and yield no cells.
+ * images only (scans) are read from geometry given from outside (`opts.geometry`), or OCR'd with
+ * `opts.ocr` (words, plus ruling lines and checkbox squares found in the raster); without either
+ * they are listed in `scannedPages` with a warning and yield no cells.
  */
 export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Promise<DetectResult> {
   if (!pdf.length) throw new QuireError('FILE_004', 'Empty file');
@@ -32,7 +34,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
       const display = pageFrame(page);
       const annots = ((await page.getAnnotations({ intent: 'display' })) as WidgetAnnotation[]).filter((a) => a.subtype === 'Widget' && !!a.fieldName && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
       const outside = opts.geometry?.[n];
-      const read = outside ? { geo: outside, frame: display } : await readPageGeometryUpright(page);
+      const read = outside ? { geo: outside, frame: frameOf(page, display, outside) } : await readPageGeometryUpright(page);
       const { geo, frame } = read;
       const turned = frame.rotate % 360 !== display.rotate % 360;
       const fix = (cells: DetectedCell[]) => (turned ? cells.map((c) => toDisplay(c, frame, display)) : cells);
@@ -47,7 +49,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
         // a fillable form's other pages (instructions, worksheets) are not scanned for drawn cells
       } else if (!outside && !geo.words.length && !geo.segments.length && await pageHasImages(page)) {
         scannedPages.push(n);
-        warnings.push(`Page ${n} is an image only (scanned); its cells need OCR and raster line detection`);
+        if (!opts.ocr) warnings.push(`Page ${n} is an image only (scanned) and no OCR engine is configured; it has no cells`);
       } else {
         const r = flatCells(n, geo, tables);
         tables = r.tables;
@@ -55,11 +57,30 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
       }
       page.cleanup();
     }
+    if (opts.ocr && scannedPages.length) {
+      const scans = await scannedGeometry(pdf, scannedPages, opts.ocr);
+      warnings.push(...scans.warnings);
+      for (const n of scannedPages) {
+        const geo = scans.geometry.get(n);
+        if (!geo) continue;
+        const page = await doc.getPage(n);
+        const display = pageFrame(page), frame = frameOf(page, display, geo);
+        const r = flatCells(n, geo, tables);
+        tables = r.tables;
+        drawn.push(...(frame.rotate % 360 !== display.rotate % 360 ? r.cells.map((c) => toDisplay(c, frame, display)) : r.cells));
+        page.cleanup();
+      }
+    }
     assignWidgetGrids(widgetCells_, tables);
     return { cells: readingOrder([...widgetCells_, ...drawn]), pageCount, scannedPages, warnings };
   } finally {
     await doc.destroy();
   }
+}
+
+/** The frame outside geometry is in: the displayed page, or that page turned by the geometry's quarter turn. */
+function frameOf(page: PdfJsPage, display: PageFrame, geo: PageGeometry): PageFrame {
+  return geo.turn ? pageFrame(page, (display.rotate + geo.turn) % 360) : display;
 }
 
 /** A cell found in the reading frame of sideways text, moved to display coordinates; fill draws in `readingRotation`. */

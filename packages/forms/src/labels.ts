@@ -53,7 +53,8 @@ export function buildPhrases(words: PtWord[]): Phrase[] {
 }
 
 export function cleanLabel(s: string): string {
-  return s.replace(/[_.…]{2,}/g, ' ').replace(/\s+/g, ' ').replace(/[\s:]+$/, '').trim().slice(0, 120);
+  // Rule-like glyphs at either end are box edges and underlines that OCR read as text ("|Date", "~~ Code").
+  return s.replace(/[_.…]{2,}/g, ' ').replace(/\s+/g, ' ').replace(/^[\s|¦~=_\\/]+/, '').replace(/[\s:|¦~=_\\/]+$/, '').trim().slice(0, 120);
 }
 
 interface LabelOpts {

@@ -1,4 +1,4 @@
-import type { RawRect, RawSegment, RawWord, Box } from '@quire/core';
+import type { RawRect, RawSegment, RawWord, Box, OcrEngine } from '@quire/core';
 
 /** The spec's checkbox_details entry. */
 export interface CheckboxDetail {
@@ -69,6 +69,11 @@ export interface PageGeometry {
   rects: RawRect[];
   /** Bounding boxes of other painted marks (curves, diagonal strokes): checkmarks, circles. */
   marks?: { box: Box; closedCurve?: boolean; filled?: boolean }[];
+  /**
+   * Clockwise quarter turn from the displayed page to this geometry's frame (an OCR'd sideways scan
+   * turned upright); cells found in it are mapped back to the displayed page.
+   */
+  turn?: 0 | 90 | 180 | 270;
 }
 
 export interface DetectOptions {
@@ -76,6 +81,11 @@ export interface DetectOptions {
   pages?: number[];
   /** Geometry supplied from outside (e.g. OCR + raster line detection) for pages that have no usable text layer. */
   geometry?: Record<number, PageGeometry>;
+  /**
+   * OCR engine for image-only (scanned) pages without outside geometry: they are rendered, OCR'd and
+   * their ruling lines and checkbox squares found in the raster. Without it such pages yield no cells.
+   */
+  ocr?: OcrEngine;
   /**
    * Also look for drawn cells on the pages without widgets of a fillable form (off by default: those
    * pages are usually instructions, and their rules and leaders are not fields).
@@ -86,7 +96,7 @@ export interface DetectOptions {
 export interface DetectResult {
   cells: DetectedCell[];
   pageCount: number;
-  /** Pages that look scanned (image only, no text and no drawing) and got no geometry from outside. */
+  /** Pages that look scanned (image only, no text and no drawing); their cells come from OCR when an engine was given. */
   scannedPages: number[];
   warnings: string[];
 }

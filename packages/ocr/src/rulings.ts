@@ -47,7 +47,7 @@ const MIN_STROKE_PT = 4;
 /** Thickest stroke that is still a rule, in points (thicker ink is a filled area or a picture). */
 const MAX_THICK_PT = 4;
 /** Checkbox squares: side in points. */
-const SQUARE_MIN_PT = 5, SQUARE_MAX_PT = 24;
+const SQUARE_MIN_PT = 6, SQUARE_MAX_PT = 24;
 /** Runs must be this dark (gaps of one pixel allowed), so dotted leaders and serif chains are not rules. */
 const MIN_FILL = 0.9;
 /** A rule is not flanked by ink along more than this fraction of its length (letters standing on serifs are). */
@@ -92,7 +92,7 @@ export function detectRulings(img: GreyImage, opts: RulingOptions = {}): RasterR
   };
   const horizontal = [...longH, ...shortH].filter((s) => inner(s, H, H)).slice(0, MAX_LINES).map((s) => toLine(s, t, 'h', W / 2, H / 2));
   const vertical = [...longV, ...shortV].filter((s) => inner(s, W, W)).slice(0, MAX_LINES).map((s) => toLine(s, t, 'v', W / 2, H / 2));
-  const squares = findSquares(img, threshold, hStrokes, pxPerPt, gap);
+  const squares = findSquares(img, threshold, hStrokes, pxPerPt, gap, t);
   return { horizontal, vertical, squares, threshold };
 }
 
@@ -251,46 +251,65 @@ function toLine(s: Stroke, t: number, dir: 'h' | 'v', cx: number, cy: number): P
 
 /**
  * Checkbox squares: a short horizontal stroke with another of the same extent below it at a square's
- * distance, and ink down both sides between them. The interior's ink fraction says whether it is ticked.
+ * distance, straight walls down both sides between them that stop at the corners, and paper all
+ * around. The interior's ink fraction says whether it is ticked.
  */
-function findSquares(img: GreyImage, T: number, h: Stroke[], pxPerPt: number, gap: number): PixelSquare[] {
-  const { data, width: W } = img;
+function findSquares(img: GreyImage, T: number, h: Stroke[], pxPerPt: number, gap: number, t: number): PixelSquare[] {
+  const { data, width: W, height: H } = img;
   const lo = SQUARE_MIN_PT * pxPerPt, hi = SQUARE_MAX_PT * pxPerPt;
-  const cands = h.filter((s) => s.b - s.a + 1 >= lo && s.b - s.a + 1 <= hi).sort((x, y) => x.p - y.p);
-  const out: PixelSquare[] = [];
-  const used = new Set<Stroke>();
-  const column = (x0: number, x1: number, y0: number, y1: number) => {
+  // strokes in image rows (undo the shear at the stroke's middle; a checkbox is too small to tilt)
+  const cands = h.filter((s) => s.b - s.a + 1 >= lo && s.b - s.a + 1 <= hi)
+    .map((s) => ({ y: s.p + ((s.a + s.b + 1) / 2) * t, a: s.a, b: s.b, thickness: s.thickness }))
+    .sort((x, y) => x.y - y.y);
+  const dark = (x: number, y: number) => {
+    const X = Math.round(x), Y = Math.round(y);
+    return X >= 0 && Y >= 0 && X < W && Y < H && data[Y * W + X] < T;
+  };
+  // rows of a wall with ink in its band and paper just outside it (a letter's curve bulges out)
+  const wall = (inner0: number, inner1: number, outside: number, y0: number, y1: number) => {
     let hit = 0, n = 0;
     for (let y = Math.round(y0); y <= Math.round(y1); y++) {
       n++;
-      for (let x = Math.max(0, Math.round(x0)); x <= Math.min(W - 1, Math.round(x1)); x++) if (data[y * W + x] < T) { hit++; break; }
+      if (dark(outside, y)) continue;
+      for (let x = Math.round(inner0); x <= Math.round(inner1); x++) if (dark(x, y)) { hit++; break; }
     }
     return n ? hit / n : 0;
   };
+  const out: PixelSquare[] = [];
+  const used = new Set<number>();
   for (let i = 0; i < cands.length; i++) {
+    if (used.has(i)) continue;
     const top = cands[i];
-    if (used.has(top)) continue;
     const w = top.b - top.a + 1, slack = Math.max(2, gap + 1, 0.12 * w);
     for (let j = i + 1; j < cands.length; j++) {
       const bot = cands[j];
-      const side = bot.p - top.p;
+      const side = bot.y - top.y;
       if (side > 1.3 * w + 2) break;
-      if (used.has(bot) || side < 0.75 * w - 2) continue;
+      if (used.has(j) || side < 0.75 * w - 2) continue;
       if (Math.abs(bot.a - top.a) > slack || Math.abs(bot.b - top.b) > slack) continue;
       const th = Math.max(top.thickness, bot.thickness, 1);
-      const y0 = top.p + th / 2, y1 = bot.p - th / 2;
+      const y0 = top.y - th / 2, y1 = bot.y + th / 2;
       const x0 = Math.min(top.a, bot.a), x1 = Math.max(top.b, bot.b);
-      if (column(x0 - 1, x0 + th + 1, y0, y1) < 0.85 || column(x1 - th - 1, x1 + 1, y0, y1) < 0.85) continue;
+      const out0 = x0 - 3 - gap, out1 = x1 + 3 + gap;
+      if (wall(x0 - 1, x0 + th + 1, out0, y0 + th, y1 - th) < 0.85 || wall(x1 - th - 1, x1 + 1, out1, y0 + th, y1 - th) < 0.85) continue;
+      // the walls and edges stop at the corners (a comb's cells or a grid's do not)
+      // (two pixels in a row along the stroke, so a speck of noise does not count)
+      const d = 3 + gap;
+      const beyond = [
+        [x0 + th / 2, y0 - d, 0, -1], [x0 + th / 2, y1 + d, 0, 1], [x1 - th / 2, y0 - d, 0, -1], [x1 - th / 2, y1 + d, 0, 1],
+        [x0 - d, y0 + th / 2, -1, 0], [x1 + d, y0 + th / 2, 1, 0], [x0 - d, y1 - th / 2, -1, 0], [x1 + d, y1 - th / 2, 1, 0],
+      ].some(([x, y, dx, dy]) => dark(x, y) && dark(x + dx, y + dy));
+      if (beyond) continue;
       // a box stands alone: the ring just outside it is paper (a letter's strokes go on: the leg of an R, an E's spine)
-      if (ringInk(img, T, x0 - th / 2 - gap - 2, top.p - th - gap - 2, x1 + th / 2 + gap + 2, bot.p + th + gap + 2) > MAX_RING_INK) continue;
+      if (ringInk(img, T, x0 - th / 2 - gap - 2, y0 - th / 2 - gap - 2, x1 + th / 2 + gap + 2, y1 + th / 2 + gap + 2) > MAX_RING_INK) continue;
       // interior ink, inset past the walls
       const m = th + 2;
       let ink = 0, n = 0;
-      for (let y = Math.round(y0 + m); y <= Math.round(y1 - m); y++) {
-        for (let x = Math.round(x0 + m); x <= Math.round(x1 - m); x++) { n++; if (data[y * W + x] < T) ink++; }
+      for (let y = Math.round(y0 + th + m); y <= Math.round(y1 - th - m); y++) {
+        for (let x = Math.round(x0 + m); x <= Math.round(x1 - m); x++) { n++; if (dark(x, y)) ink++; }
       }
-      out.push({ x0, y0: top.p - th / 2, x1: x1 + 1, y1: bot.p + th / 2, thickness: th, ink: n ? ink / n : 0 });
-      used.add(top); used.add(bot);
+      out.push({ x0, y0, x1: x1 + 1, y1, thickness: th, ink: n ? ink / n : 0 });
+      used.add(i); used.add(j);
       break;
     }
   }

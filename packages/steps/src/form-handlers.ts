@@ -1,4 +1,4 @@
-import { QuireError, creditsFor, parsePageRange } from '@quire/core';
+import { QuireError, creditsFor, parsePageRange, type OcrEngine } from '@quire/core';
 import {
   clearForm, detectForm, fillForm, fromSpecFormCells, toFillableCells, toSpecFormCells,
   type DetectedCell, type OverlayRecord,
@@ -46,11 +46,12 @@ function formHandler(op: FormOp): JobHandler {
     // The cells this run works with: hand-edited form_fields, else the form_id's cached cells (fill/clear), else detection.
     let cells: DetectedCell[];
     if (op === 'detect' || (!parent && req.form_fields === undefined)) {
-      const d = await detectForm(pdf, { pages });
+      // scanned pages are OCR'd (words, raster rulings and checkbox squares) when the worker has an engine
+      const d = await detectForm(pdf, { pages, ocr: ctx.services.ocr as OcrEngine | undefined });
       cells = d.cells;
       warnings.push(...d.warnings);
     } else if (req.form_fields !== undefined) {
-      const known = parent?.data.cells ?? (await detectForm(pdf, { pages })).cells;
+      const known = parent?.data.cells ?? (await detectForm(pdf, { pages, ocr: ctx.services.ocr as OcrEngine | undefined })).cells;
       cells = fromSpecFormCells(req.form_fields, known);
       const outside = cells.filter((c) => c.page_number > pageCount);
       if (outside.length) throw new QuireError('REQ_003', `form_fields names page ${outside[0].page_number} but the PDF has ${pageCount} page(s)`, { page_count: pageCount });
