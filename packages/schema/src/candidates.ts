@@ -2,7 +2,8 @@ import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM
 import { below, rightOf, type DocIndex, type Unit } from './doc-index.js';
 import { isGenericField, type FieldSpec } from './field-spec.js';
 import { typedValue, type TypedValue } from './typed-value.js';
-import type { DateContext } from './values/dates.js';
+import { findAmounts } from './values/amounts.js';
+import { findDates, type DateContext } from './values/dates.js';
 
 /**
  * Candidate values for one scalar field, each with the evidence behind it: how well the printed
@@ -20,6 +21,8 @@ export interface Candidate {
   score: number;
   order: number;
   how: 'inline' | 'inline-nosep' | 'right' | 'below' | 'cell-right' | 'cell-below' | 'pattern';
+  /** A total after a rounding adjustment (it outranks the unrounded one). */
+  rounded?: boolean;
 }
 
 export const LABEL_MIN = 0.78;
@@ -44,8 +47,20 @@ export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext):
   for (const v of field.labels) best = Math.max(best, fieldLabelScore(v.text, t) * v.weight, leadingLabelScore(v.text, t) * v.weight);
   // the description may name the printed label ("the total amount due"), a weaker signal — unless
   // the label names another field of the schema ("issued the invoice" is not "Invoice Number")
-  if (best < 0.82 && field.description && t.split(/\s+/).length <= 4 && mentionsLabel(field.description, t) && !namesOtherField(field, t, ctx)) best = 0.82;
+  if (best < 0.82 && field.description && t.split(/\s+/).length <= 4 && mentionsLabel(field.description, t) && !namesOtherField(field, t, ctx)
+    && !(field.isTotal && PARTIAL.test(normalizeLabel(t)))) best = 0.82;
+  if (field.isTotal && best >= LABEL_MIN) best = totalQualified(best, t);
   return best;
+}
+
+/** "Total (excluding GST)" is a part of what was paid; "Total (inclusive of GST)", "Grand total" is all of it. */
+const EXCLUDING = /\b(excl\w*|exclusive|before|without|ht|sub\s?total|pre[- ]?tax)\b/i;
+const INCLUDING = /\b(incl\w*|inclusive|with|ttc|grand|rounded|payable|due|to pay|nett total)\b/i;
+
+function totalQualified(score: number, printed: string): number {
+  if (EXCLUDING.test(printed)) return Math.max(LABEL_MIN, score * 0.92);
+  if (INCLUDING.test(printed)) return Math.min(1, score + 0.04);
+  return score;
 }
 
 /** Words that turn a total into a part of it ("Total Qty", "Total excl. VAT", "Total Tax"). */
@@ -57,6 +72,8 @@ function leadingLabelScore(field: string, printed: string): number {
   const p = normalizeLabel(printed).split(' ');
   if (p.length <= f.length || p.length > f.length + 4 || f.some((w, i) => p[i] !== w)) return 0;
   const rest = p.slice(f.length).join(' ');
+  // "Total sales (inclusive of GST)": a tax word after "inclusive" is still the whole amount
+  if (!/\d/.test(rest) && /\b(incl\w*|inclusive|including)\b/.test(rest) && !/\b(excl\w*|exclusive)\b/.test(rest)) return 0.84;
   return /\d/.test(rest) || PARTIAL.test(rest) || KNOWN_LABELS.has(rest) ? 0 : 0.84;
 }
 
@@ -109,7 +126,10 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
   }
   // no separator: "TOTAL 9.00", "Invoice Number 12345"
   const words = u.text.split(/\s+/);
-  if (u.text.includes(':') || words.length < 2) return;
+  if (u.text.includes(':') || words.length < 2) {
+    if (words.length >= 2 && !out.some((c) => c.order === u.order && c.how === 'inline')) labelBeforeValue(field, u, ctx, out);
+    return;
+  }
   let best: Candidate | undefined;
   for (let k = 1; k <= Math.min(5, words.length - 1); k++) {
     const label = labelScore(field, words.slice(0, k).join(' '), ctx);
@@ -121,6 +141,29 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
     if (c && (!best || c.score > best.score)) best = c;
   }
   if (best) out.push(best);
+  else labelBeforeValue(field, u, ctx, out);
+}
+
+/**
+ * "Date © 09/01/2019 8:01:11 PM Cashier : 01", "Doc No 123 Date 25/12/2018": a date or amount
+ * inside a longer line, governed by the one to three words just before it (OCR noise between the
+ * label and the value — ".", "©", ":" — is skipped).
+ */
+function labelBeforeValue(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
+  const isDate = field.kind === 'date' || field.kind === 'date-time' || field.kind === 'date-text';
+  if (!isDate && field.kind !== 'number') return;
+  const found = isDate ? findDates(u.text, ctx.dates).map((d) => ({ index: d.index, raw: d.raw })) : findAmounts(u.text).map((a) => ({ index: a.index, raw: a.raw }));
+  for (const f of found) {
+    const before = u.text.slice(0, f.index).replace(/[^\p{L}\p{N})]+$/u, '');
+    const words = before.split(/\s+/).filter(Boolean);
+    for (let k = 1; k <= Math.min(3, words.length); k++) {
+      const label = labelScore(field, words.slice(-k).join(' '), ctx);
+      if (label < LABEL_MIN) continue;
+      const tv = typedValue(field, u.text.slice(f.index), ctx.dates, u.selected);
+      if (tv) out.push(make(field, tv, u, label, 'inline-nosep'));
+      break;
+    }
+  }
 }
 
 function neighbourCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
@@ -179,5 +222,37 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
     neighbourCandidates(field, u, ctx, out);
   }
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
+  if (field.isTotal) roundedTotals(field, ctx, out);
   return out;
+}
+
+const ROUNDING = /^(rounding|round(ing)? adj(ustment)?|rounding adj(ustment)?|arrondi)\b/i;
+
+/**
+ * "TOTAL 60.31 / Rounding adj -0.01 / 60.30": cash totals rounded to the coin. A rounding line with
+ * a non-zero amount, printed after a labelled total, makes the total plus the adjustment — when that
+ * amount is printed below the rounding line — the total paid.
+ */
+function roundedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  for (const r of ctx.ix.units) {
+    const label = r.text.replace(/[^\p{L}\s]+/gu, ' ').replace(/\s+/g, ' ').trim();
+    if (!ROUNDING.test(label)) continue;
+    const own = findAmounts(r.text);
+    const src = own.length ? r : rightOf(ctx.ix, r);
+    const adj = (src === r ? own : findAmounts(src?.text ?? ''))[0];
+    if (!adj || !adj.value || Math.abs(adj.value) >= 1) continue;
+    const totals = out.filter((c) => typeof c.value === 'number' && c.order < r.order && c.how !== 'pattern');
+    for (const t of totals) {
+      // the adjustment's sign is easily lost ("-0.01" read as "0.01"): the amount printed after it decides
+      let want = 0, hit: Unit | undefined;
+      for (const w of [(t.value as number) + adj.value, (t.value as number) - adj.value].map((x) => Math.round(x * 100) / 100)) {
+        hit = ctx.ix.units.find((v) => v.page === r.page && v.order > r.order && v.order <= r.order + 6
+          && findAmounts(v.text).some((a) => Math.abs(a.value - w) < 0.005));
+        if (hit) { want = w; break; }
+      }
+      if (!hit) continue;
+      const tv = typedValue(field, String(want), ctx.dates);
+      if (tv) out.push({ ...make(field, { ...tv, printed: findAmounts(hit.text).find((a) => Math.abs(a.value - want) < 0.005)!.raw }, hit, Math.min(1, t.label + 0.05), 'below'), rounded: true });
+    }
+  }
 }

@@ -42,6 +42,13 @@ function totalBonus(field: FieldSpec, merged: { cand: Candidate }[]): Map<Candid
   const max = Math.max(...labelled.map((c) => c.value as number));
   const lastOrder = Math.max(...labelled.map((c) => c.order));
   for (const c of labelled) bonus.set(c, (c.value === max ? 0.06 : 0) + (c.order === lastOrder ? 0.03 : 0));
+  // the rounded total is what was paid, though a cent below the unrounded one
+  for (const c of labelled) {
+    if (!c.rounded) continue;
+    bonus.set(c, 0.1);
+    // the amount before rounding, wherever else it is printed ("GST summary: Total 80.91"), is not the total paid
+    for (const o of labelled) if (!o.rounded && o.value !== c.value && Math.abs((o.value as number) - (c.value as number)) <= 0.05) bonus.set(o, -0.2);
+  }
   return bonus;
 }
 

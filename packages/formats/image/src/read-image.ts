@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { QuireError, isQuireError, resolveLimits, sniffFileType, type ParseLimits, type ParseOptions, type RawPage } from '@quire/core';
+import { contentBox, cropTo, uncropPage } from './content-crop.js';
 import { pageSizePt } from './page-size.js';
 
 export interface ImageReadResult {
@@ -58,7 +59,18 @@ async function preparePage(bytes: Uint8Array, format: ImageReadResult['format'],
   return job;
 }
 
-async function readPage(job: PageJob, options: ParseOptions | undefined, multi: boolean): Promise<RawPage> {
+/** OCR of one page; a photo whose text fills a small part of the frame is read from that part only. */
+async function recognize(ocr: NonNullable<ParseOptions['ocr']>, job: PageJob, maxPixels: number): Promise<RawPage> {
+  const image = job.image!;
+  const box = await contentBox(image, maxPixels);
+  if (!box) return ocr.recognize(image, { number: job.number, widthPt: job.widthPt, heightPt: job.heightPt });
+  const crop = await cropTo(image, box, maxPixels);
+  const b = crop.box;
+  const page = await ocr.recognize(crop.png, { number: job.number, widthPt: job.widthPt * (b.x1 - b.x0), heightPt: job.heightPt * (b.y1 - b.y0) });
+  return uncropPage(page, b, job.widthPt, job.heightPt);
+}
+
+async function readPage(job: PageJob, options: ParseOptions | undefined, multi: boolean, maxPixels: number): Promise<RawPage> {
   const page = emptyPage(job.number, job.widthPt, job.heightPt);
   if (job.error) return { ...page, error: job.error };
   if (!job.image) return page;
@@ -70,7 +82,7 @@ async function readPage(job: PageJob, options: ParseOptions | undefined, multi: 
     return page;
   }
   try {
-    return await options.ocr.recognize(job.image, { number: job.number, widthPt: job.widthPt, heightPt: job.heightPt });
+    return await recognize(options.ocr, job, maxPixels);
   } catch (e) {
     const code = isQuireError(e) ? e.code : 'PROC_001';
     // A single image that cannot be decoded is a corrupt file; anything else fails just this page.
@@ -109,7 +121,7 @@ export async function readImage(bytes: Uint8Array, options?: ParseOptions): Prom
         const size = pageSizePt(head.width!, head.height!, head.density, limits.maxPageSidePt);
         return { number: n, ...size, error: { code: e.code, message: e.message } };
       })
-      .then((job) => readPage(job, options, multi));
+      .then((job) => readPage(job, options, multi, limits.maxPixels));
     p.catch(() => {}); // awaited in order below; this only keeps an abandoned page from being "unhandled"
     inFlight.push(p);
   };

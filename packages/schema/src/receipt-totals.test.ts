@@ -1,0 +1,55 @@
+import { assignIds, type Document } from '@quire/core';
+import { extractSchemaBuiltin } from './extract-schema.js';
+
+/** A receipt as OCR lines: [text, x0, y (row)] — label and amount columns like a till slip. */
+function receipt(lines: [string, number, number][]): Document {
+  const elements = lines.map(([text, x0, row]) => ({
+    kind: 'text' as const, category: 'Text' as const, text, page: 1, confidence: 0.95,
+    box: { x0, y0: 0.1 + row * 0.03, x1: x0 + Math.min(0.5, text.length * 0.012), y1: 0.1 + row * 0.03 + 0.02 },
+  }));
+  elements.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  return assignIds({ format: 'jpeg', pageCount: 1, warnings: [], pages: [{ number: 1, width: 300, height: 800, elements, words: [], selectionMarks: [] }] });
+}
+
+const schema = { type: 'object', properties: { date: { type: 'string', format: 'date' }, total: { type: 'number', description: 'Total amount paid' } } };
+const run = (doc: Document) => extractSchemaBuiltin({ document: doc, schema, wantConfidence: true });
+
+describe('receipt totals', () => {
+  it('prefers the total inclusive of tax over the one excluding it, and the rounded total after a rounding line', () => {
+    const doc = receipt([
+      ['TOTAL QTY:', 0.05, 0], ['3', 0.8, 0],
+      ['TOTAL SALES (EXCLUDING GST) :', 0.05, 1], ['47.17', 0.8, 1],
+      ['TOTAL GST :', 0.05, 2], ['2.83', 0.8, 2],
+      ['ROUNDING :', 0.05, 3], ['-0.02', 0.8, 3],
+      ['TOTAL SALES (INCLUSIVE OF GST) :', 0.05, 4], ['49.98', 0.8, 4],
+      ['CASH :', 0.05, 5], ['50.00', 0.8, 5],
+      ['GST SUMMARY', 0.05, 7], ['TOTAL :', 0.05, 8], ['50.00', 0.8, 8],
+    ]);
+    // 50.00 (cash) is not labelled a total; 49.98 is the inclusive total
+    expect((run(doc).values as Record<string, unknown>).total).toBe(49.98);
+  });
+
+  it('reads the total after the rounding adjustment even when only the unrounded amount is labelled total', () => {
+    const doc = receipt([
+      ['TOTAL AMT.......... RM', 0.05, 0], ['60.31', 0.8, 0],
+      ['ROUNDING ADJ.........', 0.05, 1], ['-0.01', 0.8, 1],
+      ['RM', 0.6, 2], ['60.30', 0.8, 2],
+      ['CASH............ RM', 0.05, 3], ['70.30', 0.8, 3],
+      ['SUMMARY TOTAL :', 0.05, 5], ['60.31', 0.8, 5],
+    ]);
+    expect((run(doc).values as Record<string, unknown>).total).toBe(60.3);
+  });
+
+  it('keeps the plain total when there is no rounding, and "Total Qty" is never a total', () => {
+    const doc = receipt([['TOTAL QTY:', 0.05, 0], ['7', 0.5, 0], ['NET TOTAL', 0.05, 1], ['343.95', 0.5, 1], ['ROUNDING', 0.05, 2], ['0.00', 0.5, 2]]);
+    const a = run(doc);
+    expect((a.values as Record<string, unknown>).total).toBe(343.95);
+  });
+
+  it('reads a date whose label sits just before it inside a longer OCR line', () => {
+    const doc = receipt([['Date © 09/01/2019 8:01:11 PM Cashier : 01', 0.05, 0], ['Ref 12/12/2012 counter', 0.05, 5]]);
+    const a = run(doc);
+    expect((a.values as Record<string, unknown>).date).toBe('2019-01-09');
+    expect((a.confidence as Record<string, number>).date).toBeGreaterThan(0.45);
+  });
+});
