@@ -53,13 +53,13 @@ function span(counts: Uint32Array, min: number): [number, number] | undefined {
 }
 
 /** The upright pixels of `box` as PNG, and the box snapped to whole pixels. */
-export async function cropTo(image: Uint8Array, box: Box, maxPixels: number): Promise<{ png: Uint8Array; box: Box }> {
+export async function cropTo(image: Uint8Array, box: Box, maxPixels: number): Promise<{ png: Uint8Array; box: Box; width: number; height: number }> {
   const meta = await sharp(image, { limitInputPixels: maxPixels }).metadata();
   const W = meta.autoOrient?.width ?? meta.width!, H = meta.autoOrient?.height ?? meta.height!;
   const left = Math.floor(box.x0 * W), top = Math.floor(box.y0 * H);
   const width = Math.max(1, Math.min(W - left, Math.ceil(box.x1 * W) - left)), height = Math.max(1, Math.min(H - top, Math.ceil(box.y1 * H) - top));
   const png = await sharp(image, { limitInputPixels: maxPixels }).rotate().extract({ left, top, width, height }).png({ compressionLevel: 1 }).toBuffer();
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), box: { x0: left / W, y0: top / H, x1: (left + width) / W, y1: (top + height) / H } };
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), box: { x0: left / W, y0: top / H, x1: (left + width) / W, y1: (top + height) / H }, width, height };
 }
 
 /** A page read from the crop `box`, put back on the whole page (`widthPt` × `heightPt`). */

@@ -59,12 +59,17 @@ async function preparePage(bytes: Uint8Array, format: ImageReadResult['format'],
   return job;
 }
 
+const MIN_CROP_SIDE_PX = 200;
+
 /** OCR of one page; a photo whose text fills a small part of the frame is read from that part only. */
 async function recognize(ocr: NonNullable<ParseOptions['ocr']>, job: PageJob, maxPixels: number): Promise<RawPage> {
   const image = job.image!;
   const box = await contentBox(image, maxPixels);
   if (!box) return ocr.recognize(image, { number: job.number, widthPt: job.widthPt, heightPt: job.heightPt });
   const crop = await cropTo(image, box, maxPixels);
+  // A crop only helps a photo with a document in it; a strip of a line or two is better read whole
+  // (orientation and layout analysis need more than a sliver of text).
+  if (crop.width < MIN_CROP_SIDE_PX || crop.height < MIN_CROP_SIDE_PX) return ocr.recognize(image, { number: job.number, widthPt: job.widthPt, heightPt: job.heightPt });
   const b = crop.box;
   const page = await ocr.recognize(crop.png, { number: job.number, widthPt: job.widthPt * (b.x1 - b.x0), heightPt: job.heightPt * (b.y1 - b.y0) });
   return uncropPage(page, b, job.widthPt, job.heightPt);
