@@ -4,6 +4,7 @@ export const ROOT: string;
 export function fleetEnvAvailable(): boolean;
 export function fleetSkipMessage(what: string): string;
 export function ensureBuilt(): Promise<boolean>;
+export function createDatabase(base: string, prefix?: string): Promise<{ url: string; drop(): Promise<void> }>;
 export function startS3rver(): Promise<{ endpoint: string; stop(): Promise<void> }>;
 
 export interface ServiceExit { code: number | null; signal: NodeJS.Signals | null }

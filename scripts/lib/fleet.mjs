@@ -88,9 +88,10 @@ export async function startS3rver() {
   };
 }
 
-async function createDatabase(base) {
+/** A fresh, empty database on the Postgres at `base`, named `<prefix>_<random>`; drop() removes it. */
+export async function createDatabase(base, prefix = 'quire_fleet') {
   const pg = require('pg');
-  const name = `quire_fleet_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
