@@ -1,7 +1,9 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
+import { isDots } from './leaders.js';
 import { bandsOf, buildFragments } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
 import { locate, toTable, type CellDraft } from './table-cells.js';
+import { basisRows, columnsOf, leaderSplit } from './tables-text.js';
 import type { PageGeom } from './types.js';
 
 export interface TableResult {
@@ -38,13 +40,16 @@ function positions(rules: readonly Rule[], lo: number, hi: number): number[] {
 }
 
 function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[], geom: PageGeom): TableResult | undefined {
-  const xs = positions(v, Math.min(...h.map((r) => r.a)), Math.max(...h.map((r) => r.b)));
+  let xs = positions(v, Math.min(...h.map((r) => r.a)), Math.max(...h.map((r) => r.b)));
   let ys = positions(h, Math.min(...v.map((r) => r.a)), Math.max(...v.map((r) => r.b)));
   if (xs.length < 3 || ys.length < 3) return undefined;
   const inGrid = words.filter((w) => {
     const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
     return cx > xs[0] && cx < xs[xs.length - 1] && cy > ys[0] && cy < ys[ys.length - 1];
   });
+  const virtualCols = textColumnBreaks(xs, inGrid, geom);
+  const ruledXs = xs;
+  if (virtualCols.size) xs = [...xs, ...virtualCols].sort((a, b) => a - b);
   const virtual = textRowBreaks(ys, xs, inGrid, geom, ys.length - 2 >= 2);
   if (virtual.size) ys = [...ys, ...virtual].sort((a, b) => a - b);
   const rows = ys.length - 1, cols = xs.length - 1;
@@ -52,7 +57,12 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   const uf = new UnionFind(rows * cols);
   for (let r = 0; r < rows; r++) {
     const ymid = (ys[r] + ys[r + 1]) / 2;
-    for (let c = 1; c < cols; c++) if (!has(v, xs[c], ymid)) uf.union(r * cols + c - 1, r * cols + c);
+    const textRow = virtual.has(ys[r]) || virtual.has(ys[r + 1]);
+    for (let c = 1; c < cols; c++) {
+      if (has(v, xs[c], ymid)) continue;
+      if (virtualCols.has(xs[c]) && !spansTextColumnBreak(xs[c], ys[r], ys[r + 1], textRow, ruledXs, v, inGrid, geom)) continue;
+      uf.union(r * cols + c - 1, r * cols + c);
+    }
   }
   for (let r = 1; r < rows; r++) {
     if (virtual.has(ys[r])) continue;
@@ -133,4 +143,80 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
     if (cuts.length >= 2) for (const c of cuts) out.add(c);
   }
   return out;
+}
+
+/**
+ * Grids ruled only between groups of columns (statistical tables: a rule between "Total", "Male" and
+ * "Female", none between each group's sub-columns) hold several text columns in one grid column. A grid
+ * column is cut at the whitespace gaps its text lines share, taken from its fullest lines (as for
+ * borderless tables) when ≥ 3 lines, and ≥ 30 % of its lines, hold two or more fragments. Dot leaders
+ * count as whitespace.
+ */
+function textColumnBreaks(xs: number[], words: readonly RawWord[], geom: PageGeom): Set<number> {
+  const out = new Set<number>();
+  for (let c = 0; c + 1 < xs.length; c++) {
+    const colWords = words.filter((w) => locate(xs, (w.box.x0 + w.box.x1) / 2) === c);
+    if (colWords.length < 6) continue;
+    const lines = bandsOf(leaderSplit(buildFragments(colWords, geom).filter((f) => !f.vertical), geom).pieces);
+    const multi = lines.filter((l) => l.length >= 2).length;
+    if (multi < 3 || multi < 0.3 * lines.length) continue;
+    const sub = columnsOf(basisRows(lines));
+    for (let k = 1; k < sub.length; k++) {
+      const at = freestPoint(sub[k - 1].x1, sub[k].x0, colWords);
+      if (at - xs[c] > RULE_TOL && xs[c + 1] - at > RULE_TOL) out.add(at);
+    }
+  }
+  return out;
+}
+
+/**
+ * Where to cut the gap a..b between two text columns: the middle of its widest stretch that no word
+ * covers. Header words wider than a right-aligned column of figures overhang its left edge into the
+ * gap, so the plain middle could cut through them; words covering the whole gap (titles over both
+ * columns) are left out of the reckoning.
+ */
+function freestPoint(a: number, b: number, words: readonly RawWord[]): number {
+  const covers = words.filter((w) => w.box.x1 > a && w.box.x0 < b && !(w.box.x0 <= a && w.box.x1 >= b))
+    .map((w) => [Math.max(a, w.box.x0), Math.min(b, w.box.x1)] as const).sort((p, q) => p[0] - q[0]);
+  let best = -1, bestAt = (a + b) / 2, at = a;
+  for (const [x0, x1] of [...covers, [b, b] as const]) {
+    if (x0 - at > best) { best = x0 - at; bestAt = (at + x0) / 2; }
+    at = Math.max(at, x1);
+  }
+  return best > 0 ? bestAt : (a + b) / 2;
+}
+
+/**
+ * Whether the ruled cell around a text column break at x (between the vertical rules nearest to it,
+ * rows y0..y1) reads as one cell across the break: text runs over the break, or — in a row bounded by
+ * rules, not cut from text lines — its only text is centred in the ruled cell (a group title over its
+ * sub-columns). Text on both sides, or any text in a row cut from text lines, splits it.
+ */
+function spansTextColumnBreak(x: number, y0: number, y1: number, textRow: boolean, ruledXs: number[], v: Rule[], words: readonly RawWord[], geom: PageGeom): boolean {
+  const ymid = (y0 + y1) / 2;
+  const standing = (p: number) => v.some((r) => Math.abs(r.p - p) <= RULE_TOL && r.a - RULE_TOL <= ymid && r.b + RULE_TOL >= ymid);
+  let left = ruledXs[0], right = ruledXs[ruledXs.length - 1];
+  for (const p of ruledXs) {
+    if (p < x && p > left && standing(p)) left = p;
+    if (p > x && p < right && standing(p)) right = p;
+  }
+  const inCell = words.filter((w) => {
+    const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
+    return cx > left && cx < right && cy > y0 && cy < y1;
+  });
+  if (inCell.length === 0) return !textRow;
+  const lines = bandsOf(leaderSplit(buildFragments(inCell, geom).filter((f) => !f.vertical), geom).pieces);
+  // text runs over the break: a word across it, or words either side of it closer than a wide word space
+  for (const line of lines) {
+    const ws = line.flatMap((f) => f.words).filter((w) => !isDots(w.text)).sort((a, b) => a.box.x0 - b.box.x0);
+    for (let k = 0; k < ws.length; k++) {
+      if (ws[k].box.x0 < x && ws[k].box.x1 > x) return true;
+      const next = ws[k + 1];
+      if (next && ws[k].box.x1 <= x && next.box.x0 >= x && (next.box.x0 - ws[k].box.x1) * geom.width < 0.5 * Math.max(ws[k].fontSize, next.fontSize)) return true;
+    }
+  }
+  const kept = lines.flat().flatMap((f) => f.words).filter((w) => !isDots(w.text));
+  if (textRow || kept.some((w) => w.box.x1 <= x) === kept.some((w) => w.box.x0 >= x)) return false;
+  const x0 = Math.min(...kept.map((w) => w.box.x0)), x1 = Math.max(...kept.map((w) => w.box.x1));
+  return Math.abs((x0 + x1) / 2 - (left + right) / 2) <= 0.1 * (right - left);
 }

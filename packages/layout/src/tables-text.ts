@@ -1,5 +1,6 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { bandsOf } from './lines.js';
+import { splitAtLeaders } from './leaders.js';
+import { bandsOf, makeFrag } from './lines.js';
 import type { Rule } from './rulings.js';
 import { toTable, type CellDraft } from './table-cells.js';
 import type { Frag, PageGeom } from './types.js';
@@ -24,13 +25,14 @@ const lineHeight = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1 - f.bo
  * a list marker in the first column are a list, not a table.
  */
 export function detectTextTables(frags: readonly Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
-  const bands = bandsOf(frags.filter((f) => !f.vertical && f.mark === undefined));
+  const { pieces, origin } = leaderSplit(frags.filter((f) => !f.vertical && f.mark === undefined), geom);
+  const bands = bandsOf(pieces);
   const out: { table: TableElement; frags: Set<Frag> }[] = [];
   let run: Frag[][] = [];
   const flush = () => {
     while (run.length && run[run.length - 1].length < 2) run.pop();
     const t = run.length >= 3 ? runTable(run, hRules, raw, geom) : undefined;
-    if (t) out.push(t);
+    if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
     run = [];
   };
   for (const band of bands) {
@@ -48,9 +50,30 @@ export function detectTextTables(frags: readonly Frag[], hRules: readonly Rule[]
   return out;
 }
 
+/**
+ * Fragments cut at their dot leaders: a row label and its figures joined by a leader ("Robbery . . . .
+ * 102.1", the dots closer than a column gap) become separate fragments, and the leader's width is a
+ * gap (the label's box ends with its text; the dots stay in its words and text). `origin` maps each
+ * piece back to the fragment it came from.
+ */
+export function leaderSplit(frags: readonly Frag[], geom: PageGeom): { pieces: Frag[]; origin: Map<Frag, Frag> } {
+  const pieces: Frag[] = [];
+  const origin = new Map<Frag, Frag>();
+  for (const f of frags) {
+    const parts = splitAtLeaders(f.words);
+    if (parts.length === 1 && parts[0].box.x1 >= f.box.x1) { pieces.push(f); continue; }
+    for (const part of parts) {
+      const piece = { ...makeFrag(part.words, geom), box: part.box };
+      origin.set(piece, f);
+      pieces.push(piece);
+    }
+  }
+  return { pieces, origin };
+}
+
 interface Interval { x0: number; x1: number }
 
-function columnsOf(rows: Frag[][]): Interval[] {
+export function columnsOf(rows: Frag[][]): Interval[] {
   const iv = rows.flat().map((f) => ({ x0: f.box.x0, x1: f.box.x1 })).sort((a, b) => a.x0 - b.x0);
   const cols: Interval[] = [];
   for (const i of iv) {
@@ -81,7 +104,7 @@ function proseColumn(rows: Frag[][], cols: Interval[], c: number, spanOf: (f: Fr
  * caller): those with at least the median number of fragments (over rows with two or more). Header lines spanning several columns and wrapped stub lines have fewer
  * fragments; letting them in would merge the columns they straddle.
  */
-function basisRows(rows: Frag[][]): Frag[][] {
+export function basisRows(rows: Frag[][]): Frag[][] {
   const multi = rows.filter((b) => b.length >= 2);
   if (multi.length < 2) return rows;
   const counts = multi.map((b) => b.length).sort((a, b) => a - b);
