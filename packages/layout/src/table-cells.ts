@@ -34,18 +34,24 @@ export function locate(edges: readonly number[], v: number): number {
 /**
  * Leading header rows: the first row is a header when its text is bold and the body's is not, when it sits
  * on a fill the next row does not have, or when a rule separates it from the body while no other rows are
- * separated (partly ruled statements). A header cell spanning several rows extends the header to them.
+ * separated (partly ruled statements). Otherwise the leading rows of labels above rows of figures
+ * (`labelRows`, from joinWrappedRows) are the header. A header cell spanning several rows extends the
+ * header to them.
  */
-export function headerRows(drafts: readonly CellDraft[], raw: RawPage, ruleBelowFirstOnly = false): number {
+export function headerRows(drafts: readonly CellDraft[], raw: RawPage, ruleBelowFirstOnly = false, labelRows = 0): number {
   const first = drafts.filter((d) => d.row === 0 && d.words.length > 0);
   const body = drafts.filter((d) => d.row > 0 && d.words.length > 0);
   if (first.length === 0 || body.length === 0) return 0;
   const boldFirst = first.every((d) => mostly(d.words, 'bold'));
   const boldBody = body.every((d) => mostly(d.words, 'bold'));
   const header = (boldFirst && !boldBody) || ruleBelowFirstOnly || filledFirstRow(drafts, raw);
-  if (!header) return 0;
-  let span = 1;
-  for (const d of drafts) if (d.row === 0) span = Math.max(span, d.rowSpan);
+  let span = header ? 1 : labelRows;
+  if (span === 0) return 0;
+  // a cell spanning down from the header pulls the rows it covers in
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const d of drafts) if (d.row < span && d.row + d.rowSpan > span) { span = d.row + d.rowSpan; grown = true; }
+  }
   return span;
 }
 
@@ -72,9 +78,9 @@ function filledFirstRow(drafts: readonly CellDraft[], raw: RawPage): boolean {
 }
 
 /** The TableElement from cell drafts (already covering every grid position once). */
-export function toTable(drafts: CellDraft[], rows: number, cols: number, raw: RawPage, geom: PageGeom, structure: number, ruleBelowFirstOnly = false): TableElement {
+export function toTable(drafts: CellDraft[], rows: number, cols: number, raw: RawPage, geom: PageGeom, structure: number, ruleBelowFirstOnly = false, labelRows = 0): TableElement {
   drafts.sort((a, b) => a.row - b.row || a.col - b.col);
-  const hr = headerRows(drafts, raw, ruleBelowFirstOnly);
+  const hr = headerRows(drafts, raw, ruleBelowFirstOnly, labelRows <= rows / 2 ? labelRows : 0);
   const all: RawWord[] = [];
   const cells: TableCell[] = drafts.map((d) => {
     all.push(...d.words);

@@ -3,6 +3,7 @@ import { isDots } from './leaders.js';
 import { bandsOf, buildFragments } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
 import { locate, toTable, type CellDraft } from './table-cells.js';
+import { joinWrappedRows } from './table-rows.js';
 import { basisRows, columnsOf, leaderSplit } from './tables-text.js';
 import type { PageGeom } from './types.js';
 
@@ -75,12 +76,13 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
     const c = locate(xs, (w.box.x0 + w.box.x1) / 2), r = locate(ys, (w.box.y0 + w.box.y1) / 2);
     if (c >= 0 && r >= 0) byIndex.get(uf.find(r * cols + c))!.words.push(w);
   }
-  const filled = drafts.filter((d) => d.words.length > 0).length;
-  if (filled < 2 || filled < 0.2 * drafts.length) return undefined;
+  const joined = joinWrappedRows(drafts, rows, (r) => !virtual.has(ys[r + 1]));
+  const filled = joined.drafts.filter((d) => d.words.length > 0).length;
+  if (filled < 2 || filled < 0.2 * joined.drafts.length) return undefined;
   // a frame whose every text cell spans the full width has no column rules (a boxed list, a banded table
   // ruled between rows only): its columns come from text alignment, left to the borderless detector
-  if (drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
-  const table = toTable(drafts, rows, cols, raw, geom, 0.95);
+  if (joined.drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
+  const table = toTable(joined.drafts, joined.rows, cols, raw, geom, 0.95, false, joined.labelRows);
   table.extra = { source: 'ruled' };
   return { table, words: new Set(inGrid) };
 }

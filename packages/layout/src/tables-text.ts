@@ -3,6 +3,7 @@ import { splitAtLeaders } from './leaders.js';
 import { bandsOf, makeFrag } from './lines.js';
 import type { Rule } from './rulings.js';
 import { toTable, type CellDraft } from './table-cells.js';
+import { joinWrappedRows } from './table-rows.js';
 import type { Frag, PageGeom } from './types.js';
 
 const MARKER = /^([•▪◦‣⁃∙·●○■□–\-*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlc]{1,6}[.)])$/;
@@ -164,9 +165,11 @@ function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: P
   const between = (r: number) => hRules.some((h) => h.p > bottom(rows[r]) - 0.001 && h.p < top(rows[r + 1]) + 0.001 &&
     h.b - h.a >= 0.5 * (colEdges[colEdges.length - 1] - colEdges[0]));
   const ruledGaps = rows.slice(0, -1).map((_, r) => between(r));
-  const ruleBelowFirstOnly = ruledGaps[0] && !ruledGaps.every(Boolean);
   const anyRule = ruledGaps.some(Boolean);
-  const table = toTable(drafts, rows.length, cols.length, raw, geom, anyRule ? 0.8 : 0.7, ruleBelowFirstOnly);
+  const joined = joinWrappedRows(drafts, rows.length, (r) => ruledGaps[r]);
+  const gaps = joined.ruled.slice(0, joined.rows - 1);
+  const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
+  const table = toTable(joined.drafts, joined.rows, cols.length, raw, geom, anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
   return { table, frags: new Set(rows.flat()) };
 }
