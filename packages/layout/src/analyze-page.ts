@@ -40,7 +40,7 @@ export function analyzePage(raw: RawPage): PageAnalysis {
   const rest = assignFigureWords(flow.filter((w) => !inTable.has(w)), figures, geom);
 
   const frags = buildFragments(rest, geom, marks.map((m) => m.box));
-  const textTables = detectTextTables(frags, rulings.h, raw, geom);
+  const textTables = detectTextTables(frags, rulings.h, raw, geom, rulings.v);
   const inTextTable = new Set(textTables.flatMap((t) => [...t.frags]));
   const blocks = buildBlocks(frags.filter((f) => !inTextTable.has(f)), geom).map((d) => summarize(d, geom));
   const tables = [...ruled.map((t) => t.table), ...textTables.map((t) => t.table)];

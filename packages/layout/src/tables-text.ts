@@ -25,10 +25,39 @@ const lineHeight = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1 - f.bo
  * to all body rows). A header cell wider than its column spans the columns it covers. Lines starting with
  * a list marker in the first column are a list, not a table.
  */
-export function detectTextTables(frags: readonly Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
+export function detectTextTables(frags: readonly Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, vRules: readonly Rule[]): { table: TableElement; frags: Set<Frag> }[] {
   const { pieces, origin } = leaderSplit(frags.filter((f) => !f.vertical && f.mark === undefined), geom);
-  const bands = bandsOf(pieces);
   const out: { table: TableElement; frags: Set<Frag> }[] = [];
+  for (const strip of gutterStrips(pieces, vRules)) detectInStrip(strip, hRules, raw, geom, origin, out);
+  return out;
+}
+
+/** Vertical rules this long (of the page height) with text on both sides divide the page (a spread's fold, a column rule). */
+const GUTTER_LENGTH = 0.6;
+
+/**
+ * Fragments grouped by the page parts that full-height vertical rules divide: a rule down most of the
+ * page with text on both sides separates two pages of a spread or two columns, and no table crosses it
+ * (a table's own column rules are no longer than the table).
+ */
+function gutterStrips(frags: Frag[], vRules: readonly Rule[]): Frag[][] {
+  const cx = (f: Frag) => (f.box.x0 + f.box.x1) / 2;
+  const gutters = vRules.filter((r) => r.b - r.a >= GUTTER_LENGTH && r.p > 0.02 && r.p < 0.98 &&
+    frags.some((f) => f.box.x1 <= r.p && f.box.y0 >= r.a && f.box.y1 <= r.b) && frags.some((f) => f.box.x0 >= r.p && f.box.y0 >= r.a && f.box.y1 <= r.b))
+    .map((r) => r.p).sort((a, b) => a - b);
+  if (gutters.length === 0) return [frags];
+  const strips: Frag[][] = gutters.map(() => []);
+  strips.push([]);
+  for (const f of frags) {
+    let k = 0;
+    while (k < gutters.length && cx(f) > gutters[k]) k++;
+    strips[k].push(f);
+  }
+  return strips.filter((s) => s.length > 0);
+}
+
+function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, origin: Map<Frag, Frag>, out: { table: TableElement; frags: Set<Frag> }[]): void {
+  const bands = bandsOf(pieces);
   let run: Frag[][] = [];
   const flush = () => {
     while (run.length && run[run.length - 1].length < 2) run.pop();
@@ -48,7 +77,6 @@ export function detectTextTables(frags: readonly Frag[], hRules: readonly Rule[]
     else flush();
   }
   flush();
-  return out;
 }
 
 /**
