@@ -48,13 +48,17 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
     const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
     return cx > xs[0] && cx < xs[xs.length - 1] && cy > ys[0] && cy < ys[ys.length - 1];
   });
+  const has = (rules: Rule[], p: number, mid: number) => rules.some((r) => Math.abs(r.p - p) <= RULE_TOL && r.a - RULE_TOL <= mid && r.b + RULE_TOL >= mid);
+  // a frame with no column rule through any of its text rows (a boxed list, a banded table ruled between
+  // rows only) reads its columns from text alignment: left to the borderless detector
+  const textRows = ys.slice(0, -1).map((y, r) => (y + ys[r + 1]) / 2).filter((mid, r) => inGrid.some((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r));
+  if (!textRows.some((mid) => xs.slice(1, -1).some((x) => has(v, x, mid)))) return undefined;
   const virtualCols = textColumnBreaks(xs, inGrid, geom);
   const ruledXs = xs;
   if (virtualCols.size) xs = [...xs, ...virtualCols].sort((a, b) => a - b);
   const virtual = textRowBreaks(ys, xs, inGrid, geom, ys.length - 2 >= 2);
   if (virtual.size) ys = [...ys, ...virtual].sort((a, b) => a - b);
   const rows = ys.length - 1, cols = xs.length - 1;
-  const has = (rules: Rule[], p: number, mid: number) => rules.some((r) => Math.abs(r.p - p) <= RULE_TOL && r.a - RULE_TOL <= mid && r.b + RULE_TOL >= mid);
   const uf = new UnionFind(rows * cols);
   for (let r = 0; r < rows; r++) {
     const ymid = (ys[r] + ys[r + 1]) / 2;

@@ -1,5 +1,5 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { splitAtLeaders } from './leaders.js';
+import { isDots, splitAtLeaders } from './leaders.js';
 import { bandsOf, makeFrag } from './lines.js';
 import type { Rule } from './rulings.js';
 import { toTable, type CellDraft } from './table-cells.js';
@@ -8,7 +8,8 @@ import type { Frag, PageGeom } from './types.js';
 
 const MARKER = /^([•▪◦‣⁃∙·●○■□–\-*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlc]{1,6}[.)])$/;
 
-const wordCount = (f: Frag) => f.words.length;
+/** Words of a fragment, leader dots not counted. */
+const wordCount = (f: Frag) => f.words.reduce((n, w) => (isDots(w.text) ? n : n + 1), 0);
 /** A row of short cells; prose columns (two-column text) have long fragments and never qualify. */
 function tableLike(band: Frag[]): boolean {
   if (band.length < 2) return false;
@@ -122,7 +123,7 @@ function proseColumn(rows: Frag[][], cols: Interval[], c: number, spanOf: (f: Fr
       const [a, b] = spanOf(f);
       if (a !== c || b !== c) continue;
       n++;
-      if (f.words.length >= 3 && f.box.x1 - f.box.x0 >= 0.7 * width) prose++;
+      if (wordCount(f) >= 3 && f.box.x1 - f.box.x0 >= 0.7 * width) prose++;
     }
   }
   return n > 0 && prose >= 0.7 * n;

@@ -190,3 +190,88 @@ describe('borderless and partly ruled tables', () => {
     expect(tables(layoutDocument(input([p.build()])))).toHaveLength(0);
   });
 });
+
+/** Leader dots from x0 to about x1 (each dot a 5 pt word, 2.5 pt apart), as statistical tables draw them. */
+function leader(p: PageBuilder, x0: number, x1: number, y: number): void {
+  for (let x = x0; x + 5 <= x1; x += 7.5) p.text(x, y, '.');
+}
+
+describe('statistical tables', () => {
+  it('cuts a grid ruled between column groups into the text columns of each group, joining stacked header lines and wrapped row labels', () => {
+    const p = new PageBuilder();
+    // rules: frame top and bottom, a rule under the group titles over the groups only, a rule under the header;
+    // column rules only between the stub and the groups and between the groups
+    p.hRule(72, 500, 100).hRule(200, 500, 114).hRule(72, 500, 142).hRule(72, 500, 214);
+    p.vRule(200, 100, 214).vRule(350, 100, 214);
+    p.text(267.5, 103, 'Men');
+    p.text(412.5, 103, 'Women');
+    p.text(76, 122, 'Offence');
+    for (const x of [210, 360]) { p.text(x + 70, 117, 'Under'); p.text(x, 128, 'All'); p.text(x + 70, 128, '18'); }
+    const body: [string, string[]][] = [['Total', ['120.5', '30.1', '90.2', '10.0']], ['Burglary', ['40.0', '10.5', '21.3', '3.2']]];
+    body.forEach(([label, values], i) => {
+      const y = 146 + i * 12;
+      leader(p, p.text(76, y, label) + 3, 196, y);
+      values.forEach((v, k) => p.text([210, 280, 360, 430][k], y, v));
+    });
+    // a label too long for the stub wraps: its first line has no figures, the continuation (lower case) has them
+    p.text(76, 170, 'Assault causing serious');
+    leader(p, p.text(80, 182, 'bodily harm') + 3, 196, 182);
+    ['12.0', '2.5', '8.8', '1.1'].forEach((v, k) => p.text([210, 280, 360, 430][k], 182, v));
+    leader(p, p.text(76, 194, 'Fraud') + 3, 196, 194);
+    ['7.7', '0.4', '5.0', '–'].forEach((v, k) => p.text([210, 280, 360, 430][k], 194, v));
+
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols, t.headerRows]).toEqual([6, 5, 2]);
+    const at = (r: number, c: number) => t.cells.find((x) => x.row <= r && r < x.row + x.rowSpan && x.col <= c && c < x.col + x.colSpan)!;
+    expect(at(0, 0)).toMatchObject({ text: 'Offence', rowSpan: 2 });
+    expect(at(0, 1)).toMatchObject({ text: 'Men', colSpan: 2 });
+    expect(at(0, 3)).toMatchObject({ text: 'Women', colSpan: 2 });
+    expect([1, 2, 3, 4].map((c) => at(1, c).text)).toEqual(['All', 'Under 18', 'All', 'Under 18']);
+    // the leader is whitespace for the structure (the figures are cells of their own); the label keeps the page's text
+    expect(at(2, 0).text).toMatch(/^Total \. \. \./);
+    expect([1, 2, 3, 4].map((c) => at(2, c).text)).toEqual(['120.5', '30.1', '90.2', '10.0']);
+    expect(at(4, 0).text).toMatch(/^Assault causing serious bodily harm \. \./);
+    expect([1, 2, 3, 4].map((c) => at(4, c).text)).toEqual(['12.0', '2.5', '8.8', '1.1']);
+    expect([0, 1, 2, 3, 4].map((c) => at(5, c).text.replace(/[ .]+$/, ''))).toEqual(['Fraud', '7.7', '0.4', '5.0', '–']);
+  });
+
+  it('reads leader dots as the gap between a borderless table\'s labels and figures, and joins a two-line header', () => {
+    const p = new PageBuilder();
+    p.text(300, 100, 'Population');
+    p.text(400, 100, 'Area');
+    p.text(72, 111, 'Country');
+    p.text(300, 111, '(millions)');
+    p.text(400, 111, '(km2)');
+    const rows = [['France', '68.1', '551,695'], ['Peru', '34.4', '1,285,216'], ['Japan', '124.5', '377,975'], ['Chile', '19.6', '756,102']];
+    rows.forEach(([label, pop, area], i) => {
+      const y = 126 + i * 12;
+      // the dots run to within 7 pt of the figure: closer than a column gap, so without leader handling label, dots and figure are one fragment
+      leader(p, p.text(72, y, label) + 3, 295, y);
+      p.text(300, y, pop);
+      p.text(400, y, area);
+    });
+    const [t] = tables(layoutDocument(input([p.build()])));
+    expect([t.rows, t.cols, t.headerRows]).toEqual([5, 3, 1]);
+    expect(t.cells.slice(0, 3).map((c) => c.text)).toEqual(['Country', 'Population (millions)', 'Area (km2)']);
+    expect(t.cells.slice(3).map((c) => c.text.replace(/( \.)+$/, ''))).toEqual(rows.flat());
+  });
+
+  it('does not let a borderless table cross a rule down the page with text on both sides (a spread)', () => {
+    const p = new PageBuilder(1, 1224, 792);
+    p.vRule(612, 0, 792);
+    // left page: a questionnaire whose options sit level with the right page's table rows
+    ['Yes, at the national level', 'Yes, at regional level', 'Yes, at the local level', 'No'].forEach((s, i) => p.text(150, 300 + i * 18, s));
+    p.text(1050, 282, 'State funded');
+    p.text(1140, 282, 'CSOs');
+    p.text(1058, 294, 'legal aid');
+    ['Persons with disabilities', 'Children', 'Women', 'Migrants'].forEach((s, i) => {
+      p.text(790, 312 + i * 18, s);
+      p.text(1070, 312 + i * 18, '*');
+      p.text(1142, 312 + i * 18, '*');
+    });
+    const [t, ...more] = tables(layoutDocument(input([p.build()])));
+    expect(more).toHaveLength(0);
+    expect([t.rows, t.cols]).toEqual([5, 3]);
+    expect(t.cells.map((c) => c.text)).toEqual(['', 'State funded legal aid', 'CSOs', 'Persons with disabilities', '*', '*', 'Children', '*', '*', 'Women', '*', '*', 'Migrants', '*', '*']);
+  });
+});
