@@ -6,7 +6,7 @@ import { parse as parseXlsx } from '@quire/format-xlsx';
 import { readPdfPages } from '@quire/format-pdf';
 import { readImage } from '@quire/format-image';
 import { analyzePage, finishDocument, layoutDocument, type LayoutInput, type LayoutOptions, type PageAnalysis } from '@quire/layout';
-import { restoreOrientation, turnsOf, uprightPage } from './orientation.js';
+import { restoreOrientation, sidewaysTurn, turnsOf, uprightPage } from './orientation.js';
 
 /** Readers that produce the document model directly. */
 const DOCUMENT_READERS: Partial<Record<SourceFormat, DocumentParser>> = {
@@ -26,13 +26,15 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
     // result as layoutPages over all pages (layoutDocument = analyzePage per page + finishDocument)
     const analyses: PageAnalysis[] = [];
     const turns = new Map<number, QuarterTurn>();
+    const sideways = new Set<number>();
     const r = await readPdfPages(bytes, options, (p) => {
-      const t = turnsOf([p]).get(p.number);
+      let t = turnsOf([p]).get(p.number);
+      if (!t && (t = sidewaysTurn(p))) sideways.add(p.number);
       if (t) turns.set(p.number, t);
-      analyses.push(analyzePage(t ? uprightPage(p) : p));
+      analyses.push(analyzePage(t ? uprightPage(p, t) : p));
     });
     const doc = finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
-    return turns.size ? restoreOrientation(doc, turns) : doc;
+    return turns.size ? restoreOrientation(doc, turns, sideways) : doc;
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {
     const r = await readImage(bytes, options);
@@ -45,5 +47,5 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
 export function layoutPages(input: LayoutInput, options: LayoutOptions): Document {
   const turns = turnsOf(input.pages);
   if (!turns.size) return layoutDocument(input, options);
-  return restoreOrientation(layoutDocument({ ...input, pages: input.pages.map(uprightPage) }, options), turns);
+  return restoreOrientation(layoutDocument({ ...input, pages: input.pages.map((p) => uprightPage(p)) }, options), turns);
 }
