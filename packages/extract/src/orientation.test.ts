@@ -1,4 +1,5 @@
 import { rotateBoxQuarter, inverseQuarterTurn, type RawPage, type RawWord } from '@quire/core';
+import { sidewaysTurn } from './orientation.js';
 import { layoutPages } from './pipeline.js';
 
 const word = (text: string, x0: number, y0: number): RawWord => ({ text, box: { x0, y0, x1: x0 + text.length * 0.009, y1: y0 + 0.014 }, fontSize: 11, confidence: 0.9 });
@@ -32,5 +33,20 @@ describe('OCR-rotated pages', () => {
     for (const k of ['x0', 'y0', 'x1', 'y1'] as const) expect(box[k]).toBeCloseTo(expected[k], 5);
     expect([doc.pages[0].width, doc.pages[0].height]).toEqual([sent.width, sent.height]);
     expect(doc.pages[0].words[0].box.x0).toBeCloseTo(sent.words[0].box.x0, 5);
+  });
+});
+
+describe('text-layer pages set sideways', () => {
+  const page = (dirs: RawWord['direction'][]): RawPage => ({
+    number: 1, width: 612, height: 792, segments: [], rects: [], images: [], widgets: [], source: 'text-layer',
+    words: dirs.map((direction, i) => ({ ...word(`word${i}`, 0.1, 0.1 + i * 0.02), direction })),
+  });
+  it('turns a page whose text mostly runs down (270°) or up (90°) the page', () => {
+    expect(sidewaysTurn(page(['ttb', 'ttb', 'ttb', 'ltr']))).toBe(270);
+    expect(sidewaysTurn(page(['btt', 'btt', 'btt', 'ltr']))).toBe(90);
+  });
+  it('leaves an upright page with a few turned labels (a chart axis title) and OCR pages alone', () => {
+    expect(sidewaysTurn(page(['ltr', 'ltr', 'ltr', 'btt']))).toBeUndefined();
+    expect(sidewaysTurn({ ...page(['ttb', 'ttb']), source: 'ocr' })).toBeUndefined();
   });
 });

@@ -37,7 +37,9 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
   while (block < rows && !hasQuantity(block)) block++;
   let withFigures = 0;
   for (let r = block; r < rows; r++) if (hasQuantity(r)) withFigures++;
-  const labelBlock = block > 0 && block < rows && withFigures >= 0.5 * (rows - block);
+  // column labels stand over the figure columns: a lone first-column label (a row label wrapped from the page before) is not a header
+  const overFigures = ds.some((d) => d.row < block && d.col + d.colSpan > 1 && d.words.length > 0);
+  const labelBlock = block > 0 && block < rows && overFigures && withFigures >= 0.5 * (rows - block);
 
   const spans = (r: number) => ds.some((d) => d.row <= r && d.row + d.rowSpan > r && d.colSpan > 1 && d.words.length > 0);
   if (labelBlock) {

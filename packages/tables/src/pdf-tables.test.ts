@@ -1,6 +1,6 @@
 // Table structure end to end on generated PDFs: extraction (layout table detection) + the tables step.
 import { extractDocument } from '@quire/extract';
-import { makeMultiLinePdf, makeSplitTablePdf, makeTableKindsPdf } from '../../../tests/fixtures/tables/pdf-tables.js';
+import { makeMultiLinePdf, makeRotatedTablePdf, makeSplitTablePdf, makeTableKindsPdf } from '../../../tests/fixtures/tables/pdf-tables.js';
 import { buildTables } from './build-tables.js';
 import type { TableJson } from './to-json.js';
 
@@ -58,5 +58,25 @@ describe('tables from generated PDFs', () => {
     expect(out.mergeDecisions[0]).toMatchObject({ merged: true, stitchedRow: true });
     expect(t.rows[24].values).toEqual(['Item 25 with a long name that wraps', 125, 87.5, 4]);
     expect(t.rows).toHaveLength(39);
+  });
+
+  it.each(['clockwise', 'anticlockwise'] as const)('reads a table set sideways on the page (%s) in row order', async (turn) => {
+    const doc = await extractDocument(await makeRotatedTablePdf(turn), 'pdf');
+    expect(doc.pages[0].extra).toMatchObject({ text_rotation_corrected: turn === 'clockwise' ? 270 : 90 });
+    const t = json(buildTables(doc, { format: 'json' }));
+    expect(t.header_rows).toBe(1);
+    expect(t.columns.map((c) => c.name)).toEqual(['Sales region', 'First quarter', 'Second quarter', 'Third quarter', 'Change in %']);
+    expect(values(t)).toEqual([
+      ['North East', 1200, 1350, 1410, 17.5], ['South West coast', 900, 950, 1020, 13.3],
+      ['Central plains', 640, 700, 655, 2.3], ['Islands and overseas', 75, 80, 91, 21.3],
+    ]);
+    // boxes stay on the page as sent: the header row runs along the table's top, the page's right edge
+    // when turned clockwise, its left edge when turned anticlockwise
+    const table = doc.pages[0].elements.find((e) => e.kind === 'table')!;
+    const header = table.kind === 'table' ? table.cells.find((c) => c.text === 'Sales region')!.box! : undefined;
+    const body = table.kind === 'table' ? table.cells.find((c) => c.text === 'Islands and overseas')!.box! : undefined;
+    expect(header!.y1 - header!.y0).toBeGreaterThan(header!.x1 - header!.x0);
+    if (turn === 'clockwise') expect(header!.x0).toBeGreaterThan(body!.x1);
+    else expect(header!.x1).toBeLessThan(body!.x0);
   });
 });
