@@ -1,5 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTestServer, formWith, pollJob, type TestServer } from '../support/embedded.js';
-import { makeSplitTablePdf, makeTableKindsPdf } from '../fixtures/tables/pdf-tables.js';
+import { LINE_CHART, makeLineChartPdf, makeSplitTablePdf, makeTableKindsPdf } from '../fixtures/tables/pdf-tables.js';
 import { makeXlsx, XLSX_CHARTS } from '../fixtures/office/make-xlsx.js';
 
 async function extract(t: TestServer, bytes: Uint8Array, name: string): Promise<string> {
@@ -73,6 +75,63 @@ describe('embedded: POST /tables', () => {
     expect(bar.rows.map((r: any) => r.values)).toEqual(XLSX_CHARTS.bar[0].cats.map((cat, i) => [cat, XLSX_CHARTS.bar[0].vals[i], XLSX_CHARTS.bar[1].vals[i]]));
     const tables = body.tables_output.tables.length - charts.length;
     expect(body.credits_used).toBe(tables * 0.25 + charts.length);
+  });
+
+  it('names the PDF charts it could not convert when no chart-reading model is configured', async () => {
+    const id = await extract(t, await makeLineChartPdf(), 'chart.pdf');
+    const body = (await (await post(t, { extraction_id: id, tables_config: { charts_to_tables: true } })).json()) as any;
+    expect(body.tables_output.tables.filter((x: any) => x.from_chart)).toHaveLength(0);
+    expect(body.tables_output.charts_not_converted).toEqual([{ id: 'fig-1', page: 1, reason: expect.stringMatching(/no chart-reading vision model is configured/) }]);
+    expect(body.credits_used).toBe(0.25 * body.tables_output.tables.length);
+  });
+
+  it('reads PDF charts with the configured vision model (QUIRE_LLM_VISION_MODEL): from_chart tables at 1 credit per chart', async () => {
+    const asked: any[] = [];
+    const llm = http.createServer((req, res) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => {
+        const body = JSON.parse(data);
+        asked.push(body);
+        // a chart reader's answer: the chart's months and both series (estimates off the picture, here exact)
+        const content = JSON.stringify({
+          chart_type: 'line', title: 'Visitors by month', x_axis_title: 'Month', y_axis_title: null,
+          categories: LINE_CHART.categories, series: LINE_CHART.series,
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content } }] }));
+      });
+    });
+    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
+    const t2 = await startTestServer({
+      QUIRE_LLM_BASE_URL: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`, QUIRE_LLM_MODEL: 'text-model', QUIRE_LLM_VISION_MODEL: 'eyes',
+    });
+    try {
+      const id = await extract(t2, await makeLineChartPdf(), 'chart.pdf');
+      const res = await post(t2, { extraction_id: id, tables_config: { charts_to_tables: true, table_format: 'json' } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as any;
+      expect(asked).toHaveLength(1);
+      expect(asked[0].model).toBe('eyes');
+      const parts = asked[0].messages[1].content as any[];
+      expect(parts.find((p) => p.type === 'image_url').image_url.url).toMatch(/^data:image\/png;base64,/);
+      expect(parts.find((p) => p.type === 'text').text).toContain('Figure 1: Monthly visitors');
+      const charts = body.tables_output.tables.filter((x: any) => x.from_chart);
+      expect(charts).toHaveLength(1);
+      const table = charts[0].table_content;
+      expect(charts[0].citations).toEqual(['fig-1']);
+      expect(table.chart_read_by).toBe('openai:text-model');
+      expect(table.columns.map((c: any) => c.name)).toEqual(['Month', 'North site', 'South site']);
+      expect(table.rows.map((r: any) => r.values)).toEqual(LINE_CHART.categories.map((c, i) => [c, LINE_CHART.series[0].values[i], LINE_CHART.series[1].values[i]]));
+      expect(body.tables_output.charts_not_converted).toBeUndefined();
+      expect(body.credits_used).toBe(0.25 * (body.tables_output.tables.length - 1) + 1);
+      // /charts reads it the same way
+      const charted = (await (await t2.api('/charts', { method: 'POST', body: JSON.stringify({ extraction_id: id }), headers: { 'content-type': 'application/json' } })).json()) as any;
+      expect(charted.charts.map((c: any) => [c.id, c.chart_type, c.read_by, c.series.map((s: any) => s.values)])).toEqual([['fig-1', 'line', 'openai:text-model', LINE_CHART.series.map((s) => s.values)]]);
+      expect(charted.not_converted).toEqual([]);
+    } finally {
+      await t2.close();
+      await new Promise<void>((r) => llm.close(() => r()));
+    }
   });
 
   it('runs asynchronously and the tables_id cannot be used as an extraction_id', async () => {

@@ -5,7 +5,7 @@ import { PlanInfoSchema } from './common.js';
 export const TablesConfigSchema = z.object({
   merge: BoolField.optional().describe('Merge tables that continue across pages (default false)'),
   table_format: z.enum(['html', 'json']).optional().describe('html (default): an HTML table string; json: structured headers and rows (TableJson)'),
-  charts_to_tables: BoolField.optional().describe('Also convert charts whose series the extraction holds (office charts) into tables (from_chart true)'),
+  charts_to_tables: BoolField.optional().describe('Also convert charts into tables (from_chart true): office charts from their stored series; charts drawn in a PDF or image read by the vision model when QUIRE_LLM_VISION_MODEL is configured (+1 credit per chart converted), else listed in charts_not_converted'),
 }).strict().meta({ id: 'TablesConfig' });
 
 /** POST /tables body. Unknown fields are refused (REQ_002); a bad tables_config value is REQ_003. */
@@ -51,6 +51,7 @@ export const TableJsonSchema = z.object({
     droppedHeaderRows: z.number().int(), stitchedRow: z.boolean(), reasons: z.array(z.string()),
   })).optional().describe('Cross-page merge decisions taken at this table (merge=true)'),
   chart_type: z.string().optional(),
+  chart_read_by: z.string().optional().describe('Set when a vision model read the values off the chart picture (the model id): estimates, not stored data'),
 }).meta({ id: 'TableJson' });
 
 export const TablesResultSchema = z.object({
@@ -62,7 +63,7 @@ export const TablesResultSchema = z.object({
       from_chart: z.boolean(),
     })),
     merges: z.array(z.record(z.string(), z.unknown())).optional().describe('Every cross-page merge decision with its confidence (merge=true)'),
-    charts_not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).optional(),
+    charts_not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).optional().describe('charts_to_tables: charts that could not be converted (no stored series and no vision model, or an unusable reading), with the reason'),
   }),
   credits_used: z.number(),
   plan_info: PlanInfoSchema.optional(),
@@ -97,13 +98,14 @@ export const ChartSchema = z.object({
     source_ranges: z.array(z.string()),
   }),
   exports: z.object({ csv: z.string().describe('RFC 4180 CSV: header row, one row per category or point') }),
+  read_by: z.string().optional().describe('Set when a vision model read the values off the chart picture (the model id): estimates, not stored data'),
 }).meta({ id: 'Chart' });
 
 export const ChartsResultSchema = z.object({
   charts_id: z.string(),
   extraction_id: z.string(),
   charts: z.array(ChartSchema),
-  not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).describe('Charts without stored series (PDF or image charts)'),
+  not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).describe('Charts without stored series (PDF or image charts) that no vision model read, with the reason'),
   credits_used: z.number().describe('1 per reconstructed chart'),
   plan_info: PlanInfoSchema,
 }).meta({ id: 'ChartsResult' });

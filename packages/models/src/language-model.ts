@@ -1,4 +1,4 @@
-import type { Document } from '@quire/core';
+import type { ChartData, Document } from '@quire/core';
 
 /**
  * The LanguageModel port: everything that needs language understanding goes through it.
@@ -107,6 +107,13 @@ export interface FigureDescriptionRequest {
   textInside?: string;
 }
 
+export interface ChartReadingRequest {
+  image: { bytes: Uint8Array; mime: string };
+  caption?: string;
+  /** Text found inside the chart (axis labels, legend, data labels): context, and a check on what the model reads. */
+  textInside?: string;
+}
+
 export interface LanguageModel {
   /** 'builtin' or 'openai:<model>'. */
   readonly id: string;
@@ -117,4 +124,10 @@ export interface LanguageModel {
   mapFormInstructions(req: FormInstructionsRequest): Promise<FormInstructionsAnswer>;
   /** Only adapters with vision; the built-in engine describes figures from caption and inner text elsewhere. */
   describeFigure?(req: FigureDescriptionRequest): Promise<string>;
+  /**
+   * Only adapters with vision: the data series of a chart picture (a chart drawn in a PDF or an image,
+   * which stores no values), checked for shape (every series one value per category). An answer that
+   * is not a usable table fails with PROC_001.
+   */
+  readChart?(req: ChartReadingRequest): Promise<ChartData>;
 }

@@ -1,4 +1,4 @@
-import type { Document, FigureElement, TableElement } from '@quire/core';
+import type { ChartData, Document, FigureElement, TableElement } from '@quire/core';
 import { chartToTable } from './from-chart.js';
 import { mergeAcrossPages } from './merge.js';
 import { analyzeStructure } from './structure.js';
@@ -8,11 +8,20 @@ import { tableToJson, type TableJson } from './to-json.js';
 
 export type TableFormat = 'html' | 'json';
 
+/** What a chart-reading model made of one chart picture: its series, or why there are none. */
+export type ChartReading = { chart: ChartData; model: string } | { error: string };
+
 export interface TablesOptions {
   merge?: boolean;
   format?: TableFormat;
   chartsToTables?: boolean;
+  /** Charts without stored series, read by a vision model beforehand (by figure id). */
+  chartReadings?: ReadonlyMap<string, ChartReading>;
+  /** Why a chart without stored series and without a reading could not be converted (default: no chart-reading model is configured). */
+  unreadableChart?: string;
 }
+
+export const NO_CHART_MODEL = 'no series data: the chart is drawn, not stored with its values (PDF or image), and no chart-reading vision model is configured';
 
 export interface OutputTable {
   table_content: string | TableJson;
@@ -44,8 +53,9 @@ export function viewOfTable(t: TableElement): TableView {
 /**
  * The tables step on a saved extraction: every table in document order (tables merged across pages
  * when asked), and with charts_to_tables every chart whose series the extraction holds (office charts
- * keep their cached series) as a table in its place. Charts without series data (charts drawn in a
- * PDF or image) are listed as not converted, with the reason.
+ * keep their cached series, and charts drawn in a PDF or image were read by a vision model when one is
+ * configured: opts.chartReadings) as a table in its place. Charts with neither are listed as not
+ * converted, with the reason.
  */
 export function buildTables(doc: Document, opts: TablesOptions = {}): TablesOutput {
   const views: TableView[] = [];
@@ -54,7 +64,7 @@ export function buildTables(doc: Document, opts: TablesOptions = {}): TablesOutp
     for (const el of page.elements) {
       if (el.kind === 'table' && el.rows > 0 && el.cols > 0) views.push(viewOfTable(el));
       else if (el.kind === 'figure' && el.visualType === 'chart' && opts.chartsToTables) {
-        const view = chartView(el);
+        const view = chartView(el, opts);
         if (typeof view === 'string') unconvertedCharts.push({ id: el.id ?? '', page: el.page, reason: view });
         else views.push(view);
       }
@@ -72,11 +82,21 @@ export function buildTables(doc: Document, opts: TablesOptions = {}): TablesOutp
   };
 }
 
-function chartView(fig: FigureElement): TableView | string {
-  const chart = fig.chart;
-  if (!chart) return 'no series data: the chart is drawn, not stored with its values (PDF or image), and no chart-reading model is configured';
+function chartView(fig: FigureElement, opts: TablesOptions): TableView | string {
+  let chart = fig.chart, readBy: string | undefined;
+  if (!chart) {
+    const reading = fig.id ? opts.chartReadings?.get(fig.id) : undefined;
+    if (!reading) return opts.unreadableChart ?? NO_CHART_MODEL;
+    if ('error' in reading) return reading.error;
+    chart = reading.chart;
+    readBy = reading.model;
+  }
   const series = chart.series.filter((s) => s.values.length > 0);
   if (series.length === 0) return 'the chart stores no cached series values';
   const table = chartToTable(fig, { ...chart, series });
-  return { id: fig.id ?? '', citations: fig.id ? [fig.id] : [], pages: [fig.page], table, structure: analyzeStructure(table), fromChart: true, merges: [], chartType: chart.chartType };
+  if (readBy) table.extra = { ...table.extra, read_by: readBy };
+  return {
+    id: fig.id ?? '', citations: fig.id ? [fig.id] : [], pages: [fig.page], table, structure: analyzeStructure(table), fromChart: true, merges: [],
+    chartType: chart.chartType, ...(readBy ? { chartReadBy: readBy } : {}),
+  };
 }

@@ -1,5 +1,8 @@
 import type { Document, FigureElement } from '@quire/core';
+import { NO_CHART_MODEL, buildTables } from './build-tables.js';
 import { reconstructCharts } from './charts.js';
+import { tableToHtml } from './to-html.js';
+import type { TableJson } from './to-json.js';
 
 const office: FigureElement = {
   kind: 'figure', id: 'fig-1', page: 1, box: null, visualType: 'chart', text: '',
@@ -35,5 +38,30 @@ describe('reconstructCharts', () => {
     const { charts, not_converted } = reconstructCharts(doc([office, drawn]), 'no chart-reading model is configured');
     expect(charts.map((c) => c.id)).toEqual(['fig-1']);
     expect(not_converted).toEqual([{ id: 'fig-2', page: 2, reason: 'no chart-reading model is configured' }]);
+  });
+});
+
+describe('charts read by a vision model', () => {
+  const read = { chartType: 'bar', sourceRanges: [], series: [{ name: 'Sales', categories: ['Q1', 'Q2'], values: [4, 5] }] };
+  const third: FigureElement = { ...drawn, id: 'fig-3' };
+
+  it('reconstructCharts takes a reading for a chart without stored series, and reports a failed one', () => {
+    const readings = new Map([['fig-2', { chart: read, model: 'openai:m' }], ['fig-3', { error: 'the picture could not be rendered' }]]);
+    const { charts, not_converted } = reconstructCharts(doc([office, drawn, third]), 'no model', readings);
+    expect(charts.map((c) => [c.id, c.read_by, c.exports.csv])).toEqual([['fig-1', undefined, expect.any(String)], ['fig-2', 'openai:m', 'Category,Sales\r\nQ1,4\r\nQ2,5\r\n']]);
+    expect(not_converted).toEqual([{ id: 'fig-3', page: 2, reason: 'the picture could not be rendered' }]);
+  });
+
+  it('buildTables turns readings into from_chart tables (counted as charts) and names the charts left unconverted', () => {
+    const readings = new Map([['fig-2', { chart: read, model: 'openai:m' }]]);
+    const out = buildTables(doc([office, drawn, third]), { chartsToTables: true, format: 'json', chartReadings: readings, unreadableChart: 'no vision model' });
+    expect(out.tables.map((t) => [t.citations, t.from_chart])).toEqual([[['fig-1'], true], [['fig-2'], true]]);
+    expect((out.tables[1].table_content as TableJson)).toMatchObject({ chart_read_by: 'openai:m', chart_type: 'bar' });
+    expect((out.tables[1].table_content as TableJson).rows.map((r) => r.values)).toEqual([['Q1', 4], ['Q2', 5]]);
+    expect(out.chartCount).toBe(2);
+    expect(out.unconvertedCharts).toEqual([{ id: 'fig-3', page: 2, reason: 'no vision model' }]);
+    expect(tableToHtml(out.views[1])).toContain('data-chart-read-by="openai:m"');
+    // without readings or a reason, the default names the missing model
+    expect(buildTables(doc([drawn]), { chartsToTables: true }).unconvertedCharts[0].reason).toBe(NO_CHART_MODEL);
   });
 });

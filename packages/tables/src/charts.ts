@@ -1,4 +1,5 @@
 import { boxToPolygon, type ChartSeries, type Document, type FigureElement } from '@quire/core';
+import type { ChartReading } from './build-tables.js';
 import { chartToTable } from './from-chart.js';
 
 /** One chart as POST /charts returns it. */
@@ -26,6 +27,8 @@ export interface ChartOutput {
     source_ranges: string[];
   };
   exports: { csv: string };
+  /** Set when a vision model read the values off the chart's picture (the model id): estimates, not stored data. */
+  read_by?: string;
 }
 
 export interface ChartNotConverted { id: string; page: number; reason: string }
@@ -36,15 +39,18 @@ export interface ChartsResult { charts: ChartOutput[]; not_converted: ChartNotCo
  * Every chart of a saved extraction, reconstructed from the series Office cached with it: type, title,
  * series (names, categories, values, scatter x, bubble sizes, feeding cell ranges), axis titles, where
  * it sits (page polygon, or sheet and anchor range) and a CSV export (the same grid /tables gives with
- * charts_to_tables). Charts with no stored series (drawn in a PDF or an image) are listed under
- * not_converted with `unreadable` as the reason.
+ * charts_to_tables). Charts with no stored series (drawn in a PDF or an image) take the series a vision
+ * model read off their picture (`readings`, by figure id), else are listed under not_converted with
+ * the reading's error or `unreadable` as the reason.
  */
-export function reconstructCharts(doc: Document, unreadable: string): ChartsResult {
+export function reconstructCharts(doc: Document, unreadable: string, readings: ReadonlyMap<string, ChartReading> = new Map()): ChartsResult {
   const charts: ChartOutput[] = [], notConverted: ChartNotConverted[] = [];
   for (const page of doc.pages) for (const el of page.elements) {
     if (el.kind !== 'figure' || el.visualType !== 'chart') continue;
     const id = el.id ?? '';
-    const chart = el.chart;
+    const reading = el.chart ? undefined : readings.get(id);
+    if (reading && 'error' in reading) { notConverted.push({ id, page: page.number, reason: reading.error }); continue; }
+    const chart = el.chart ?? reading?.chart;
     if (!chart) { notConverted.push({ id, page: page.number, reason: unreadable }); continue; }
     const series = chart.series.filter((s) => s.values.length > 0);
     if (!series.length) { notConverted.push({ id, page: page.number, reason: 'the chart stores no cached series values' }); continue; }
@@ -58,6 +64,7 @@ export function reconstructCharts(doc: Document, unreadable: string): ChartsResu
         source_ranges: chart.sourceRanges,
       },
       exports: { csv: chartCsv(el, { ...chart, series }) },
+      ...(reading ? { read_by: reading.model } : {}),
     });
   }
   return { charts, not_converted: notConverted };

@@ -26,4 +26,6 @@ export interface TableView {
   fromChart: boolean;
   merges: MergeDecision[];
   chartType?: string;
+  /** A chart table whose values a vision model read off the chart's picture (its id): estimates, not stored data. */
+  chartReadBy?: string;
 }

@@ -38,6 +38,7 @@ export function tableToHtml(view: TableView): string {
     ` data-bb-table-id="${esc(view.id)}"`,
     view.citations.length > 1 ? ` data-merged-from="${esc(view.citations.join(','))}"` : '',
     view.fromChart ? ` data-from-chart="${esc(view.citations[0])}"` : '',
+    view.chartReadBy ? ` data-chart-read-by="${esc(view.chartReadBy)}"` : '',
   ].join('');
   return `<table${attrs}>${head ? `<thead>${head}</thead>` : ''}<tbody>${body}</tbody></table>`;
 }

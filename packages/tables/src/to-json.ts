@@ -91,6 +91,7 @@ export function tableToJson(view: TableView): TableJson {
     columns, header: rows.slice(0, h).map((cells) => cells.map(jsonCell)), rows: body,
     ...(view.merges.length ? { merge: view.merges } : {}),
     ...(view.chartType ? { chart_type: view.chartType } : {}),
+    ...(view.chartReadBy ? { chart_read_by: view.chartReadBy } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
-import { QuireError, type Document } from '@quire/core';
+import { QuireError, type ChartData, type Document } from '@quire/core';
 import type {
-  ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, JsonSchema, LanguageModel,
+  ChartReadingRequest, ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, JsonSchema, LanguageModel,
   SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest, FigureDescriptionRequest,
 } from '../language-model.js';
 import { conformAnswer, documentIds, schemaErrors, unknownCitations } from '../conform-answer.js';
@@ -228,6 +228,32 @@ export class OpenAiCompatibleModel implements LanguageModel {
     ], { model })).trim();
   }
 
+  /**
+   * A chart picture's data as a table, from the vision model: the image as a data URL with the caption
+   * and the text read inside the chart, the answer a JSON object of categories and series. The answer
+   * is checked (every series one number or null per category, at least one value); a faulty one is sent
+   * back once with its problems listed, and a second faulty one fails with PROC_001.
+   */
+  async readChart(req: ChartReadingRequest): Promise<ChartData> {
+    const model = this.settings.visionModel;
+    if (!model) throw new QuireError('GENERAL_005', 'No vision model is configured (QUIRE_LLM_VISION_MODEL)', { model: this.id });
+    const context = [req.caption ? `Caption: ${req.caption}` : '', req.textInside ? `Text inside the chart: ${req.textInside}` : ''].filter(Boolean).join('\n');
+    const url = `data:${req.image.mime};base64,${Buffer.from(req.image.bytes).toString('base64')}`;
+    const messages: ChatMessage[] = [
+      { role: 'system', content: CHART_SYSTEM },
+      { role: 'user', content: [{ type: 'text', text: context || 'Read the data of this chart.' }, { type: 'image_url', image_url: { url } }] },
+    ];
+    let problems: string[] = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const content = await this.chat(messages, { model, responseFormat: { type: 'json_object' } });
+      const read = chartFromAnswer(parseJsonObject(content));
+      if ('chart' in read) return read.chart;
+      problems = read.problems;
+      messages.push({ role: 'assistant', content }, { role: 'user', content: `Your answer has problems:\n- ${problems.join('\n- ')}\nReturn the corrected JSON object only.` });
+    }
+    throw new QuireError('PROC_001', 'The vision model did not return a usable chart table, twice', { model, problems });
+  }
+
   /** One chat completion whose answer must be a JSON object (classify, split, form instructions). */
   private async chatJson(system: string, user: string, model = this.settings.model): Promise<Record<string, unknown>> {
     const content = await this.chat([{ role: 'system', content: system }, { role: 'user', content: user }], { model, responseFormat: { type: 'json_object' } });
@@ -235,6 +261,51 @@ export class OpenAiCompatibleModel implements LanguageModel {
     if (!parsed) throw new QuireError('PROC_001', 'The language model answered something other than a JSON object', { model, answer: content.slice(0, 500) });
     return parsed;
   }
+}
+
+const CHART_SYSTEM = [
+  'You read the data of one chart image into a table.',
+  'Answer with one JSON object: {"chart_type": "bar"|"column"|"line"|"pie"|"area"|"scatter"|"other", "title": string|null,',
+  '"x_axis_title": string|null, "y_axis_title": string|null, "categories": [the x-axis labels or pie slices, in order],',
+  '"series": [{"name": string, "values": [one number per category, null where the chart shows none]}]}.',
+  'Read values off labels where the chart prints them, else estimate them from the axis scale. Never invent series or categories the chart does not show.',
+].join(' ');
+
+/** A number from a model's cell: numbers as they are, numeric strings with separators ("1,200", "12 %"); anything else null. */
+function chartNumber(v: unknown): number | null | undefined {
+  if (v === null) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v !== 'string') return undefined;
+  const t = v.replace(/[\s,%$€£]/g, '');
+  return /^[-+]?\d+(\.\d+)?$/.test(t) ? Number(t) : undefined;
+}
+
+/** The model's chart answer checked into ChartData, or the list of what is wrong with it. */
+export function chartFromAnswer(answer: Record<string, unknown> | null): { chart: ChartData } | { problems: string[] } {
+  if (!answer) return { problems: ['the answer is not a JSON object'] };
+  const problems: string[] = [];
+  const categories = asArray(answer.categories).map((c) => (typeof c === 'number' ? c : typeof c === 'string' ? c.trim() : undefined));
+  if (!categories.length) problems.push('"categories" must be a non-empty array');
+  if (categories.some((c) => c === undefined || c === '')) problems.push('every category must be a non-empty string or a number');
+  const rawSeries = asArray(answer.series);
+  if (!rawSeries.length) problems.push('"series" must be a non-empty array');
+  const series = rawSeries.map((s, i) => {
+    const rec = (s ?? {}) as Record<string, unknown>;
+    const values = asArray(rec.values).map(chartNumber);
+    if (values.length !== categories.length) problems.push(`series ${i + 1} has ${values.length} values for ${categories.length} categories`);
+    if (values.some((v) => v === undefined)) problems.push(`series ${i + 1} has values that are not numbers (use null for a missing value)`);
+    return { name: typeof rec.name === 'string' ? rec.name.trim() : '', categories: categories as (string | number)[], values: values.map((v) => v ?? null) };
+  });
+  if (!problems.length && series.every((s) => s.values.every((v) => v === null))) problems.push('no series has any value');
+  if (problems.length) return { problems };
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const x = text(answer.x_axis_title), y = text(answer.y_axis_title), title = text(answer.title);
+  return {
+    chart: {
+      chartType: text(answer.chart_type) ?? 'other', ...(title ? { title } : {}), series, sourceRanges: [],
+      ...(x || y ? { axes: { ...(x ? { x: { title: x } } : {}), ...(y ? { y: { title: y } } : {}) } } : {}),
+    },
+  };
 }
 
 /** Tolerates code fences and prose around the object, which some servers add despite response_format. */

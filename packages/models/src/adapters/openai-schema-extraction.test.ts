@@ -122,6 +122,43 @@ describe('OpenAI-compatible adapter against a local chat-completions server', ()
     } finally { await broken.stop(); }
   });
 
+  it('readChart sends the chart picture to the vision model and checks the table it answers, asking again once when it is malformed', async () => {
+    const uneven = JSON.stringify({ chart_type: 'bar', categories: ['2022', '2023', '2024'], series: [{ name: 'Sales', values: [10, 12] }] });
+    const fixed = JSON.stringify({
+      chart_type: 'bar', title: 'Sales', x_axis_title: 'Year', y_axis_title: 'EUR m',
+      categories: ['2022', '2023', 2024], series: [{ name: 'Sales', values: [10, '12.5', null] }, { name: 'Costs', values: [7, 8, 9] }],
+    });
+    const srv = chatServer([() => ({ content: uneven }), () => ({ content: '```json\n' + fixed + '\n```' })]);
+    const baseUrl = await srv.start();
+    try {
+      const model = new OpenAiCompatibleModel({ baseUrl, model: 'text', visionModel: 'eyes', timeoutMs: 5000 });
+      const chart = await model.readChart({ image: { bytes: new Uint8Array([1, 2, 3]), mime: 'image/png' }, caption: 'Figure 2: Sales', textInside: '2022 2023 2024' });
+      expect(chart).toEqual({
+        chartType: 'bar', title: 'Sales', sourceRanges: [], axes: { x: { title: 'Year' }, y: { title: 'EUR m' } },
+        series: [{ name: 'Sales', categories: ['2022', '2023', 2024], values: [10, 12.5, null] }, { name: 'Costs', categories: ['2022', '2023', 2024], values: [7, 8, 9] }],
+      });
+      expect(srv.requests).toHaveLength(2);
+      const first = srv.requests[0].body;
+      expect(first.model).toBe('eyes');
+      expect(first.response_format).toEqual({ type: 'json_object' });
+      expect(first.messages[1].content[0].text).toContain('Figure 2: Sales');
+      expect(first.messages[1].content[1].image_url.url).toBe('data:image/png;base64,AQID');
+      expect(srv.requests[1].body.messages.at(-1).content).toContain('series 1 has 2 values for 3 categories');
+    } finally { await srv.stop(); }
+  });
+
+  it('readChart fails PROC_001 after two unusable answers, and needs a vision model', async () => {
+    const srv = chatServer([() => ({ content: JSON.stringify({ categories: ['a'], series: [{ name: 's', values: ['lots'] }] }) })]);
+    const baseUrl = await srv.start();
+    try {
+      const image = { bytes: new Uint8Array([1]), mime: 'image/png' };
+      await expect(new OpenAiCompatibleModel({ baseUrl, model: 'm', visionModel: 'v', timeoutMs: 5000 }).readChart({ image })).rejects.toMatchObject({ code: 'PROC_001' });
+      expect(srv.requests).toHaveLength(2);
+      await expect(new OpenAiCompatibleModel({ baseUrl, model: 'm', timeoutMs: 5000 }).readChart({ image })).rejects.toMatchObject({ code: 'GENERAL_005' });
+      expect(srv.requests).toHaveLength(2);
+    } finally { await srv.stop(); }
+  });
+
   it('createLanguageModel picks the built-in engine unless an endpoint is configured', async () => {
     const calls: unknown[] = [];
     const builtin = createLanguageModel(undefined, { extractSchema: (r) => { calls.push(r); return { values: {}, citations: {} }; } });
