@@ -18,9 +18,10 @@ const LOWER_START = /^\p{Ll}/u;
 
 /**
  * One row per logical row where the detectors read each text line as a row:
- * - header: the leading label rows (no figures) above rows of figures are one header row where no rule
- *   separates them and no cell of either spans columns — "Under 18" above "years" is one cell. A row
- *   with a cell over several columns is a level of its own (a group title over its sub-columns).
+ * - header: the leading label rows (no figures; at most a third of the rows) above ≥ 3 rows, most of
+ *   them with figures, are one header row where no rule separates them and no cell of either spans
+ *   columns — "Under 18" above "years" is one cell. A row with a cell over several columns is a level
+ *   of its own (a group title over its sub-columns).
  * - wrapped row labels: a row whose only text is a long first cell (≥ 60 % of the widest label),
  *   followed with no rule between by a row whose first cell starts in lower case, is one label
  *   ("Murder and nonnegligent" / "manslaughter . . . 10.0").
@@ -39,7 +40,8 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
   for (let r = block; r < rows; r++) if (hasQuantity(r)) withFigures++;
   // column labels stand over the figure columns: a lone first-column label (a row label wrapped from the page before) is not a header
   const overFigures = ds.some((d) => d.row < block && d.col + d.colSpan > 1 && d.words.length > 0);
-  const labelBlock = block > 0 && block < rows && overFigures && withFigures >= 0.5 * (rows - block);
+  // a header is a few rows over a body of figures: a label/value form whose phone number reads as a figure is not one
+  const labelBlock = block > 0 && block <= rows / 3 && rows - block >= 3 && overFigures && withFigures >= 0.6 * (rows - block);
 
   const spans = (r: number) => ds.some((d) => d.row <= r && d.row + d.rowSpan > r && d.colSpan > 1 && d.words.length > 0);
   if (labelBlock) {
