@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeFillableForm, makeFlatForm } from '../fixtures/forms/make-forms.js';
 import { allText, qpdfCheck } from '../fixtures/forms/test-helpers.js';
+import { startChatServer } from '../support/chat-server.js';
 import { formWith, pollJob, startTestServer, type TestServer } from '../support/embedded.js';
 
 type Cell = { page_number: number; type: string; bounding_box: number[]; text: string; checkbox_details?: { center_coord: number[]; selected: boolean; text: string }[] };
@@ -177,20 +178,13 @@ describe('embedded: PDF forms over HTTP', () => {
 
   it('maps instructions with the configured OpenAI-compatible model when QUIRE_LLM_BASE_URL is set', async () => {
     const asked: any[] = [];
-    const llm = http.createServer((req, res) => {
-      let data = '';
-      req.on('data', (c) => (data += c));
-      req.on('end', () => {
-        const body = JSON.parse(data);
-        const { cells } = JSON.parse(body.messages[1].content) as { cells: { index: number; label: string }[] };
-        asked.push({ model: body.model, cells });
-        const name = cells.find((c) => c.label === 'Full name')!;
-        const content = JSON.stringify({ assignments: [{ cell_index: name.index, value: 'Model Filled', instruction: 'the applicant' }], unmatched: ['pet: cat'] });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content } }] }));
-      });
+    const llm = await startChatServer((body) => {
+      const { cells } = JSON.parse(body.messages[1].content) as { cells: { index: number; label: string }[] };
+      asked.push({ model: body.model, cells });
+      const name = cells.find((c) => c.label === 'Full name')!;
+      return JSON.stringify({ assignments: [{ cell_index: name.index, value: 'Model Filled', instruction: 'the applicant' }], unmatched: ['pet: cat'] });
     });
-    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
-    const t2 = await startTestServer({ QUIRE_LLM_BASE_URL: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`, QUIRE_LLM_MODEL: 'fake-model' });
+    const t2 = await startTestServer({ QUIRE_LLM_BASE_URL: llm.baseUrl, QUIRE_LLM_MODEL: 'fake-model' });
     try {
       const res = await t2.api('/form/fill', { method: 'POST', body: formWith({ bytes: flat, name: 'form.pdf' }, { instructions: 'the applicant is called Model Filled; pet: cat' }) });
       const r = (await res.json()) as FormResult;
@@ -203,7 +197,7 @@ describe('embedded: PDF forms over HTTP', () => {
       expect(r.form_fields.map(value)).toContain('Model Filled');
     } finally {
       await t2.close();
-      await new Promise<void>((r) => llm.close(() => r()));
+      await llm.close();
     }
   });
 

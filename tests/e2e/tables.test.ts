@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startChatServer } from '../support/chat-server.js';
 import { startTestServer, formWith, pollJob, type TestServer } from '../support/embedded.js';
 import { LINE_CHART, makeLineChartPdf, makeSplitTablePdf, makeTableKindsPdf } from '../fixtures/tables/pdf-tables.js';
 import { makeXlsx, XLSX_CHARTS } from '../fixtures/office/make-xlsx.js';
@@ -86,25 +85,13 @@ describe('embedded: POST /tables', () => {
   });
 
   it('reads PDF charts with the configured vision model (QUIRE_LLM_VISION_MODEL): from_chart tables at 1 credit per chart', async () => {
-    const asked: any[] = [];
-    const llm = http.createServer((req, res) => {
-      let data = '';
-      req.on('data', (c) => (data += c));
-      req.on('end', () => {
-        const body = JSON.parse(data);
-        asked.push(body);
-        // a chart reader's answer: the chart's months and both series (estimates off the picture, here exact)
-        const content = JSON.stringify({
-          chart_type: 'line', title: 'Visitors by month', x_axis_title: 'Month', y_axis_title: null,
-          categories: LINE_CHART.categories, series: LINE_CHART.series,
-        });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content } }] }));
-      });
-    });
-    await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
-    const t2 = await startTestServer({
-      QUIRE_LLM_BASE_URL: `http://127.0.0.1:${(llm.address() as AddressInfo).port}/v1`, QUIRE_LLM_MODEL: 'text-model', QUIRE_LLM_VISION_MODEL: 'eyes',
-    });
+    // a chart reader's answer: the chart's months and both series (estimates off the picture, here exact)
+    const llm = await startChatServer(() => JSON.stringify({
+      chart_type: 'line', title: 'Visitors by month', x_axis_title: 'Month', y_axis_title: null,
+      categories: LINE_CHART.categories, series: LINE_CHART.series,
+    }));
+    const asked = llm.requests;
+    const t2 = await startTestServer({ QUIRE_LLM_BASE_URL: llm.baseUrl, QUIRE_LLM_MODEL: 'text-model', QUIRE_LLM_VISION_MODEL: 'eyes' });
     try {
       const id = await extract(t2, await makeLineChartPdf(), 'chart.pdf');
       const res = await post(t2, { extraction_id: id, tables_config: { charts_to_tables: true, table_format: 'json' } });
@@ -130,7 +117,7 @@ describe('embedded: POST /tables', () => {
       expect(charted.not_converted).toEqual([]);
     } finally {
       await t2.close();
-      await new Promise<void>((r) => llm.close(() => r()));
+      await llm.close();
     }
   });
 
