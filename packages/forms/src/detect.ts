@@ -1,6 +1,6 @@
 import { QuireError } from '@quire/core';
 import { fieldTooltips, widgetCells, type WidgetAnnotation } from './acroform-detect.js';
-import { flatCells } from './flat-detect.js';
+import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
 import { pageHasImages, readPageGeometryUpright } from './page-geometry.js';
@@ -44,7 +44,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
           for (const a of annots) if (!a.alternativeText && a.fieldName) a.alternativeText = tooltips.get(a.fieldName);
         }
         const words = geo.words.map((w) => toPt(w, frame.width, frame.height));
-        widgetCells_.push(...fix(widgetCells(n, frame, annots, words, widgetCount)));
+        widgetCells_.push(...fix(widgetCells(n, frame, annots, words, widgetCount, verticalRules(geo))));
       } else if (hasFields && !opts.drawnCellsBesideFields) {
         // a fillable form's other pages (instructions, worksheets) are not scanned for drawn cells
       } else if (!outside && !geo.words.length && !geo.segments.length && await pageHasImages(page)) {

@@ -12,7 +12,7 @@ export interface CheckboxDetail {
 /** Where a cell came from: a live AcroForm field (and which of its widgets), or the page drawing. */
 export type CellSource =
   | { kind: 'acroform'; fieldName: string; widgetIndex?: number; fieldType: 'text' | 'checkbox' | 'radio' | 'choice' | 'signature'; exportValues?: string[] }
-  | { kind: 'drawn'; shape: 'box' | 'underline' | 'underscores' | 'comb' | 'grid' | 'square' | 'glyph' | 'circle'; boxes?: [number, number, number, number][] };
+  | { kind: 'drawn'; shape: 'box' | 'underline' | 'underscores' | 'comb' | 'grid' | 'leader' | 'square' | 'glyph' | 'circle'; boxes?: [number, number, number, number][] };
 
 /**
  * A detected form cell: the spec's FormCell fields plus the internal fields fill/clear need.
@@ -65,10 +65,11 @@ export interface PageGeometry {
   width: number;
   height: number;
   words: GeoWord[];
-  segments: RawSegment[];
-  rects: RawRect[];
+  /** Shapes flagged `fillIn` were drawn inside /QuireFill or /Tx marked content (Quire's check marks, a field's drawing), not by the template. */
+  segments: (RawSegment & { fillIn?: boolean })[];
+  rects: (RawRect & { fillIn?: boolean })[];
   /** Bounding boxes of other painted marks (curves, diagonal strokes): checkmarks, circles. */
-  marks?: { box: Box; closedCurve?: boolean; filled?: boolean }[];
+  marks?: { box: Box; closedCurve?: boolean; filled?: boolean; fillIn?: boolean }[];
   /**
    * Clockwise quarter turn from the displayed page to this geometry's frame (an OCR'd sideways scan
    * turned upright); cells found in it are mapped back to the displayed page.
