@@ -26,7 +26,7 @@ const isSquareish = (b: PtBox) => {
  * (empty cells), comb boxes, underlines with a label, "____" runs, checkboxes (squares, circles,
  * ☐/☑ glyphs), and signature areas (cells labelled "Signature"/"Sign here").
  */
-export function flatCells(pageNumber: number, g: PageGeometry, tableStart: number): { cells: DetectedCell[]; tables: number } {
+export function flatCells(pageNumber: number, g: PageGeometry, tableStart: number, opts: { scanned?: boolean } = {}): { cells: DetectedCell[]; tables: number } {
   const W = g.width, H = g.height;
   const words = g.words.map((w) => toPt(w, W, H));
   const bodySize = median(words.filter((w) => !w.fill).map((w) => w.fontSize)) || 10;
@@ -38,6 +38,12 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   let table = tableStart;
   for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table);
   squares.push(...strokedSquares(g, squares, pt, W, H));
+  // a "square" in the middle of printed text is a letter's counter (a scan's "o", "p"), not a checkbox
+  // (phrases, not words: OCR boxes of single words can be cut short; words read off a square are left out)
+  const text = buildPhrases(words.filter((w) => !w.fill && !squares.some((b) => centreIn(w.box, b))));
+  const inText = (b: PtBox) => text.some((p) => /\p{L}{3,}/u.test(p.text) && b.x0 - p.box.x0 > b.x1 - b.x0 && p.box.x1 - b.x1 > b.x1 - b.x0 &&
+    Math.abs((b.y0 + b.y1) / 2 - (p.box.y0 + p.box.y1) / 2) < b.y1 - b.y0);
+  squares.splice(0, squares.length, ...squares.filter((b) => !inText(b)));
   const freeH = hLines.filter((_, i) => !usedH.has(i));
   pt.push(...underlineCells(freeH, words, bodySize, W, pt));
   pt.push(...underscoreCells(words, bodySize, pt));
@@ -53,7 +59,11 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const rules = verticalRules(g);
   const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize, occupied, rules));
   labelCombParts(out, pt, words);
-  out.push(...checkboxes.toCells(pageNumber, phrases));
+  if (opts.scanned) {
+    // what the scan itself shows in each cell, apart from fill-ins drawn over it
+    pt.forEach((c, i) => { out[i].scan = { text: cellText(words.filter((w) => !w.fill && centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text)), c.kind === 'comb') }; });
+  }
+  out.push(...checkboxes.toCells(pageNumber, phrases, opts.scanned));
   return { cells: out, tables: table };
 }
 
@@ -351,7 +361,7 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
   return cell;
 }
 
-function cellText(ws: PtWord[], comb: boolean): string {
+export function cellText(ws: PtWord[], comb: boolean): string {
   const sorted = [...ws].sort((a, b) => a.box.y0 - b.box.y0);
   const lines: PtWord[][] = [];
   for (const w of sorted) {

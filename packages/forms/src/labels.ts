@@ -49,7 +49,8 @@ export function buildPhrases(words: PtWord[]): Phrase[] {
       const gap = cur ? w.box.x0 - cur.box.x1 : Infinity;
       const size = cur ? Math.max(cur.fontSize, w.fontSize) : 0;
       if (cur && gap < 0.9 * size && gap > -0.5 * size && !isFillLine(w.text) && !isCheckGlyph(w.text) && !/[:?]$/.test(cur.text)) {
-        cur.text += (gap > 0.12 * w.fontSize ? ' ' : '') + w.text;
+        // touching words are one word split across text runs; overlapping boxes (OCR) are two words
+        cur.text += (gap > 0.12 * w.fontSize || gap < -0.05 * w.fontSize ? ' ' : '') + w.text;
         cur.box = { x0: Math.min(cur.box.x0, w.box.x0), y0: Math.min(cur.box.y0, w.box.y0), x1: Math.max(cur.box.x1, w.box.x1), y1: Math.max(cur.box.y1, w.box.y1) };
         cur.fontSize = Math.max(cur.fontSize, w.fontSize);
       } else {
@@ -97,12 +98,17 @@ export function nearestLabel(box: PtBox, phrases: Phrase[], o: LabelOpts = {}): 
   // (it labels that cell: "Last Name [____]" above a wider field), is not this cell's label
   const columnBlocked = (p: Phrase) => others.some((b) => (b.y0 >= p.box.y1 - 1 && b.y1 <= box.y0 + 1 && hOverlap(b, box) > 0 && hOverlap(b, p.box) > 0) ||
     (b.x0 >= p.box.x1 - 1 && b.x0 - p.box.x1 < 2 * p.fontSize && (b.y0 + b.y1) / 2 > p.box.y0 && (b.y0 + b.y1) / 2 < p.box.y1));
+  // an option printed right after another box is that box's label ("☐ Email ☐ Phone")
+  const labelsBoxOnItsLeft = (p: Phrase) => others.some((b) => b.x1 <= p.box.x0 + 1 && p.box.x0 - b.x1 < 2 * p.fontSize && vOverlap(b, p.box) > 0);
   for (const p of phrases) {
     if (centreIn(p.box, box) || !isLabelText(p.text)) continue;
     const sameLine = vOverlap(p.box, box) >= 0.4 * Math.min(p.box.y1 - p.box.y0, h) || ((p.box.y0 + p.box.y1) / 2 >= box.y0 && (p.box.y0 + p.box.y1) / 2 <= box.y1);
-    if (sameLine && p.box.x1 <= box.x0 + 3 && !rowBlocked(p.box.x1, box.x0)) {
+    if (sameLine && p.box.x1 <= box.x0 + 3 && !rowBlocked(p.box.x1, box.x0) && !(o.preferRight && labelsBoxOnItsLeft(p))) {
       const gap = box.x0 - p.box.x1;
-      if (gap <= (o.preferRight ? 60 : maxGap)) consider(p, gap + (o.preferRight ? 25 : 0) + ruled(p.box.x1, box.x0), !o.preferRight);
+      // same-row text on the left beats text above unless that sits right on the cell: a far gap
+      // (a column of labels) weighs little more than a near one
+      const cost = o.preferRight ? gap + 25 : gap <= 30 ? gap : 30 + 0.1 * (gap - 30);
+      if (gap <= (o.preferRight ? 60 : maxGap)) consider(p, cost + ruled(p.box.x1, box.x0), !o.preferRight);
     }
     if (sameLine && p.box.x0 >= box.x1 - 3 && o.preferRight && !rowBlocked(box.x1, p.box.x0)) {
       const gap = p.box.x0 - box.x1;

@@ -113,7 +113,8 @@ async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Draw
   const tags: string[] = [];
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i], args = argsArray[i];
-    if (fn === OPS.beginMarkedContent || fn === OPS.beginMarkedContentProps) tags.push(String(args?.[0] ?? ''));
+    // the tag arrives as a PDF name object ({ name }) or as a string, depending on the operator
+    if (fn === OPS.beginMarkedContent || fn === OPS.beginMarkedContentProps) tags.push(String(args?.[0]?.name ?? args?.[0] ?? ''));
     else if (fn === OPS.endMarkedContent) tags.pop();
     else if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, fill, lineWidth });

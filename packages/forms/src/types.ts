@@ -40,6 +40,12 @@ export interface DetectedCell {
   readingRotation?: number;
   /** Date pattern declared by the field (AFDate format) or printed near it, e.g. "MM/DD/YYYY". */
   datePattern?: string;
+  /**
+   * Cells of a scanned page: what the scan's own pixels showed in the cell when it was OCR'd (text
+   * read there, which boxes were ticked), apart from Quire's overlays. Fill and clear re-read a scanned
+   * cell's value from this plus the overlays then on the page, without OCR-ing the page again.
+   */
+  scan?: { text: string; selected?: boolean[] };
 }
 
 /** One overlay Quire drew on a flat PDF; what clear needs to remove exactly that drawing. */
@@ -87,6 +93,12 @@ export interface DetectOptions {
    * their ruling lines and checkbox squares found in the raster. Without it such pages yield no cells.
    */
   ocr?: OcrEngine;
+  /**
+   * Drawn cells already known on scanned pages (an earlier detection with OCR, with `scan` values, or
+   * cells a caller drew). A scanned page with no OCR engine given yields these cells, their values
+   * read from `scan` plus Quire's overlays now on the page (how fill and clear re-read scans).
+   */
+  knownCells?: DetectedCell[];
   /**
    * Also look for drawn cells on the pages without widgets of a fillable form (off by default: those
    * pages are usually instructions, and their rules and leaders are not fields).
