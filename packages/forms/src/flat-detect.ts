@@ -307,7 +307,9 @@ function underlineCells(lines: Line[], words: PtWord[], bodySize: number, pageW:
     const len = l.b - l.a;
     if (len < 25) continue;
     const box = { x0: l.a, y0: l.pos - hgt, x1: l.b, y1: l.pos + 1 };
-    if (taken.some((c) => overlapFrac(box, c.box) > 0.5)) continue;
+    // a cell of about this height already there (a box standing on this line); a panel far taller
+    // around the line does not count, it is dropped later for holding cells
+    if (taken.some((c) => overlapFrac(box, c.box) > 0.5 && c.box.y1 - c.box.y0 < 2.5 * hgt)) continue;
     const phrases = all.filter((p) => !centreIn(p.box, box));
     // the label may stand well left of the line (a column of labels, lines starting at one x): the
     // nearest text on the row counts within a reach that grows with the line, nothing drawn between

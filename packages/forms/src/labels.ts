@@ -107,7 +107,7 @@ export function nearestLabel(box: PtBox, phrases: Phrase[], o: LabelOpts = {}): 
       const gap = box.x0 - p.box.x1;
       // same-row text on the left beats text above unless that sits right on the cell: a far gap
       // (a column of labels) weighs little more than a near one
-      const cost = o.preferRight ? gap + 25 : gap <= 30 ? gap : 30 + 0.1 * (gap - 30);
+      const cost = o.preferRight ? gap + 25 : gap <= 30 ? gap : 30 + 0.05 * (gap - 30);
       if (gap <= (o.preferRight ? 60 : maxGap)) consider(p, cost + ruled(p.box.x1, box.x0), !o.preferRight);
     }
     if (sameLine && p.box.x0 >= box.x1 - 3 && o.preferRight && !rowBlocked(box.x1, p.box.x0)) {
