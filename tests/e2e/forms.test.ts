@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeFillableForm, makeFlatForm } from '../fixtures/forms/make-forms.js';
+import { imageOnlyPdf, renderChecklistForm } from '../fixtures/forms/scanned-form.js';
+import { degrade } from '../fixtures/scans/ruled.js';
 import { allText, qpdfCheck } from '../fixtures/forms/test-helpers.js';
 import { startChatServer } from '../support/chat-server.js';
 import { formWith, pollJob, startTestServer, type TestServer } from '../support/embedded.js';
@@ -131,6 +133,39 @@ describe('embedded: PDF forms over HTTP', () => {
       expect(last.form_fields.map(value)).toEqual(first.form_fields.map(value));
     });
   });
+
+  it('scanned form: detect → fill → detect → clear → detect (OCR; the overlay is removed, the scan stays)', async () => {
+    const form = await renderChecklistForm();
+    const { png } = await degrade({ ...form, horizontal: [], vertical: [], squares: [] }, { skewDeg: 0.3, blur: 0.5, noise: 0.001, seed: 3 });
+    const scan = await imageOnlyPdf(png);
+    const first = await ok(await post('detect', {}, scan));
+    expect(first.details?.warnings).toBeUndefined();
+    const boxes = first.form_fields.filter((c) => c.type === 'checkbox');
+    // 3 options of one question + 3 stand-alone boxes, ticked where the scan has ink (Email, I agree, Urgent)
+    expect(boxes.map((c) => c.checkbox_details!.map((d) => d.selected))).toEqual([[true, false, false], [true], [false], [true]]);
+    expect(first.form_fields.filter((c) => c.type === 'text')).toHaveLength(2);
+
+    const filled = await ok(await post('fill', { form_id: first.form_id, instructions: 'Name: Jane Doe\nSend me the newsletter: yes' }));
+    expect(filled.fields_filled).toBe(2);
+    expect(filled.form_fields.map(value)).toContain('Jane Doe');
+    expect(filled.form_fields.filter((c) => c.type === 'checkbox').map((c) => c.checkbox_details!.map((d) => d.selected))).toEqual([[true, false, false], [true], [true], [true]]);
+    const filledText = await expectValidPdf(await pdfOf(filled));
+    expect(filledText).toContain('Jane Doe');
+
+    // the new form_id is still a scan: OCR reads the image, Quire's overlays are the values
+    const seen = await ok(await post('detect', { form_id: filled.form_id }));
+    expect(seen.form_fields.map(shape)).toEqual(first.form_fields.map(shape));
+    expect(seen.form_fields.map(value)).toEqual(filled.form_fields.map(value));
+
+    const cleared = await ok(await post('clear', { form_id: seen.form_id }));
+    expect(cleared.fields_cleared).toBe(2);
+    expect(cleared.details?.warnings).toEqual([expect.stringMatching(/^3 cell\(s\) on scanned pages still show a value that is part of the scanned image/)]);
+    expect(await expectValidPdf(await pdfOf(cleared))).not.toContain('Jane Doe');
+
+    const last = await ok(await post('detect', { form_id: cleared.form_id }));
+    expect(last.form_fields.map(shape)).toEqual(first.form_fields.map(shape));
+    expect(last.form_fields.map(value)).toEqual(first.form_fields.map(value));
+  }, 180_000);
 
   it('fills an uploaded file directly (detection runs first) and honours page_range', async () => {
     const r = await ok(await post('fill', { instructions: 'Full name: Ann Lee', page_range: '1' }, flat));

@@ -30,7 +30,7 @@ export interface WidgetAnnotation {
  * values; the cell text is the selected display value(s) joined with ", ". Radio groups become ONE
  * checkbox cell with one checkbox_details entry per button; push buttons are not cells.
  */
-export function widgetCells(pageNumber: number, frame: PageFrame, annots: WidgetAnnotation[], words: PtWord[], widgetCount = new Map<string, number>()): DetectedCell[] {
+export function widgetCells(pageNumber: number, frame: PageFrame, annots: WidgetAnnotation[], words: PtWord[], widgetCount = new Map<string, number>(), rules: PtBox[] = []): DetectedCell[] {
   const widgets = annots.filter((a) => a.subtype === 'Widget' && a.fieldName !== undefined && !a.pushButton && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
   const ptBox = (r: number[]) => {
     const [l, t, rr, b] = rectNorm(frame, r);
@@ -48,7 +48,7 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: Widget
     widgetCount.set(name, widgetIndex + 1);
     const box = boxes[i];
     const bbox = rectNorm(frame, w.rect);
-    const label = (w.alternativeText ?? '').trim() || nearestLabel(box, phrases) || prettifyFieldName(name);
+    const label = (w.alternativeText ?? '').trim() || nearestLabel(box, phrases, { blockers: boxes, rules }) || prettifyFieldName(name);
     if (w.fieldType === 'Btn' && (w.radioButton || isGroupedCheckbox(w, widgets))) {
       radios.set(name, [...(radios.get(name) ?? []), i]);
       return;

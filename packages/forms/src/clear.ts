@@ -1,6 +1,7 @@
 import { AcroFields } from './acroform-fill.js';
 import { FontPicker } from './fonts.js';
-import { detailBoxes, save } from './fill.js';
+import { detailBoxes } from './cell-boxes.js';
+import { save } from './fill.js';
 import { removeOverlays } from './overlay.js';
 import { frameOf, loadPdfLib } from './pdf-doc.js';
 import { hasValue, refreshCells } from './refresh.js';
@@ -15,8 +16,9 @@ import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
  *   identifies them, so a Quire-filled PDF uploaded again is cleared too);
  * - on flat pages, text typed by other tools inside the detected cells is removed from the content
  *   streams, and check marks drawn inside checkbox squares;
- * - scanned pages: values are pixels in an image and cannot be removed (reported in `warnings`).
- * `cleared` counts the cells that had a value before.
+ * - scanned pages: Quire's overlays go as anywhere else; values that are pixels of the scan
+ *   (handwriting, ticks, typed text scanned with the form) stay and are reported in `warnings`.
+ * `cleared` counts the cells that showed a value before and show none after.
  */
 export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage: ClearLineage = {}): Promise<ClearResult> {
   const doc = await loadPdfLib(pdf);
@@ -52,8 +54,11 @@ export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage:
   const bytes = await save(doc);
   const refreshed = await refreshCells(bytes, cells, cells.map(emptied));
   const left = refreshed.filter(hasValue);
-  if (left.length) warnings.push(`${left.length} cell(s) still show a value (scanned content, or text drawn in a way Quire cannot separate from the template)`);
-  return { pdf: bytes, cells: refreshed, cleared: cells.filter(hasValue).length, warnings };
+  const onScans = left.filter((c) => c.scan && (c.scan.text || c.scan.selected?.some(Boolean)));
+  if (onScans.length) warnings.push(`${onScans.length} cell(s) on scanned pages still show a value that is part of the scanned image (pixels cannot be cleared)`);
+  if (left.length > onScans.length) warnings.push(`${left.length - onScans.length} cell(s) still show a value (text drawn in a way Quire cannot separate from the template)`);
+  // cleared: cells that showed a value and show none now (a value that is pixels of a scan stays)
+  return { pdf: bytes, cells: refreshed, cleared: cells.filter((c, i) => hasValue(c) && !hasValue(refreshed[i])).length, warnings };
 }
 
 const emptied = (c: DetectedCell): DetectedCell => ({

@@ -97,7 +97,9 @@ maybe('corpus: flat copies of AcroForms', () => {
     const pages = new Set(gt.map((g) => g.page_number));
     const onPages = us.filter((u) => pages.has(u.page)).length;
     console.log(`${p}: fields ${gt.length}; recall ${(100 * found / gt.length).toFixed(1)}%; precision ${(100 * used.size / Math.max(1, onPages)).toFixed(1)}% (${onPages} detected on those pages); type accuracy ${(100 * typeOk / Math.max(1, found)).toFixed(1)}%; mean IoU ${(iouSum / Math.max(1, iouN)).toFixed(3)}`);
-    expect(found).toBeGreaterThan(0);
+    // general drawn-cell rules (boxes, open-sided rows, underlines, leaders, combs, squares, circles) find nearly all fields
+    expect(found / gt.length).toBeGreaterThanOrEqual(0.9);
+    expect(used.size / Math.max(1, onPages)).toBeGreaterThanOrEqual(0.9);
   });
 });
 

@@ -1,9 +1,12 @@
 import { QuireError } from '@quire/core';
 import { fieldTooltips, widgetCells, type WidgetAnnotation } from './acroform-detect.js';
-import { flatCells } from './flat-detect.js';
+import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
-import { pageHasImages, readPageGeometryUpright } from './page-geometry.js';
+import { pageHasImages, readPageGeometry, readPageGeometryUpright } from './page-geometry.js';
+import { removeOverlays } from './overlay.js';
+import { loadPdfLib } from './pdf-doc.js';
+import { fillLayer, knownScanCells, withFillLayer } from './scan-values.js';
 import { openPdfJs, pageFrame, remapBox, remapPoint, type PageFrame, type PdfJsPage } from './pdfjs.js';
 import { scannedGeometry } from './scan-geometry.js';
 import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './types.js';
@@ -11,8 +14,9 @@ import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './
 /**
  * Detects the cells of a PDF form. Pages with AcroForm widgets yield one cell per widget (radio
  * groups one cell); pages without widgets are read from their drawing and text. Pages that are
- * images only (scans) are read from geometry given from outside (`opts.geometry`), or OCR'd with
- * `opts.ocr` (words, plus ruling lines and checkbox squares found in the raster); without either
+ * images only (scans, also once Quire has drawn values over them) are read from geometry given from
+ * outside (`opts.geometry`), or OCR'd with `opts.ocr` (words, plus ruling lines and checkbox squares
+ * found in the raster), or, without an engine, re-read from `opts.knownCells`; with none of these
  * they are listed in `scannedPages` with a warning and yield no cells.
  */
 export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Promise<DetectResult> {
@@ -26,6 +30,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     const scannedPages: number[] = [];
     const warnings: string[] = [];
     const widgetCount = new Map<string, number>();
+    const overlaid = new Set<number>();
     let tables = 0;
     let tooltips: Map<string, string> | undefined;
     const hasFields = ((await doc.getFieldObjects()) ?? null) !== null || (await anyWidget(doc, pages));
@@ -44,12 +49,16 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
           for (const a of annots) if (!a.alternativeText && a.fieldName) a.alternativeText = tooltips.get(a.fieldName);
         }
         const words = geo.words.map((w) => toPt(w, frame.width, frame.height));
-        widgetCells_.push(...fix(widgetCells(n, frame, annots, words, widgetCount)));
+        widgetCells_.push(...fix(widgetCells(n, frame, annots, words, widgetCount, verticalRules(geo))));
       } else if (hasFields && !opts.drawnCellsBesideFields) {
         // a fillable form's other pages (instructions, worksheets) are not scanned for drawn cells
-      } else if (!outside && !geo.words.length && !geo.segments.length && await pageHasImages(page)) {
+      } else if (!outside && !hasTemplate(geo) && await pageHasImages(page)) {
+        // an image and at most fill-ins drawn over it (a scan Quire filled): a scanned page
         scannedPages.push(n);
-        if (!opts.ocr) warnings.push(`Page ${n} is an image only (scanned) and no OCR engine is configured; it has no cells`);
+        if (hasFillIns(geo)) overlaid.add(n);
+        const known = (opts.knownCells ?? []).filter((c) => c.page_number === n && c.source.kind === 'drawn');
+        if (!opts.ocr && known.length) drawn.push(...knownScanCells(known, fillLayer(await readPageGeometry(page, display))));
+        else if (!opts.ocr) warnings.push(`Page ${n} is an image only (scanned) and no OCR engine is configured; it has no cells`);
       } else {
         const r = flatCells(n, geo, tables);
         tables = r.tables;
@@ -58,14 +67,17 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
       page.cleanup();
     }
     if (opts.ocr && scannedPages.length) {
-      const scans = await scannedGeometry(pdf, scannedPages, opts.ocr);
+      // OCR reads the scan without Quire's overlays; they are added back as the fill layer, so a
+      // filled scan is read as the same cells with the values drawn in them
+      const scans = await scannedGeometry(overlaid.size ? await withoutOverlays(pdf, [...overlaid]) : pdf, scannedPages, opts.ocr);
       warnings.push(...scans.warnings);
       for (const n of scannedPages) {
-        const geo = scans.geometry.get(n);
-        if (!geo) continue;
+        const scan = scans.geometry.get(n);
+        if (!scan) continue;
         const page = await doc.getPage(n);
-        const display = pageFrame(page), frame = frameOf(page, display, geo);
-        const r = flatCells(n, geo, tables);
+        const display = pageFrame(page), frame = frameOf(page, display, scan);
+        const geo = overlaid.has(n) ? withFillLayer(scan, fillLayer(await readPageGeometry(page, frame))) : scan;
+        const r = flatCells(n, geo, tables, { scanned: true });
         tables = r.tables;
         drawn.push(...(frame.rotate % 360 !== display.rotate % 360 ? r.cells.map((c) => toDisplay(c, frame, display)) : r.cells));
         page.cleanup();
@@ -76,6 +88,18 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
   } finally {
     await doc.destroy();
   }
+}
+
+/** Printed content of the page itself: text or rules that are not fill-ins. */
+const hasTemplate = (g: PageGeometry) => g.words.some((w) => !w.fill) || g.segments.some((x) => !x.fillIn);
+const hasFillIns = (g: PageGeometry) => g.words.some((w) => w.fill) || g.segments.some((x) => x.fillIn) || g.rects.some((x) => x.fillIn) || (g.marks ?? []).some((m) => m.fillIn);
+
+/** A copy of the PDF with Quire's overlays removed from `pages` (what OCR must read on a filled scan). */
+async function withoutOverlays(pdf: Uint8Array, pages: number[]): Promise<Uint8Array> {
+  const doc = await loadPdfLib(pdf);
+  const all = doc.getPages();
+  for (const n of pages) if (all[n - 1]) removeOverlays(doc, all[n - 1]);
+  return doc.save({ updateFieldAppearances: false });
 }
 
 /** The frame outside geometry is in: the displayed page, or that page turned by the geometry's quarter turn. */

@@ -7,6 +7,7 @@ import { drawCheckOverlay, drawTextOverlay, removeOverlays } from './overlay.js'
 import { frameOf, loadPdfLib } from './pdf-doc.js';
 import { remapBox } from './pdfjs.js';
 import { cellValue, refreshCells } from './refresh.js';
+import { detailBoxes } from './cell-boxes.js';
 import { removeTypedContent } from './text-removal.js';
 import type { DetectedCell, FillAssignment, FillOptions, FillResult, OverlayRecord, UnappliedAssignment } from './types.js';
 
@@ -79,6 +80,8 @@ async function applyOne(ctx: Ctx, cell: DetectedCell, value: string): Promise<Ov
     // marks made by other tools: removed where the box must end up empty, left alone where it stays selected
     const foreign = details.map((d) => d.selected && !prior.length);
     const unset = details.map((_, k) => k).filter((k) => foreign[k] && !pick.includes(k));
+    const inked = unset.filter((k) => cell.scan?.selected?.[k]);
+    if (inked.length) throw new Error(`${inked.map((k) => `"${details[k].text}"`).join(', ')} is ticked in the scanned image, which Quire cannot undo`);
     if (unset.length) {
       removeTypedContent(ctx.doc, ctx.page, frame, unset.map((k) => ({ box: boxes[k], kind: 'check' as const })));
     }
@@ -92,16 +95,6 @@ async function applyOne(ctx: Ctx, cell: DetectedCell, value: string): Promise<Ov
   const combBoxes = cell.comb && cell.source.kind === 'drawn' ? cell.source.boxes?.map(inDraw) : undefined;
   const name = await drawTextOverlay(ctx.doc, ctx.page, drawFrame, inDraw(cell.bounding_box), text, ctx.fonts, { multiline: cell.multiline, combBoxes });
   return record(name, text);
-}
-
-/** The box of each checkbox of a cell: from detection when known, else a square around its centre. */
-export function detailBoxes(cell: DetectedCell): NBox[] {
-  const details = cell.checkbox_details ?? [];
-  const known = cell.source.kind === 'drawn' ? cell.source.boxes : undefined;
-  if (known && known.length === details.length) return known;
-  const b = cell.bounding_box;
-  const side = Math.min(b[2] - b[0], b[3] - b[1]) / 2;
-  return details.map((d) => [d.center_coord[0] - side, d.center_coord[1] - side, d.center_coord[0] + side, d.center_coord[1] + side]);
 }
 
 export async function save(doc: PDFDocument): Promise<Uint8Array> {

@@ -2,7 +2,7 @@ import { CHECK_GLYPHS_EMPTY, CHECK_GLYPHS_SET, centreIn, nearestLabel, type Phra
 import { roundBox } from './pdfjs.js';
 import type { DetectedCell, PageGeometry } from './types.js';
 
-interface Box { box: PtBox; shape: 'square' | 'glyph' | 'circle'; selected: boolean }
+interface Box { box: PtBox; shape: 'square' | 'glyph' | 'circle'; selected: boolean; /** selected by the template's own ink (a scan's pixels), not by a fill-in */ printed: boolean }
 
 const MARK_TEXT = /^[xX✓✔✗✘×☒☑■●•]$/;
 
@@ -12,31 +12,37 @@ const MARK_TEXT = /^[xX✓✔✗✘×☒☑■●•]$/;
  */
 export function detectCheckboxes(squares: PtBox[], g: PageGeometry, words: PtWord[], W: number, H: number) {
   const found: Box[] = [];
-  const marks = (g.marks ?? []).map((m) => ({ box: { x0: m.box.x0 * W, y0: m.box.y0 * H, x1: m.box.x1 * W, y1: m.box.y1 * H }, closed: !!m.closedCurve, filled: !!m.filled }));
-  const filledRects = g.rects.filter((r) => r.filled && !r.stroked).map((r) => ({ x0: r.box.x0 * W, y0: r.box.y0 * H, x1: r.box.x1 * W, y1: r.box.y1 * H }));
-  const markedInside = (b: PtBox) => {
+  const pt = (b: PtBox) => ({ x0: b.x0 * W, y0: b.y0 * H, x1: b.x1 * W, y1: b.y1 * H });
+  const marks = (g.marks ?? []).map((m) => ({ box: pt(m.box), closed: !!m.closedCurve, filled: !!m.filled, fillIn: !!m.fillIn }));
+  // a scan's ticked square comes as a dark filled rectangle inside it (interior ink, see @quire/ocr rulings)
+  const filledRects = g.rects.filter((r) => r.filled && !r.stroked).map((r) => ({ box: pt(r.box), fillIn: !!r.fillIn }));
+  const markedInside = (b: PtBox, printedOnly = false) => {
     const inner = (m: PtBox) => centreIn(m, b) && (m.x1 - m.x0) < (b.x1 - b.x0) * 1.3 && (m.y1 - m.y0) < (b.y1 - b.y0) * 1.3 && !sameBox(m, b);
-    return marks.some((m) => inner(m.box) && (!m.closed || m.filled)) || filledRects.some((r) => inner(r) && (r.x1 - r.x0) < (b.x1 - b.x0) * 0.95) ||
-      words.some((w) => centreIn(w.box, b) && MARK_TEXT.test(w.text.trim()));
+    return marks.some((m) => !(printedOnly && m.fillIn) && inner(m.box) && (!m.closed || m.filled)) ||
+      filledRects.some((r) => !(printedOnly && r.fillIn) && inner(r.box) && (r.box.x1 - r.box.x0) < (b.x1 - b.x0) * 0.95) ||
+      words.some((w) => !(printedOnly && w.fill) && centreIn(w.box, b) && MARK_TEXT.test(w.text.trim()));
   };
-  for (const b of squares) found.push({ box: b, shape: 'square', selected: markedInside(b) });
+  const add = (box: PtBox, shape: Box['shape'], preset?: boolean) =>
+    found.push({ box, shape, selected: preset ?? markedInside(box), printed: preset ?? markedInside(box, true) });
+  for (const b of squares) add(b, 'square');
   for (const m of marks) {
     const w = m.box.x1 - m.box.x0, h = m.box.y1 - m.box.y0;
-    if (!m.closed || m.filled || w < 5 || w > 22 || Math.abs(w - h) > 0.2 * w) continue;
+    if (m.fillIn || !m.closed || m.filled || w < 5 || w > 22 || Math.abs(w - h) > 0.2 * w) continue;
     if (found.some((f) => centreIn(m.box, f.box))) continue;
-    found.push({ box: m.box, shape: 'circle', selected: markedInside(m.box) });
+    add(m.box, 'circle');
   }
   for (const w of words) {
     const t = w.text.trim();
-    if (!CHECK_GLYPHS_EMPTY.has(t) && !(CHECK_GLYPHS_SET.has(t) && ['☑', '☒'].includes(t))) continue;
+    if (w.fill || (!CHECK_GLYPHS_EMPTY.has(t) && !(CHECK_GLYPHS_SET.has(t) && ['☑', '☒'].includes(t)))) continue;
     const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2, s = w.fontSize * 0.4;
     const box = { x0: cx - s, y0: cy - s, x1: cx + s, y1: cy + s };
     if (found.some((f) => centreIn(box, f.box))) continue;
-    found.push({ box, shape: 'glyph', selected: !CHECK_GLYPHS_EMPTY.has(t) || markedInside(box) });
+    add(box, 'glyph', CHECK_GLYPHS_EMPTY.has(t) ? undefined : true);
   }
   return {
     boxes: found.map((f) => f.box),
-    toCells: (page: number, phrases: Phrase[]) => groupCells(page, found, phrases, W, H),
+    /** `scanned`: also record which boxes the page's own ink ticks (DetectedCell.scan). */
+    toCells: (page: number, phrases: Phrase[], scanned = false) => groupCells(page, found, phrases, W, H, scanned),
   };
 }
 
@@ -46,8 +52,8 @@ const sameBox = (a: PtBox, b: PtBox) => Math.abs(a.x0 - b.x0) < 1 && Math.abs(a.
  * Boxes on one line after a question ("Marital status: ☐ Single ☐ Married", "…? ☐ Yes ☐ No")
  * form one cell with an option per box; other boxes are cells of their own.
  */
-function groupCells(page: number, found: Box[], phrases: Phrase[], W: number, H: number): DetectedCell[] {
-  const opt = found.map((f) => nearestLabel(f.box, phrases, { preferRight: true }));
+function groupCells(page: number, found: Box[], phrases: Phrase[], W: number, H: number, scanned: boolean): DetectedCell[] {
+  const opt = found.map((f) => nearestLabel(f.box, phrases, { preferRight: true, blockers: found.map((x) => x.box) }));
   const optionPhrases = new Set(opt);
   const questionPhrases = phrases.filter((p) => !optionPhrases.has(p.text.replace(/[\s:]+$/, '')) || /[:?]$/.test(p.text));
   const used = new Set<number>();
@@ -74,6 +80,7 @@ function groupCells(page: number, found: Box[], phrases: Phrase[], W: number, H:
       text: details.filter((d) => d.selected).map((d) => d.text).join(', '), label,
       checkbox_details: details, ...(members.length > 1 ? { options: details.map((d) => d.text) } : {}),
       source: { kind: 'drawn', shape: boxes[0].shape, boxes: boxes.map((x) => roundBox([x.box.x0 / W, x.box.y0 / H, x.box.x1 / W, x.box.y1 / H])) },
+      ...(scanned ? { scan: { text: '', selected: boxes.map((x) => x.printed) } } : {}),
     });
   }
   return cells;

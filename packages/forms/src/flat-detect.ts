@@ -7,7 +7,7 @@ import type { DetectedCell, PageGeometry } from './types.js';
 /** A cell in points before normalization, with the words it holds. */
 export interface PtCell {
   box: PtBox;
-  kind: 'box' | 'underline' | 'underscores' | 'comb' | 'grid';
+  kind: 'box' | 'underline' | 'underscores' | 'comb' | 'grid' | 'leader';
   /** Label words found inside the box (IRS-style boxes print their label in the top-left corner). */
   innerLabel?: string;
   row?: number; col?: number; table?: number;
@@ -26,29 +26,147 @@ const isSquareish = (b: PtBox) => {
  * (empty cells), comb boxes, underlines with a label, "____" runs, checkboxes (squares, circles,
  * ☐/☑ glyphs), and signature areas (cells labelled "Signature"/"Sign here").
  */
-export function flatCells(pageNumber: number, g: PageGeometry, tableStart: number): { cells: DetectedCell[]; tables: number } {
+export function flatCells(pageNumber: number, g: PageGeometry, tableStart: number, opts: { scanned?: boolean } = {}): { cells: DetectedCell[]; tables: number } {
   const W = g.width, H = g.height;
   const words = g.words.map((w) => toPt(w, W, H));
   const bodySize = median(words.filter((w) => !w.fill).map((w) => w.fontSize)) || 10;
-  const hLines = mergeLines(g.segments.filter((s) => Math.abs(s.y1 - s.y0) * H < 1.2).map((s) => ({ pos: ((s.y0 + s.y1) / 2) * H, a: s.x0 * W, b: s.x1 * W })));
-  const vLines = mergeLines(g.segments.filter((s) => Math.abs(s.x1 - s.x0) * W < 1.2 && Math.abs(s.y1 - s.y0) * H >= 1.2).map((s) => ({ pos: ((s.x0 + s.x1) / 2) * W, a: s.y0 * H, b: s.y1 * H })));
+  const hLines = mergeLines(g.segments.filter((s) => !s.fillIn && Math.abs(s.y1 - s.y0) * H < 1.2).map((s) => ({ pos: ((s.y0 + s.y1) / 2) * H, a: s.x0 * W, b: s.x1 * W })));
+  const vLines = verticalLines(g);
   const { grids, usedH } = findGrids(hLines, vLines);
   const squares: PtBox[] = [];
   const pt: PtCell[] = [];
   let table = tableStart;
   for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table);
-  pt.push(...underlineCells(hLines.filter((_, i) => !usedH.has(i)), words, bodySize, W, pt));
+  squares.push(...strokedSquares(g, squares, pt, W, H));
+  // a "square" in the middle of printed text is a letter's counter (a scan's "o", "p"), not a checkbox
+  // (phrases, not words: OCR boxes of single words can be cut short; words read off a square are left out)
+  const text = buildPhrases(words.filter((w) => !w.fill && !squares.some((b) => centreIn(w.box, b))));
+  const inText = (b: PtBox) => text.some((p) => /\p{L}{3,}/u.test(p.text) && b.x0 - p.box.x0 > b.x1 - b.x0 && p.box.x1 - b.x1 > b.x1 - b.x0 &&
+    Math.abs((b.y0 + b.y1) / 2 - (p.box.y0 + p.box.y1) / 2) < b.y1 - b.y0);
+  squares.splice(0, squares.length, ...squares.filter((b) => !inText(b)));
+  const freeH = hLines.filter((_, i) => !usedH.has(i));
+  pt.push(...underlineCells(freeH, words, bodySize, W, pt));
   pt.push(...underscoreCells(words, bodySize, pt));
+  pt.push(...leaderCells(words, vLines, pt, squares, bodySize, W));
   dropCaptionBoxes(pt, words);
   pt.push(...shadedBoxes(g, words, pt, W, H));
   const checkboxes = detectCheckboxes(squares, g, words, W, H);
-  // labels come from the text outside every cell
+  dropNonFields(pt, words, checkboxes.boxes);
+  // labels come from the text outside every cell; a cell stands between a label and the cells past it
   const occupied = [...pt.map((c) => c.box), ...checkboxes.boxes];
   const free = words.filter((w) => !occupied.some((b) => centreIn(w.box, b)) && !isFillLine(w.text));
   const phrases = buildPhrases(free);
-  const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize));
-  out.push(...checkboxes.toCells(pageNumber, phrases));
+  const rules = verticalRules(g);
+  const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize, occupied, rules));
+  labelCombParts(out, pt, words);
+  if (opts.scanned) {
+    // what the scan itself shows in each cell, apart from fill-ins drawn over it
+    pt.forEach((c, i) => { out[i].scan = { text: cellText(words.filter((w) => !w.fill && centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text)), c.kind === 'comb') }; });
+  }
+  out.push(...checkboxes.toCells(pageNumber, phrases, opts.scanned));
   return { cells: out, tables: table };
+}
+
+/** The page's vertical ruling lines in points (template drawing only, not fill-ins). */
+function verticalLines(g: PageGeometry): Line[] {
+  const W = g.width, H = g.height;
+  return mergeLines(g.segments.filter((s) => !s.fillIn && Math.abs(s.x1 - s.x0) * W < 1.2 && Math.abs(s.y1 - s.y0) * H >= 1.2).map((s) => ({ pos: ((s.x0 + s.x1) / 2) * W, a: s.y0 * H, b: s.y1 * H })));
+}
+
+/** Vertical ruling lines as thin boxes, for label search (a label is not looked for across one). */
+export function verticalRules(g: PageGeometry): PtBox[] {
+  return verticalLines(g).filter((l) => l.b - l.a >= 6).map((l) => ({ x0: l.pos - 0.25, y0: l.a, x1: l.pos + 0.25, y1: l.b }));
+}
+
+/**
+ * Checkbox squares drawn as one stroked rectangle, or found in a scan's raster, that the rulings
+ * did not close into a cell (an edge lost to a touching glyph), and that no other cell holds.
+ */
+function strokedSquares(g: PageGeometry, squares: PtBox[], cells: PtCell[], W: number, H: number): PtBox[] {
+  const out: PtBox[] = [];
+  for (const r of g.rects) {
+    if (!r.stroked || r.fillIn) continue;
+    const b = { x0: r.box.x0 * W, y0: r.box.y0 * H, x1: r.box.x1 * W, y1: r.box.y1 * H };
+    if (!isSquareish(b)) continue;
+    if ([...squares, ...out].some((q) => overlapFrac(q, b) > 0.5) || cells.some((c) => overlapFrac(c.box, b) > 0.3)) continue;
+    out.push(b);
+  }
+  return out;
+}
+
+/**
+ * A box is not a field when it holds other cells (a panel around underlines or checkboxes), or when
+ * printed text fills it with no room left for a value (a caption cell such as "Sign Here").
+ */
+function dropNonFields(pt: PtCell[], words: PtWord[], checkboxes: PtBox[]) {
+  const keep = pt.filter((c) => {
+    if (c.kind !== 'box') return true;
+    const holds = [...pt.filter((o) => o !== c).map((o) => o.box), ...checkboxes]
+      .some((b) => centreIn(b, c.box) && (b.x1 - b.x0) * (b.y1 - b.y0) < 0.8 * (c.box.x1 - c.box.x0) * (c.box.y1 - c.box.y0));
+    if (holds) return false;
+    if (c.innerLabel) return true;
+    const printed = words.filter((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text));
+    if (!printed.length) return true;
+    const lineH = Math.max(...printed.map((w) => w.box.y1 - w.box.y0));
+    const right = c.box.x1 - Math.max(...printed.map((w) => w.box.x1));
+    const below = c.box.y1 - Math.max(...printed.map((w) => w.box.y1));
+    return right >= Math.max(30, 3 * lineH) || below >= lineH;
+  });
+  pt.splice(0, pt.length, ...keep);
+}
+
+const LEADER = /[▶►→➔➜⇒]$/u;
+
+/**
+ * Arrow leaders: printed text ending in "▶" (IRS style) points at the space where the value goes.
+ * The cell runs from the arrow to the next thing on its line (text, a vertical rule, another cell)
+ * or, with nothing there, to the right edge of the page's content; it needs room for a value.
+ */
+function leaderCells(words: PtWord[], vLines: Line[], taken: PtCell[], squares: PtBox[], bodySize: number, pageW: number): PtCell[] {
+  const out: PtCell[] = [];
+  const printed = words.filter((w) => !w.fill);
+  const contentRight = Math.max(0, ...printed.map((w) => w.box.x1), ...vLines.map((l) => l.pos));
+  for (const w of printed) {
+    if (!LEADER.test(w.text)) continue;
+    const y0 = Math.min(w.box.y0, w.box.y1 - bodySize * 1.2), y1 = w.box.y1 + 1;
+    const onRow = (b: PtBox) => b.y1 > y0 + 1 && b.y0 < y1 - 1 && b.x1 > w.box.x1;
+    const stops = [
+      ...printed.filter((o) => o !== w && onRow(o.box) && o.box.x0 >= w.box.x1 - 1).map((o) => o.box.x0),
+      ...vLines.filter((l) => l.pos > w.box.x1 && l.a < y1 - 1 && l.b > y0 + 1).map((l) => l.pos),
+      // a box around the arrow (the row's frame) ends the run at its right edge; any other cell at its left edge
+      ...[...taken.map((c) => c.box), ...squares, ...out.map((c) => c.box)].filter(onRow).map((b) => (centreIn(w.box, b) ? b.x1 : Math.max(b.x0, w.box.x1))),
+    ];
+    const x0 = w.box.x1 + 2, x1 = Math.min(contentRight, pageW, ...stops) - 2;
+    if (x1 - x0 < Math.max(36, 4 * bodySize)) continue;
+    out.push({ box: { x0, y0, x1, y1 }, kind: 'leader' });
+  }
+  return out;
+}
+
+/**
+ * Comb groups on one row separated only by a dash ("123 – 45 – 6789") are parts of one value: they
+ * share the first group's label, numbered, so that each part can be told apart and addressed.
+ */
+function labelCombParts(cells: DetectedCell[], pt: PtCell[], words: PtWord[]) {
+  const combs = pt.map((c, i) => ({ c, i })).filter((x) => x.c.kind === 'comb').sort((a, b) => a.c.box.y0 - b.c.box.y0 || a.c.box.x0 - b.c.box.x0);
+  const used = new Set<number>();
+  for (const first of combs) {
+    if (used.has(first.i)) continue;
+    const group = [first];
+    for (;;) {
+      const last = group[group.length - 1].c.box;
+      const next = combs.find((x) => !used.has(x.i) && !group.includes(x) && Math.abs(x.c.box.y0 - last.y0) < 2 && Math.abs(x.c.box.y1 - last.y1) < 2 &&
+        x.c.box.x0 > last.x1 && x.c.box.x0 - last.x1 < 2.5 * (last.y1 - last.y0) &&
+        words.every((w) => !(w.box.x0 >= last.x1 - 1 && w.box.x1 <= x.c.box.x0 + 1 && w.box.y1 > last.y0 && w.box.y0 < last.y1) || /^[-–—]$/.test(w.text)));
+      if (!next) break;
+      group.push(next);
+    }
+    group.forEach((x) => used.add(x.i));
+    if (group.length < 2) continue;
+    const base = cells[group[0].i].label || group.map((x) => cells[x.i].label).find(Boolean) || '';
+    if (!base) continue;
+    group.forEach((x, k) => { cells[x.i].label = `${base} (part ${k + 1} of ${group.length})`; });
+  }
 }
 
 function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number): number {
@@ -61,36 +179,59 @@ function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell
     return table;
   }
   const rows = new Set(cells.map((c) => Math.round(c.y0))).size;
-  // comb: one row of ≥3 equal, roughly square boxes → one text cell
+  // comb: one row of equal, roughly square boxes side by side → one text cell per unbroken run of ≥2
+  // (a gap in the row, "123 – 45", starts the next comb)
   if (rows === 1 && cells.length >= 2) {
     const ws = cells.map((c) => c.x1 - c.x0), h = cells[0].y1 - cells[0].y0;
     const equal = Math.max(...ws) - Math.min(...ws) <= 0.15 * Math.max(...ws);
     if (equal && Math.max(...ws) <= 1.6 * h && h <= 40) {
       const sorted = [...cells].sort((a, b) => a.x0 - b.x0);
-      out.push({ box: { x0: sorted[0].x0, y0: Math.min(...cells.map((c) => c.y0)), x1: sorted[sorted.length - 1].x1, y1: Math.max(...cells.map((c) => c.y1)) }, kind: 'comb', combCount: cells.length, combBoxes: sorted });
+      const runs: PtBox[][] = [];
+      for (const c of sorted) {
+        const run = runs[runs.length - 1];
+        if (run && c.x0 - run[run.length - 1].x1 <= 1.5) run.push(c); else runs.push([c]);
+      }
+      for (const run of runs) {
+        if (run.length === 1) { if (isSquareish(run[0])) squares.push(run[0]); else out.push(withInnerLabel({ box: run[0], kind: 'box' }, words)); continue; }
+        out.push({ box: { x0: run[0].x0, y0: Math.min(...run.map((c) => c.y0)), x1: run[run.length - 1].x1, y1: Math.max(...run.map((c) => c.y1)) }, kind: 'comb', combCount: run.length, combBoxes: run });
+      }
       return table;
     }
   }
-  if (grid.rows.length >= 2 && grid.cols.length >= 2) return tableCells(grid, words, out, table);
+  if (grid.rows.length >= 2 && grid.cols.length >= 2) {
+    const t = tableCells(grid, words, out, table);
+    if (t !== null) return t;
+  }
+  // a ruled layout that is not a table (no header row, no stub column): each cell is a box of its own
   for (const b of cells) {
     if (isSquareish(b)) squares.push(b);
-    else if (!big(b)) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
+    else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
   }
   return table;
 }
 
-/** Ruled table: header row and stub column (all cells printed) label the empty cells. */
-function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): number {
+/**
+ * Ruled table: header row and stub column (all cells printed) label the empty cells. A grid with
+ * neither, and with printed text in some cells, is a form's layout of boxes, not a table (null).
+ */
+function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): number | null {
   const idx = (vals: number[], v: number) => vals.findIndex((x) => Math.abs(x - v) <= 2);
   const textOf = (b: PtBox) => words.filter((w) => centreIn(w.box, b) && !isFillLine(w.text)).map((w) => w.text).join(' ');
   const cells = grid.cells.map((b) => ({ b, r: idx(grid.rows, b.y0), c: idx(grid.cols, b.x0), t: textOf(b) }));
   const row0 = cells.filter((c) => c.r === 0), col0 = cells.filter((c) => c.c === 0 && c.r > 0);
   const headerRow = row0.length > 1 && row0.every((c) => c.t);
   const stubCol = grid.cols.length > 2 && col0.length > 0 && col0.every((c) => c.t);
+  if (!headerRow && !stubCol && cells.some((c) => c.t)) return null;
   const headers = new Map(row0.map((c) => [c.c, c.t]));
   const stubs = new Map(col0.map((c) => [c.r, c.t]));
+  // a column printed all the way down (a chart in the instructions) has nothing to fill in; a column
+  // with an empty or filled-in cell is a fill-in column, and its cells with values count too
+  const body = cells.filter((c) => !(headerRow && c.r === 0) && !(stubCol && c.c === 0));
+  const fillable = (c: (typeof cells)[number]) => !c.t || words.some((w) => w.fill && centreIn(w.box, c.b));
+  const fillColumns = new Set(body.filter(fillable).map((c) => c.c));
   for (const c of cells) {
     if ((headerRow && c.r === 0) || (stubCol && c.c === 0)) continue;
+    if (!fillColumns.has(c.c)) continue;
     if (c.b.y1 - c.b.y0 < 6 || c.b.x1 - c.b.x0 < 8) continue;
     const head = headerRow ? headers.get(c.c) ?? '' : '';
     const stub = stubCol ? stubs.get(c.r) ?? '' : '';
@@ -166,9 +307,16 @@ function underlineCells(lines: Line[], words: PtWord[], bodySize: number, pageW:
     const len = l.b - l.a;
     if (len < 25) continue;
     const box = { x0: l.a, y0: l.pos - hgt, x1: l.b, y1: l.pos + 1 };
-    if (taken.some((c) => overlapFrac(box, c.box) > 0.5)) continue;
+    // a cell of about this height already there (a box standing on this line); a panel far taller
+    // around the line does not count, it is dropped later for holding cells
+    if (taken.some((c) => overlapFrac(box, c.box) > 0.5 && c.box.y1 - c.box.y0 < 2.5 * hgt)) continue;
     const phrases = all.filter((p) => !centreIn(p.box, box));
-    const left = phrases.some((p) => p.box.x1 <= l.a + 3 && l.a - p.box.x1 < 60 && p.box.y1 > l.pos - hgt && p.box.y0 < l.pos + 2);
+    // the label may stand well left of the line (a column of labels, lines starting at one x): the
+    // nearest text on the row counts within a reach that grows with the line, nothing drawn between
+    const reach = Math.max(60, 8 * bodySize, 0.5 * len);
+    const between = (p: Phrase) => lines.some((o) => o !== l && Math.abs(o.pos - l.pos) < 3 && o.a >= p.box.x1 - 1 && o.b <= l.a + 1) ||
+      taken.some((c) => c.box.x0 >= p.box.x1 - 1 && c.box.x1 <= l.a + 1 && c.box.y1 > l.pos - hgt && c.box.y0 < l.pos);
+    const left = phrases.some((p) => p.box.x1 <= l.a + 3 && l.a - p.box.x1 < reach && p.box.y1 > l.pos - hgt && p.box.y0 < l.pos + 2 && !between(p));
     const below = phrases.some((p) => p.box.y0 >= l.pos - 2 && p.box.y0 - l.pos < 12 && p.box.x0 < l.b && p.box.x1 > l.a && p.box.x0 >= l.a - 4);
     if (!left && !below) continue;
     if (len > 0.85 * pageW && !left) continue;
@@ -190,12 +338,12 @@ function underscoreCells(words: PtWord[], bodySize: number, taken: PtCell[]): Pt
   return out;
 }
 
-function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: number, H: number, bodySize: number): DetectedCell {
+function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: number, H: number, bodySize: number, blockers: PtBox[], rules: PtBox[]): DetectedCell {
   const inside = words.filter((w) => centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text));
   const text = cellText(inside, c.kind === 'comb');
   let label = c.innerLabel ? cleanLabel(c.innerLabel) : '';
   if (c.kind === 'grid' && c.header) label = cleanLabel(c.header);
-  if (!label) label = nearestLabel(c.box, phrases, { allowBelow: c.kind === 'underline' || c.kind === 'underscores' });
+  if (!label) label = nearestLabel(c.box, phrases, { allowBelow: c.kind === 'underline' || c.kind === 'underscores', blockers, rules });
   const signature = /\bsign(ature|ed|\s+here)?\b/i.test(label) && !/\bdate\b/i.test(label);
   const cell: DetectedCell = {
     page_number: page, type: signature ? 'signature' : 'text',
@@ -215,7 +363,7 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
   return cell;
 }
 
-function cellText(ws: PtWord[], comb: boolean): string {
+export function cellText(ws: PtWord[], comb: boolean): string {
   const sorted = [...ws].sort((a, b) => a.box.y0 - b.box.y0);
   const lines: PtWord[][] = [];
   for (const w of sorted) {

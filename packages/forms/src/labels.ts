@@ -27,20 +27,30 @@ export const centreIn = (a: PtBox, b: PtBox, pad = 0) => {
 /** Groups words into lines, then into phrases (words closer than about one space apart). */
 export function buildPhrases(words: PtWord[]): Phrase[] {
   const sorted = [...words].sort((a, b) => (a.box.y0 + a.box.y1) - (b.box.y0 + b.box.y1));
-  const lines: PtWord[][] = [];
+  // A word joins the line whose first word it shares a band with (centre within 40% of the smaller
+  // height). Comparing with the line's first word, not with any member, keeps the lines of a dense
+  // paragraph apart: a tall glyph (▶, a bracket) overlapping two lines would otherwise chain them.
+  const lines: { band: PtBox; words: PtWord[] }[] = [];
   for (const w of sorted) {
+    const cy = (w.box.y0 + w.box.y1) / 2, h = w.box.y1 - w.box.y0;
     // words arrive sorted by centre, so only the last few lines can still take this word
-    const line = lines.slice(-4).find((l) => l.some((o) => vOverlap(o.box, w.box) > 0.5 * Math.min(o.box.y1 - o.box.y0, w.box.y1 - w.box.y0)));
-    if (line) line.push(w); else lines.push([w]);
+    let best: { line: (typeof lines)[number]; d: number } | undefined;
+    for (const line of lines.slice(-4)) {
+      const d = Math.abs(cy - (line.band.y0 + line.band.y1) / 2);
+      if (d <= 0.4 * Math.min(h, line.band.y1 - line.band.y0) && vOverlap(line.band, w.box) > 0 && (!best || d < best.d)) best = { line, d };
+    }
+    if (best) best.line.words.push(w); else lines.push({ band: w.box, words: [w] });
   }
   const phrases: Phrase[] = [];
-  for (const line of lines) {
+  for (const { words: line } of lines) {
     line.sort((a, b) => a.box.x0 - b.box.x0);
     let cur: Phrase | null = null;
     for (const w of line) {
       const gap = cur ? w.box.x0 - cur.box.x1 : Infinity;
-      if (cur && gap < 0.9 * Math.max(cur.fontSize, w.fontSize) && !isFillLine(w.text) && !isCheckGlyph(w.text) && !/[:?]$/.test(cur.text)) {
-        cur.text += (gap > 0.12 * w.fontSize ? ' ' : '') + w.text;
+      const size = cur ? Math.max(cur.fontSize, w.fontSize) : 0;
+      if (cur && gap < 0.9 * size && gap > -0.5 * size && !isFillLine(w.text) && !isCheckGlyph(w.text) && !/[:?]$/.test(cur.text)) {
+        // touching words are one word split across text runs; overlapping boxes (OCR) are two words
+        cur.text += (gap > 0.12 * w.fontSize || gap < -0.05 * w.fontSize ? ' ' : '') + w.text;
         cur.box = { x0: Math.min(cur.box.x0, w.box.x0), y0: Math.min(cur.box.y0, w.box.y0), x1: Math.max(cur.box.x1, w.box.x1), y1: Math.max(cur.box.y1, w.box.y1) };
         cur.fontSize = Math.max(cur.fontSize, w.fontSize);
       } else {
@@ -54,7 +64,8 @@ export function buildPhrases(words: PtWord[]): Phrase[] {
 
 export function cleanLabel(s: string): string {
   // Rule-like glyphs at either end are box edges and underlines that OCR read as text ("|Date", "~~ Code").
-  return s.replace(/[_.…]{2,}/g, ' ').replace(/\s+/g, ' ').replace(/^[\s|¦~=_\\/]+/, '').replace(/[\s:|¦~=_\\/]+$/, '').trim().slice(0, 120);
+  // A trailing leader arrow ("Other (see instructions) ▶") points at the cell; it is not part of the label.
+  return s.replace(/[_.…]{2,}|(?:\s*\.){3,}/g, ' ').replace(/\s+/g, ' ').replace(/^[\s|¦~=_\\/]+/, '').replace(/[\s:|¦~=_\\/▶►→➔➜⇒]+$/u, '').trim().slice(0, 120);
 }
 
 interface LabelOpts {
@@ -63,27 +74,48 @@ interface LabelOpts {
   /** Also accept a label just below the box (signature lines, labels printed under a rule). */
   allowBelow?: boolean;
   maxGap?: number;
+  /** Other cells: a label is not looked for past one of them (the next cell on a row has its own). */
+  blockers?: PtBox[];
+  /**
+   * Vertical ruling lines: text across one is a weaker candidate (a sidebar heading beside a field
+   * with its own label above). Only a penalty: a box's own wall may stand between it and its label.
+   */
+  rules?: PtBox[];
 }
 
 /** The printed text nearest to a cell, searching left (same line), above, optionally right and below. */
 export function nearestLabel(box: PtBox, phrases: Phrase[], o: LabelOpts = {}): string {
   const h = Math.max(box.y1 - box.y0, 6);
-  const maxGap = o.maxGap ?? 160;
-  let best: { cost: number; p: Phrase } | null = null;
-  const consider = (p: Phrase, cost: number) => { if (!best || cost < best.cost) best = { cost, p }; };
+  // the nearest text to the left on the row, with no other cell between, however wide the gap grows
+  // with the cell (a column of labels with lines that all start at one x)
+  const maxGap = o.maxGap ?? Math.max(160, box.x1 - box.x0);
+  let best: { cost: number; p: Phrase; left?: boolean } | null = null;
+  const consider = (p: Phrase, cost: number, left = false) => { if (!best || cost < best.cost) best = { cost, p, left }; };
+  const others = (o.blockers ?? []).filter((b) => !(hOverlap(b, box) > 0.5 * Math.min(b.x1 - b.x0, box.x1 - box.x0) && vOverlap(b, box) > 0.5 * Math.min(b.y1 - b.y0, box.y1 - box.y0)));
+  const rowBlocked = (x0: number, x1: number) => others.some((b) => b.x0 >= x0 - 1 && b.x1 <= x1 + 1 && vOverlap(b, box) > 0.3 * Math.min(b.y1 - b.y0, h));
+  const ruled = (x0: number, x1: number) => ((o.rules ?? []).some((r) => r.x0 >= x0 - 1 && r.x1 <= x1 + 3 && vOverlap(r, box) > 0.5 * h) ? RULE_PENALTY : 0);
+  // text above with a cell between it and this one, or with a cell right after it on its own row
+  // (it labels that cell: "Last Name [____]" above a wider field), is not this cell's label
+  const columnBlocked = (p: Phrase) => others.some((b) => (b.y0 >= p.box.y1 - 1 && b.y1 <= box.y0 + 1 && hOverlap(b, box) > 0 && hOverlap(b, p.box) > 0) ||
+    (b.x0 >= p.box.x1 - 1 && b.x0 - p.box.x1 < 2 * p.fontSize && (b.y0 + b.y1) / 2 > p.box.y0 && (b.y0 + b.y1) / 2 < p.box.y1));
+  // an option printed right after another box is that box's label ("☐ Email ☐ Phone")
+  const labelsBoxOnItsLeft = (p: Phrase) => others.some((b) => b.x1 <= p.box.x0 + 1 && p.box.x0 - b.x1 < 2 * p.fontSize && vOverlap(b, p.box) > 0);
   for (const p of phrases) {
-    if (centreIn(p.box, box) || !/[\p{L}\d]/u.test(p.text)) continue;
+    if (centreIn(p.box, box) || !isLabelText(p.text)) continue;
     const sameLine = vOverlap(p.box, box) >= 0.4 * Math.min(p.box.y1 - p.box.y0, h) || ((p.box.y0 + p.box.y1) / 2 >= box.y0 && (p.box.y0 + p.box.y1) / 2 <= box.y1);
-    if (sameLine && p.box.x1 <= box.x0 + 3) {
+    if (sameLine && p.box.x1 <= box.x0 + 3 && !rowBlocked(p.box.x1, box.x0) && !(o.preferRight && labelsBoxOnItsLeft(p))) {
       const gap = box.x0 - p.box.x1;
-      if (gap <= (o.preferRight ? 60 : maxGap)) consider(p, gap + (o.preferRight ? 25 : 0));
+      // same-row text on the left beats text above unless that sits right on the cell: a far gap
+      // (a column of labels) weighs little more than a near one
+      const cost = o.preferRight ? gap + 25 : gap <= 30 ? gap : 30 + 0.05 * (gap - 30);
+      if (gap <= (o.preferRight ? 60 : maxGap)) consider(p, cost + ruled(p.box.x1, box.x0), !o.preferRight);
     }
-    if (sameLine && p.box.x0 >= box.x1 - 3 && o.preferRight) {
+    if (sameLine && p.box.x0 >= box.x1 - 3 && o.preferRight && !rowBlocked(box.x1, p.box.x0)) {
       const gap = p.box.x0 - box.x1;
-      if (gap <= 40) consider(p, gap);
+      if (gap <= 40) consider(p, gap + ruled(box.x1 - 3, p.box.x0));
     }
     const vgapAbove = box.y0 - p.box.y1;
-    if (!o.preferRight && vgapAbove >= -3 && vgapAbove <= Math.max(14, 1.6 * p.fontSize) && hOverlap(p.box, { ...box, x0: box.x0 - 6 }) > 0) {
+    if (!o.preferRight && vgapAbove >= -3 && vgapAbove <= Math.max(14, 1.6 * p.fontSize) && hOverlap(p.box, { ...box, x0: box.x0 - 6 }) > 0 && !columnBlocked(p)) {
       consider(p, 8 + vgapAbove * 2 + Math.abs(p.box.x0 - box.x0) * 0.15);
     }
     const vgapBelow = p.box.y0 - box.y1;
@@ -91,7 +123,38 @@ export function nearestLabel(box: PtBox, phrases: Phrase[], o: LabelOpts = {}): 
       consider(p, 14 + vgapBelow * 2);
     }
   }
-  return best ? cleanLabel((best as { p: Phrase }).p.text) : '';
+  if (!best) return '';
+  const found = best as { p: Phrase; left?: boolean };
+  return cleanLabel(found.left ? wrappedLabel(found.p, box, phrases, others) : found.p.text);
+}
+
+/** Extra cost of a label candidate across a vertical rule, in points of gap. */
+const RULE_PENALTY = 10;
+
+/** Text that can name a cell: some letters, or a short item number ("7"); not braces, leaders and amounts ("} . . . 2 $"). */
+const isLabelText = (s: string) => {
+  const t = cleanLabel(s);
+  return /\p{L}/u.test(t) || /^\d{1,3}[a-z]?$/i.test(t);
+};
+
+/**
+ * A label on the left that wraps ("Signature of / U.S. person ▶"): the lines stacked right above
+ * the one beside the cell, starting at the same x and closely spaced, belong to it, unless such a
+ * line is a label of its own (ends in ":" or "?", or has a cell on its row).
+ */
+function wrappedLabel(p: Phrase, box: PtBox, phrases: Phrase[], others: PtBox[]): string {
+  // only a label that ends as labels do; the last line of a paragraph beside a cell is not one
+  if (!/[:?▶►→]\s*$/u.test(p.text)) return p.text;
+  let text = p.text, cur = p;
+  for (let k = 0; k < 2; k++) {
+    const above = phrases.find((q) => q !== cur && Math.abs(q.box.x0 - cur.box.x0) <= 2 && cur.box.y0 - q.box.y1 >= -1 &&
+      cur.box.y0 - q.box.y1 <= 0.6 * cur.fontSize && q.box.x1 <= box.x0 + 3 && Math.abs(q.fontSize - cur.fontSize) < 1);
+    if (!above || /[:?▶►→]\s*$/u.test(above.text)) break;
+    if (others.some((b) => b.x0 >= above.box.x1 - 1 && vOverlap(b, above.box) > 0.5 * (above.box.y1 - above.box.y0))) break;
+    text = `${above.text} ${text}`;
+    cur = above;
+  }
+  return text;
 }
 
 /** Turns a field name like "topmostSubform[0].Page1[0].f1_01[0]" or "first_name" into a readable label. */

@@ -1,6 +1,6 @@
 import type { RawRect, RawSegment, RawWord } from '@quire/core';
 import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
-import { OPS, apply, mul, pageFrame, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { AnnotationMode, OPS, apply, mul, pageFrame, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
 import type { GeoWord, PageGeometry } from './types.js';
 
 /**
@@ -99,15 +99,24 @@ interface SubPath { pts: [number, number][]; curve: boolean; closed: boolean }
 
 type Drawing = Pick<PageGeometry, 'segments' | 'rects' | 'marks'>;
 
+/**
+ * The page's own drawing. Annotations are left out (their appearances are not page content, and
+ * pdf.js gives them without their placement); shapes inside /QuireFill or /Tx marked content are
+ * flagged `fill` (Quire's check marks, a field's drawing), like the words there.
+ */
 async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Drawing>> {
-  const { fnArray, argsArray } = await page.getOperatorList();
+  const { fnArray, argsArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   const out: Required<Drawing> = { segments: [], rects: [], marks: [] };
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let fill = '#000000', lineWidth = 1;
   const stack: { ctm: Matrix; fill: string; lineWidth: number }[] = [];
+  const tags: string[] = [];
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i], args = argsArray[i];
-    if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
+    // the tag arrives as a PDF name object ({ name }) or as a string, depending on the operator
+    if (fn === OPS.beginMarkedContent || fn === OPS.beginMarkedContentProps) tags.push(String(args?.[0]?.name ?? args?.[0] ?? ''));
+    else if (fn === OPS.endMarkedContent) tags.pop();
+    else if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, fill, lineWidth });
       if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = mul(ctm, Array.from(args[0] as ArrayLike<number>));
     } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
@@ -122,7 +131,11 @@ async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Draw
       if (!data || (!STROKE_OPS.has(paintOp) && !FILL_OPS.has(paintOp))) continue;
       const m = mul(f.toDisplay, ctm);
       const widthPt = lineWidth * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+      const before = { s: out.segments.length, r: out.rects.length, m: out.marks.length };
       for (const sp of subPaths(data, m)) addShape(out, sp, f, STROKE_OPS.has(paintOp), FILL_OPS.has(paintOp), fill, widthPt);
+      if (tags.some((t) => FILL_TAGS.has(t))) {
+        for (const x of [...out.segments.slice(before.s), ...out.rects.slice(before.r), ...out.marks.slice(before.m)]) x.fillIn = true;
+      }
     }
   }
   return out;
@@ -177,7 +190,8 @@ function addShape(out: Required<Drawing>, sp: SubPath, f: PageFrame, stroked: bo
   }
   if (bx1 - bx0 < 0.3 && by1 - by0 < 0.3) return;
   if (filled && isWhite(fill) && !stroked) return;
-  out.marks.push({ box: norm, closedCurve: sp.curve && (sp.closed || near(sp.pts[0], sp.pts[sp.pts.length - 1])), filled });
+  // a white-filled outline (a radio button's background) is an empty shape
+  out.marks.push({ box: norm, closedCurve: sp.curve && (sp.closed || near(sp.pts[0], sp.pts[sp.pts.length - 1])), filled: filled && !(stroked && isWhite(fill)) });
 }
 
 const near = (p: [number, number], q: [number, number]) => Math.abs(p[0] - q[0]) < 0.5 && Math.abs(p[1] - q[1]) < 0.5;
@@ -209,6 +223,6 @@ function hexToRgb(hex: string): [number, number, number] | undefined {
 
 /** True when a page has no text and no drawing worth detecting on: an image-only (scanned) page. */
 export async function pageHasImages(page: PdfJsPage): Promise<boolean> {
-  const { fnArray } = await page.getOperatorList();
+  const { fnArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   return fnArray.some((fn) => fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject);
 }

@@ -23,6 +23,7 @@ const PDFJS_OPTS = {
 };
 
 export const OPS = pdfjs.OPS;
+export const AnnotationMode = pdfjs.AnnotationMode;
 
 /** Opens a PDF with pdf.js (a copy of the bytes: pdf.js detaches the buffer it is given). */
 export async function openPdfJs(bytes: Uint8Array): Promise<PdfJsDoc> {

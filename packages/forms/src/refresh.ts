@@ -16,7 +16,8 @@ export const hasValue = (c: DetectedCell) =>
  */
 export async function refreshCells(pdf: Uint8Array, cells: DetectedCell[], fallback: DetectedCell[]): Promise<DetectedCell[]> {
   const pages = [...new Set(cells.map((c) => c.page_number))];
-  const { cells: now } = await detectForm(pdf, { pages });
+  // scanned pages are re-read from what the scan showed plus the overlays now drawn (no OCR here)
+  const { cells: now } = await detectForm(pdf, { pages, knownCells: cells.filter((c) => c.source.kind === 'drawn') });
   return cells.map((c, i) => {
     const m = counterpart(c, now);
     const src = m ?? fallback[i];

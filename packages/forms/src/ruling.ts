@@ -43,7 +43,7 @@ export function findGrids(h: Line[], v: Line[]): { grids: Grid[]; usedH: Set<num
   const grids: Grid[] = [];
   const usedH = new Set<number>();
   for (const comp of comps.values()) {
-    if (comp.h.length < 2 || comp.v.length < 2) continue;
+    if (comp.h.length < 2 || comp.v.length < 1) continue;
     const H = comp.h.map((i) => h[i]), V = comp.v.map((j) => v[j]);
     const cells = closedCells(H, V);
     if (!cells.length) continue;
@@ -60,7 +60,32 @@ function cluster(vals: number[]): number[] {
   return out;
 }
 
-function closedCells(H: Line[], V: Line[]): PtBox[] {
+/** Tallest band an open side may close (a form row or a boxed field, not a page region). */
+const OPEN_SIDE_MAX = 72;
+
+/**
+ * Sides left open at the margin: forms often draw a row as two rules that stop at the same x with
+ * no wall there (the IRS style). Two rules that are next to each other at that end (no rule between
+ * them reaches it), at most OPEN_SIDE_MAX apart and ending within TOL of each other, get a virtual
+ * wall joining their ends.
+ */
+function openSides(H: Line[], V: Line[]): Line[] {
+  const out: Line[] = [];
+  const sorted = [...H].sort((p, q) => p.pos - q.pos);
+  for (const end of ['a', 'b'] as const) {
+    for (let i = 0; i < sorted.length; i++) {
+      const top = sorted[i], e = top[end];
+      const next = sorted.slice(i + 1).find((l) => l.a <= e + TOL && l.b >= e - TOL);
+      if (!next || next.pos - top.pos > OPEN_SIDE_MAX || Math.abs(next[end] - e) > TOL + 0.5) continue;
+      if (covers(V, e, top.pos, next.pos)) continue;
+      out.push({ pos: (e + next[end]) / 2, a: top.pos, b: next.pos });
+    }
+  }
+  return out;
+}
+
+function closedCells(H: Line[], realV: Line[]): PtBox[] {
+  const V = [...realV, ...openSides(H, realV)];
   const ys = cluster(H.map((l) => l.pos)), xs = cluster(V.map((l) => l.pos));
   const cells: PtBox[] = [];
   for (let j = 0; j < ys.length - 1; j++) {

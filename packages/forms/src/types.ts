@@ -12,7 +12,7 @@ export interface CheckboxDetail {
 /** Where a cell came from: a live AcroForm field (and which of its widgets), or the page drawing. */
 export type CellSource =
   | { kind: 'acroform'; fieldName: string; widgetIndex?: number; fieldType: 'text' | 'checkbox' | 'radio' | 'choice' | 'signature'; exportValues?: string[] }
-  | { kind: 'drawn'; shape: 'box' | 'underline' | 'underscores' | 'comb' | 'grid' | 'square' | 'glyph' | 'circle'; boxes?: [number, number, number, number][] };
+  | { kind: 'drawn'; shape: 'box' | 'underline' | 'underscores' | 'comb' | 'grid' | 'leader' | 'square' | 'glyph' | 'circle'; boxes?: [number, number, number, number][] };
 
 /**
  * A detected form cell: the spec's FormCell fields plus the internal fields fill/clear need.
@@ -40,6 +40,12 @@ export interface DetectedCell {
   readingRotation?: number;
   /** Date pattern declared by the field (AFDate format) or printed near it, e.g. "MM/DD/YYYY". */
   datePattern?: string;
+  /**
+   * Cells of a scanned page: what the scan's own pixels showed in the cell when it was OCR'd (text
+   * read there, which boxes were ticked), apart from Quire's overlays. Fill and clear re-read a scanned
+   * cell's value from this plus the overlays then on the page, without OCR-ing the page again.
+   */
+  scan?: { text: string; selected?: boolean[] };
 }
 
 /** One overlay Quire drew on a flat PDF; what clear needs to remove exactly that drawing. */
@@ -65,10 +71,11 @@ export interface PageGeometry {
   width: number;
   height: number;
   words: GeoWord[];
-  segments: RawSegment[];
-  rects: RawRect[];
+  /** Shapes flagged `fillIn` were drawn inside /QuireFill or /Tx marked content (Quire's check marks, a field's drawing), not by the template. */
+  segments: (RawSegment & { fillIn?: boolean })[];
+  rects: (RawRect & { fillIn?: boolean })[];
   /** Bounding boxes of other painted marks (curves, diagonal strokes): checkmarks, circles. */
-  marks?: { box: Box; closedCurve?: boolean; filled?: boolean }[];
+  marks?: { box: Box; closedCurve?: boolean; filled?: boolean; fillIn?: boolean }[];
   /**
    * Clockwise quarter turn from the displayed page to this geometry's frame (an OCR'd sideways scan
    * turned upright); cells found in it are mapped back to the displayed page.
@@ -86,6 +93,12 @@ export interface DetectOptions {
    * their ruling lines and checkbox squares found in the raster. Without it such pages yield no cells.
    */
   ocr?: OcrEngine;
+  /**
+   * Drawn cells already known on scanned pages (an earlier detection with OCR, with `scan` values, or
+   * cells a caller drew). A scanned page with no OCR engine given yields these cells, their values
+   * read from `scan` plus Quire's overlays now on the page (how fill and clear re-read scans).
+   */
+  knownCells?: DetectedCell[];
   /**
    * Also look for drawn cells on the pages without widgets of a fillable form (off by default: those
    * pages are usually instructions, and their rules and leaders are not fields).

@@ -46,8 +46,9 @@ function formHandler(op: FormOp): JobHandler {
     // The cells this run works with: hand-edited form_fields, else the form_id's cached cells (fill/clear), else detection.
     let cells: DetectedCell[];
     if (op === 'detect' || (!parent && req.form_fields === undefined)) {
-      // scanned pages are OCR'd (words, raster rulings and checkbox squares) when the worker has an engine
-      const d = await detectForm(pdf, { pages, ocr: ctx.services.ocr as OcrEngine | undefined });
+      // scanned pages are OCR'd (words, raster rulings and checkbox squares) when the worker has an
+      // engine; without one, a form_id's scanned cells are re-read from what the scan showed plus overlays
+      const d = await detectForm(pdf, { pages, ocr: ctx.services.ocr as OcrEngine | undefined, knownCells: parent?.data.cells });
       cells = d.cells;
       warnings.push(...d.warnings);
     } else if (req.form_fields !== undefined) {
