@@ -9,6 +9,7 @@
 //   4. office/HTML: pages (slides, sheets) per second per format over the corpus
 //   5. a generated 1,000,000-cell XLSX (50,000 rows × 20 columns): time and peak RSS
 // Usage: node scripts/build.mjs && node scripts/bench-extract.mjs [--skip-ocr] [--only=text,render,ocr,office,xlsx]
+//        node scripts/bench-extract.mjs --make-pdf FILE   (writes the 60-page PDF of part 1 and exits)
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -149,6 +150,12 @@ async function makeMillionCellXlsx(file) {
   }
   ws.commit();
   await wb.commit();
+}
+
+// `--make-pdf FILE` only writes the 60-page text PDF (for profiling with scripts/profile-text.mjs)
+if (mode === '--make-pdf') {
+  fs.writeFileSync(rest[0], await makeLongPdf(60));
+  process.exit(0);
 }
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));

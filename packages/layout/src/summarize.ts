@@ -18,7 +18,7 @@ export function summarize(d: BlockDraft, geom: PageGeom): BlockSummary {
       ? [{ ...first[0], text: first[0].text.slice(d.list.marker.length) }, ...first.slice(1)]
       : first.slice(1);
     out.list = { marker: d.list.marker, ordered: d.list.ordered, x0: d.list.x0 };
-    out.listText = joinLines([joinWords(head, geom.width), ...texts.slice(1)]);
+    out.listText = joinLines([joinWords(head, geom.width, d.lines[0].rtl), ...texts.slice(1)]);
   }
   if (d.mark !== undefined) out.mark = d.mark;
   if (d.lines.length <= 3 && isFormula(words)) out.formula = true;

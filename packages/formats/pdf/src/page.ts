@@ -1,10 +1,9 @@
 import type { OcrEngine, ParseLimits, RawPage } from '@quire/core';
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
-import { fontInfoFrom } from './fonts.js';
 import { judgeTextLayer } from './quality.js';
 import { fitDpi, renderPage } from './render.js';
-import { type FontInfo, type TextItemLike, buildWords } from './text.js';
+import { type FontLike, extractWords } from './text.js';
 import { extractVector } from './vector.js';
 import { toWidgets } from './widgets.js';
 
@@ -49,35 +48,26 @@ function fail(raw: RawPage, message: string, ctx: PageContext): RawPage {
 }
 
 /**
- * Operator list first: it loads the page's fonts into commonObjs, where the text items' fontName
- * (pdf.js's loadedName) finds the real font name and its bold/italic flags. Annotations are left out
- * of the operator list (AnnotationMode.DISABLE) so widget appearances do not read as page content;
- * widgets come from getAnnotations instead.
+ * One operator list gives the words (its text operators, glyph by glyph: see text.ts), rulings,
+ * rectangles, images and drawings; the fonts it loaded are in commonObjs by the time it arrives.
+ * Annotations are left out of it (AnnotationMode.DISABLE) so widget appearances do not read as page
+ * content; widgets come from getAnnotations instead. pdf.js's getTextContent is not used: it would
+ * parse the content stream a second time.
  */
 async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: number): Promise<Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'>> {
   const pdfjs = await loadPdfjs();
-  // asked for together so the worker thread has the next job queued; the operator list is answered
-  // first (requests are served in order), with the fonts it loaded already in commonObjs
-  const [ops, text, annotations] = await Promise.all([
+  // asked for together so the worker thread has the next job queued
+  const [ops, annotations] = await Promise.all([
     page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }),
-    page.getTextContent({ disableNormalization: true }), // see normalize.ts
     page.getAnnotations({ intent: 'display' }),
   ]);
-  const vector = extractVector(ops, pdfjs.OPS as unknown as Record<string, number>, viewport, W, H);
-  const items = text.items.filter((i): i is TextItemLike & typeof i => 'str' in i);
-  const fonts = new Map<string, FontInfo | undefined>();
-  const font = (loadedName: string) => {
-    if (!fonts.has(loadedName)) fonts.set(loadedName, fontInfo(page, loadedName));
-    return fonts.get(loadedName);
-  };
-  const words = buildWords(items, { viewport, pageWidth: W, pageHeight: H, styles: text.styles, font });
+  const OPS = pdfjs.OPS as unknown as Record<string, number>;
+  const vector = extractVector(ops, OPS, viewport, W, H);
+  const font = (loadedName: string) =>
+    page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined;
+  const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font });
   const widgets = toWidgets(annotations, viewport, W, H);
   return { words, widgets, ...vector };
-}
-
-function fontInfo(page: PDFPageProxy, loadedName: string): FontInfo | undefined {
-  if (!page.commonObjs.has(loadedName)) return undefined;
-  return fontInfoFrom(page.commonObjs.get(loadedName) as Parameters<typeof fontInfoFrom>[0]);
 }
 
 /**
