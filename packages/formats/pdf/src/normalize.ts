@@ -6,7 +6,10 @@
 const PRESENTATION_RE = /[\uFB00-\uFDFF\uFE70-\uFEFE]/g;
 const INVISIBLE_RE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
+const ODD_RE = /[\u00AD\u200B-\u200D\u2060\uFEFF\uFB00-\uFDFF\uFE70-\uFEFE]/;
+
 export function normalizeText(s: string): string {
+  if (!ODD_RE.test(s)) return s;
   return s.replace(INVISIBLE_RE, '').replace(PRESENTATION_RE, (c) => c.normalize('NFKC'));
 }
 

@@ -1,7 +1,7 @@
 import type { RawWord } from '@quire/core';
 import { fontInfoFrom } from './fonts.js';
 import { normalizeText } from './normalize.js';
-import { type Matrix, IDENTITY, multiply, normalizedBox } from './matrix.js';
+import { type Matrix, IDENTITY, multiply } from './matrix.js';
 import type { OperatorListLike } from './vector.js';
 
 /** The parts of a pdf.js glyph (an entry of a showText operator's argument) we use. */
@@ -60,18 +60,8 @@ interface TextState {
 }
 interface GState { ctm: Matrix; t: TextState }
 
-/** A glyph placed on the displayed page (points, top-left origin after the viewport). */
-export interface Placed {
-  text: string;
-  font: ResolvedFont;
-  /** Origin on the baseline (vertical fonts: the top centre). */
-  ox: number; oy: number;
-  /** Unit vector of the advance, and unit vector "up" (vertical fonts: across the column). */
-  ux: number; uy: number; vx: number; vy: number;
-  /** Font size in points, and the glyph's advance in points (without character spacing). */
-  em: number; len: number;
-  mark: boolean;
-}
+/** A glyph of a word, at position `s` along the word's direction (points from its first glyph's origin). */
+export interface WordGlyph { text: string; s: number; len: number; mark: boolean }
 
 const MARK_RE = /^\p{M}+$/u;
 const FORMAT_RE = /^\p{Cf}+$/u;
@@ -96,7 +86,7 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
   const stack: GState[] = [];
   let ctm: Matrix = IDENTITY;
   let t: TextState = {
-    fontName: '', size: 0, fontDir: 1, charSpacing: 0, wordSpacing: 0, hscale: 1, leading: 0, rise: 0,
+    font: undefined, fontName: '', size: 0, fontDir: 1, charSpacing: 0, wordSpacing: 0, hscale: 1, leading: 0, rise: 0,
     tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0,
   };
   const moveText = (x: number, y: number) => { t.x = t.lineX += x; t.y = t.lineY += y; };
@@ -105,17 +95,17 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
     const fn = fnArray[i];
     const args = argsArray[i] as unknown[] | null;
     switch (fn) {
-      case OPS.save: case OPS.beginGroup: stack.push({ ctm, t: { ...t } }); break;
+      case OPS.save: case OPS.beginGroup: stack.push({ ctm, t: copyState(t) }); break;
       case OPS.restore: case OPS.endGroup: case OPS.paintFormXObjectEnd: {
         const g = stack.pop();
         if (g) { ctm = g.ctm; t = g.t; }
         break;
       }
       case OPS.paintFormXObjectBegin:
-        stack.push({ ctm, t: { ...t } });
-        if (isMatrix(args?.[0])) ctm = multiply(ctm, args![0] as Matrix);
+        stack.push({ ctm, t: copyState(t) });
+        if (isMatrix(args?.[0])) ctm = multiply(ctm, toMatrix(args![0] as ArrayLike<number>));
         break;
-      case OPS.transform: if (args && isMatrix(args)) ctm = multiply(ctm, args as unknown as Matrix); break;
+      case OPS.transform: if (args && isMatrix(args)) ctm = multiply(ctm, toMatrix(args as unknown as ArrayLike<number>)); break;
       case OPS.beginText: t.tm = IDENTITY; t.x = t.lineX = 0; t.y = t.lineY = 0; break;
       case OPS.setFont: {
         const size = Number(args?.[1]) || 0;
@@ -127,7 +117,7 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
       }
       case OPS.setTextMatrix: {
         const m = args?.[0];
-        if (isMatrix(m)) { t.tm = Array.from(m as ArrayLike<number>) as Matrix; t.x = t.lineX = 0; t.y = t.lineY = 0; }
+        if (isMatrix(m)) { t.tm = toMatrix(m as ArrayLike<number>); t.x = t.lineX = 0; t.y = t.lineY = 0; }
         break;
       }
       case OPS.moveText: moveText(num(args?.[0]), num(args?.[1])); break;
@@ -149,6 +139,11 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
   return words.finish();
 }
 
+const toMatrix = (m: ArrayLike<number>): Matrix => [m[0], m[1], m[2], m[3], m[4], m[5]];
+const copyState = (t: TextState): TextState => ({
+  font: t.font, fontName: t.fontName, size: t.size, fontDir: t.fontDir, charSpacing: t.charSpacing, wordSpacing: t.wordSpacing,
+  hscale: t.hscale, leading: t.leading, rise: t.rise, tm: t.tm, x: t.x, y: t.y, lineX: t.lineX, lineY: t.lineY,
+});
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
@@ -174,79 +169,107 @@ function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
 function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matrix, out: WordBuilder): void {
   const f = t.font;
   if (!f || t.size === 0) return;
-  const size = t.size, hs = t.hscale * t.fontDir;
+  const size = t.size, hs = t.hscale * t.fontDir, vertical = f.vertical;
   // display vectors of text space's unit x and y
   const ax = m[0], ay = m[1], bx = m[2], by = m[3];
   const aLen = Math.hypot(ax, ay) || 1, bLen = Math.hypot(bx, by) || 1;
-  const em = size * f.emScale * bLen;
-  let ux: number, uy: number, vx: number, vy: number;
-  if (f.vertical) { ux = (-bx * t.fontDir) / bLen; uy = (-by * t.fontDir) / bLen; vx = ax / aLen; vy = ay / aLen; }
+  if (vertical) out.run(f, (-bx * t.fontDir) / bLen, (-by * t.fontDir) / bLen, ax / aLen, ay / aLen, size * f.emScale * bLen);
   else {
     const s = Math.sign(hs) || 1;
-    ux = (ax * s) / aLen; uy = (ay * s) / aLen; vx = (bx * t.fontDir) / bLen; vy = (by * t.fontDir) / bLen;
+    out.run(f, (ax * s) / aLen, (ay * s) / aLen, (bx * t.fontDir) / bLen, (by * t.fontDir) / bLen, size * f.emScale * bLen);
   }
-  const spacingDir = f.vertical ? 1 : -1;
+  const spacingDir = vertical ? 1 : -1;
+  const lenScale = vertical ? bLen : Math.abs(hs) * aLen;
+  const advScale = size * f.fm0;
   let x = 0;
-  for (const g of glyphs) {
+  for (let i = 0; i < glyphs.length; i++) {
+    const g = glyphs[i];
     if (typeof g === 'number') { x += (spacingDir * g * size) / 1000; continue; }
     if (!g || typeof g !== 'object') continue;
     const spacing = (g.isSpace ? t.wordSpacing : 0) + t.charSpacing;
     let adv: number;
-    if (f.vertical) {
+    if (vertical) {
       const vm = g.vmetric ?? f.defaultVMetrics;
-      adv = (vm ? -vm[0] : g.width) * size * f.fm0;
-    } else adv = f.type3 ? (g.width * f.fm0 + f.fm4) * size : g.width * size * f.fm0;
+      adv = (vm ? -vm[0] : g.width) * advScale;
+    } else adv = f.type3 ? (g.width * f.fm0 + f.fm4) * size : g.width * advScale;
     let unicode = typeof g.unicode === 'string' ? g.unicode : '';
     const kind = glyphKind(unicode);
-    // whitespace inside a several-character mapping (" ." for a period) has no place of its own: the
-    // glyphs' positions decide the spaces
-    if (kind !== SPACE && unicode.length > 1 && unicode.trim() !== unicode) unicode = unicode.trim();
     if (kind === SPACE) out.space();
     else if (kind !== FORMAT) {
+      // whitespace inside a several-character mapping (" ." for a period) has no place of its own: the
+      // glyphs' positions decide the spaces
+      if (unicode.length > 1 && unicode.trim() !== unicode) unicode = unicode.trim();
       // pen position in text space, then display points
-      const px = f.vertical ? t.x : t.x + x * hs;
-      const py = f.vertical ? t.y - x + t.rise : t.y + t.rise;
-      out.glyph({
-        text: unicode, font: f,
-        ox: m[0] * px + m[2] * py + m[4], oy: m[1] * px + m[3] * py + m[5],
-        ux, uy, vx, vy, em,
-        len: f.vertical ? adv * bLen : adv * Math.abs(hs) * aLen,
-        mark: kind === MARK,
-      });
+      const px = vertical ? t.x : t.x + x * hs;
+      const py = vertical ? t.y - x + t.rise : t.y + t.rise;
+      out.glyph(unicode, m[0] * px + m[2] * py + m[4], m[1] * px + m[3] * py + m[5], adv * lenScale, kind === MARK);
     }
-    x += f.vertical ? adv - spacing * t.fontDir : adv + (f.type3 ? spacing : spacing * t.fontDir);
+    x += vertical ? adv - spacing * t.fontDir : adv + (f.type3 ? spacing : spacing * t.fontDir);
   }
-  if (f.vertical) t.y -= x;
+  if (vertical) t.y -= x;
   else t.x += x * hs;
 }
+
+const SAME = 0, SPACED = 1, JUMP = 2;
 
 /**
  * Groups placed glyphs into words in drawing order. A word ends at a whitespace glyph or where the
  * next glyph does not continue it (see the thresholds above); `endOfRun` marks a word after which
- * the text jumps (new line, column, font) rather than continuing after a space.
+ * the text jumps (new line, column, font) rather than continuing after a space. Glyphs arrive as
+ * numbers (thousands a page), so the current run and word are kept in fields, not objects.
  */
 class WordBuilder {
   private readonly words: RawWord[] = [];
-  private cur: Placed[] = [];
-  /** Last glyph of the current word that is not a combining mark (the one gaps are measured from). */
-  private base: Placed | undefined;
+  // the run being drawn: font, unit advance (u) and up (v) vectors, size in points
+  private font!: ResolvedFont;
+  private ux = 1; private uy = 0; private vx = 0; private vy = 1; private em = 0;
+  // the current word: its first glyph's run and origin, extent along u, text and glyphs
+  private n = 0;
+  private wFont!: ResolvedFont;
+  private wux = 1; private wuy = 0; private wvx = 0; private wvy = 1; private wem = 0; private wox = 0; private woy = 0;
+  private s0 = 0; private s1 = 0;
+  private text = '';
+  private readonly gText: string[] = [];
+  private readonly gS: number[] = [];
+  private readonly gLen: number[] = [];
+  private readonly gMark: boolean[] = [];
+  // the glyph gaps are measured from: the word's last base glyph (or last mark, before any base)
+  private pox = 0; private poy = 0; private plen = 0; private pem = 0; private pmark = false;
+  private pux = 1; private puy = 0; private pvx = 0; private pvy = 1; private pkey = '';
+  private hasBase = false;
   private spaced = false;
 
   constructor(private readonly ctx: TextContext) {}
 
-  space(): void { if (this.cur.length) this.spaced = true; }
+  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number): void {
+    this.font = font; this.ux = ux; this.uy = uy; this.vx = vx; this.vy = vy; this.em = em;
+  }
 
-  glyph(g: Placed): void {
-    if (!this.onPage(g)) return;
-    // before any base glyph, a word holds only marks (drawn ahead of their base): measure from the last
-    const p = this.base ?? this.cur[this.cur.length - 1];
-    if (p) {
-      const cont = this.continues(p, g);
-      if (cont === 'same' && !this.spaced) { this.cur.push(g); if (!g.mark) this.base = g; return; }
-      this.flush(cont === 'jump');
+  space(): void { if (this.n) this.spaced = true; }
+
+  glyph(text: string, ox: number, oy: number, len: number, mark: boolean): void {
+    if (!this.onPage(ox, oy, len)) return;
+    if (this.n) {
+      const cont = this.continues(ox, oy, mark);
+      if (cont !== SAME || this.spaced) this.flush(cont === JUMP);
     }
-    this.cur.push(g);
-    if (!g.mark) this.base = g;
+    if (this.n === 0) {
+      this.wFont = this.font; this.wux = this.ux; this.wuy = this.uy; this.wvx = this.vx; this.wvy = this.vy;
+      this.wem = this.em; this.wox = ox; this.woy = oy; this.s0 = Infinity; this.s1 = -Infinity; this.text = '';
+    }
+    const s = (ox - this.wox) * this.wux + (oy - this.woy) * this.wuy;
+    if (s < this.s0) this.s0 = s;
+    if (s + len < this.s0) this.s0 = s + len;
+    if (s > this.s1) this.s1 = s;
+    if (s + len > this.s1) this.s1 = s + len;
+    this.text += text;
+    const k = this.n++;
+    this.gText[k] = text; this.gS[k] = s; this.gLen[k] = len; this.gMark[k] = mark;
+    if (!mark || !this.hasBase) {
+      this.pox = ox; this.poy = oy; this.plen = len; this.pem = this.em; this.pmark = mark;
+      this.pux = this.ux; this.puy = this.uy; this.pvx = this.vx; this.pvy = this.vy; this.pkey = this.font.key;
+      if (!mark) this.hasBase = true;
+    }
   }
 
   finish(): RawWord[] {
@@ -255,55 +278,63 @@ class WordBuilder {
   }
 
   /** pdf.js drops glyphs whose origin lies off the page; so do we (boxes would be clamped to an edge). */
-  private onPage(g: Placed): boolean {
-    const W = this.ctx.pageWidth, H = this.ctx.pageHeight, tol = 0.5;
-    const inside = (x: number, y: number) => x >= -tol && x <= W + tol && y >= -tol && y <= H + tol;
-    return inside(g.ox, g.oy) || inside(g.ox + g.ux * g.len, g.oy + g.uy * g.len);
+  private onPage(ox: number, oy: number, len: number): boolean {
+    const W = this.ctx.pageWidth + 0.5, H = this.ctx.pageHeight + 0.5;
+    if (ox >= -0.5 && ox <= W && oy >= -0.5 && oy <= H) return true;
+    const ex = ox + this.ux * len, ey = oy + this.uy * len;
+    return ex >= -0.5 && ex <= W && ey >= -0.5 && ey <= H;
   }
 
-  private continues(p: Placed, g: Placed): 'same' | 'space' | 'jump' {
-    if (g.font.key !== p.font.key || g.ux * p.ux + g.uy * p.uy < 0.999) return 'jump';
-    const dx = g.ox - p.ox, dy = g.oy - p.oy;
-    const across = dx * p.vx + dy * p.vy;
+  /** Whether a glyph of the current run at (ox, oy) continues the word, follows a space, or jumps away. */
+  private continues(ox: number, oy: number, mark: boolean): number {
+    if ((this.font.key !== this.pkey) || this.ux * this.pux + this.uy * this.puy < 0.999) return JUMP;
+    const dx = ox - this.pox, dy = oy - this.poy, pem = this.pem;
+    const across = dx * this.pvx + dy * this.pvy;
     // a size change on the same baseline continues a word (small capitals); a smaller size or a shifted
     // baseline starts one (superscripts, footnote marks)
-    const ratio = g.em / p.em;
-    if (Math.abs(ratio - 1) > 0.01 && (ratio < 0.75 || ratio > 1 / 0.75 || Math.abs(across) > 0.1 * Math.min(g.em, p.em))) return 'jump';
+    const ratio = this.em / pem;
+    if ((ratio > 1.01 || ratio < 0.99) && (ratio < 0.75 || ratio > 1 / 0.75 || Math.abs(across) > 0.1 * Math.min(this.em, pem))) return JUMP;
+    const along = dx * this.pux + dy * this.puy;
     // a diacritic sits over its base, wherever its origin is: within an em is close enough
-    if (g.mark || p.mark) return Math.abs(across) <= p.em && Math.abs(dx * p.ux + dy * p.uy) <= 1.5 * p.em ? 'same' : 'jump';
-    if (Math.abs(across) > BASELINE_SHIFT_EM * p.em) return 'jump';
-    const gap = dx * p.ux + dy * p.uy - p.len;
-    if (gap < BACKSTEP_EM * p.em || gap > NEW_RUN_GAP_EM * p.em) return 'jump';
-    return gap > SPACE_GAP_EM * p.em ? 'space' : 'same';
+    if (mark || this.pmark) return Math.abs(across) <= pem && Math.abs(along) <= 1.5 * pem ? SAME : JUMP;
+    if (Math.abs(across) > BASELINE_SHIFT_EM * pem) return JUMP;
+    const gap = along - this.plen;
+    if (gap < BACKSTEP_EM * pem || gap > NEW_RUN_GAP_EM * pem) return JUMP;
+    return gap > SPACE_GAP_EM * pem ? SPACED : SAME;
   }
 
   private flush(endOfRun: boolean): void {
-    const glyphs = this.cur;
-    this.cur = [];
-    this.base = undefined;
+    const n = this.n;
+    this.n = 0;
+    this.hasBase = false;
     this.spaced = false;
-    if (glyphs.length === 0) return;
-    const visual = glyphs.length === 1 ? glyphs[0].text : glyphs.map((g) => g.text).join('');
-    const rtl = MAY_BE_RTL.test(visual) && isRtlWord(glyphs);
-    const text = normalizeText(rtl ? logicalText(glyphs) : visual);
-    if (text.trim() === '') return;
-    const first = glyphs[0];
-    const f = first.font;
-    let s0 = Infinity, s1 = -Infinity;
-    for (const g of glyphs) {
-      const s = (g.ox - first.ox) * first.ux + (g.oy - first.oy) * first.uy;
-      s0 = Math.min(s0, s, s + g.len);
-      s1 = Math.max(s1, s, s + g.len);
+    if (n === 0) return;
+    const visual = this.text;
+    let rtl = false;
+    let text = visual;
+    if (MAY_BE_RTL.test(visual)) {
+      const glyphs: WordGlyph[] = [];
+      for (let i = 0; i < n; i++) glyphs.push({ text: this.gText[i], s: this.gS[i], len: this.gLen[i], mark: this.gMark[i] });
+      rtl = isRtlWord(visual);
+      if (rtl) text = logicalText(glyphs);
     }
-    const lo = f.vertical ? -0.5 * first.em : f.descent * first.em;
-    const hi = f.vertical ? 0.5 * first.em : f.ascent * first.em;
-    const corner = (s: number, a: number): [number, number] =>
-      [first.ox + first.ux * s + first.vx * a, first.oy + first.uy * s + first.vy * a];
-    const word: RawWord = {
-      text,
-      box: normalizedBox([corner(s0, lo), corner(s1, lo), corner(s1, hi), corner(s0, hi)], this.ctx.pageWidth, this.ctx.pageHeight),
-      fontSize: round2(first.em), confidence: 1, direction: direction(first, rtl),
+    text = normalizeText(text);
+    if (text.trim() === '') return;
+    const f = this.wFont, em = this.wem;
+    const lo = f.vertical ? -0.5 * em : f.descent * em;
+    const hi = f.vertical ? 0.5 * em : f.ascent * em;
+    // the word's rectangle [s0, s1] × [lo, hi] in its own frame; its bounding box on the page
+    const ax = this.wux, ay = this.wuy, bx = this.wvx, by = this.wvy;
+    const xs0 = ax * this.s0, xs1 = ax * this.s1, ys0 = ay * this.s0, ys1 = ay * this.s1;
+    const xl = bx * lo, xh = bx * hi, yl = by * lo, yh = by * hi;
+    const W = this.ctx.pageWidth, H = this.ctx.pageHeight;
+    const box = {
+      x0: r6(clamp01((this.wox + Math.min(xs0, xs1) + Math.min(xl, xh)) / W)),
+      y0: r6(clamp01((this.woy + Math.min(ys0, ys1) + Math.min(yl, yh)) / H)),
+      x1: r6(clamp01((this.wox + Math.max(xs0, xs1) + Math.max(xl, xh)) / W)),
+      y1: r6(clamp01((this.woy + Math.max(ys0, ys1) + Math.max(yl, yh)) / H)),
     };
+    const word: RawWord = { text, box, fontSize: round2(em), confidence: 1, direction: direction(f, ax, ay, rtl) };
     if (f.info?.name) word.fontName = f.info.name;
     if (f.info?.bold) word.bold = true;
     if (f.info?.italic) word.italic = true;
@@ -312,12 +343,14 @@ class WordBuilder {
   }
 }
 
+const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);
+const r6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Reading direction on the displayed page: runs turned by rotation read top-to-bottom or bottom-to-top. */
-function direction(g: Placed, rtl: boolean): RawWord['direction'] {
-  if (g.font.vertical) return 'ttb';
-  if (Math.abs(g.uy) > Math.abs(g.ux)) return g.uy > 0 ? 'ttb' : 'btt';
+function direction(f: ResolvedFont, ux: number, uy: number, rtl: boolean): RawWord['direction'] {
+  if (f.vertical) return 'ttb';
+  if (Math.abs(uy) > Math.abs(ux)) return uy > 0 ? 'ttb' : 'btt';
   return rtl ? 'rtl' : 'ltr';
 }
 
@@ -327,13 +360,11 @@ const STRONG_LTR_CHAR = /\p{L}/u;
 const MAY_BE_RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\uD802\uD803\uD83A\uD83B]/;
 
 /** A word reads right to left when it has right-to-left letters and no more left-to-right ones. */
-function isRtlWord(glyphs: readonly Placed[]): boolean {
+function isRtlWord(text: string): boolean {
   let rtl = 0, ltr = 0;
-  for (const g of glyphs) {
-    for (const ch of g.text) {
-      if (RTL_CHAR.test(ch)) rtl++;
-      else if (STRONG_LTR_CHAR.test(ch)) ltr++;
-    }
+  for (const ch of text) {
+    if (RTL_CHAR.test(ch)) rtl++;
+    else if (STRONG_LTR_CHAR.test(ch)) ltr++;
   }
   return rtl > 0 && rtl >= ltr;
 }
@@ -348,25 +379,23 @@ const classOf = (s: string): UnitClass =>
  * after the glyph it sits on, and runs of left-to-right letters and digits (with separators between
  * digits: 3.5, 12:30) kept left to right, as the Unicode bidi algorithm reads them.
  */
-export function logicalText(glyphs: readonly Placed[]): string {
-  const first = glyphs[0];
-  const at = (g: Placed) => (g.ox - first.ox) * first.ux + (g.oy - first.oy) * first.uy;
-  const bases: { g: Placed; s: number; idx: number; marks: string[] }[] = [];
-  glyphs.forEach((g, idx) => { if (!g.mark) bases.push({ g, s: at(g), idx, marks: [] }); });
+export function logicalText(glyphs: readonly WordGlyph[]): string {
+  const bases: { g: WordGlyph; idx: number; marks: string[] }[] = [];
+  glyphs.forEach((g, idx) => { if (!g.mark) bases.push({ g, idx, marks: [] }); });
   if (bases.length === 0) return glyphs.map((g) => g.text).join('');
   glyphs.forEach((g, idx) => {
     if (!g.mark) return;
-    const c = at(g) + g.len / 2;
+    const c = g.s + g.len / 2;
     let best = bases[0], bestD = Infinity;
     for (const b of bases) {
-      const lo = Math.min(b.s, b.s + b.g.len), hi = Math.max(b.s, b.s + b.g.len);
+      const lo = Math.min(b.g.s, b.g.s + b.g.len), hi = Math.max(b.g.s, b.g.s + b.g.len);
       const d = c < lo ? lo - c : c > hi ? c - hi : 0;
       // ties go to the glyph drawn just before the mark
       if (d < bestD || (d === bestD && b.idx < idx && b.idx > best.idx)) { best = b; bestD = d; }
     }
     best.marks.push(g.text);
   });
-  const ordered = [...bases].sort((p, q) => q.s - p.s || p.idx - q.idx).map((b) => ({ text: b.g.text + b.marks.join(''), cls: classOf(b.g.text) }));
+  const ordered = [...bases].sort((p, q) => q.g.s - p.g.s || p.idx - q.idx).map((b) => ({ text: b.g.text + b.marks.join(''), cls: classOf(b.g.text) }));
   // runs of left-to-right units read left to right: reverse them back
   for (let i = 0; i < ordered.length;) {
     if (ordered[i].cls !== 'ltr' && ordered[i].cls !== 'digit') { i++; continue; }
