@@ -46,7 +46,7 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
     else horiz.push(w);
   }
   horiz.sort((a, b) => a.box.x0 - b.box.x0);
-  const hs = horiz.map((w) => height(w.box)).sort((a, b) => a - b);
+  const hs = Float64Array.from(horiz, (w) => height(w.box)).sort();
   const medH = hs.length ? hs[hs.length >> 1] : 0;
   // lines kept sorted by the centre of their first word, so each word only looks at lines near its height
   const keys: number[] = [];

@@ -1,4 +1,4 @@
-import type { FigureElement, TableElement } from '@quire/core';
+import type { FigureElement, RawWord, TableElement } from '@quire/core';
 import type { BlockDraft } from './blocks.js';
 import { captionKind, footnoteSymbol, isFormula, isRefSymbol, startsCaption } from './markers.js';
 import { joinLines, joinWords, meanConfidence } from './text.js';
@@ -6,7 +6,8 @@ import type { BlockSummary, Frag, PageGeom } from './types.js';
 
 /** Reduces a block to its text and features; the words are dropped here. */
 export function summarize(d: BlockDraft, geom: PageGeom): BlockSummary {
-  const words = d.lines.flatMap((l) => l.words);
+  const words: RawWord[] = [];
+  for (const l of d.lines) for (const w of l.words) words.push(w);
   const texts = d.lines.map((l) => l.text);
   const out: BlockSummary = {
     kind: 'block', text: joinLines(texts), box: d.box, fontSize: d.fontSize, bold: d.bold, italic: d.italic,
