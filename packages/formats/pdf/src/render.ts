@@ -46,10 +46,11 @@ export async function renderPage(page: PDFPageProxy, opts: RenderOptions, image?
     return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: raster.width, height: raster.height };
   }
   const { canvas, w, h } = await drawPage(page, opts);
-  let img = sharp(canvas.data(), { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
+  const data = canvas.data();
+  canvasOfPixels.set(data.buffer, canvas); // see renderPageRgba: the canvas must outlive the encoding
+  let img = sharp(data, { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
   if (opts.grey) img = img.greyscale();
   const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
-  keepAlive(canvas); // data() is a view of the canvas's own memory: the canvas must outlive the encoding
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
 }
 
@@ -62,11 +63,17 @@ export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions, im
     return { rgba: new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), width: raster.width, height: raster.height };
   }
   const { canvas, w, h } = await drawPage(page, opts);
-  // data() (where @napi-rs/canvas also rasterizes the recorded drawing) shares the canvas's pixel
-  // memory; a view handed on after the canvas became unreachable crashed the process (SIGSEGV after a
-  // few 300 DPI pages), so the pixels are copied out while the canvas is alive.
-  return { rgba: new Uint8Array(canvas.data()), width: w, height: h };
+  // data() (where @napi-rs/canvas also rasterizes the recorded drawing) is a view of the canvas's own
+  // pixel memory, freed with the canvas: a view handed on after the canvas became unreachable crashed
+  // the process (SIGSEGV after a few 300 DPI pages). Copying 34 MB out costs 20-40 ms a page, so the
+  // canvas is tied to the view's ArrayBuffer instead: it lives as long as anything can read the pixels.
+  const data = canvas.data();
+  canvasOfPixels.set(data.buffer, canvas);
+  return { rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: w, height: h };
 }
+
+/** Pixel memory → the canvas owning it (a WeakMap keeps the canvas while its key is reachable). */
+const canvasOfPixels = new WeakMap<ArrayBufferLike, Canvas>();
 
 /**
  * The one image the page draws, when that is all it draws as rendered (form fields included), from
@@ -112,10 +119,6 @@ async function drawPage(page: PDFPageProxy, opts: RenderOptions): Promise<{ canv
   }).promise;
   return { canvas, w, h };
 }
-
-let kept = 0;
-/** A use of `c` after an await, so the canvas stays reachable until then. */
-function keepAlive(c: Canvas): void { kept = (kept + c.width) & 0xffff; }
 
 /** Highest DPI ≤ `dpi` whose full-page render stays within maxPixels. */
 export function fitDpi(widthPt: number, heightPt: number, dpi: number, maxPixels: number): number {
