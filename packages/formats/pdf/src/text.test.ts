@@ -153,6 +153,16 @@ describe('extractWords', () => {
     expect(ws[0].box.x1).toBeCloseTo(0.23, 6);
   });
 
+  test('Type 3 fonts advance by their font matrix; set at size 1, their glyph box gives the em', () => {
+    FONTS.t3 = { name: 'T3', isType3Font: true, fontMatrix: [0.01, 0, 0, 0.01, 0, 0], bbox: [0, -20, 100, 80] };
+    const ws = words([['beginText', null], ['setFont', ['t3', 1]], ['setTextMatrix', [[12, 0, 0, 12, 10, 50]]],
+      ['showText', [glyphs('ab c', 50)]], ['endText', null]]);
+    expect(ws.map((w) => [w.text, w.fontSize])).toEqual([['ab', 12], ['c', 12]]);
+    // 50 glyph units × 0.01 = 0.5 em of 12 pt per glyph
+    expect(ws[0].box.x1 * 100).toBeCloseTo(10 + 12, 6);
+    expect(ws[1].box.x0 * 100).toBeCloseTo(10 + 18, 6);
+  });
+
   test('text without a loaded font or with size 0 makes no words', () => {
     expect(words(text(10, 50, glyphs('ghost'), 'missing'))).toEqual([]);
     expect(words(text(10, 50, glyphs('tiny'), 'f', 0))).toEqual([]);

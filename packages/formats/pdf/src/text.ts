@@ -47,8 +47,11 @@ interface ResolvedFont {
   key: string;
   vertical: boolean;
   fm0: number; fm4: number; type3: boolean;
-  /** Em height relative to the font size (Type 3 fonts with a size-1 Tf carry their size in the font matrix). */
-  emScale: number;
+  /**
+   * Em height relative to a Tf size of 1 or less: Type 3 fonts set that way carry their size in the font
+   * matrix and glyph box (pdf.js's text layer scales the same way); 1 otherwise.
+   */
+  smallSizeEmScale: number;
   ascent: number; descent: number;
   defaultVMetrics?: ArrayLike<number>;
 }
@@ -151,16 +154,17 @@ function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
   const info = fontInfoFrom(f);
   const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : [0.001, 0, 0, 0.001, 0, 0];
   const type3 = !!f.isType3Font;
-  let emScale = 1;
-  if (type3 && f.bbox && f.bbox.length === 4 && fm[3] > 0) {
+  let smallSizeEmScale = 1;
+  const defaultMatrix = fm[0] === 0.001 && fm[1] === 0 && fm[2] === 0 && fm[3] === 0.001 && fm[4] === 0 && fm[5] === 0;
+  if (type3 && !defaultMatrix && f.bbox && f.bbox.length === 4 && fm[3] > 0) {
     const glyphHeight = (f.bbox[3] - f.bbox[1]) * fm[3];
-    if (glyphHeight > 0 && glyphHeight < 10) emScale = glyphHeight;
+    if (glyphHeight > 0) smallSizeEmScale = glyphHeight;
   }
   const asc = typeof f.ascent === 'number' && f.ascent > 0.3 && f.ascent < 1.5 ? f.ascent : 0.8;
   const desc = typeof f.descent === 'number' && f.descent <= 0 && f.descent > -0.7 ? f.descent : -0.2;
   return {
     info, key: `${info?.name ?? ''}|${info?.bold}|${info?.italic}|${!!f.vertical}`, vertical: !!f.vertical,
-    fm0: fm[0] || 0.001, fm4: type3 ? fm[4] : 0, type3, emScale, ascent: asc, descent: desc,
+    fm0: fm[0] || 0.001, fm4: type3 ? fm[4] : 0, type3, smallSizeEmScale, ascent: asc, descent: desc,
     defaultVMetrics: f.defaultVMetrics,
   };
 }
@@ -173,10 +177,11 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
   // display vectors of text space's unit x and y
   const ax = m[0], ay = m[1], bx = m[2], by = m[3];
   const aLen = Math.hypot(ax, ay) || 1, bLen = Math.hypot(bx, by) || 1;
-  if (vertical) out.run(f, (-bx * t.fontDir) / bLen, (-by * t.fontDir) / bLen, ax / aLen, ay / aLen, size * f.emScale * bLen);
+  const em = size * (size <= 1 ? f.smallSizeEmScale : 1) * bLen;
+  if (vertical) out.run(f, (-bx * t.fontDir) / bLen, (-by * t.fontDir) / bLen, ax / aLen, ay / aLen, em);
   else {
     const s = Math.sign(hs) || 1;
-    out.run(f, (ax * s) / aLen, (ay * s) / aLen, (bx * t.fontDir) / bLen, (by * t.fontDir) / bLen, size * f.emScale * bLen);
+    out.run(f, (ax * s) / aLen, (ay * s) / aLen, (bx * t.fontDir) / bLen, (by * t.fontDir) / bLen, em);
   }
   const spacingDir = vertical ? 1 : -1;
   const lenScale = vertical ? bLen : Math.abs(hs) * aLen;
