@@ -4,11 +4,14 @@
 //      through extractDocument + renderExtraction (full layout, ids, markdown) vs PyMuPDF
 //      page.get_text("dict"), 1 process and one per core; peak RSS of one extraction
 //   2. page rendering at 300 DPI, 1 process, like for like: openPdf().renderRgba (pdf.js + canvas, raw
-//      RGBA) vs PyMuPDF get_pixmap(dpi=300) in memory, and openPdf().render (PNG) vs pixmap.tobytes('png')
+//      RGBA) vs PyMuPDF get_pixmap(dpi=300) in memory, and openPdf().render (PNG) vs pixmap.tobytes('png');
+//      2b. OCR input: scanned PDFs through readPdf with a stub OCR engine (the page read, judged and
+//      rendered grey for OCR) vs PyMuPDF get_text + grey get_pixmap(dpi=300) + PNG
 //   3. OCR at 300 DPI, 1 worker and one per core vs native tesseract: scripts/bench-ocr.mjs
 //   4. office/HTML: pages (slides, sheets) per second per format over the corpus
 //   5. a generated 1,000,000-cell XLSX (50,000 rows × 20 columns): time and peak RSS
 // Usage: node scripts/build.mjs && node scripts/bench-extract.mjs [--skip-ocr] [--only=text,render,ocr,office,xlsx]
+//        node scripts/bench-extract.mjs --make-pdf FILE   (writes the 60-page PDF of part 1 and exits)
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +64,22 @@ if (mode === '--child-render') {
   process.exit(0);
 }
 
+if (mode === '--child-ocr-input') {
+  // what a scanned page costs before recognition: the page read (text layer judged unusable), rendered
+  // grey at 300 DPI and PNG-encoded for the OCR engine, here a stub that only takes the image
+  const { readPdf } = await import('../packages/formats/pdf/dist/index.js');
+  const bytes = new Uint8Array(fs.readFileSync(rest[0]));
+  const stub = { async recognize(png, page) { return { number: page.number, width: page.widthPt, height: page.heightPt, words: [], segments: [], rects: [], images: [], widgets: [], source: 'ocr' }; } };
+  await readPdf(bytes, { ocr: stub }); // warm pdf.js, sharp and the wasm decoders
+  const reps = Number(rest[1] ?? 3);
+  let pages = 0;
+  const t0 = performance.now(), c0 = process.cpuUsage();
+  for (let i = 0; i < reps; i++) pages += (await readPdf(bytes, { ocr: stub })).pages.length;
+  const cpu = process.cpuUsage(c0);
+  console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, pages }));
+  process.exit(0);
+}
+
 // ------------------------------------------------------------------ helpers
 function child(args) {
   return new Promise((resolve, reject) => {
@@ -97,6 +116,19 @@ for i in range(n): doc[i].get_pixmap(dpi=300)
 t1 = time.perf_counter()
 for i in range(n): doc[i].get_pixmap(dpi=300).tobytes('png')
 print(t1 - t0, n, time.perf_counter() - t1)
+`;
+const PYMUPDF_OCR_INPUT = `
+import sys, time, fitz
+data = open(sys.argv[1], 'rb').read()
+def run():
+    doc = fitz.open(stream=data, filetype='pdf'); n = 0
+    for page in doc:
+        page.get_text('dict'); page.get_pixmap(dpi=300, colorspace=fitz.csGRAY).tobytes('png'); n += 1
+    return n
+run()
+t0 = time.perf_counter(); c0 = time.process_time(); pages = 0
+for _ in range(int(sys.argv[2])): pages += run()
+print(time.perf_counter() - t0, pages, time.process_time() - c0)
 `;
 async function py(script, args) {
   const { stdout } = await run(PY, ['-c', script, ...args], { maxBuffer: 1 << 20 });
@@ -151,6 +183,12 @@ async function makeMillionCellXlsx(file) {
   await wb.commit();
 }
 
+// `--make-pdf FILE` only writes the 60-page text PDF (for profiling with scripts/profile-text.mjs)
+if (mode === '--make-pdf') {
+  fs.writeFileSync(rest[0], await makeLongPdf(60));
+  process.exit(0);
+}
+
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const want = (part) => !onlyArg || onlyArg.slice(7).split(',').includes(part);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-extract-'));
@@ -202,6 +240,19 @@ for (const [label, file, n] of !want('render') ? [] : [['generated text PDF, 10 
   const ms = (x) => f2((x / reps) * 1000);
   line(`  ${label}: raw pixels quire ${ms(qRaw)} ms/page (RGBA)${hasFitz ? `, PyMuPDF ${ms(m)} ms/page (RGB pixmap) → ${f2(qRaw / m)}× (goal ≤ 10×)` : ''}`);
   line(`  ${' '.repeat(label.length)}  PNG-encoded quire ${ms(q)} ms/page (sharp, level 6)${hasFitz ? `, PyMuPDF ${ms(mPng)} ms/page (pixmap + tobytes('png')) → ${f2(q / mPng)}×` : ''}`);
+}
+
+if (want('render')) line('\n2b. OCR input: a scanned PDF read with a stub OCR engine (text layer judged, page rendered grey at 300 DPI, PNG)');
+for (const name of !want('render') ? [] : ['linn.pdf', 'linn-ccitt.pdf', 'linn-cardinal.pdf']) {
+  const file = path.join(corpus, 'scanned', name);
+  if (!fs.existsSync(file)) continue;
+  const q = await child(['--child-ocr-input', file, '3']);
+  let msg = `  ${name}: quire ${f2((1000 * q.seconds) / q.pages)} ms/page, CPU ${f2((1000 * q.cpuSeconds) / q.pages)} ms/page`;
+  if (hasFitz) {
+    const m = await py(PYMUPDF_OCR_INPUT, [file, '3']);
+    msg += `; PyMuPDF get_text + grey get_pixmap(dpi=300) + PNG ${f2((1000 * m.seconds) / m.pages)} ms/page, CPU ${f2((1000 * m.cpuSeconds) / m.pages)} → ${f2(q.seconds / q.pages / (m.seconds / m.pages))}× (goal ≤ 10×)`;
+  }
+  line(msg);
 }
 
 // ------------------------------------------------------------------ 3. OCR

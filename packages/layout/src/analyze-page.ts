@@ -11,7 +11,7 @@ import { cellText } from './table-cells.js';
 import { detectRuledTables } from './tables-ruled.js';
 import { detectTextTables } from './tables-text.js';
 import { normalizeText } from './text.js';
-import type { PageAnalysis, PageItem, PageGeom } from './types.js';
+import type { Frag, PageAnalysis, PageItem, PageGeom } from './types.js';
 
 /**
  * Per-page analysis, independent of other pages: selection marks, figures, ruled tables, line fragments,
@@ -48,11 +48,10 @@ export function analyzePage(raw: RawPage): PageAnalysis {
   linkCaptions(blocks, [...tables, ...figs]);
 
   const items: PageItem[] = [...blocks, ...tables, ...figs];
-  const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
+  const sizes = Float64Array.from(words, (w) => w.fontSize).sort();
   const em = sizes.length ? sizes[sizes.length >> 1] : 10;
   const ordered = readingOrder(items, (it) => it.box!, Math.max(0.008, (0.6 * em) / geom.width));
-  const blockWords = frags.filter((f) => !inTextTable.has(f)).flatMap((f) => f.words);
-  return { page, items: ordered, fontHistogram: histogram(blockWords) };
+  return { page, items: ordered, fontHistogram: histogram(frags.filter((f) => !inTextTable.has(f))) };
 }
 
 function normalizeWords(words: readonly RawWord[]): RawWord[] {
@@ -84,11 +83,14 @@ function assignFigureWords(words: RawWord[], figures: readonly FigureCandidate[]
   return rest;
 }
 
-function histogram(words: readonly RawWord[]): Map<number, number> {
+/** Characters per font size (rounded to half points) over the fragments' words. */
+function histogram(frags: readonly Frag[]): Map<number, number> {
   const h = new Map<number, number>();
-  for (const w of words) {
-    const k = Math.round(w.fontSize * 2) / 2;
-    h.set(k, (h.get(k) ?? 0) + w.text.length);
+  for (const f of frags) {
+    for (const w of f.words) {
+      const k = Math.round(w.fontSize * 2) / 2;
+      h.set(k, (h.get(k) ?? 0) + w.text.length);
+    }
   }
   return h;
 }

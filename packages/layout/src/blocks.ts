@@ -1,6 +1,6 @@
 import type { Box } from '@quire/core';
 import { unionBox } from '@quire/core';
-import { bandsOf, makeFrag } from './lines.js';
+import { bandsOf, leftToRight, makeFrag } from './lines.js';
 import { footnoteSymbol, parseListMarker, startsCaption } from './markers.js';
 import type { Frag, ListInfo, PageGeom } from './types.js';
 
@@ -64,7 +64,7 @@ function glueMarkers(band: Frag[], geom: PageGeom): Frag[] {
     const f = band[i], next = band[i + 1];
     if (next && f.words.length === 1 && f.mark === undefined && next.mark === undefined && parseListMarker(f.words[0].text, true) &&
       (next.box.x0 - f.box.x1) * geom.width < 4 * f.fontSize) {
-      out.push(makeFrag([...f.words, ...next.words], geom));
+      out.push(makeFrag([...leftToRight(f), ...leftToRight(next)], geom));
       i++;
     } else out.push(f);
   }

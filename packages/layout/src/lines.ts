@@ -9,10 +9,12 @@ const SPLIT_EM = 0.9;
 const height = (b: Box) => b.y1 - b.y0;
 const vOverlap = (a: Box, b: Box) => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
 
+/** A line fragment from words in left-to-right order on the page (see `leftToRight` to merge fragments). */
 export function makeFrag(words: RawWord[], geom: PageGeom, vertical = false): Frag {
   let rtl = 0;
   for (const w of words) if (w.direction === 'rtl') rtl++;
-  const ordered = rtl * 2 > words.length ? [...words].reverse() : words;
+  const rightToLeft = rtl * 2 > words.length;
+  const ordered = rightToLeft ? [...words].reverse() : words;
   return {
     words: ordered,
     box: unionBox(words.map((w) => w.box))!,
@@ -20,9 +22,13 @@ export function makeFrag(words: RawWord[], geom: PageGeom, vertical = false): Fr
     bold: mostly(words, 'bold'),
     italic: mostly(words, 'italic'),
     vertical: vertical || undefined,
-    text: ordered === words ? joinWords(words, geom.width) : ordered.map((w) => w.text).join(' '),
+    rtl: rightToLeft || undefined,
+    text: joinWords(ordered, geom.width, rightToLeft),
   };
 }
+
+/** A fragment's words in left-to-right order on the page (its `words` are in reading order). */
+export const leftToRight = (f: Frag): RawWord[] => (f.rtl ? [...f.words].reverse() : f.words);
 
 /**
  * Groups words into line fragments with one sweep over words sorted by left edge: each word extends the
@@ -40,7 +46,7 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
     else horiz.push(w);
   }
   horiz.sort((a, b) => a.box.x0 - b.box.x0);
-  const hs = horiz.map((w) => height(w.box)).sort((a, b) => a - b);
+  const hs = Float64Array.from(horiz, (w) => height(w.box)).sort();
   const medH = hs.length ? hs[hs.length >> 1] : 0;
   // lines kept sorted by the centre of their first word, so each word only looks at lines near its height
   const keys: number[] = [];
@@ -105,7 +111,7 @@ function rejoinStretchedSpaces(frags: Frag[], geom: PageGeom, marks: readonly Bo
       const keep = gap > ALWAYS_SPLIT_EM * emX || (marks.length > 0 && markBetween(cur.box, next.box, marks)) ||
         structuralGap(bands, i, cur.box.x1, next.box.x0, emX, geom);
       if (keep) { out.push(cur); cur = next; }
-      else cur = makeFrag([...cur.words, ...next.words], geom);
+      else cur = makeFrag([...leftToRight(cur), ...leftToRight(next)], geom);
     }
     out.push(cur);
   });

@@ -106,6 +106,23 @@ describe('reading order', () => {
     expect(el.confidence).toBeCloseTo(0.75, 3);
   });
 
+  it('reads a right-to-left line right to left, gluing split runs but not a change of script', () => {
+    const p = new PageBuilder();
+    // left to right on the page: "." Python و R ن م كل — "من" arrives as two touching runs, and "Python"
+    // touches "و" (bidi text often puts the space elsewhere)
+    const at = (text: string, x0: number, x1: number, direction: 'rtl' | 'ltr') =>
+      p.words.push({ text, box: p.box(x0, 100, x1, 110), fontSize: 10, confidence: 1, direction });
+    at('.', 247.5, 252.5, 'ltr');
+    at('Python', 252.5, 282.5, 'ltr');
+    at('و', 282.5, 287.5, 'rtl');
+    at('R', 290, 295, 'ltr');
+    at('ن', 297.5, 302.5, 'rtl');
+    at('م', 302.5, 307.5, 'rtl');
+    at('كل', 310, 320, 'rtl');
+    const doc = layoutDocument(input([p.build()]));
+    expect(texts(doc).map((e) => e.text)).toEqual(['كل من R و Python.']);
+  });
+
   it('emits a page that failed to read with its error and no elements', () => {
     const a = new PageBuilder(1), b = new PageBuilder(2);
     a.paragraph(72, 72, 460, `Fine ${prose(10)}`);

@@ -1,4 +1,4 @@
-import type { FigureElement, TableElement } from '@quire/core';
+import type { FigureElement, RawWord, TableElement } from '@quire/core';
 import type { BlockDraft } from './blocks.js';
 import { captionKind, footnoteSymbol, isFormula, isRefSymbol, startsCaption } from './markers.js';
 import { joinLines, joinWords, meanConfidence } from './text.js';
@@ -6,7 +6,8 @@ import type { BlockSummary, Frag, PageGeom } from './types.js';
 
 /** Reduces a block to its text and features; the words are dropped here. */
 export function summarize(d: BlockDraft, geom: PageGeom): BlockSummary {
-  const words = d.lines.flatMap((l) => l.words);
+  const words: RawWord[] = [];
+  for (const l of d.lines) for (const w of l.words) words.push(w);
   const texts = d.lines.map((l) => l.text);
   const out: BlockSummary = {
     kind: 'block', text: joinLines(texts), box: d.box, fontSize: d.fontSize, bold: d.bold, italic: d.italic,
@@ -18,7 +19,7 @@ export function summarize(d: BlockDraft, geom: PageGeom): BlockSummary {
       ? [{ ...first[0], text: first[0].text.slice(d.list.marker.length) }, ...first.slice(1)]
       : first.slice(1);
     out.list = { marker: d.list.marker, ordered: d.list.ordered, x0: d.list.x0 };
-    out.listText = joinLines([joinWords(head, geom.width), ...texts.slice(1)]);
+    out.listText = joinLines([joinWords(head, geom.width, d.lines[0].rtl), ...texts.slice(1)]);
   }
   if (d.mark !== undefined) out.mark = d.mark;
   if (d.lines.length <= 3 && isFormula(words)) out.formula = true;

@@ -36,14 +36,25 @@ export function joinLines(lines: readonly string[]): string {
   return out;
 }
 
-/** Joins the words of one line; words closer than a small fraction of the font size are glued (split runs, superscripts stay spaced). */
-export function joinWords(words: readonly RawWord[], pageWidth: number): string {
+const LETTER = /\p{L}/u;
+/** A right-to-left word next to a left-to-right word with letters: bidi text often places the space between them elsewhere. */
+const scriptChange = (a: RawWord, b: RawWord) =>
+  (a.direction === 'rtl') !== (b.direction === 'rtl') && LETTER.test(a.direction === 'rtl' ? b.text : a.text);
+
+/**
+ * Joins the words of one line in reading order; words closer than a small fraction of the font size are
+ * glued (split runs, superscripts stay spaced), unless the script changes direction between them.
+ * `rtl`: the words run right to left (the gap to the next word is on the left).
+ */
+export function joinWords(words: readonly RawWord[], pageWidth: number, rtl = false): string {
   let out = '';
   let prev: RawWord | undefined;
   for (const w of words) {
     if (prev) {
-      const gapPt = (w.box.x0 - prev.box.x1) * pageWidth;
-      out += gapPt < 0.08 * Math.max(w.fontSize, prev.fontSize) && w.fontSize >= prev.fontSize * 0.85 && w.fontSize <= prev.fontSize * 1.15 ? '' : ' ';
+      const gapPt = (rtl ? prev.box.x0 - w.box.x1 : w.box.x0 - prev.box.x1) * pageWidth;
+      const glue = gapPt < 0.08 * Math.max(w.fontSize, prev.fontSize) && w.fontSize >= prev.fontSize * 0.85 &&
+        w.fontSize <= prev.fontSize * 1.15 && !scriptChange(prev, w);
+      out += glue ? '' : ' ';
     }
     out += w.text;
     prev = w;

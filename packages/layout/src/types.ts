@@ -18,6 +18,8 @@ export interface Frag {
   /** Index of the selection mark this fragment is the label of. */
   mark?: number;
   vertical?: boolean;
+  /** Mostly right-to-left words: `words` are in reading order, right to left. */
+  rtl?: boolean;
   /** Text of the fragment, words joined, ligatures normalized. */
   text: string;
 }

@@ -14,13 +14,26 @@ interface Piece { md: string; id?: string; page: number; kind: Block['kind']; co
 
 /** Sentences, then words, then a hard cut: a paragraph longer than the chunk size is split inside itself. */
 function splitText(text: string, size: number): string[] {
-  const units = text.split(/(?<=[.!?;:])\s+/).flatMap((s) => (s.length <= size ? [s] : s.split(/\s+/)))
-    .flatMap((w) => (w.length <= size ? [w] : w.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? []));
   const out: string[] = [];
   let cur = '';
-  for (const u of units) {
+  const add = (u: string) => {
     if (cur && cur.length + 1 + u.length > size) { out.push(cur); cur = u; } else cur = cur ? `${cur} ${u}` : u;
+  };
+  const addSentence = (s: string) => {
+    if (s.length <= size) { add(s); return; }
+    for (const w of s.split(/\s+/)) {
+      if (w.length <= size) add(w);
+      else for (let i = 0; i < w.length; i += size) add(w.slice(i, i + size));
+    }
+  };
+  // a sentence ends at whitespace after . ! ? ; or :
+  const END = /[.!?;:]\s+/g;
+  let start = 0;
+  for (let m = END.exec(text); m; m = END.exec(text)) {
+    addSentence(text.slice(start, m.index + 1));
+    start = m.index + m[0].length;
   }
+  addSentence(text.slice(start));
   if (cur) out.push(cur);
   return out;
 }

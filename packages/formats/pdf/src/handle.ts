@@ -1,6 +1,6 @@
 import { type Box, type ParseLimits, QuireError, resolveLimits } from '@quire/core';
 import { type PDFPageProxy, openDocument } from './pdfjs.js';
-import { type RenderedRgba, renderPage, renderPageRgba } from './render.js';
+import { type RenderedRgba, renderPage, renderPageRgba, singleImageOf } from './render.js';
 
 export interface PdfHandle {
   pageCount: number;
@@ -28,8 +28,8 @@ export async function openPdf(bytes: Uint8Array, options: { limits?: Partial<Par
   };
   return {
     pageCount: doc.numPages,
-    render: (n, opts) => withPage(n, (page) => renderPage(page, { dpi: opts.dpi, box: opts.box, maxPixels: limits.maxPixels })),
-    renderRgba: (n, opts) => withPage(n, (page) => renderPageRgba(page, { dpi: opts.dpi, box: opts.box, maxPixels: limits.maxPixels })),
+    render: (n, opts) => withPage(n, async (page) => renderPage(page, { dpi: opts.dpi, box: opts.box, maxPixels: limits.maxPixels }, await singleImageOf(page))),
+    renderRgba: (n, opts) => withPage(n, async (page) => renderPageRgba(page, { dpi: opts.dpi, box: opts.box, maxPixels: limits.maxPixels }, await singleImageOf(page))),
     async close() {
       if (closed) return;
       closed = true;

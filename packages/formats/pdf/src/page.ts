@@ -1,10 +1,10 @@
 import type { OcrEngine, ParseLimits, RawPage } from '@quire/core';
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
-import { fontInfoFrom } from './fonts.js';
 import { judgeTextLayer } from './quality.js';
 import { fitDpi, renderPage } from './render.js';
-import { type FontInfo, type TextItemLike, buildWords } from './text.js';
+import { type SingleImage, findSingleImage } from './single-image.js';
+import { type FontLike, extractWords } from './text.js';
 import { extractVector } from './vector.js';
 import { toWidgets } from './widgets.js';
 
@@ -25,7 +25,7 @@ export async function readPage(doc: PDFDocumentProxy, n: number, ctx: PageContex
     if (!(side <= ctx.limits.maxPageSidePt) || !(Math.min(vp.width, vp.height) > 0)) {
       return fail(raw, `Page ${n} is ${Math.round(vp.width)}×${Math.round(vp.height)} pt, outside the allowed size (largest side ${ctx.limits.maxPageSidePt} pt); it was skipped`, ctx);
     }
-    const content = await readContent(page, vp.transform as Matrix, vp.width, vp.height);
+    const { ops, drawsAnnotations, ...content } = await readContent(page, vp.transform as Matrix, vp.width, vp.height);
     raw = { ...raw, ...content };
     const verdict = judgeTextLayer(raw.words, raw.images);
     if (verdict.usable) return raw;
@@ -35,7 +35,10 @@ export async function readPage(doc: PDFDocumentProxy, n: number, ctx: PageContex
         : `Page ${n} has no text layer and OCR is not configured; it has no text`);
       return { ...raw, words: [] };
     }
-    return await ocrPage(page, raw, ctx);
+    // a scan: its one image is the render, unless form fields are drawn over it
+    const pdfjs = await loadPdfjs();
+    const image = drawsAnnotations ? undefined : findSingleImage(ops, pdfjs.OPS as unknown as Record<string, number>);
+    return await ocrPage(page, raw, ctx, image);
   } catch (e) {
     return fail(raw, `Page ${n} could not be read: ${e instanceof Error ? e.message : String(e)}`, ctx);
   } finally {
@@ -49,48 +52,41 @@ function fail(raw: RawPage, message: string, ctx: PageContext): RawPage {
 }
 
 /**
- * Operator list first: it loads the page's fonts into commonObjs, where the text items' fontName
- * (pdf.js's loadedName) finds the real font name and its bold/italic flags. Annotations are left out
- * of the operator list (AnnotationMode.DISABLE) so widget appearances do not read as page content;
- * widgets come from getAnnotations instead.
+ * One operator list gives the words (its text operators, glyph by glyph: see text.ts), rulings,
+ * rectangles, images and drawings; the fonts it loaded are in commonObjs by the time it arrives.
+ * Annotations are left out of it (AnnotationMode.DISABLE) so widget appearances do not read as page
+ * content; widgets come from getAnnotations instead. pdf.js's getTextContent is not used: it would
+ * parse the content stream a second time.
  */
-async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: number): Promise<Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'>> {
+async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: number) {
   const pdfjs = await loadPdfjs();
-  // asked for together so the worker thread has the next job queued; the operator list is answered
-  // first (requests are served in order), with the fonts it loaded already in commonObjs
-  const [ops, text, annotations] = await Promise.all([
+  // asked for together so the worker thread has the next job queued
+  const [ops, annotations] = await Promise.all([
     page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }),
-    page.getTextContent({ disableNormalization: true }), // see normalize.ts
     page.getAnnotations({ intent: 'display' }),
   ]);
-  const vector = extractVector(ops, pdfjs.OPS as unknown as Record<string, number>, viewport, W, H);
-  const items = text.items.filter((i): i is TextItemLike & typeof i => 'str' in i);
-  const fonts = new Map<string, FontInfo | undefined>();
-  const font = (loadedName: string) => {
-    if (!fonts.has(loadedName)) fonts.set(loadedName, fontInfo(page, loadedName));
-    return fonts.get(loadedName);
-  };
-  const words = buildWords(items, { viewport, pageWidth: W, pageHeight: H, styles: text.styles, font });
+  const OPS = pdfjs.OPS as unknown as Record<string, number>;
+  const vector = extractVector(ops, OPS, viewport, W, H);
+  const font = (loadedName: string) =>
+    page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined;
+  const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font });
   const widgets = toWidgets(annotations, viewport, W, H);
-  return { words, widgets, ...vector };
-}
-
-function fontInfo(page: PDFPageProxy, loadedName: string): FontInfo | undefined {
-  if (!page.commonObjs.has(loadedName)) return undefined;
-  return fontInfoFrom(page.commonObjs.get(loadedName) as Parameters<typeof fontInfoFrom>[0]);
+  const content: Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'> = { words, widgets, ...vector };
+  return { ...content, ops, drawsAnnotations: annotations.length > 0 };
 }
 
 /**
  * OCR for a page without a usable text layer: rendered (greyscale) at 300 DPI, or lower when
- * 300 DPI would exceed maxPixels. The page keeps the PDF's vector content and widgets, minus the
+ * 300 DPI would exceed maxPixels; a page that only draws one image (`image`) is rendered from that
+ * image's pixels, already decoded for the operator list, without a canvas. The page keeps the PDF's vector content and widgets, minus the
  * raster images covering a large part of the page (the scan itself is not a figure).
  */
-async function ocrPage(page: PDFPageProxy, raw: RawPage, ctx: PageContext): Promise<RawPage> {
+async function ocrPage(page: PDFPageProxy, raw: RawPage, ctx: PageContext, image: SingleImage | undefined): Promise<RawPage> {
   const dpi = fitDpi(raw.width, raw.height, OCR_DPI, ctx.limits.maxPixels);
   if (dpi < MIN_OCR_DPI) {
     return fail(raw, `Page ${raw.number} is too large to render for OCR within ${ctx.limits.maxPixels} pixels; it was skipped`, ctx);
   }
-  const { png } = await renderPage(page, { dpi, grey: true, maxPixels: ctx.limits.maxPixels });
+  const { png } = await renderPage(page, { dpi, grey: true, maxPixels: ctx.limits.maxPixels }, image);
   const ocr = await ctx.ocr!.recognize(png, { number: raw.number, widthPt: raw.width, heightPt: raw.height });
   const big = (b: { x0: number; y0: number; x1: number; y1: number }) => (b.x1 - b.x0) * (b.y1 - b.y0) >= 0.3;
   const out: RawPage = {

@@ -1,7 +1,11 @@
 import sharp from 'sharp';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { QuireError } from '@quire/core';
 import { openPdf, readPdf } from './index.js';
 import { makeFormPdf, makeMixedContentPdf, makeRotatedPdf } from '../../../../tests/fixtures/pdf/documents.js';
+
+setFlagsFromString('--expose-gc');
 
 /** Dark pixels (luma < 128) in a PNG, optionally inside a pixel rectangle. */
 async function darkPixels(png: Uint8Array, region?: { x0: number; y0: number; x1: number; y1: number }): Promise<number> {
@@ -48,6 +52,28 @@ describe('openPdf: rendering', () => {
       expect(rgba.some((v) => v < 128)).toBe(true); // not blank
     } finally {
       await h.close();
+    }
+  });
+
+  test('renderRgba pixels stay valid after the handle, the canvas and many other renders are gone', async () => {
+    const gc = runInNewContext('gc') as () => void; // exposed by setFlagsFromString below
+    const h = await openPdf(await makeMixedContentPdf());
+    let kept: Uint8Array;
+    try {
+      kept = (await h.renderRgba(1, { dpi: 150 })).rgba;
+      for (let i = 0; i < 6; i++) await h.renderRgba(1 + (i % 5), { dpi: 150 });
+    } finally {
+      await h.close();
+    }
+    const sum = (a: Uint8Array) => { let s = 0; for (let i = 0; i < a.length; i += 97) s = (s * 31 + a[i]) >>> 0; return s; };
+    const before = sum(kept);
+    for (let i = 0; i < 4; i++) { gc(); await new Promise((r) => setImmediate(r)); Buffer.alloc(1 << 24, 1); }
+    expect(sum(kept)).toBe(before);
+    const again = await openPdf(await makeMixedContentPdf());
+    try {
+      expect(sum((await again.renderRgba(1, { dpi: 150 })).rgba)).toBe(before);
+    } finally {
+      await again.close();
     }
   });
 

@@ -1,7 +1,9 @@
 import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { type Box, QuireError } from '@quire/core';
+import type { Matrix } from './matrix.js';
 import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+import { type DecodedImage, type ImageRaster, type SingleImage, findSingleImage, rasterFromImage } from './single-image.js';
 
 export interface RenderOptions {
   dpi: number;
@@ -32,34 +34,81 @@ export function renderSize(widthPt: number, heightPt: number, dpi: number, box?:
  * the region lands at the canvas origin and the canvas is only as large as the region, so a small
  * figure crop at high DPI never allocates a full-page raster. Form fields are drawn
  * (AnnotationMode.ENABLE; the default ENABLE_FORMS leaves them to an HTML layer we do not have) on white.
+ * `image`: the page is known to draw only this one image (see single-image.ts): its pixels are used
+ * without a canvas when it is axis-aligned.
  */
-export async function renderPage(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedPng> {
+export async function renderPage(page: PDFPageProxy, opts: RenderOptions, image?: SingleImage): Promise<RenderedPng> {
+  const raster = image && await rasterOfImage(page, opts, image);
+  if (raster) {
+    let img = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } });
+    if (opts.grey && raster.channels === 3) img = img.greyscale();
+    const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
+    return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: raster.width, height: raster.height };
+  }
   const { canvas, w, h } = await drawPage(page, opts);
-  let img = sharp(canvas.data(), { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
+  const data = canvas.data();
+  canvasOfPixels.set(data.buffer, canvas); // see renderPageRgba: the canvas must outlive the encoding
+  let img = sharp(data, { raw: { width: w, height: h, channels: 4 } }).removeAlpha();
   if (opts.grey) img = img.greyscale();
   const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
-  keepAlive(canvas); // data() is a view of the canvas's own memory: the canvas must outlive the encoding
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: w, height: h };
 }
 
 /** renderPage without the PNG encoding (opts.grey is ignored: the pixels are RGBA). */
-export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions): Promise<RenderedRgba> {
+export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions, image?: SingleImage): Promise<RenderedRgba> {
+  const raster = image && await rasterOfImage(page, opts, image);
+  if (raster) {
+    const rgba = await sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } })
+      .toColourspace('srgb').ensureAlpha(1).raw().toBuffer();
+    return { rgba: new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), width: raster.width, height: raster.height };
+  }
   const { canvas, w, h } = await drawPage(page, opts);
-  // data() (where @napi-rs/canvas also rasterizes the recorded drawing) shares the canvas's pixel
-  // memory; a view handed on after the canvas became unreachable crashed the process (SIGSEGV after a
-  // few 300 DPI pages), so the pixels are copied out while the canvas is alive.
-  return { rgba: new Uint8Array(canvas.data()), width: w, height: h };
+  // data() (where @napi-rs/canvas also rasterizes the recorded drawing) is a view of the canvas's own
+  // pixel memory, freed with the canvas: a view handed on after the canvas became unreachable crashed
+  // the process (SIGSEGV after a few 300 DPI pages). Copying 34 MB out costs 20-40 ms a page, so the
+  // canvas is tied to the view's ArrayBuffer instead: it lives as long as anything can read the pixels.
+  const data = canvas.data();
+  canvasOfPixels.set(data.buffer, canvas);
+  return { rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: w, height: h };
+}
+
+/** Pixel memory → the canvas owning it (a WeakMap keeps the canvas while its key is reachable). */
+const canvasOfPixels = new WeakMap<ArrayBufferLike, Canvas>();
+
+/**
+ * The one image the page draws, when that is all it draws as rendered (form fields included), from
+ * the operator list the renderer would use; undefined otherwise.
+ */
+export async function singleImageOf(page: PDFPageProxy): Promise<SingleImage | undefined> {
+  const pdfjs = await loadPdfjs();
+  const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.ENABLE });
+  return findSingleImage(ops, pdfjs.OPS as unknown as Record<string, number>);
+}
+
+/** The render as the image's own pixels, placed; undefined when the canvas must draw it. */
+async function rasterOfImage(page: PDFPageProxy, opts: RenderOptions, image: SingleImage): Promise<ImageRaster | undefined> {
+  const { x, y, w, h, scale } = checkedSize(page, opts);
+  const store = image.objId.startsWith('g_') ? page.commonObjs : page.objs;
+  const decoded = await new Promise<DecodedImage | null>((resolve) => store.get(image.objId, resolve as (d: unknown) => void));
+  if (!decoded || (decoded as { bitmap?: unknown }).bitmap) return undefined;
+  const viewport = page.getViewport({ scale, offsetX: -x, offsetY: -y });
+  return rasterFromImage(decoded, image, viewport.transform as Matrix, w, h);
+}
+
+function checkedSize(page: PDFPageProxy, opts: RenderOptions) {
+  if (!(opts.dpi > 0 && opts.dpi <= 2400)) throw new QuireError('REQ_003', `Invalid render resolution: ${opts.dpi} DPI`);
+  if (opts.box && !(opts.box.x1 > opts.box.x0 && opts.box.y1 > opts.box.y0)) throw new QuireError('REQ_003', 'Invalid crop region');
+  const base = page.getViewport({ scale: 1 });
+  const size = renderSize(base.width, base.height, opts.dpi, opts.box);
+  if (size.w * size.h > opts.maxPixels) {
+    throw new QuireError('REQ_003', `Rendering page ${page.pageNumber} at ${opts.dpi} DPI needs ${size.w}×${size.h} pixels, over the limit of ${opts.maxPixels}`, { page: page.pageNumber, pixels: size.w * size.h, maxPixels: opts.maxPixels });
+  }
+  return size;
 }
 
 async function drawPage(page: PDFPageProxy, opts: RenderOptions): Promise<{ canvas: Canvas; w: number; h: number }> {
-  if (!(opts.dpi > 0 && opts.dpi <= 2400)) throw new QuireError('REQ_003', `Invalid render resolution: ${opts.dpi} DPI`);
-  if (opts.box && !(opts.box.x1 > opts.box.x0 && opts.box.y1 > opts.box.y0)) throw new QuireError('REQ_003', 'Invalid crop region');
+  const { scale, x, y, w, h } = checkedSize(page, opts);
   const pdfjs = await loadPdfjs();
-  const base = page.getViewport({ scale: 1 });
-  const { scale, x, y, w, h } = renderSize(base.width, base.height, opts.dpi, opts.box);
-  if (w * h > opts.maxPixels) {
-    throw new QuireError('REQ_003', `Rendering page ${page.pageNumber} at ${opts.dpi} DPI needs ${w}×${h} pixels, over the limit of ${opts.maxPixels}`, { page: page.pageNumber, pixels: w * h, maxPixels: opts.maxPixels });
-  }
   const viewport = page.getViewport({ scale, offsetX: -x, offsetY: -y });
   const canvas = createCanvas(w, h);
   await page.render({
@@ -70,10 +119,6 @@ async function drawPage(page: PDFPageProxy, opts: RenderOptions): Promise<{ canv
   }).promise;
   return { canvas, w, h };
 }
-
-let kept = 0;
-/** A use of `c` after an await, so the canvas stays reachable until then. */
-function keepAlive(c: Canvas): void { kept = (kept + c.width) & 0xffff; }
 
 /** Highest DPI ≤ `dpi` whose full-page render stays within maxPixels. */
 export function fitDpi(widthPt: number, heightPt: number, dpi: number, maxPixels: number): number {

@@ -1,69 +1,170 @@
-import { buildWords, type TextItemLike, type WordContext } from './text.js';
+import { type FontLike, type GlyphLike, type TextContext, extractWords } from './text.js';
 import { normalizeText } from './normalize.js';
 
-const ctx = (over: Partial<WordContext> = {}): WordContext => ({
+// A made-up operator numbering: extractWords takes the numbering as an argument, like pdf.js's OPS.
+const OPS = {
+  save: 1, restore: 2, transform: 3, beginText: 4, endText: 5, setFont: 6, setTextMatrix: 7, moveText: 8,
+  setLeadingMoveText: 9, nextLine: 10, setLeading: 11, setCharSpacing: 12, setWordSpacing: 13, setHScale: 14,
+  setTextRise: 15, showText: 16, showSpacedText: 17, beginGroup: 18, endGroup: 19, paintFormXObjectBegin: 20,
+  paintFormXObjectEnd: 21,
+};
+type Op = [keyof typeof OPS, unknown[] | null];
+
+const FONTS: Record<string, FontLike> = {
+  f: { name: 'Helvetica', ascent: 0.8, descent: -0.2 },
+  b: { name: 'ABCDEF+Arial-BoldItalic', bold: true, italic: true, ascent: 0.8, descent: -0.2 },
+  v: { name: 'MS-Mincho', vertical: true, defaultVMetrics: [-1000, 500, 880] },
+};
+const ctx = (over: Partial<TextContext> = {}): TextContext => ({
   viewport: [1, 0, 0, -1, 0, 100], // 100×100 page, y flipped to top-left
   pageWidth: 100,
   pageHeight: 100,
-  styles: { f: { ascent: 0.8, descent: -0.2 } },
-  font: () => ({ name: 'Helvetica', bold: false, italic: false }),
+  font: (n) => FONTS[n],
   ...over,
 });
-const item = (str: string, over: Partial<TextItemLike> = {}): TextItemLike =>
-  ({ str, dir: 'ltr', transform: [10, 0, 0, 10, 10, 50], width: 60, height: 10, fontName: 'f', ...over });
+const words = (ops: Op[], c: TextContext = ctx()) =>
+  extractWords({ fnArray: ops.map(([n]) => OPS[n]), argsArray: ops.map(([, a]) => a) }, OPS, c);
 
-describe('buildWords', () => {
-  test('splits by whitespace with boxes in proportion to glyph widths', () => {
-    const ws = buildWords([item('ii MM')], ctx());
-    expect(ws.map((w) => w.text)).toEqual(['ii', 'MM']);
-    // widths: i=222, space=278, M=833 → "ii" gets 444/2388 of 60pt
-    expect(ws[0].box.x0).toBeCloseTo(0.1, 5);
-    expect((ws[0].box.x1 - ws[0].box.x0) * 100).toBeCloseTo((444 / 2388) * 60, 3);
-    expect(ws[1].box.x1).toBeCloseTo(0.7, 5);
-    expect(ws[0].box.y0).toBeCloseTo(0.42, 5); // baseline 50 from the top, ascent 8
-    expect(ws[0].box.y1).toBeCloseTo(0.52, 5);
+/** Glyphs of a string, each `width` thousandths of an em wide; '|' splits a glyph that maps to several characters. */
+const glyphs = (s: string, width = 500): GlyphLike[] =>
+  (s.includes('|') ? s.split('|') : Array.from(s)).map((unicode) => ({ unicode, width, isSpace: unicode === ' ' }));
+const text = (x: number, y: number, shown: (GlyphLike | number)[], font = 'f', size = 10): Op[] => [
+  ['beginText', null], ['setFont', [font, size]], ['setTextMatrix', [[1, 0, 0, 1, x, y]]], ['showText', [shown]], ['endText', null],
+];
+
+describe('extractWords', () => {
+  test('splits at space glyphs; boxes come from the glyph advances', () => {
+    const ws = words(text(10, 50, glyphs('ab cde')));
+    expect(ws.map((w) => w.text)).toEqual(['ab', 'cde']);
+    // 10 pt, 500/1000 em per glyph: "ab" spans 10..20, the space 20..25, "cde" 25..40
+    expect(ws[0].box.x0).toBeCloseTo(0.1, 6);
+    expect(ws[0].box.x1).toBeCloseTo(0.2, 6);
+    expect(ws[1].box.x0).toBeCloseTo(0.25, 6);
+    expect(ws[1].box.x1).toBeCloseTo(0.4, 6);
+    expect(ws[0].box.y0).toBeCloseTo(0.42, 6); // baseline 50 from the top, ascent 8
+    expect(ws[0].box.y1).toBeCloseTo(0.52, 6);
+    expect(ws[0]).toMatchObject({ fontSize: 10, fontName: 'Helvetica', confidence: 1, direction: 'ltr' });
     expect(ws.map((w) => !!w.endOfRun)).toEqual([false, true]);
   });
 
-  test('RTL runs (logical order from pdf.js) are measured from the right end', () => {
-    const ws = buildWords([item('אב גד', { dir: 'rtl' })], ctx());
-    expect(ws.map((w) => w.text)).toEqual(['אב', 'גד']);
-    expect(ws[0].direction).toBe('rtl');
-    expect(ws[0].box.x1).toBeCloseTo(0.7, 5);
-    expect(ws[1].box.x0).toBeCloseTo(0.1, 5);
-    expect(ws[0].box.x0).toBeGreaterThan(ws[1].box.x1);
+  test('TJ offsets: kerning keeps a word, a gap over 0.102 em is a space, a jump ends the run', () => {
+    const ws = words(text(10, 50, [...glyphs('ke'), 30, ...glyphs('rn'), -150, ...glyphs('word'), -2000, ...glyphs('far')]));
+    expect(ws.map((w) => w.text)).toEqual(['kern', 'word', 'far']);
+    expect(ws.map((w) => !!w.endOfRun)).toEqual([false, true, true]);
+    expect(ws[2].box.x0 * 100).toBeCloseTo(10 + 4 * 5 - 0.3 + 1.5 + 4 * 5 + 20, 6);
   });
 
-  test('normalizes ligatures and strips soft hyphens and zero-width characters, keeps other Unicode', () => {
-    const ws = buildWords([item('\uFB01ne e\uFB03cient hy\u00ADphen zero\u200Bwidth Łódź')], ctx());
-    expect(ws.map((w) => w.text)).toEqual(['fine', 'efficient', 'hyphen', 'zerowidth', 'Łódź']);
-    expect(normalizeText('\uFB00\uFB02\uFB04\uFB06')).toBe('ffflfflst');
-    // Arabic lam-alef ligatures expand in logical order (lam first), presentation forms become letters
-    expect(normalizeText('ا\uFEF9نتاجية')).toBe('الإنتاجية');
-    expect(normalizeText('\uFE8D\uFEDF\uFE92')).toBe('البـ'.replace('ـ', ''));
+  test('text state: Td/TL/T*, character and word spacing, Tz and rise move the glyphs as in pdf.js', () => {
+    const ws = words([
+      ['beginText', null], ['setFont', ['f', 10]], ['setLeadingMoveText', [10, -20]], ['moveText', [0, 80]],
+      ['showText', [glyphs('ab')]], ['nextLine', null], ['setCharSpacing', [1]], ['setHScale', [50]], ['showText', [glyphs('cd')]],
+      ['setTextRise', [3]], ['setWordSpacing', [20]], ['showText', [glyphs(' e')]], ['endText', null],
+    ]);
+    expect(ws.map((w) => w.text)).toEqual(['ab', 'cd', 'e']);
+    expect(ws[0].box.y1 * 100).toBeCloseTo(100 - 60 + 2, 6); // baseline y = 60 (−20 + 80), descent 2
+    expect(ws[1].box.y1 * 100).toBeCloseTo(100 - 40 + 2, 6); // T* moves down by TL = 20
+    // Tz 50 %: each glyph advances (5 + 1) · 0.5 = 3 pt
+    expect(ws[1].box.x0 * 100).toBeCloseTo(10, 6);
+    expect(ws[1].box.x1 * 100).toBeCloseTo(10 + 3 + 2.5, 6);
+    // the space glyph gets word spacing (5 + 1 + 20) · 0.5 = 13; the rise lifts "e" by 3
+    expect(ws[2].box.x0 * 100).toBeCloseTo(10 + 6 + 13, 6);
+    expect(ws[2].box.y1 * 100).toBeCloseTo(100 - 40 - 3 + 2, 6);
   });
 
-  test('text rotated by its transform gets the rotated box and a vertical direction', () => {
-    // rotated 90° counter-clockwise in user space: advances up the page (y grows upward in PDF)
-    const ws = buildWords([item('Up', { transform: [0, 10, -10, 0, 50, 20], width: 20 })], ctx());
-    expect(ws[0].direction).toBe('btt');
-    expect(ws[0].box.y1).toBeCloseTo(0.8, 5); // starts at y=20 from the bottom
-    expect(ws[0].box.y0).toBeCloseTo(0.6, 5);
-    expect(ws[0].box.x0).toBeCloseTo(0.42, 5); // ascent extends to the left of x=50
-    expect(ws[0].box.x1).toBeCloseTo(0.52, 5);
+  test('the CTM, form matrices and save/restore place text', () => {
+    const ws = words([
+      ['save', null], ['transform', [2, 0, 0, 2, 0, 0]], ...text(5, 20, glyphs('big')), ['restore', null],
+      ['paintFormXObjectBegin', [[1, 0, 0, 1, 50, 0], null]], ...text(0, 10, glyphs('form')), ['paintFormXObjectEnd', null],
+      ...text(10, 90, glyphs('top')),
+    ]);
+    expect(ws.map((w) => [w.text, w.fontSize])).toEqual([['big', 20], ['form', 10], ['top', 10]]);
+    expect(ws[0].box.x0).toBeCloseTo(0.1, 6);
+    expect(ws[0].box.x1).toBeCloseTo(0.4, 6); // 3 glyphs × 5 pt × 2
+    expect(ws[1].box.x0).toBeCloseTo(0.5, 6);
+    expect(ws[2].box.x0).toBeCloseTo(0.1, 6);
   });
 
-  test('vertical-writing runs advance downwards and are marked ttb', () => {
-    const ws = buildWords([item('縦書き', { dir: 'ttb', width: 10, height: 30, transform: [10, 0, 0, 10, 50, 80] })], ctx());
-    expect(ws[0].direction).toBe('ttb');
-    expect(ws[0].box.y0).toBeCloseTo(0.2, 5);
-    expect(ws[0].box.y1).toBeCloseTo(0.5, 5);
-    expect(ws[0].box.x0).toBeCloseTo(0.45, 5);
-  });
-
-  test('bold/italic and font name come from the font lookup; empty runs make no words', () => {
-    const ws = buildWords([item('   '), item('Bold', { fontName: 'b' })], ctx({ font: (n) => (n === 'b' ? { name: 'Arial-BoldItalic', bold: true, italic: true } : undefined) }));
+  test('right-to-left words: logical order from positions, ligatures keep their own order', () => {
+    // "الإنتاجية" drawn left to right (visual order); the lam-alef ligature glyph maps to "لإ" (lam first)
+    const visual = 'ة|ي|ج|ا|ت|ن|لإ|ا';
+    const ws = words(text(10, 50, glyphs(visual)));
     expect(ws).toHaveLength(1);
-    expect(ws[0]).toMatchObject({ text: 'Bold', fontName: 'Arial-BoldItalic', bold: true, italic: true, fontSize: 10, confidence: 1 });
+    expect(ws[0].text).toBe('الإنتاجية');
+    expect(ws[0].direction).toBe('rtl');
+    expect(ws[0].box.x0).toBeCloseTo(0.1, 6);
+    expect(ws[0].box.x1).toBeCloseTo(0.5, 6);
+  });
+
+  test('right-to-left words: marks follow their base, digits and Latin runs read left to right', () => {
+    // "بناءً" drawn left to right: hamza, alef, nun, beh; the fathatan mark (zero width) over the hamza is
+    // drawn after it (moved back over it) or before it
+    const base = (u: string): GlyphLike => ({ unicode: u, width: 500 });
+    const mark: GlyphLike = { unicode: '\u064B', width: 0 };
+    const afterBase = words(text(10, 50, [base('ء'), 250, mark, -250, base('ا'), base('ن'), base('ب')]));
+    const beforeBase = words(text(10, 50, [-250, mark, 250, base('ء'), base('ا'), base('ن'), base('ب')]));
+    expect(afterBase.map((w) => w.text)).toEqual(['بناءً']);
+    expect(beforeBase.map((w) => w.text)).toEqual(['بناءً']);
+    expect(afterBase[0].box.x0).toBeCloseTo(0.1, 6);
+    expect(afterBase[0].box.x1).toBeCloseTo(0.3, 6);
+    // "عام 2023" as one word with the digits: the number keeps its left-to-right order
+    expect(words(text(10, 50, glyphs('2023م'))).map((w) => w.text)).toEqual(['م2023']);
+    expect(words(text(10, 50, glyphs('3.5ب'))).map((w) => w.text)).toEqual(['ب3.5']);
+  });
+
+  test('presentation forms and ligatures are normalized after ordering; invisible characters go', () => {
+    const zeroWidthSpace: GlyphLike = { unicode: '\u200B', width: 0 };
+    const ws = words(text(10, 50, [...glyphs('\uFB01ne e\uFB03cient zero', 200), zeroWidthSpace, ...glyphs('width Łódź', 200)]));
+    expect(ws.map((w) => w.text)).toEqual(['fine', 'efficient', 'zerowidth', 'Łódź']);
+    expect(normalizeText('\uFB00\uFB02\uFB04\uFB06')).toBe('ffflfflst');
+    // presentation-form glyphs in visual order: alef, lam-alef-hamza ligature (U+FEF9), nun
+    expect(words(text(10, 50, glyphs('\uFEE7|\uFEF9|\uFE8D'))).map((w) => w.text)).toEqual(['الإن']);
+  });
+
+  test('rotated text gets the rotated box and a vertical direction; vertical fonts read top to bottom', () => {
+    // rotated 90° counter-clockwise in user space: advances up the page (y grows upward in PDF)
+    const up = words([['beginText', null], ['setFont', ['f', 10]], ['setTextMatrix', [[0, 1, -1, 0, 50, 20]]], ['showText', [glyphs('Up', 1000)]], ['endText', null]]);
+    expect(up[0].direction).toBe('btt');
+    expect(up[0].box.y1).toBeCloseTo(0.8, 6); // starts at y=20 from the bottom
+    expect(up[0].box.y0).toBeCloseTo(0.6, 6);
+    expect(up[0].box.x0).toBeCloseTo(0.42, 6); // ascent extends to the left of x=50
+    expect(up[0].box.x1).toBeCloseTo(0.52, 6);
+    const down = words(text(50, 80, glyphs('縦書き', 1000), 'v'));
+    expect(down[0]).toMatchObject({ text: '縦書き', direction: 'ttb' });
+    expect(down[0].box.y0).toBeCloseTo(0.2, 6);
+    expect(down[0].box.y1).toBeCloseTo(0.5, 6);
+    expect(down[0].box.x0).toBeCloseTo(0.45, 6);
+  });
+
+  test('font name and style come from the font; a font change ends a word; off-page glyphs are dropped', () => {
+    const ws = words([...text(10, 50, glyphs('   ')), ...text(10, 50, glyphs('Bold'), 'b'), ...text(30, 50, glyphs('x')), ...text(150, 50, glyphs('gone'))]);
+    expect(ws.map((w) => w.text)).toEqual(['Bold', 'x']);
+    expect(ws[0]).toMatchObject({ fontName: 'Arial-BoldItalic', bold: true, italic: true, fontSize: 10, endOfRun: true });
+    expect(ws[1].bold).toBeUndefined();
+  });
+
+  test('small capitals continue a word; a raised smaller mark starts one; whitespace inside a mapping is dropped', () => {
+    const ws = words([
+      ...text(10, 50, glyphs('T')), ...text(15, 50, glyphs('HE'), 'f', 8), // same baseline, 80 % size
+      ...text(23, 53.5, glyphs('1'), 'f', 6), // footnote mark: 60 % size, raised
+      ...text(10, 30, [...glyphs('11,062'), { unicode: ' .', width: 500 }, ...glyphs('6')]), // "." mapped to " ."
+    ]);
+    expect(ws.map((w) => w.text)).toEqual(['THE', '1', '11,062.6']);
+    expect(ws[0]).toMatchObject({ fontSize: 10 });
+    expect(ws[0].box.x1).toBeCloseTo(0.23, 6);
+  });
+
+  test('Type 3 fonts advance by their font matrix; set at size 1, their glyph box gives the em', () => {
+    FONTS.t3 = { name: 'T3', isType3Font: true, fontMatrix: [0.01, 0, 0, 0.01, 0, 0], bbox: [0, -20, 100, 80] };
+    const ws = words([['beginText', null], ['setFont', ['t3', 1]], ['setTextMatrix', [[12, 0, 0, 12, 10, 50]]],
+      ['showText', [glyphs('ab c', 50)]], ['endText', null]]);
+    expect(ws.map((w) => [w.text, w.fontSize])).toEqual([['ab', 12], ['c', 12]]);
+    // 50 glyph units × 0.01 = 0.5 em of 12 pt per glyph
+    expect(ws[0].box.x1 * 100).toBeCloseTo(10 + 12, 6);
+    expect(ws[1].box.x0 * 100).toBeCloseTo(10 + 18, 6);
+  });
+
+  test('text without a loaded font or with size 0 makes no words', () => {
+    expect(words(text(10, 50, glyphs('ghost'), 'missing'))).toEqual([]);
+    expect(words(text(10, 50, glyphs('tiny'), 'f', 0))).toEqual([]);
   });
 });

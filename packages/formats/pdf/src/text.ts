@@ -1,111 +1,427 @@
-import type { Box, RawWord } from '@quire/core';
-import { charWidth, isMonospaceName } from './char-widths.js';
+import type { RawWord } from '@quire/core';
+import { fontInfoFrom } from './fonts.js';
 import { normalizeText } from './normalize.js';
-import { type Matrix, applyMatrix, normalizedBox } from './matrix.js';
+import { type Matrix, IDENTITY, multiply } from './matrix.js';
+import type { OperatorListLike } from './vector.js';
 
-/** The parts of a pdf.js text item and style we use (keeps this module testable without pdf.js). */
-export interface TextItemLike { str: string; dir: string; transform: number[]; width: number; height: number; fontName: string }
-export interface TextStyleLike { ascent?: number; descent?: number; vertical?: boolean }
+/** The parts of a pdf.js glyph (an entry of a showText operator's argument) we use. */
+export interface GlyphLike { unicode: string; width: number; isSpace?: boolean; vmetric?: ArrayLike<number> | null }
+/** The parts of a pdf.js font object (page.commonObjs) we use. */
+export interface FontLike {
+  name?: string; bold?: boolean; black?: boolean; italic?: boolean; vertical?: boolean;
+  fontMatrix?: ArrayLike<number>; ascent?: number; descent?: number; defaultVMetrics?: ArrayLike<number>;
+  isType3Font?: boolean; bbox?: ArrayLike<number>;
+}
 export interface FontInfo { name?: string; bold: boolean; italic: boolean }
 
-export interface WordContext {
+export interface TextContext {
   /** User space → displayed page points (the scale-1 viewport transform). */
   viewport: Matrix;
   pageWidth: number;
   pageHeight: number;
-  styles: Record<string, TextStyleLike>;
-  font: (loadedName: string) => FontInfo | undefined;
+  /** The font pdf.js loaded under this name (its commonObjs entry), if any. */
+  font: (loadedName: string) => FontLike | undefined;
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+/*
+ * Words straight from the operator list's text operators, one glyph at a time. pdf.js's getTextContent
+ * would parse the page's content stream a second time (as much work as the operator list itself) and
+ * hands back runs with one width for the whole run and Unicode already reordered for right-to-left
+ * scripts character by character; here every glyph has its own position and advance, so word boxes are
+ * exact and a glyph that maps to several code points (an Arabic lam-alef ligature, "ﬃ") stays one unit
+ * when a right-to-left word is put in logical order.
+ *
+ * Positions follow pdf.js's canvas renderer (CanvasGraphics.showText): the text matrix is fixed per
+ * BT/Tm and the pen moves by (x, y) in text space; a glyph's advance is width · fontSize · fontMatrix[0]
+ * plus character and word spacing, scaled horizontally by Tz; TJ numbers move the pen by n/1000 em.
+ * Words split where pdf.js's text layer puts a space: a whitespace glyph, a gap over 0.102 em, a step
+ * back over 0.2 em, a baseline shift over 0.25 em, or a change of font or direction; also at a change of
+ * size, unless the baseline stays and the sizes are within 25 % (small capitals).
+ */
 
-/** Splits every text item into words with their own boxes (see splitItem). */
-export function buildWords(items: readonly TextItemLike[], ctx: WordContext): RawWord[] {
-  const words: RawWord[] = [];
-  for (const item of items) {
-    if (item.str && item.str.trim() !== '') splitItem(item, ctx, words);
+const SPACE_GAP_EM = 0.102, BACKSTEP_EM = -0.2, BASELINE_SHIFT_EM = 0.25, NEW_RUN_GAP_EM = 0.6;
+
+interface ResolvedFont {
+  info?: FontInfo;
+  /** Identity for "same run" (pdf.js compares font names, not resource names). */
+  key: string;
+  vertical: boolean;
+  fm0: number; fm4: number; type3: boolean;
+  /**
+   * Em height relative to a Tf size of 1 or less: Type 3 fonts set that way carry their size in the font
+   * matrix and glyph box (pdf.js's text layer scales the same way); 1 otherwise.
+   */
+  smallSizeEmScale: number;
+  ascent: number; descent: number;
+  defaultVMetrics?: ArrayLike<number>;
+}
+
+interface TextState {
+  font?: ResolvedFont; fontName: string; size: number; fontDir: 1 | -1;
+  charSpacing: number; wordSpacing: number; hscale: number; leading: number; rise: number;
+  tm: Matrix; x: number; y: number; lineX: number; lineY: number;
+}
+interface GState { ctm: Matrix; t: TextState }
+
+/** A glyph of a word, at position `s` along the word's direction (points from its first glyph's origin). */
+export interface WordGlyph { text: string; s: number; len: number; mark: boolean }
+
+const MARK_RE = /^\p{M}+$/u;
+const FORMAT_RE = /^\p{Cf}+$/u;
+const PLAIN = 0, SPACE = 1, MARK = 2, FORMAT = 3;
+
+/** Whitespace (ends a word), combining mark, invisible format character (skipped, as pdf.js does), or plain. */
+function glyphKind(u: string): number {
+  if (u.length === 1 && u.charCodeAt(0) > 0x20 && u.charCodeAt(0) < 0xa0) return PLAIN; // printable ASCII: most glyphs
+  if (u.length > 0 && u.trim() === '') return SPACE;
+  if (MARK_RE.test(u)) return MARK;
+  return FORMAT_RE.test(u) ? FORMAT : PLAIN;
+}
+
+/** Every word drawn by the operator list's text operators, in drawing order. */
+export function extractWords(ops: OperatorListLike, OPS: Record<string, number>, ctx: TextContext): RawWord[] {
+  const words = new WordBuilder(ctx);
+  const fonts = new Map<string, ResolvedFont | undefined>();
+  const resolve = (name: string) => {
+    if (!fonts.has(name)) fonts.set(name, resolveFont(ctx.font(name)));
+    return fonts.get(name);
+  };
+  const stack: GState[] = [];
+  let ctm: Matrix = IDENTITY;
+  let t: TextState = {
+    font: undefined, fontName: '', size: 0, fontDir: 1, charSpacing: 0, wordSpacing: 0, hscale: 1, leading: 0, rise: 0,
+    tm: IDENTITY, x: 0, y: 0, lineX: 0, lineY: 0,
+  };
+  const moveText = (x: number, y: number) => { t.x = t.lineX += x; t.y = t.lineY += y; };
+  const { fnArray, argsArray } = ops;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[] | null;
+    switch (fn) {
+      case OPS.save: case OPS.beginGroup: stack.push({ ctm, t: copyState(t) }); break;
+      case OPS.restore: case OPS.endGroup: case OPS.paintFormXObjectEnd: {
+        const g = stack.pop();
+        if (g) { ctm = g.ctm; t = g.t; }
+        break;
+      }
+      case OPS.paintFormXObjectBegin:
+        stack.push({ ctm, t: copyState(t) });
+        if (isMatrix(args?.[0])) ctm = multiply(ctm, toMatrix(args![0] as ArrayLike<number>));
+        break;
+      case OPS.transform: if (args && isMatrix(args)) ctm = multiply(ctm, toMatrix(args as unknown as ArrayLike<number>)); break;
+      case OPS.beginText: t.tm = IDENTITY; t.x = t.lineX = 0; t.y = t.lineY = 0; break;
+      case OPS.setFont: {
+        const size = Number(args?.[1]) || 0;
+        t.fontName = String(args?.[0]);
+        t.font = resolve(t.fontName);
+        t.fontDir = size < 0 ? -1 : 1;
+        t.size = Math.abs(size);
+        break;
+      }
+      case OPS.setTextMatrix: {
+        const m = args?.[0];
+        if (isMatrix(m)) { t.tm = toMatrix(m as ArrayLike<number>); t.x = t.lineX = 0; t.y = t.lineY = 0; }
+        break;
+      }
+      case OPS.moveText: moveText(num(args?.[0]), num(args?.[1])); break;
+      case OPS.setLeadingMoveText: t.leading = num(args?.[1]); moveText(num(args?.[0]), num(args?.[1])); break;
+      case OPS.nextLine: moveText(0, t.leading); break;
+      case OPS.setLeading: t.leading = -num(args?.[0]); break;
+      case OPS.setCharSpacing: t.charSpacing = num(args?.[0]); break;
+      case OPS.setWordSpacing: t.wordSpacing = num(args?.[0]); break;
+      case OPS.setHScale: t.hscale = num(args?.[0]) / 100; break;
+      case OPS.setTextRise: t.rise = num(args?.[0]); break;
+      case OPS.showText: case OPS.showSpacedText: {
+        const glyphs = args?.[0];
+        if (Array.isArray(glyphs)) showText(glyphs as (GlyphLike | number)[], t, multiply(ctx.viewport, multiply(ctm, t.tm)), words);
+        break;
+      }
+      default:
+    }
   }
-  return words;
+  return words.finish();
 }
+
+const toMatrix = (m: ArrayLike<number>): Matrix => [m[0], m[1], m[2], m[3], m[4], m[5]];
+const copyState = (t: TextState): TextState => ({
+  font: t.font, fontName: t.fontName, size: t.size, fontDir: t.fontDir, charSpacing: t.charSpacing, wordSpacing: t.wordSpacing,
+  hscale: t.hscale, leading: t.leading, rise: t.rise, tm: t.tm, x: t.x, y: t.y, lineX: t.lineX, lineY: t.lineY,
+});
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
+  if (!f) return undefined;
+  const info = fontInfoFrom(f);
+  const fm = f.fontMatrix && f.fontMatrix.length >= 6 ? f.fontMatrix : [0.001, 0, 0, 0.001, 0, 0];
+  const type3 = !!f.isType3Font;
+  let smallSizeEmScale = 1;
+  const defaultMatrix = fm[0] === 0.001 && fm[1] === 0 && fm[2] === 0 && fm[3] === 0.001 && fm[4] === 0 && fm[5] === 0;
+  if (type3 && !defaultMatrix && f.bbox && f.bbox.length === 4 && fm[3] > 0) {
+    const glyphHeight = (f.bbox[3] - f.bbox[1]) * fm[3];
+    if (glyphHeight > 0) smallSizeEmScale = glyphHeight;
+  }
+  const asc = typeof f.ascent === 'number' && f.ascent > 0.3 && f.ascent < 1.5 ? f.ascent : 0.8;
+  const desc = typeof f.descent === 'number' && f.descent <= 0 && f.descent > -0.7 ? f.descent : -0.2;
+  return {
+    info, key: `${info?.name ?? ''}|${info?.bold}|${info?.italic}|${!!f.vertical}`, vertical: !!f.vertical,
+    fm0: fm[0] || 0.001, fm4: type3 ? fm[4] : 0, type3, smallSizeEmScale, ascent: asc, descent: desc,
+    defaultVMetrics: f.defaultVMetrics,
+  };
+}
+
+/** Places one showText operator's glyphs (m: text space → display points) and moves the pen. */
+function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matrix, out: WordBuilder): void {
+  const f = t.font;
+  if (!f || t.size === 0) return;
+  const size = t.size, hs = t.hscale * t.fontDir, vertical = f.vertical;
+  // display vectors of text space's unit x and y
+  const ax = m[0], ay = m[1], bx = m[2], by = m[3];
+  const aLen = Math.hypot(ax, ay) || 1, bLen = Math.hypot(bx, by) || 1;
+  const em = size * (size <= 1 ? f.smallSizeEmScale : 1) * bLen;
+  if (vertical) out.run(f, (-bx * t.fontDir) / bLen, (-by * t.fontDir) / bLen, ax / aLen, ay / aLen, em);
+  else {
+    const s = Math.sign(hs) || 1;
+    out.run(f, (ax * s) / aLen, (ay * s) / aLen, (bx * t.fontDir) / bLen, (by * t.fontDir) / bLen, em);
+  }
+  const spacingDir = vertical ? 1 : -1;
+  const lenScale = vertical ? bLen : Math.abs(hs) * aLen;
+  const advScale = size * f.fm0;
+  let x = 0;
+  for (let i = 0; i < glyphs.length; i++) {
+    const g = glyphs[i];
+    if (typeof g === 'number') { x += (spacingDir * g * size) / 1000; continue; }
+    if (!g || typeof g !== 'object') continue;
+    const spacing = (g.isSpace ? t.wordSpacing : 0) + t.charSpacing;
+    let adv: number;
+    if (vertical) {
+      const vm = g.vmetric ?? f.defaultVMetrics;
+      adv = (vm ? -vm[0] : g.width) * advScale;
+    } else adv = f.type3 ? (g.width * f.fm0 + f.fm4) * size : g.width * advScale;
+    let unicode = typeof g.unicode === 'string' ? g.unicode : '';
+    const kind = glyphKind(unicode);
+    if (kind === SPACE) out.space();
+    else if (kind !== FORMAT) {
+      // whitespace inside a several-character mapping (" ." for a period) has no place of its own: the
+      // glyphs' positions decide the spaces
+      if (unicode.length > 1 && unicode.trim() !== unicode) unicode = unicode.trim();
+      // pen position in text space, then display points
+      const px = vertical ? t.x : t.x + x * hs;
+      const py = vertical ? t.y - x + t.rise : t.y + t.rise;
+      out.glyph(unicode, m[0] * px + m[2] * py + m[4], m[1] * px + m[3] * py + m[5], adv * lenScale, kind === MARK);
+    }
+    x += vertical ? adv - spacing * t.fontDir : adv + (f.type3 ? spacing : spacing * t.fontDir);
+  }
+  if (vertical) t.y -= x;
+  else t.x += x * hs;
+}
+
+const SAME = 0, SPACED = 1, JUMP = 2;
 
 /**
- * One item is a run of glyphs with one transform: origin (e,f) on the baseline, advance along (a,b),
- * "up" along (c,d). Each word gets the slice [s0,s1] of the run's advance in proportion to the
- * estimated glyph widths, and the em box [descent, ascent] across it; the four corners go through the
- * viewport (page rotation, MediaBox origin) and the word's box is their bounding box, so rotated runs
- * get the box they occupy on the displayed page. pdf.js gives RTL runs in logical order while glyphs
- * sit left to right, so RTL slices are measured from the run's far end. Vertical-font runs advance
- * downwards along -up with `height` as their length.
+ * Groups placed glyphs into words in drawing order. A word ends at a whitespace glyph or where the
+ * next glyph does not continue it (see the thresholds above); `endOfRun` marks a word after which
+ * the text jumps (new line, column, font) rather than continuing after a space. Glyphs arrive as
+ * numbers (thousands a page), so the current run and word are kept in fields, not objects.
  */
-function splitItem(item: TextItemLike, ctx: WordContext, out: RawWord[]): void {
-  const [a, b, c, d, e, f] = item.transform;
-  const style = ctx.styles[item.fontName] ?? {};
-  const vertical = item.dir === 'ttb' || !!style.vertical;
-  const upLen = Math.hypot(c, d) || Math.hypot(a, b) || 1;
-  const advLen = Math.hypot(a, b) || upLen;
-  const fontSize = upLen;
-  const up: [number, number] = [c / upLen, d / upLen];
-  const adv: [number, number] = vertical ? [-up[0], -up[1]] : [a / advLen, b / advLen];
-  const across: [number, number] = vertical ? [a / advLen, b / advLen] : up;
-  const length = vertical ? item.height : item.width;
-  let lo: number, hi: number;
-  if (vertical) { lo = -0.5 * fontSize; hi = 0.5 * fontSize; }
-  else {
-    const asc = style.ascent && style.ascent > 0.3 && style.ascent < 1.5 ? style.ascent : 0.8;
-    const desc = style.descent !== undefined && style.descent <= 0 && style.descent > -0.7 ? style.descent : -0.2;
-    lo = desc * fontSize; hi = asc * fontSize;
+class WordBuilder {
+  private readonly words: RawWord[] = [];
+  // the run being drawn: font, unit advance (u) and up (v) vectors, size in points
+  private font!: ResolvedFont;
+  private ux = 1; private uy = 0; private vx = 0; private vy = 1; private em = 0;
+  // the current word: its first glyph's run and origin, extent along u, text and glyphs
+  private n = 0;
+  private wFont!: ResolvedFont;
+  private wux = 1; private wuy = 0; private wvx = 0; private wvy = 1; private wem = 0; private wox = 0; private woy = 0;
+  private s0 = 0; private s1 = 0;
+  private text = '';
+  private readonly gText: string[] = [];
+  private readonly gS: number[] = [];
+  private readonly gLen: number[] = [];
+  private readonly gMark: boolean[] = [];
+  // the glyph gaps are measured from: the word's last base glyph (or last mark, before any base)
+  private pox = 0; private poy = 0; private plen = 0; private pem = 0; private pmark = false;
+  private pux = 1; private puy = 0; private pvx = 0; private pvy = 1; private pkey = '';
+  private hasBase = false;
+  private spaced = false;
+
+  constructor(private readonly ctx: TextContext) {}
+
+  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number): void {
+    this.font = font; this.ux = ux; this.uy = uy; this.vx = vx; this.vy = vy; this.em = em;
   }
-  const font = ctx.font(item.fontName);
-  const mono = isMonospaceName(font?.name);
-  const chars = Array.from(item.str);
-  const widths = chars.map((ch) => charWidth(ch, mono));
-  const total = widths.reduce((s, w) => s + w, 0) || 1;
-  const rtl = item.dir === 'rtl';
-  const direction = wordDirection(ctx.viewport, adv, vertical, rtl);
-  const spans = wordSpans(chars, widths);
-  spans.forEach((span, idx) => {
-    const text = normalizeText(span.text);
+
+  space(): void { if (this.n) this.spaced = true; }
+
+  glyph(text: string, ox: number, oy: number, len: number, mark: boolean): void {
+    if (!this.onPage(ox, oy, len)) return;
+    if (this.n) {
+      const cont = this.continues(ox, oy, mark);
+      if (cont !== SAME || this.spaced) this.flush(cont === JUMP);
+    }
+    if (this.n === 0) {
+      this.wFont = this.font; this.wux = this.ux; this.wuy = this.uy; this.wvx = this.vx; this.wvy = this.vy;
+      this.wem = this.em; this.wox = ox; this.woy = oy; this.s0 = Infinity; this.s1 = -Infinity; this.text = '';
+    }
+    const s = (ox - this.wox) * this.wux + (oy - this.woy) * this.wuy;
+    if (s < this.s0) this.s0 = s;
+    if (s + len < this.s0) this.s0 = s + len;
+    if (s > this.s1) this.s1 = s;
+    if (s + len > this.s1) this.s1 = s + len;
+    this.text += text;
+    const k = this.n++;
+    this.gText[k] = text; this.gS[k] = s; this.gLen[k] = len; this.gMark[k] = mark;
+    if (!mark || !this.hasBase) {
+      this.pox = ox; this.poy = oy; this.plen = len; this.pem = this.em; this.pmark = mark;
+      this.pux = this.ux; this.puy = this.uy; this.pvx = this.vx; this.pvy = this.vy; this.pkey = this.font.key;
+      if (!mark) this.hasBase = true;
+    }
+  }
+
+  finish(): RawWord[] {
+    this.flush(true);
+    return this.words;
+  }
+
+  /** pdf.js drops glyphs whose origin lies off the page; so do we (boxes would be clamped to an edge). */
+  private onPage(ox: number, oy: number, len: number): boolean {
+    const W = this.ctx.pageWidth + 0.5, H = this.ctx.pageHeight + 0.5;
+    if (ox >= -0.5 && ox <= W && oy >= -0.5 && oy <= H) return true;
+    const ex = ox + this.ux * len, ey = oy + this.uy * len;
+    return ex >= -0.5 && ex <= W && ey >= -0.5 && ey <= H;
+  }
+
+  /** Whether a glyph of the current run at (ox, oy) continues the word, follows a space, or jumps away. */
+  private continues(ox: number, oy: number, mark: boolean): number {
+    if ((this.font.key !== this.pkey) || this.ux * this.pux + this.uy * this.puy < 0.999) return JUMP;
+    const dx = ox - this.pox, dy = oy - this.poy, pem = this.pem;
+    const across = dx * this.pvx + dy * this.pvy;
+    // a size change on the same baseline continues a word (small capitals); a smaller size or a shifted
+    // baseline starts one (superscripts, footnote marks)
+    const ratio = this.em / pem;
+    if ((ratio > 1.01 || ratio < 0.99) && (ratio < 0.75 || ratio > 1 / 0.75 || Math.abs(across) > 0.1 * Math.min(this.em, pem))) return JUMP;
+    const along = dx * this.pux + dy * this.puy;
+    // a diacritic sits over its base, wherever its origin is: within an em is close enough
+    if (mark || this.pmark) return Math.abs(across) <= pem && Math.abs(along) <= 1.5 * pem ? SAME : JUMP;
+    if (Math.abs(across) > BASELINE_SHIFT_EM * pem) return JUMP;
+    const gap = along - this.plen;
+    if (gap < BACKSTEP_EM * pem || gap > NEW_RUN_GAP_EM * pem) return JUMP;
+    return gap > SPACE_GAP_EM * pem ? SPACED : SAME;
+  }
+
+  private flush(endOfRun: boolean): void {
+    const n = this.n;
+    this.n = 0;
+    this.hasBase = false;
+    this.spaced = false;
+    if (n === 0) return;
+    const visual = this.text;
+    let rtl = false;
+    let text = visual;
+    if (MAY_BE_RTL.test(visual)) {
+      const glyphs: WordGlyph[] = [];
+      for (let i = 0; i < n; i++) glyphs.push({ text: this.gText[i], s: this.gS[i], len: this.gLen[i], mark: this.gMark[i] });
+      rtl = isRtlWord(visual);
+      if (rtl) text = logicalText(glyphs);
+    }
+    text = normalizeText(text);
     if (text.trim() === '') return;
-    let s0 = (span.start / total) * length, s1 = (span.end / total) * length;
-    if (rtl) [s0, s1] = [length - s1, length - s0];
-    const corner = (s: number, t: number): [number, number] =>
-      applyMatrix(ctx.viewport, e + adv[0] * s + across[0] * t, f + adv[1] * s + across[1] * t);
-    const pts = [corner(s0, lo), corner(s1, lo), corner(s1, hi), corner(s0, hi)];
-    const word: RawWord = {
-      text, box: normalizedBox(pts, ctx.pageWidth, ctx.pageHeight), fontSize: round2(fontSize), confidence: 1, direction,
+    const f = this.wFont, em = this.wem;
+    const lo = f.vertical ? -0.5 * em : f.descent * em;
+    const hi = f.vertical ? 0.5 * em : f.ascent * em;
+    // the word's rectangle [s0, s1] × [lo, hi] in its own frame; its bounding box on the page
+    const ax = this.wux, ay = this.wuy, bx = this.wvx, by = this.wvy;
+    const xs0 = ax * this.s0, xs1 = ax * this.s1, ys0 = ay * this.s0, ys1 = ay * this.s1;
+    const xl = bx * lo, xh = bx * hi, yl = by * lo, yh = by * hi;
+    const W = this.ctx.pageWidth, H = this.ctx.pageHeight;
+    const box = {
+      x0: r6(clamp01((this.wox + Math.min(xs0, xs1) + Math.min(xl, xh)) / W)),
+      y0: r6(clamp01((this.woy + Math.min(ys0, ys1) + Math.min(yl, yh)) / H)),
+      x1: r6(clamp01((this.wox + Math.max(xs0, xs1) + Math.max(xl, xh)) / W)),
+      y1: r6(clamp01((this.woy + Math.max(ys0, ys1) + Math.max(yl, yh)) / H)),
     };
-    if (font?.name) word.fontName = font.name;
-    if (font?.bold) word.bold = true;
-    if (font?.italic) word.italic = true;
-    if (idx === spans.length - 1) word.endOfRun = true;
-    out.push(word);
-  });
-}
-
-interface Span { text: string; start: number; end: number }
-
-/** Whitespace-separated words with their start/end in cumulative glyph-width units. */
-function wordSpans(chars: string[], widths: number[]): Span[] {
-  const spans: Span[] = [];
-  let pos = 0, cur: Span | null = null;
-  for (let i = 0; i < chars.length; i++) {
-    const w = widths[i];
-    if (/\s/.test(chars[i])) { if (cur) spans.push(cur); cur = null; }
-    else if (cur) { cur.text += chars[i]; cur.end = pos + w; }
-    else cur = { text: chars[i], start: pos, end: pos + w };
-    pos += w;
+    const word: RawWord = { text, box, fontSize: round2(em), confidence: 1, direction: direction(f, ax, ay, rtl) };
+    if (f.info?.name) word.fontName = f.info.name;
+    if (f.info?.bold) word.bold = true;
+    if (f.info?.italic) word.italic = true;
+    if (endOfRun) word.endOfRun = true;
+    this.words.push(word);
   }
-  if (cur) spans.push(cur);
-  return spans;
 }
+
+const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);
+const r6 = (n: number) => Math.round(n * 1e6) / 1e6;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Reading direction on the displayed page: runs turned by rotation read top-to-bottom or bottom-to-top. */
-function wordDirection(viewport: Matrix, adv: [number, number], vertical: boolean, rtl: boolean): RawWord['direction'] {
-  if (vertical) return 'ttb';
-  const dx = viewport[0] * adv[0] + viewport[2] * adv[1];
-  const dy = viewport[1] * adv[0] + viewport[3] * adv[1];
-  if (Math.abs(dy) > Math.abs(dx)) return dy > 0 ? 'ttb' : 'btt';
+function direction(f: ResolvedFont, ux: number, uy: number, rtl: boolean): RawWord['direction'] {
+  if (f.vertical) return 'ttb';
+  if (Math.abs(uy) > Math.abs(ux)) return uy > 0 ? 'ttb' : 'btt';
   return rtl ? 'rtl' : 'ltr';
 }
 
-export type { Box };
+const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]|[\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+const STRONG_LTR_CHAR = /\p{L}/u;
+/** Cheap pre-check: any code unit of a right-to-left block (or a surrogate of the astral ones). */
+const MAY_BE_RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\uD802\uD803\uD83A\uD83B]/;
+
+/** A word reads right to left when it has right-to-left letters and no more left-to-right ones. */
+function isRtlWord(text: string): boolean {
+  let rtl = 0, ltr = 0;
+  for (const ch of text) {
+    if (RTL_CHAR.test(ch)) rtl++;
+    else if (STRONG_LTR_CHAR.test(ch)) ltr++;
+  }
+  return rtl > 0 && rtl >= ltr;
+}
+
+type UnitClass = 'rtl' | 'ltr' | 'digit' | 'separator' | 'other';
+const classOf = (s: string): UnitClass =>
+  RTL_CHAR.test(s) ? 'rtl' : STRONG_LTR_CHAR.test(s) ? 'ltr' : /^\p{Nd}/u.test(s) ? 'digit' : /^[.,:/\u066B\u066C-]$/.test(s) ? 'separator' : 'other';
+
+/**
+ * Logical order of a right-to-left word from its glyphs' positions: glyphs from right to left, each
+ * glyph's own Unicode kept as is (a ligature mapped to lam + alef stays lam + alef), each combining mark
+ * after the glyph it sits on, and runs of left-to-right letters and digits (with separators between
+ * digits: 3.5, 12:30) kept left to right, as the Unicode bidi algorithm reads them.
+ */
+export function logicalText(glyphs: readonly WordGlyph[]): string {
+  const bases: { g: WordGlyph; idx: number; marks: string[] }[] = [];
+  glyphs.forEach((g, idx) => { if (!g.mark) bases.push({ g, idx, marks: [] }); });
+  if (bases.length === 0) return glyphs.map((g) => g.text).join('');
+  glyphs.forEach((g, idx) => {
+    if (!g.mark) return;
+    const c = g.s + g.len / 2;
+    let best = bases[0], bestD = Infinity;
+    for (const b of bases) {
+      const lo = Math.min(b.g.s, b.g.s + b.g.len), hi = Math.max(b.g.s, b.g.s + b.g.len);
+      const d = c < lo ? lo - c : c > hi ? c - hi : 0;
+      // ties go to the glyph drawn just before the mark
+      if (d < bestD || (d === bestD && b.idx < idx && b.idx > best.idx)) { best = b; bestD = d; }
+    }
+    best.marks.push(g.text);
+  });
+  const ordered = [...bases].sort((p, q) => q.g.s - p.g.s || p.idx - q.idx).map((b) => ({ text: b.g.text + b.marks.join(''), cls: classOf(b.g.text) }));
+  // runs of left-to-right units read left to right: reverse them back
+  for (let i = 0; i < ordered.length;) {
+    if (ordered[i].cls !== 'ltr' && ordered[i].cls !== 'digit') { i++; continue; }
+    let j = i + 1;
+    while (j < ordered.length) {
+      const c = ordered[j].cls;
+      if (c === 'ltr' || c === 'digit') j++;
+      else if (c === 'separator' && ordered[j - 1].cls === 'digit' && ordered[j + 1]?.cls === 'digit') j++;
+      else break;
+    }
+    const run = ordered.slice(i, j).reverse();
+    ordered.splice(i, j - i, ...run);
+    i = j;
+  }
+  return ordered.map((u) => u.text).join('');
+}
+
+function isMatrix(m: unknown): boolean {
+  if (!(Array.isArray(m) || ArrayBuffer.isView(m))) return false;
+  const a = m as ArrayLike<number>;
+  if (a.length !== 6) return false;
+  for (let i = 0; i < 6; i++) if (!Number.isFinite(a[i])) return false;
+  return true;
+}
