@@ -40,12 +40,30 @@ function multipart(file, name) {
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-function run(title, opts) {
+/**
+ * Linux: CPU seconds (user + system) a process has used so far, from /proc (undefined elsewhere). The
+ * server's CPU per request is the load-independent figure: on a shared machine latency swings with
+ * what else runs, CPU per request much less.
+ */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
+/** One autocannon run; `pid` is the server process whose CPU time per request is reported. */
+function run(title, opts, pid) {
   return new Promise((resolve, reject) => {
+    const cpu0 = pid ? cpuSeconds(pid) : undefined;
     autocannon({ connections, duration, ...opts }, (err, r) => {
       if (err) return reject(err);
+      const cpu1 = pid ? cpuSeconds(pid) : undefined;
       const non2xx = r.non2xx + r.errors + r.timeouts;
-      resolve({ title, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, rps: r.requests.average, total: r.requests.total, non2xx });
+      const cpuUsPerRequest = cpu0 !== undefined && cpu1 !== undefined && r.requests.total ? ((cpu1 - cpu0) * 1e6) / r.requests.total : undefined;
+      resolve({ title, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, rps: r.requests.average, total: r.requests.total, non2xx, cpuUsPerRequest });
     });
   });
 }
@@ -55,10 +73,10 @@ async function startRaw(body = '{}') {
   const child = spawn(process.execPath, ['-e', "process.once('message',(b)=>{const s=require('http').createServer((q,r)=>{r.setHeader('content-type','application/json');r.end(b)});s.listen(0,'127.0.0.1',()=>process.send({port:s.address().port}))})"], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   child.send(body);
   const { port } = await new Promise((r) => child.once('message', r));
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
 }
 
-async function scenarios(label, url, key) {
+async function scenarios(label, url, key, pid) {
   const pdf = await onePagePdf();
   const { body, contentType } = multipart(pdf, 'bench.pdf');
   // A completed job to read.
@@ -75,20 +93,20 @@ async function scenarios(label, url, key) {
     const jobBody = await (await fetch(`${url}/job/${jobId}`, { headers: { 'x-api-key': key } })).text();
     const raw = await startRaw(jobBody);
     try {
-      out.push(await run(`${label}: bare node:http sending the same GET /job body (${Math.round(jobBody.length / 1024)} KB)`, { url: raw.url }));
+      out.push(await run(`${label}: bare node:http sending the same GET /job body (${Math.round(jobBody.length / 1024)} KB)`, { url: raw.url }, raw.pid));
     } finally {
       await raw.stop();
     }
   }
-  if (want('healthz')) out.push(await run(`${label}: GET /healthz`, { url: `${url}/healthz` }));
-  if (want('job')) out.push(await run(`${label}: GET /job/{id}`, { url: `${url}/job/${jobId}`, headers: { 'x-api-key': key } }));
-  if (want('extract')) out.push(await run(`${label}: POST /extract (sync, 1 page)`, { url: `${url}/extract`, method: 'POST', headers: { 'x-api-key': key, 'content-type': contentType }, body }));
+  if (want('healthz')) out.push(await run(`${label}: GET /healthz`, { url: `${url}/healthz` }, pid));
+  if (want('job')) out.push(await run(`${label}: GET /job/{id}`, { url: `${url}/job/${jobId}`, headers: { 'x-api-key': key } }, pid));
+  if (want('extract')) out.push(await run(`${label}: POST /extract (sync, 1 page)`, { url: `${url}/extract`, method: 'POST', headers: { 'x-api-key': key, 'content-type': contentType }, body }, pid));
   return out;
 }
 
 function table(rows) {
-  const lines = ['| scenario | p50 ms | p90 ms | p99 ms | req/s | requests | non-2xx/errors |', '|---|---:|---:|---:|---:|---:|---:|'];
-  for (const r of rows) lines.push(`| ${r.title} | ${r.p50} | ${r.p90} | ${r.p99} | ${Math.round(r.rps)} | ${r.total} | ${r.non2xx} |`);
+  const lines = ['| scenario | p50 ms | p90 ms | p99 ms | req/s | requests | non-2xx/errors | server CPU µs/req |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) lines.push(`| ${r.title} | ${r.p50} | ${r.p90} | ${r.p99} | ${Math.round(r.rps)} | ${r.total} | ${r.non2xx} | ${r.cpuUsPerRequest === undefined ? '' : Math.round(r.cpuUsPerRequest)} |`);
   return lines.join('\n');
 }
 
@@ -96,7 +114,7 @@ await ensureBuilt();
 const results = [];
 const raw = await startRaw();
 try {
-  results.push(await run('baseline: bare node:http {}', { url: raw.url }));
+  results.push(await run('baseline: bare node:http {}', { url: raw.url }, raw.pid));
 } finally {
   await raw.stop();
 }
@@ -111,7 +129,7 @@ if (mode === 'embedded' || mode === 'both') {
   const serve = spawnService('serve', 'apps/cli/dist/main.js', { ...common, QUIRE_MODE: 'embedded', QUIRE_DATA_DIR: dataDir, QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_BOOTSTRAP_API_KEY: KEY }, { args: ['serve'] });
   try {
     const { port } = await serve.ready;
-    results.push(...(await scenarios('embedded', `http://127.0.0.1:${port}`, KEY)));
+    results.push(...(await scenarios('embedded', `http://127.0.0.1:${port}`, KEY, serve.pid)));
   } finally {
     await serve.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -123,7 +141,7 @@ if (mode === 'distributed' || mode === 'both') {
   else {
     const fleet = await startFleet({ env: common });
     try {
-      results.push(...(await scenarios('distributed', fleet.url, fleet.key)));
+      results.push(...(await scenarios('distributed', fleet.url, fleet.key, fleet.gateway.pid)));
     } finally {
       await fleet.close();
     }

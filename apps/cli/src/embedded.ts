@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
 import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
-import { createGatewayApp, type GatewayDeps } from '@quire/gateway';
+import { createGatewayApp, listenGateway, type GatewayDeps } from '@quire/gateway';
 import { JOB_HANDLERS, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
@@ -79,10 +79,8 @@ async function resumeUnfinishedJobs(ctx: QuireContext): Promise<void> {
   }
 }
 
-function listen(app: import('express').Express, config: Config): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host, () => resolve(server));
-    server.once('error', reject);
-    server.keepAliveTimeout = 65_000;
-  });
+async function listen(app: import('express').Express, config: Config): Promise<Server> {
+  const server = await listenGateway(app, config.port, config.host);
+  server.keepAliveTimeout = 65_000;
+  return server;
 }
