@@ -28,8 +28,9 @@ export interface EmbeddedOptions extends ContextOptions {
 export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const ctx = await createContext(config, { ...opts, role: 'embedded' });
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
-  const handlers = { ...JOB_HANDLERS, ...(opts.handlers ?? {}) };
-  const services = createStepServices(config);
+  const services = createStepServices(config, ctx.log);
+  // built-in handlers on job threads (see createStepServices); handlers a test injects run here
+  const handlers = { ...services.handlers, ...(opts.handlers ?? {}) };
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, handlers);
   if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
