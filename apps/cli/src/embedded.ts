@@ -28,11 +28,12 @@ export interface EmbeddedOptions extends ContextOptions {
 export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const ctx = await createContext(config, { ...opts, role: 'embedded' });
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
-  const services = createStepServices(config, ctx.log);
+  const services = createStepServices(ctx);
   // built-in handlers on job threads (see createStepServices); handlers a test injects run here
   const handlers = { ...services.handlers, ...(opts.handlers ?? {}) };
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, handlers);
   if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
+  ctx.log.info({ handlersOn: services.handlersOn, jobThreads: config.jobThreads }, 'job handlers ready');
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
   sweeper.start(config.sweepIntervalSeconds * 1000);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { OcrEngine, RawPage } from '@quire/core';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
-import { JobThreadPool, type Config, type Logger, type RunnableJobHandler } from '@quire/runtime';
+import { JobThreadPool, type Config, type Logger, type Metrics, type RunnableJobHandler } from '@quire/runtime';
 import { createLanguageModel, mapFormInstructionsBuiltin, type LanguageModel } from '@quire/models';
 import { setPdfWorkerThread } from '@quire/format-pdf';
 import { BUILTIN_ENGINES } from './language-model.js';
@@ -31,7 +31,7 @@ const SHARED_SERVICES = ['ocr'];
  * when this module runs as TypeScript source (jest), there is no thread module to start, and the
  * handlers run on the calling thread as with QUIRE_JOB_THREADS=0.
  */
-export function createStepServices(config: Config, log: Logger): StepServices {
+export function createStepServices({ config, log, metrics }: { config: Config; log: Logger; metrics: Metrics }): StepServices {
   setPdfWorkerThread(config.pdfWorkerThread);
   let pool: Promise<OcrPool> | undefined;
   const ocr: OcrEngine = {
@@ -42,7 +42,7 @@ export function createStepServices(config: Config, log: Logger): StepServices {
   };
   const entry = new URL('./job-thread.js', import.meta.url);
   const threads = config.jobThreads > 0 && existsSync(fileURLToPath(entry))
-    ? new JobThreadPool({ entry, size: config.jobThreads, config, log, remoteServices: SHARED_SERVICES })
+    ? new JobThreadPool({ entry, size: config.jobThreads, config, log, remoteServices: SHARED_SERVICES, onThreadCount: (n) => metrics.jobThreads.set(n) })
     : undefined;
   threads?.warm();
   const handlers = threads ? Object.fromEntries(Object.keys(JOB_HANDLERS).map((kind) => [kind, threads.handler(kind)])) : JOB_HANDLERS;

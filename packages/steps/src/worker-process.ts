@@ -10,7 +10,7 @@ import { createStepServices } from './step-services.js';
 export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: QuireContext; stop: () => Promise<void> }> {
   const config = loadConfig();
   const ctx = await createContext(config, { role: name });
-  const services = createStepServices(config, ctx.log);
+  const services = createStepServices(ctx);
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, services.handlers);
   runner.start(queues);
   ctx.log.info({ queues, concurrency: config.workerConcurrency, handlersOn: services.handlersOn, jobThreads: config.jobThreads }, `${name} started`);

@@ -13,6 +13,8 @@ export interface JobThreadPoolOptions {
   log: Logger;
   /** Shared services of this process that threads call remotely instead of making their own (e.g. the OCR pool). */
   remoteServices?: string[];
+  /** Told the number of running threads whenever it changes (e.g. a metrics gauge). */
+  onThreadCount?: (n: number) => void;
   /** A thread beyond the first without jobs for this long is stopped (its ~100 MB returned). Default 5 minutes. */
   idleMs?: number;
 }
@@ -90,12 +92,14 @@ export class JobThreadPool {
     ready.catch(() => undefined);
     const t: JobThread = { worker, ready, runs: new Map() };
     this.threads.add(t);
+    this.counted();
     worker.on('message', (m: FromThread) => {
       if (m.type === 'ready') onReady();
       else this.onMessage(t, m);
     });
     const fail = (e: Error) => {
       if (!this.threads.delete(t)) return;
+      this.counted();
       onFail(e);
       for (const r of t.runs.values()) r.reject(e);
       if (!this.closed) this.opts.log.error({ err: e, jobs: t.runs.size }, 'job thread died; its jobs failed');
@@ -145,14 +149,21 @@ export class JobThreadPool {
     t.worker.unref();
     clearTimeout(t.idleTimer);
     t.idleTimer = setTimeout(() => {
-      if (t.runs.size === 0 && this.threads.size > 1 && this.threads.delete(t)) void t.worker.terminate();
+      if (t.runs.size === 0 && this.threads.size > 1 && this.threads.delete(t)) {
+        this.counted();
+        void t.worker.terminate();
+      }
     }, this.opts.idleMs ?? 300_000);
     t.idleTimer.unref();
   }
 
-  /** Threads started so far and still alive (for tests and metrics). */
+  /** Threads started and not stopped. */
   get threadCount(): number {
     return this.threads.size;
+  }
+
+  private counted(): void {
+    this.opts.onThreadCount?.(this.threads.size);
   }
 
   /** Stops every thread; jobs still running on one fail. Call after the runner has drained. Idempotent. */
@@ -160,6 +171,7 @@ export class JobThreadPool {
     this.closed = true;
     const all = [...this.threads];
     this.threads.clear();
+    this.counted();
     await Promise.all(all.map(async (t) => {
       clearTimeout(t.idleTimer);
       for (const r of t.runs.values()) r.reject(new Error('job thread pool closed'));
