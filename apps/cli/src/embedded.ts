@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
 import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
-import { createGatewayApp, type GatewayDeps } from '@quire/gateway';
+import { createGatewayApp, listenGateway, type GatewayDeps } from '@quire/gateway';
 import { JOB_HANDLERS, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
@@ -28,10 +28,12 @@ export interface EmbeddedOptions extends ContextOptions {
 export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const ctx = await createContext(config, { ...opts, role: 'embedded' });
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
-  const handlers = { ...JOB_HANDLERS, ...(opts.handlers ?? {}) };
-  const services = createStepServices(config);
+  const services = createStepServices(ctx);
+  // built-in handlers on job threads (see createStepServices); handlers a test injects run here
+  const handlers = { ...services.handlers, ...(opts.handlers ?? {}) };
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, handlers);
   if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
+  ctx.log.info({ handlersOn: services.handlersOn, jobThreads: config.jobThreads }, 'job handlers ready');
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
   sweeper.start(config.sweepIntervalSeconds * 1000);
@@ -79,10 +81,8 @@ async function resumeUnfinishedJobs(ctx: QuireContext): Promise<void> {
   }
 }
 
-function listen(app: import('express').Express, config: Config): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host, () => resolve(server));
-    server.once('error', reject);
-    server.keepAliveTimeout = 65_000;
-  });
+async function listen(app: import('express').Express, config: Config): Promise<Server> {
+  const server = await listenGateway(app, config.port, config.host);
+  server.keepAliveTimeout = 65_000;
+  return server;
 }

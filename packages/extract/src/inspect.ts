@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { QuireError, sniffFileType, type SourceFormat } from '@quire/core';
 import { listZipEntries } from '@quire/format-ooxml';
+import { loadPdfjs } from '@quire/format-pdf';
 
 export interface DocumentInfo {
   format: SourceFormat;
@@ -98,7 +99,7 @@ const pdfjsOptions = () => ({
 });
 
 async function countPdfPagesByRange(src: RandomAccessSource): Promise<number> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfjs = await loadPdfjs(); // the guarded loader: a plain import lets core-js replace JSON/Array builtins process-wide
   const transport = new pdfjs.PDFDataRangeTransport(src.size, await src.read(0, RANGE_CHUNK));
   transport.requestDataRange = (begin: number, end: number) => {
     src.read(begin, end).then((chunk) => transport.onDataRange(begin, chunk), () => transport.abort());
@@ -108,7 +109,7 @@ async function countPdfPagesByRange(src: RandomAccessSource): Promise<number> {
 }
 
 async function countPdfPages(bytes: Uint8Array): Promise<number> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdfjs = await loadPdfjs(); // the guarded loader: a plain import lets core-js replace JSON/Array builtins process-wide
   return openAndCount(pdfjs.getDocument({ ...pdfjsOptions(), data: new Uint8Array(bytes) }));
 }
 

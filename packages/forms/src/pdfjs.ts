@@ -1,10 +1,16 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { QuireError } from '@quire/core';
+import { loadPdfjs } from '@quire/format-pdf';
 
-export type PdfJsDoc = pdfjs.PDFDocumentProxy;
-export type PdfJsPage = pdfjs.PDFPageProxy;
+// Through format-pdf's loader, never a direct import: pdf.js's legacy build replaces JSON.parse,
+// JSON.stringify and Array#push process-wide with slow core-js versions, and the loader puts the
+// native ones back (a direct import here slowed every request of the gateway that imports this package).
+const pdfjs = await loadPdfjs();
+
+export type PdfJsDoc = PDFDocumentProxy;
+export type PdfJsPage = PDFPageProxy;
 /** Affine matrix [a b c d e f]. */
 export type Matrix = [number, number, number, number, number, number];
 

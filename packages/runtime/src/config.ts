@@ -39,6 +39,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_INLINE_RESULT_LIMIT_BYTES: { schema: int(1), default: String(5 * 1024 * 1024), doc: 'Results this size or larger are delivered as a single-use URL.' },
   QUIRE_SYNC_WAIT_SECONDS: { schema: num(0.1), default: '300', doc: 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned.' },
   QUIRE_WORKER_CONCURRENCY: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Jobs processed at once per queue in this process.' },
+  QUIRE_JOB_THREADS: { schema: int(0), doc: 'Worker threads that run job handlers in this process (layout, XLSX, tables, forms…), so CPU-heavy steps never block its event loop (the gateway in embedded mode; queue heartbeats and cancel checks in both). Unset: QUIRE_WORKER_CONCURRENCY. 0: handlers run on the main thread.' },
   QUIRE_JOB_LEASE_SECONDS: { schema: num(1), default: '120', doc: 'A processing job whose worker stops heartbeating for this long is claimed again.' },
   QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
   QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
@@ -83,6 +84,8 @@ export interface Config {
   inlineResultLimitBytes: number;
   syncWaitMs: number;
   workerConcurrency: number;
+  /** Threads for job handlers (0 = the main thread). */
+  jobThreads: number;
   jobLeaseMs: number;
   rateLimitPerMinute: number;
   authCacheMs: number;
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inlineResultLimitBytes: g('QUIRE_INLINE_RESULT_LIMIT_BYTES'),
     syncWaitMs: g<number>('QUIRE_SYNC_WAIT_SECONDS') * 1000,
     workerConcurrency: g('QUIRE_WORKER_CONCURRENCY'),
+    jobThreads: g<number | undefined>('QUIRE_JOB_THREADS') ?? g<number>('QUIRE_WORKER_CONCURRENCY'),
     jobLeaseMs: g<number>('QUIRE_JOB_LEASE_SECONDS') * 1000,
     rateLimitPerMinute: g('QUIRE_RATE_LIMIT_PER_MINUTE'),
     authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,

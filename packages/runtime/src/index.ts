@@ -12,6 +12,8 @@ export * from './jobs/job-handler.js';
 export * from './jobs/job-service.js';
 export * from './jobs/batch.js';
 export * from './jobs/job-runner.js';
+export * from './jobs/job-thread-pool.js';
+export * from './jobs/job-thread.js';
 export * from './jobs/plan-info.js';
 export * from './jobs/retention-sweeper.js';
 export * from './webhook-wiring.js';

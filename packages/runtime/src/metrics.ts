@@ -13,6 +13,7 @@ export class Metrics {
   });
   readonly pagesProcessed = new client.Counter({ name: 'quire_pages_processed_total', help: 'Pages processed by kind', labelNames: ['kind'], registers: [this.registry] });
   readonly queueDepth = new client.Gauge({ name: 'quire_queue_depth', help: 'Messages waiting per queue', labelNames: ['queue'], registers: [this.registry] });
+  readonly jobThreads = new client.Gauge({ name: 'quire_job_threads', help: 'Worker threads running job handlers in this process (0: handlers run on the main thread)', registers: [this.registry] });
 
   constructor(private readonly depth?: () => Promise<Record<string, number>>) {
     client.collectDefaultMetrics({ register: this.registry });

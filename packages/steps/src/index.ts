@@ -1,32 +1,11 @@
-import type { JobHandler } from '@quire/runtime';
-import { extractHandler } from './extract-handler.js';
-import { formClearHandler, formDetectHandler, formFillHandler } from './form-handlers.js';
-import { tablesHandler } from './tables-handler.js';
-import { classifyHandler } from './classify-handler.js';
-import { splitHandler } from './split-handler.js';
-import { schemaHandler } from './schema-handler.js';
-import { chartsHandler } from './charts-handler.js';
-
-export { extractHandler };
+export { extractHandler } from './extract-handler.js';
 export { formDetectHandler, formFillHandler, formClearHandler, type FormArtifactData } from './form-handlers.js';
-export { tablesHandler };
-export { classifyHandler };
-export { splitHandler };
-export { schemaHandler };
-export { chartsHandler };
+export { tablesHandler } from './tables-handler.js';
+export { classifyHandler } from './classify-handler.js';
+export { splitHandler } from './split-handler.js';
+export { schemaHandler } from './schema-handler.js';
+export { chartsHandler } from './charts-handler.js';
 export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
-
-/** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
-export const JOB_HANDLERS: Record<string, JobHandler> = {
-  extract: extractHandler,
-  form_detect: formDetectHandler,
-  form_fill: formFillHandler,
-  form_clear: formClearHandler,
-  tables: tablesHandler,
-  classify: classifyHandler,
-  split: splitHandler,
-  schema: schemaHandler,
-  charts: chartsHandler,
-};
+export { JOB_HANDLERS } from './handlers.js';
 export { runWorkerService } from './worker-process.js';
 export { createStepServices, type StepServices } from './step-services.js';

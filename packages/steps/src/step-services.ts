@@ -1,21 +1,37 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { OcrEngine, RawPage } from '@quire/core';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
-import type { Config } from '@quire/runtime';
+import { JobThreadPool, type Config, type Logger, type Metrics, type RunnableJobHandler } from '@quire/runtime';
 import { createLanguageModel, mapFormInstructionsBuiltin, type LanguageModel } from '@quire/models';
 import { setPdfWorkerThread } from '@quire/format-pdf';
 import { BUILTIN_ENGINES } from './language-model.js';
+import { JOB_HANDLERS } from './handlers.js';
 
 export interface StepServices {
   ocr: OcrEngine;
   languageModel: LanguageModel;
+  /** Job kind → handler for the JobRunner: on job threads when there are any, else JOB_HANDLERS as they are. */
+  handlers: Record<string, RunnableJobHandler>;
+  /** Where handlers run: 'threads' (QUIRE_JOB_THREADS > 0 and built code) or 'main'. */
+  handlersOn: 'threads' | 'main';
   close(): Promise<void>;
 }
 
+/** What JobContext.services holds: the same names on the main thread and on job threads. */
+const SHARED_SERVICES = ['ocr'];
+
 /**
  * Process-wide services for handlers. The OCR pool starts on the first page that needs it (it costs
- * ~0.4 s and ~370 MB per worker), so text-only workloads never pay for it.
+ * ~0.4 s and ~370 MB per worker), so text-only workloads never pay for it; job threads use this
+ * process's pool remotely rather than each starting their own.
+ *
+ * Handlers run on a JobThreadPool of QUIRE_JOB_THREADS threads, so a long layout, XLSX or table step
+ * never blocks this process's event loop. The threads run the built JavaScript (dist/job-thread.js):
+ * when this module runs as TypeScript source (jest), there is no thread module to start, and the
+ * handlers run on the calling thread as with QUIRE_JOB_THREADS=0.
  */
-export function createStepServices(config: Config): StepServices {
+export function createStepServices({ config, log, metrics }: { config: Config; log: Logger; metrics: Metrics }): StepServices {
   setPdfWorkerThread(config.pdfWorkerThread);
   let pool: Promise<OcrPool> | undefined;
   const ocr: OcrEngine = {
@@ -24,5 +40,26 @@ export function createStepServices(config: Config): StepServices {
       return (await pool).recognize(image, page);
     },
   };
-  return { ocr, languageModel: createLanguageModel(config.llm, { ...BUILTIN_ENGINES, mapFormInstructions: mapFormInstructionsBuiltin }), close: async () => { if (pool) await (await pool).close(); } };
+  const entry = new URL('./job-thread.js', import.meta.url);
+  const threads = config.jobThreads > 0 && existsSync(fileURLToPath(entry))
+    ? new JobThreadPool({ entry, size: config.jobThreads, config, log, remoteServices: SHARED_SERVICES, onThreadCount: (n) => metrics.jobThreads.set(n) })
+    : undefined;
+  threads?.warm();
+  const handlers = threads ? Object.fromEntries(Object.keys(JOB_HANDLERS).map((kind) => [kind, threads.handler(kind)])) : JOB_HANDLERS;
+  return {
+    ocr,
+    languageModel: threadLocalServices(config).languageModel,
+    handlers,
+    handlersOn: threads ? 'threads' : 'main',
+    close: async () => {
+      await threads?.close();
+      if (pool) await (await pool).close();
+    },
+  };
+}
+
+/** The services a job thread makes for itself: a language model client (HTTP or the built-in engines). */
+export function threadLocalServices(config: Config): { languageModel: LanguageModel } {
+  setPdfWorkerThread(config.pdfWorkerThread);
+  return { languageModel: createLanguageModel(config.llm, { ...BUILTIN_ENGINES, mapFormInstructions: mapFormInstructionsBuiltin }) };
 }

@@ -1,6 +1,5 @@
 import { JobRunner, createContext, loadConfig, type QuireContext } from '@quire/runtime';
 import type { QueueName } from '@quire/queue';
-import { JOB_HANDLERS } from './index.js';
 import { createStepServices } from './step-services.js';
 
 /**
@@ -11,10 +10,10 @@ import { createStepServices } from './step-services.js';
 export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: QuireContext; stop: () => Promise<void> }> {
   const config = loadConfig();
   const ctx = await createContext(config, { role: name });
-  const services = createStepServices(config);
-  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, JOB_HANDLERS);
+  const services = createStepServices(ctx);
+  const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, services.handlers);
   runner.start(queues);
-  ctx.log.info({ queues, concurrency: config.workerConcurrency }, `${name} started`);
+  ctx.log.info({ queues, concurrency: config.workerConcurrency, handlersOn: services.handlersOn, jobThreads: config.jobThreads }, `${name} started`);
   process.send?.({ ready: true, service: name }); // supervisors/tests started with an IPC channel
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= (async () => {

@@ -5,6 +5,7 @@ import { errorHandler, notFound } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
 import { authenticate, rateLimit } from './http/auth.js';
 import { routeDocs } from './route-docs.js';
+import { routeIndex } from './http/route-index.js';
 import { docsRoutes } from './routes/docs.js';
 import { operationsRoutes } from './routes/operations.js';
 import { extractRoutes } from './routes/extract.js';
@@ -35,10 +36,13 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   app.set('trust proxy', false);
   app.use(requestContext(deps.log, deps.metrics));
   const docs = routeDocs(deps.implementedKinds);
-  app.use(operationsRoutes(deps));
-  app.use(docsRoutes(docs));
-  app.use(webhookPortalRoutes(deps)); // portal token, not an API key
-  app.use(hostedFileRoutes(deps)); // /files/{id}?token= (POST /convert URLs)
+  // Each group is one routeIndex: a request enters only the modules with a route under its first path segment.
+  app.use(routeIndex([
+    operationsRoutes(deps),
+    docsRoutes(docs),
+    webhookPortalRoutes(deps), // portal token, not an API key
+    hostedFileRoutes(deps), // /files/{id}?token= (POST /convert URLs)
+  ]));
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
@@ -60,11 +64,9 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     convertRoutes,
     chartsRoutes,
   ];
-  for (const mod of builtIn) app.use(mod(deps));
-  for (const mod of stepRoutes) app.use(mod(deps));
-  for (const r of docs.filter((d) => d.implemented === false)) {
-    app[r.method](r.path, notImplemented(r.path));
-  }
+  const notBuilt = express.Router();
+  for (const r of docs.filter((d) => d.implemented === false)) notBuilt[r.method](r.path, notImplemented(r.path));
+  app.use(routeIndex([...[...builtIn, ...stepRoutes].map((mod) => mod(deps)), notBuilt]));
   app.use(notFound);
   app.use(errorHandler(deps.log, deps.config.debugErrors));
   return app;

@@ -1,4 +1,5 @@
 export * from './app.js';
+export { createGatewayServer, listenGateway } from './http/server.js';
 export * from './deps.js';
 export * from './route-docs.js';
 export { receiveDocument } from './intake/receive-document.js';

@@ -2,6 +2,7 @@
 import { createContext, loadConfig, safeFetch } from '@quire/runtime';
 import { JOB_HANDLERS } from '@quire/steps';
 import { createGatewayApp } from './app.js';
+import { createGatewayServer } from './http/server.js';
 
 const config = loadConfig();
 const ctx = await createContext(config, { role: 'gateway' });
@@ -13,7 +14,7 @@ const app = createGatewayApp({
     return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
   },
 });
-const server = app.listen(config.port, config.host, () => {
+const server = createGatewayServer(app).listen(config.port, config.host, () => {
   const addr = server.address();
   ctx.log.info({ addr }, 'gateway listening');
   if (process.send) process.send({ ready: true, port: typeof addr === 'object' && addr ? addr.port : config.port });

@@ -1,3 +1,3 @@
 export { readPdf, readPdfPages, type PdfReadResult } from './read.js';
 export { openPdf, type PdfHandle } from './handle.js';
-export { setPdfWorkerThread } from './pdfjs.js';
+export { setPdfWorkerThread, loadPdfjs } from './pdfjs.js';

@@ -46,3 +46,15 @@ export interface JobContext {
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<JobOutcome>;
+
+/**
+ * A JobOutcome whose result arrives as JSON bytes (how job threads hand results back): the runner
+ * stores or delivers a large result without this thread ever rebuilding it as objects.
+ */
+export interface SerializedJobOutcome extends Omit<JobOutcome, 'result'> {
+  /** JSON of the result object, without credits_used and plan_info (the runner adds them). */
+  resultJson: Uint8Array;
+}
+
+/** What the JobRunner runs: a handler, or a stand-in (a job thread) whose result comes serialized. */
+export type RunnableJobHandler = (ctx: JobContext) => Promise<JobOutcome | SerializedJobOutcome>;

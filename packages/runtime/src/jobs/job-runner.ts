@@ -5,7 +5,7 @@ import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage,
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { JobStoppedError, type JobContext, type JobHandler, type JobOutcome } from './job-handler.js';
+import { JobStoppedError, type JobContext, type JobOutcome, type RunnableJobHandler, type SerializedJobOutcome } from './job-handler.js';
 import { planInfo } from './plan-info.js';
 import { settleBatchParent } from './batch.js';
 
@@ -26,7 +26,7 @@ export interface RunnerDeps {
  */
 export class JobRunner {
   private readonly inFlight = new Set<Promise<void>>();
-  constructor(private readonly deps: RunnerDeps, private readonly handlers: Partial<Record<string, JobHandler>>) {}
+  constructor(private readonly deps: RunnerDeps, private readonly handlers: Partial<Record<string, RunnableJobHandler>>) {}
 
   start(queues: readonly QueueName[]): void {
     for (const q of queues) this.deps.queue.work(q, (msg) => this.track(this.handle(msg)), { concurrency: this.deps.config.workerConcurrency });
@@ -82,21 +82,20 @@ export class JobRunner {
     }
   }
 
-  private async complete(job: JobRecord, outcome: JobOutcome): Promise<void> {
+  private async complete(job: JobRecord, outcome: JobOutcome | SerializedJobOutcome): Promise<void> {
     const { store, blobs, config } = this.deps;
     const info = await planInfo(store, job.org_id, outcome.credits, outcome.pages);
-    const body = { ...outcome.result, credits_used: outcome.credits, plan_info: info };
-    const json = JSON.stringify(body);
-    const asUrl = Buffer.byteLength(json) >= config.inlineResultLimitBytes || (outcome.preferUrlDelivery === true && job.request.async === true);
+    const body = resultBody(outcome, { credits_used: outcome.credits, plan_info: info });
+    const asUrl = body.json.length >= config.inlineResultLimitBytes || (outcome.preferUrlDelivery === true && job.request.async === true);
     let resultBlob: string | null = null, token: string | null = null;
     if (asUrl) {
       resultBlob = `${job.org_id}/${job.id}/result.json`;
-      await blobs.put(resultBlob, Buffer.from(json), { contentType: 'application/json' });
+      await blobs.put(resultBlob, body.json, { contentType: 'application/json' });
       token = randomBytes(18).toString('base64url');
     }
     const done = await store.sql.transaction(async (tx) => {
       const j = await store.jobs.transition(job.id, 'completed', {
-        result: asUrl ? null : body, result_blob: resultBlob, result_token: token, credits_used: outcome.credits, pages: outcome.pages,
+        result: asUrl ? null : body.object(), result_blob: resultBlob, result_token: token, credits_used: outcome.credits, pages: outcome.pages,
       }, tx);
       if (!j) return undefined; // canceled while we worked: the result is discarded below
       for (const a of outcome.artifacts ?? []) {
@@ -139,6 +138,22 @@ export class JobRunner {
   async drain(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
   }
+}
+
+/**
+ * The stored body: the handler's result plus credits_used and plan_info, as JSON bytes, and as an
+ * object only when it is stored inline. A serialized result (from a job thread) is extended as bytes.
+ */
+function resultBody(outcome: JobOutcome | SerializedJobOutcome, extra: { credits_used: number; plan_info: unknown }): { json: Buffer; object(): Record<string, unknown> } {
+  if (!('resultJson' in outcome)) {
+    const object = { ...outcome.result, ...extra };
+    return { json: Buffer.from(JSON.stringify(object)), object: () => object };
+  }
+  const r = outcome.resultJson;
+  const tail = JSON.stringify(extra).slice(1); // '"credits_used":…,"plan_info":{…}}'
+  const isEmpty = r.length === 2; // '{}'
+  const json = Buffer.concat([r.subarray(0, r.length - 1), Buffer.from(isEmpty ? tail : `,${tail}`)]);
+  return { json, object: () => JSON.parse(json.toString('utf8')) as Record<string, unknown> };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

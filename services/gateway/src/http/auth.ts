@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { QuireError } from '@quire/core';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { MetadataStore, FeatureFlag, ApiKeyRecord, Organization } from '@quire/storage';
 import type { RateLimiter } from '@quire/runtime';
 
@@ -16,7 +16,7 @@ export class AuthCache {
 
   async lookup(key: string): Promise<{ rec: ApiKeyRecord | undefined; org: Organization | undefined }> {
     if (this.ttlMs <= 0) return this.load(key);
-    const h = createHash('sha256').update(key).digest('base64');
+    const h = hash('sha256', key, 'base64'); // one-shot: no Hash object per request
     const now = Date.now();
     const hit = this.entries.get(h);
     if (hit && hit.until > now) return hit;

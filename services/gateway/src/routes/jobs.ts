@@ -1,29 +1,49 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
 import { baseUrl, jobView } from '../http/job-responses.js';
 
+/** A serialized GET /job view: the bytes and their ETag, computed once. */
+interface SerializedView { body: Buffer; etag: string | undefined }
+
 /**
  * Completed jobs never change again except by expiring, so their serialized view is kept for a few
- * seconds (QUIRE_JOB_CACHE_SECONDS): a client polling a finished job costs no database read and no
- * re-serialization of a large result. Not cached: unfinished jobs, URL-delivered results (single-use
- * token), organizations that delete after retrieval. Expiry is checked against the job's expires_at.
+ * seconds (QUIRE_JOB_CACHE_SECONDS): a client polling a finished job costs no database read, no
+ * re-serialization of a large result and no re-hashing for its ETag (the view is kept as bytes with
+ * the ETag express would compute for them). Not cached: unfinished jobs, URL-delivered results
+ * (single-use token), organizations that delete after retrieval. Expiry is checked against the job's
+ * expires_at.
  */
 class CompletedJobCache {
-  private readonly entries = new Map<string, { body: string; until: number; expiresAt: number }>();
+  private readonly entries = new Map<string, { view: SerializedView; until: number; expiresAt: number }>();
   constructor(private readonly ttlMs: number, private readonly max = 2_000) {}
-  get(k: string): string | undefined {
+  get(k: string): SerializedView | undefined {
     const e = this.entries.get(k);
     if (!e) return undefined;
     const now = Date.now();
     if (e.until <= now || e.expiresAt <= now) { this.entries.delete(k); return undefined; }
-    return e.body;
+    return e.view;
   }
-  set(k: string, body: string, expiresAt: number): void {
+  set(k: string, view: SerializedView, expiresAt: number): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(k, { body, until: Date.now() + this.ttlMs, expiresAt });
+    this.entries.set(k, { view, until: Date.now() + this.ttlMs, expiresAt });
   }
+}
+
+type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
+
+function serialize(req: Request, view: Record<string, unknown>): SerializedView {
+  const body = Buffer.from(JSON.stringify(view));
+  const etagFn = req.app.get('etag fn') as EtagFn | undefined; // express's own (the app's 'etag' setting)
+  return { body, etag: etagFn?.(body) };
+}
+
+/** Same headers and conditional-GET handling (304 on If-None-Match) as res.send of the JSON text. */
+function sendView(res: Response, v: SerializedView): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (v.etag) res.setHeader('ETag', v.etag); // res.send hashes the body only when no ETag is set
+  res.send(v.body);
 }
 
 /** GET/DELETE /job/{id} and the legacy POST /cancel/{job_id}. */
@@ -34,14 +54,14 @@ export function jobRoutes(deps: GatewayDeps): Router {
     const base = baseUrl(req, deps);
     const cacheKey = `${req.org!.id} ${req.params.jobId} ${base}`;
     const cached = cache.get(cacheKey);
-    if (cached !== undefined) { res.type('application/json').send(cached); return; }
+    if (cached !== undefined) { sendView(res, cached); return; }
     const job = await deps.store.jobs.getForOrg(req.org!.id, req.params.jobId);
     if (!job) throw new QuireError('JOB_001', 'Job not found', { job_id: req.params.jobId });
     if (job.status === 'expired') throw new QuireError('JOB_003', 'Job expired: its stored result was removed by the retention policy; submit the document again', { job_id: job.id });
     if (job.status === 'completed' && !job.result_blob && !job.result_retrieved_at) await deps.store.jobs.markResultRetrieved(job.id);
-    const body = JSON.stringify(jobView(job, base));
-    if (job.status === 'completed' && !job.result_blob && !req.org!.delete_after_retrieval) cache.set(cacheKey, body, new Date(job.expires_at).getTime());
-    res.type('application/json').send(body);
+    const view = serialize(req, jobView(job, base));
+    if (job.status === 'completed' && !job.result_blob && !req.org!.delete_after_retrieval) cache.set(cacheKey, view, new Date(job.expires_at).getTime());
+    sendView(res, view);
   });
   const cancel = async (orgId: string, jobId: string) => {
     const job = await deps.jobs.cancel(orgId, jobId);

@@ -1,0 +1,181 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { JobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
+import { REMOTE_ROOTS, asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';
+
+export interface JobThreadPoolOptions {
+  /** The thread's module: it calls serveJobThread with the handlers of this build (built JS, not TypeScript source). */
+  entry: URL;
+  /** At most this many threads; each may hold several jobs (their I/O waits interleave). */
+  size: number;
+  config: Config;
+  log: Logger;
+  /** Shared services of this process that threads call remotely instead of making their own (e.g. the OCR pool). */
+  remoteServices?: string[];
+  /** Told the number of running threads whenever it changes (e.g. a metrics gauge). */
+  onThreadCount?: (n: number) => void;
+  /** A thread beyond the first without jobs for this long is stopped (its ~100 MB returned). Default 5 minutes. */
+  idleMs?: number;
+}
+
+interface Run { ctx: JobContext; resolve: (o: SerializedJobOutcome) => void; reject: (e: Error) => void }
+
+interface JobThread {
+  worker: Worker;
+  ready: Promise<void>;
+  runs: Map<number, Run>;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Runs job handlers on worker threads so that CPU-bound steps (layout of a long document, XLSX
+ * parsing, table structure, form detection) never block this process's event loop: the gateway keeps
+ * answering in embedded mode, and in every mode the queue's lock renewal, heartbeats and cancel checks
+ * keep their timing. The JobRunner is unchanged: `handler(kind)` is a handler whose work happens on a
+ * thread, and whose result comes back as JSON bytes. Jobs go to the least busy thread; threads start
+ * when needed, up to `size` (loading the step code takes a thread one to a few seconds, so `warm()`
+ * starts the first one ahead of the first job), and all but one stop when idle. A thread that dies fails the jobs it held (the
+ * runner records GENERAL_001) and the next job gets a new thread.
+ */
+export class JobThreadPool {
+  private readonly threads = new Set<JobThread>();
+  private nextRunId = 1;
+  private closed = false;
+
+  constructor(private readonly opts: JobThreadPoolOptions) {
+    if (opts.size < 1) throw new Error('JobThreadPool needs at least one thread');
+  }
+
+  /** Starts the first thread now (in the background), so the first job does not wait for it to load. */
+  warm(): void {
+    if (!this.closed && this.threads.size === 0) this.start();
+  }
+
+  /** A handler for `kind` that runs on a thread (the thread's module must know the kind); its result comes back serialized. */
+  handler(kind: string): RunnableJobHandler {
+    return (ctx) => this.run(kind, ctx);
+  }
+
+  private async run(kind: string, ctx: JobContext): Promise<SerializedJobOutcome> {
+    if (this.closed) throw new Error('job thread pool is closed');
+    const t = this.pick();
+    clearTimeout(t.idleTimer);
+    t.worker.ref(); // a job in hand keeps the process alive, as it would on the main thread
+    const runId = this.nextRunId++;
+    const done = new Promise<SerializedJobOutcome>((resolve, reject) => t.runs.set(runId, { ctx, resolve, reject }));
+    done.catch(() => undefined); // awaited below; a thread that fails to start rejects it first
+    try {
+      await t.ready;
+      this.post(t, { type: 'run', runId, kind, job: ctx.job, org: ctx.org, blobPrefix: ctx.blobPrefix });
+      return await done;
+    } finally {
+      t.runs.delete(runId);
+      this.scheduleIdleStop(t);
+    }
+  }
+
+  /** The thread with the fewest jobs; a new one while every thread is busy and the pool is not full. */
+  private pick(): JobThread {
+    let best: JobThread | undefined;
+    for (const t of this.threads) if (!best || t.runs.size < best.runs.size) best = t;
+    if (best && (best.runs.size === 0 || this.threads.size >= this.opts.size)) return best;
+    return this.start();
+  }
+
+  private start(): JobThread {
+    const data: JobThreadData = { config: this.opts.config, remoteServices: this.opts.remoteServices ?? [] };
+    const worker = new Worker(this.opts.entry, { workerData: data });
+    worker.unref(); // an idle thread never keeps the process alive
+    let onReady!: () => void, onFail!: (e: Error) => void;
+    const ready = new Promise<void>((res, rej) => { onReady = res; onFail = rej; });
+    ready.catch(() => undefined);
+    const t: JobThread = { worker, ready, runs: new Map() };
+    this.threads.add(t);
+    this.counted();
+    worker.on('message', (m: FromThread) => {
+      if (m.type === 'ready') onReady();
+      else this.onMessage(t, m);
+    });
+    const fail = (e: Error) => {
+      if (!this.threads.delete(t)) return;
+      this.counted();
+      onFail(e);
+      for (const r of t.runs.values()) r.reject(e);
+      if (!this.closed) this.opts.log.error({ err: e, jobs: t.runs.size }, 'job thread died; its jobs failed');
+    };
+    worker.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    worker.on('exit', (code) => fail(new Error(`job thread exited (code ${code})`)));
+    return t;
+  }
+
+  private onMessage(t: JobThread, m: Exclude<FromThread, { type: 'ready' }>): void {
+    if (m.type === 'call') { void this.answer(t, m); return; }
+    const run = t.runs.get(m.runId);
+    if (!run) return;
+    if (m.type === 'done') run.resolve(m.outcome);
+    else if (m.type === 'failed') run.reject(fromWire(m.error));
+  }
+
+  /** A thread's call into the job's context: resolved here, where the connections live. */
+  private async answer(t: JobThread, m: Extract<FromThread, { type: 'call' }>): Promise<void> {
+    try {
+      const run = t.runs.get(m.runId);
+      if (!run) throw new Error('call for a job that is no longer running');
+      if (!REMOTE_ROOTS.has(m.path[0])) throw new Error(`a job thread may not call ${m.path.join('.')}`);
+      let owner: unknown;
+      let target: unknown = run.ctx;
+      for (const p of m.path) { owner = target; target = (target as Record<string, unknown> | undefined)?.[p]; }
+      if (typeof target !== 'function') throw new Error(`${m.path.join('.')} is not a function of the job context`);
+      const value = await (target as (...a: unknown[]) => unknown).apply(owner, m.args.map(asBuffers));
+      this.post(t, { type: 'reply', callId: m.callId, value });
+    } catch (e) {
+      this.post(t, { type: 'reply', callId: m.callId, error: toWire(e) });
+    }
+  }
+
+  private post(t: JobThread, m: ToThread): void {
+    try {
+      t.worker.postMessage(m);
+    } catch (e) {
+      // an answer that cannot be cloned (a stream, a function) becomes an error for the caller
+      if (m.type === 'reply' && m.value !== undefined) t.worker.postMessage({ type: 'reply', callId: m.callId, error: toWire(e) } satisfies ToThread);
+      else throw e;
+    }
+  }
+
+  private scheduleIdleStop(t: JobThread): void {
+    if (t.runs.size > 0 || this.closed) return;
+    t.worker.unref();
+    clearTimeout(t.idleTimer);
+    t.idleTimer = setTimeout(() => {
+      if (t.runs.size === 0 && this.threads.size > 1 && this.threads.delete(t)) {
+        this.counted();
+        void t.worker.terminate();
+      }
+    }, this.opts.idleMs ?? 300_000);
+    t.idleTimer.unref();
+  }
+
+  /** Threads started and not stopped. */
+  get threadCount(): number {
+    return this.threads.size;
+  }
+
+  private counted(): void {
+    this.opts.onThreadCount?.(this.threads.size);
+  }
+
+  /** Stops every thread; jobs still running on one fail. Call after the runner has drained. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.threads];
+    this.threads.clear();
+    this.counted();
+    await Promise.all(all.map(async (t) => {
+      clearTimeout(t.idleTimer);
+      for (const r of t.runs.values()) r.reject(new Error('job thread pool closed'));
+      await t.worker.terminate();
+    }));
+  }
+}

@@ -1,0 +1,92 @@
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { QuireError } from '@quire/core';
+import type { BlobStore, MetadataStore } from '@quire/storage';
+import type { Config } from '../config.js';
+import { createLogger } from '../logger.js';
+import type { JobContext, JobHandler } from './job-handler.js';
+import { asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';
+
+export interface JobThreadSetup {
+  /** Job kind → handler, as the process would run them. */
+  handlers: Partial<Record<string, JobHandler>>;
+  /**
+   * Services this thread makes for itself (e.g. a language model client). Those the owning process
+   * shares (JobThreadPoolOptions.remoteServices, e.g. the OCR pool) are reached remotely instead.
+   */
+  services(config: Config): Record<string, unknown>;
+}
+
+type Call = (path: string[], args: unknown[]) => Promise<unknown>;
+
+/**
+ * The job thread's side of JobThreadPool: runs the handlers it is sent with a JobContext whose
+ * stores, checkpoint and shared services are proxies to the owning process (one message per call;
+ * their answers are structured clones). Only methods can be called through these proxies; a
+ * property read gives another proxy, never a value.
+ */
+export function serveJobThread(setup: JobThreadSetup): void {
+  const port = parentPort!;
+  if (!parentPort) throw new Error('serveJobThread runs on a worker thread (see JobThreadPool)');
+  const { config, remoteServices } = workerData as JobThreadData;
+  const log = createLogger(config.logLevel, { role: 'job-thread', thread: threadId });
+  const local = setup.services(config);
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let nextCallId = 1;
+  const send = (m: FromThread) => port.postMessage(m);
+
+  const callsOf = (runId: number): Call => (path, args) => new Promise((resolve, reject) => {
+    const callId = nextCallId++;
+    waiting.set(callId, { resolve, reject });
+    try {
+      send({ type: 'call', runId, callId, path, args });
+    } catch (e) { // an argument that cannot be cloned
+      waiting.delete(callId);
+      reject(e as Error);
+    }
+  });
+
+  async function run(m: Extract<ToThread, { type: 'run' }>): Promise<void> {
+    const call = callsOf(m.runId);
+    try {
+      const handler = setup.handlers[m.kind];
+      if (!handler) throw new QuireError('GENERAL_005', `No worker handles ${m.kind} jobs`);
+      const services = { ...local };
+      for (const name of remoteServices) services[name] = remote(call, ['services', name]);
+      const ctx: JobContext = {
+        job: m.job, org: m.org, config, blobPrefix: m.blobPrefix, services,
+        log: log.child({ jobId: m.job.id, kind: m.job.kind }),
+        store: remote(call, ['store']) as MetadataStore,
+        blobs: remote(call, ['blobs']) as BlobStore,
+        checkpoint: async (done, total) => { await call(['checkpoint'], [done, total]); },
+      };
+      const { result, ...rest } = await handler(ctx);
+      // Serialized here, sent as bytes (moved, not copied): the owning thread stores or sends a large
+      // result without rebuilding it. credits_used and plan_info are the runner's to add.
+      const { credits_used: _credits, plan_info: _plan, ...own } = result;
+      const resultJson = Buffer.from(JSON.stringify(own));
+      const whole = resultJson.byteOffset === 0 && resultJson.byteLength === resultJson.buffer.byteLength; // not a slice of node's shared pool
+      port.postMessage({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson } } satisfies FromThread, whole ? [resultJson.buffer] : []);
+    } catch (e) {
+      send({ type: 'failed', runId: m.runId, error: toWire(e) });
+    }
+  }
+
+  port.on('message', (m: ToThread) => {
+    if (m.type === 'run') { void run(m); return; }
+    const w = waiting.get(m.callId);
+    if (!w) return;
+    waiting.delete(m.callId);
+    if (m.error) w.reject(fromWire(m.error));
+    else w.resolve(asBuffers(m.value));
+  });
+  send({ type: 'ready' });
+}
+
+/** A callable proxy: `remote(call, ['store']).artifacts.getForOrg(a, b)` → call(['store', 'artifacts', 'getForOrg'], [a, b]). */
+function remote(call: Call, path: string[]): unknown {
+  return new Proxy(() => undefined, {
+    // not a thenable (await on a proxy must not call it), no symbol-keyed protocol
+    get: (_t, prop) => (typeof prop === 'symbol' || prop === 'then' ? undefined : remote(call, [...path, prop])),
+    apply: (_t, _self, args: unknown[]) => call(path, args),
+  });
+}
