@@ -82,7 +82,5 @@ async function resumeUnfinishedJobs(ctx: QuireContext): Promise<void> {
 }
 
 async function listen(app: import('express').Express, config: Config): Promise<Server> {
-  const server = await listenGateway(app, config.port, config.host);
-  server.keepAliveTimeout = 65_000;
-  return server;
+  return listenGateway(app, config.port, config.host);
 }

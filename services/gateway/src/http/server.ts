@@ -16,6 +16,21 @@ import type { Express } from 'express';
  * future node turn these constructors into classes, the plain server is used instead.
  */
 export function createGatewayServer(app: Express): http.Server {
+  return withIdleKeepAlive(buildServer(app));
+}
+
+/**
+ * Idle keep-alive connections stay open 65 s (node's default is 5 s). A client or load balancer that
+ * reuses a pooled connection just as the server closes it gets "other side closed" on a request the
+ * gateway never saw; keeping the server's idle timeout above the usual 60 s of proxies and client pools
+ * makes the client side close first.
+ */
+function withIdleKeepAlive(server: http.Server): http.Server {
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+function buildServer(app: Express): http.Server {
   if (!callableConstructor(http.IncomingMessage) || !callableConstructor(http.ServerResponse)) return http.createServer(app);
   const IncomingMessage = http.IncomingMessage as unknown as (this: unknown, socket: Socket) => void;
   const ServerResponse = http.ServerResponse as unknown as (this: unknown, req: http.IncomingMessage, options?: unknown) => void;
