@@ -26,7 +26,7 @@ describe('embedded: POST /batch/schema, /batch/tables, /batch/split', () => {
     batchId = acc.job_id;
     extractionIds = acc.children.map((c: any) => c.extraction_id);
     expect(((await pollJob(t, batchId)) as any).result.completed).toBe(2);
-  }, 30_000);
+  }, 60_000);
   afterAll(() => t.close());
 
   it('/batch/tables over a batch-extract parent: one tables child per completed extraction, summary with tables_id', async () => {
