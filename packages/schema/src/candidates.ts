@@ -155,7 +155,9 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
     if (tv) out.push(make(field, tv, u, label, 'inline'));
   }
   // no separator: "TOTAL 9.00", "Invoice Number 12345"
-  const words = u.text.split(/\s+/);
+  // each word and where it starts, so the value keeps its spacing ("Total  1  278.61": two amounts, not 1 278.61)
+  const tokens = [...u.text.matchAll(/\S+/g)];
+  const words = tokens.map((m) => m[0]), starts = tokens.map((m) => m.index);
   if (u.text.includes(':') || words.length < 2) {
     if (words.length >= 2 && !out.some((c) => c.order === u.order && c.how === 'inline')) labelBeforeValue(field, u, ctx, out);
     return;
@@ -164,7 +166,7 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
   for (let k = 1; k <= Math.min(5, words.length - 1); k++) {
     const label = labelScore(field, words.slice(0, k).join(' '), ctx);
     if (label < LABEL_MIN) continue;
-    const rest = words.slice(k).join(' ');
+    const rest = u.text.slice(starts[k]).trim();
     if (field.kind === 'string' && !(/\d/.test(rest) || (label >= 0.95 && words.length - k <= 6))) continue;
     const tv = typedValue(field, rest, ctx.dates, u.selected);
     const governing = tv && withWordsBetween(field, words.slice(0, k).join(' '), rest, tv.printed, label);
@@ -277,6 +279,26 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   out.push(...found);
 }
 
+/** "# 1042", "No. A-17", "N° 562044387": a code whose only label is the number sign. */
+const SELF_LABELLED = /^(?:#|no\.?|n[°º]|nr\.?|num(?:ber)?\.?)\s*:?\s*([\p{L}\p{N}][\p{L}\p{N}_\-/.]*)$/iu;
+/** The number sign names only the last word of "invoice number": a weaker label than the full one. */
+const SELF_LABEL = 0.8;
+
+/**
+ * A line that is only a number sign and a code ("# invoice_number_1" under a title OCR could not
+ * read) answers a field whose name ends in number/no/id, when nothing labelled does; the first such
+ * line printed (the document's own number comes before those of what it refers to) ranks first.
+ */
+function selfLabelledNumbers(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  if (field.kind !== 'identifier' || !/\b(number|no|num|nr|id)$/.test(normalizeLabel(field.name))) return;
+  for (const u of ctx.ix.units) {
+    const m = SELF_LABELLED.exec(u.text.trim());
+    if (!m || !/\d/.test(m[1])) continue;
+    const tv = typedValue(field, m[1], ctx.dates);
+    if (tv) out.push(make(field, tv, u, SELF_LABEL, 'inline'));
+  }
+}
+
 /** Dates the document prints as deadlines ("Date limite de paiement le 05 Juillet 2015", "Due: 3/4/2024"). */
 function deadlineDates(ctx: SearchContext): Set<string> {
   const out = new Set<string>();
@@ -295,6 +317,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   // printed rows across blocks: a label and its value that layout put in different blocks
   for (const r of ctx.ix.rows) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
+  if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
   return out;

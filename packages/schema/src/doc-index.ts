@@ -55,7 +55,7 @@ export function buildIndex(doc: Document): DocIndex {
     for (const el of page.elements) {
       if (el.kind === 'text' && el.id) {
         const printed = printedLines(page, placed.filter((w) => w.id === el.id), el.text);
-        if (printed) {
+        if (printed && (printed.length > 1 || !el.text.includes('\n'))) {
           for (const line of printed) units.push({ order: units.length, id: el.id, text: line.text, page: page.number, box: line.box, confidence: el.confidence, selected: el.selected, category: el.category });
           continue;
         }
@@ -72,8 +72,9 @@ export function buildIndex(doc: Document): DocIndex {
         const cells = [...el.cells].sort((a, b) => a.row - b.row || a.col - b.col);
         for (const c of cells) {
           if (!c.id || !c.text.trim()) continue;
+          const printed = printedLines(page, placed.filter((w) => w.id === c.id), c.text);
           units.push({
-            order: units.length, id: c.id, text: c.text.trim(), page: page.number, box: c.box, confidence: c.confidence ?? 1,
+            order: units.length, id: c.id, text: printed ? printed.map((l) => l.text).join(' ') : c.text.trim(), page: page.number, box: c.box, confidence: c.confidence ?? 1,
             cell: { table: el, row: c.row, col: c.col, isHeader: c.isHeader || c.row < el.headerRows },
           });
         }
@@ -179,15 +180,16 @@ function rowText(page: Page, row: { words: PlacedWord[]; h: number }): { text: s
 }
 
 /**
- * The printed lines of one text element, from its words: layout merges the lines of a block into one
- * paragraph ("TOTAL CASH" for a label column printed "TOTAL" over "CASH"), which would make the
- * block one label and pair it with the wrong value. Undefined (the element's own text is used) when
- * the element is one line, or when its words do not spell its text (a reader that rewrote it).
+ * The printed lines of one element (text element or table cell), from its words. Layout merges the
+ * lines of a block into one paragraph ("TOTAL CASH" for a label column printed "TOTAL" over "CASH"),
+ * which would make the block one label and pair it with the wrong value; and it joins words across
+ * a column gap with one space, so "Total  1  278.61" (quantity, amount) would read as the amount
+ * "1 278.61". Undefined (the element's own text is used) for fewer than two words, or when the words
+ * do not spell the element's text (a reader that rewrote it).
  */
 function printedLines(page: Page, words: readonly PlacedWord[], text: string): { text: string; box: Box }[] | undefined {
   if (words.length < 2) return undefined;
   const rows = groupRows(words);
-  if (rows.length < 2) return undefined;
   const alnum = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '').length;
   const fromWords = words.reduce((n, w) => n + alnum(w.text), 0), own = alnum(text);
   if (Math.abs(fromWords - own) > 0.1 * Math.max(own, 1)) return undefined;

@@ -142,3 +142,49 @@ describe('totals checked by the summary arithmetic', () => {
     expect((extractSchemaBuiltin({ document: doc, schema }).values as Record<string, unknown>).total).toBe(80.9);
   });
 });
+
+describe('reading words as printed', () => {
+  it('keeps a column gap inside a table cell, so a quantity and an amount stay two numbers', () => {
+    // layout put "Total", the quantity and the net amount in one cell joined by single spaces
+    const words: Word[] = [
+      { text: 'Total', box: { x0: 0.5, y0: 0.64, x1: 0.55, y1: 0.66 }, confidence: 0.9 },
+      { text: '1', box: { x0: 0.59, y0: 0.64, x1: 0.6, y1: 0.66 }, confidence: 0.9 },
+      { text: '278.61', box: { x0: 0.64, y0: 0.64, x1: 0.7, y1: 0.66 }, confidence: 0.9 },
+      { text: 'Grand', box: { x0: 0.64, y0: 0.73, x1: 0.7, y1: 0.76 }, confidence: 0.9 },
+      { text: 'Total', box: { x0: 0.71, y0: 0.73, x1: 0.78, y1: 0.76 }, confidence: 0.9 },
+      { text: '319.00', box: { x0: 0.85, y0: 0.73, x1: 0.95, y1: 0.76 }, confidence: 0.9 },
+    ];
+    const doc = assignIds({
+      format: 'png', pageCount: 1, warnings: [],
+      pages: [{
+        number: 1, width: 600, height: 420, words, selectionMarks: [],
+        elements: [
+          {
+            kind: 'table', page: 1, box: { x0: 0.1, y0: 0.6, x1: 0.96, y1: 0.7 }, rows: 1, cols: 1, headerRows: 0, confidence: 0.9,
+            cells: [{ row: 0, col: 0, rowSpan: 1, colSpan: 1, text: 'Total 1 278.61', box: { x0: 0.1, y0: 0.6, x1: 0.96, y1: 0.7 }, isHeader: false, confidence: 0.9 }],
+          },
+          { kind: 'text', category: 'Text', page: 1, confidence: 0.9, text: 'Grand Total', box: { x0: 0.64, y0: 0.73, x1: 0.78, y1: 0.76 } },
+          { kind: 'text', category: 'Text', page: 1, confidence: 0.9, text: '319.00', box: { x0: 0.85, y0: 0.73, x1: 0.95, y1: 0.76 } },
+        ],
+      }],
+    });
+    expect(buildIndex(doc).units[0].text).toBe('Total  1  278.61');
+    const schema = { type: 'object', properties: { total: { type: 'number' } } };
+    expect((extractSchemaBuiltin({ document: doc, schema }).values as Record<string, unknown>).total).toBe(319);
+    // without the grand total, the cell's own total is its amount, not "1 278.61"
+    const cellOnly = { ...doc, pages: [{ ...doc.pages[0], elements: doc.pages[0].elements.slice(0, 1), words: words.slice(0, 3) }] };
+    expect((extractSchemaBuiltin({ document: cellOnly, schema }).values as Record<string, unknown>).total).toBe(278.61);
+  });
+
+  it('takes a code printed after a bare number sign for an "…number" field when nothing labels one', () => {
+    const schema = { type: 'object', properties: { invoice_number: { type: 'string' } } };
+    const lines = (extra: Block[]) => ocrReceipt([{ x0: 0.6, lines: [['N \\Vj E', 0]] }, { x0: 0.6, lines: [['# invoice_number_1', 1]] }, { x0: 0.05, lines: [['PO Number: po_number_123', 3]] }, ...extra]);
+    expect((extractSchemaBuiltin({ document: lines([]), schema }).values as Record<string, unknown>).invoice_number).toBe('invoice_number_1');
+    const labelled = lines([{ x0: 0.05, lines: [['Invoice No: INV-2024-9', 5]] }]);
+    expect((extractSchemaBuiltin({ document: labelled, schema }).values as Record<string, unknown>).invoice_number).toBe('INV-2024-9');
+    // a field that is not a number of something is not answered by a number sign
+    const other = extractSchemaBuiltin({ document: lines([]), schema: { type: 'object', properties: { reference_code: { type: 'string' } } } });
+    expect((other.values as Record<string, unknown>).reference_code).toBeNull();
+  });
+});
+
