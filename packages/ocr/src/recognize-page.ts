@@ -25,12 +25,8 @@ const ANALYSIS_SIDE = 1000;
  */
 const SMALL_ROW_PX = 38;
 const TARGET_ROW_PX = 50;
-/**
- * Enlarging further only interpolates: the glyphs gain no detail, and resampling artefacts start to
- * break tesseract's page segmentation (a 12 px-row invoice lost its boxed "Invoice No" line at 4×,
- * read it at 2× and 3×).
- */
-const MAX_UPSCALE = 3;
+/** Enlarging further only interpolates: the glyphs gain no detail. */
+const MAX_UPSCALE = 4;
 /** Largest image handed to tesseract (its WASM heap is bounded). */
 const MAX_OCR_PIXELS = 40_000_000;
 /**
@@ -40,8 +36,8 @@ const MAX_OCR_PIXELS = 40_000_000;
 const ROW_PER_BAND = 1.35;
 /**
  * A page whose best reading has a mean word confidence below this (a photo, a faint thermal receipt,
- * a poor fax; clean scans read above 90, noisy form scans 86–90) is read a second time with the other
- * local binarisation, and the two readings are merged line by line (mergeReadings).
+ * a poor fax; clean scans read above 90, noisy form scans 86–90) is read a second time with a local
+ * (per-tile) threshold, and the two readings are merged line by line (mergeReadings).
  */
 const SECOND_READING_BELOW = 85;
 /** Skew below this is left alone: resampling blurs more than the skew hurts. */
