@@ -102,7 +102,7 @@ function looksLikeLabel(text: string, ctx: SearchContext): boolean {
 /** A label and value paired along a printed row across blocks: as good as "right of", a little less sure. */
 const ROW_PROXIMITY = 0.96;
 
-export const positionOf = (u: Unit): number | undefined => (u.box ? u.page * 2 + (u.box.y0 + u.box.y1) / 2 : undefined);
+const positionOf = (u: Unit): number | undefined => (u.box ? u.page * 2 + (u.box.y0 + u.box.y1) / 2 : undefined);
 
 /** The row parts the printed value lies in (the last occurrence: values follow their labels). */
 function partsOf(u: Unit, printed: string): RowPart[] {
@@ -202,7 +202,7 @@ const isDateKind = (f: FieldSpec) => f.kind === 'date' || f.kind === 'date-time'
 const asksForDeadline = (f: FieldSpec) => f.labels.some((l) => DEADLINE.test(normalizeLabel(l.text)));
 
 /** A date that is a deadline, not the date of the document (English, French, German, Spanish, Italian). */
-export const DEADLINE = /\b(due|until|expir\w*|valid|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
+export const DEADLINE = /\b(due|until|expir\w*|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
 
 /**
  * "Date © 09/01/2019 8:01:11 PM Cashier : 01", "Doc No 123 Date 25/12/2018": a date or amount
