@@ -48,7 +48,7 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
   const maxPixels = opts.maxPixels ?? DEFAULT_LIMITS.maxPixels;
   return {
     size: pool.size,
-    recognize: (image, page) => recognizePage({ ocr: (img) => pool.recognize(img), maxPixels }, image, page),
+    recognize: (image, page) => recognizePage({ ocr: (img, pass) => pool.recognize(img, pass), maxPixels }, image, page),
     close: () => pool.close(),
   };
 }
@@ -57,5 +57,6 @@ export { recognizePage, rasterRulings, chooseScale, candidateAngles, type PageIn
 export { detectRulings, rulingsToRaw, dropTextUnderlines, type PixelLine, type PixelSquare, type RasterRulings, type RulingOptions } from './rulings.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
 export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';
-export { createTesseractWorker, languageDataPath, type OcrWorker, type OcrWorkerFactory, type OcrWorkerOptions, type TessResult } from './tesseract-worker.js';
+export { createTesseractWorker, languageDataPath, DEFAULT_BINARISATION, SECOND_BINARISATION, type Binarisation, type OcrPass, type OcrWorker, type OcrWorkerFactory, type OcrWorkerOptions, type TessResult } from './tesseract-worker.js';
+export { mergeReadings } from './merge-readings.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';

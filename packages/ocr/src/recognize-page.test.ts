@@ -3,9 +3,12 @@ import { candidateAngles, chooseScale } from './recognize-page.js';
 const page = { number: 1, widthPt: 612, heightPt: 792 };
 
 describe('scale and orientation choices', () => {
-  it('upscales small text towards ~40 px rows, capped at 4×', () => {
-    expect(chooseScale(20, 1000, 1300, page, 1e9)).toBeCloseTo(2, 5);
+  it('upscales text smaller than 300 DPI print towards ~50 px rows, capped at 4×', () => {
+    expect(chooseScale(20, 1000, 1300, page, 1e9)).toBeCloseTo(2.5, 5);
+    expect(chooseScale(35, 1000, 1300, page, 1e9)).toBeCloseTo(50 / 35, 5);
     expect(chooseScale(5, 1000, 1300, page, 1e9)).toBe(4);
+    // 10 pt at 300 DPI (rows of ~40 px) already reads well: left alone
+    expect(chooseScale(40, 2550, 3300, page, 1e9)).toBe(1);
     expect(chooseScale(44, 2550, 3300, page, 1e9)).toBe(1);
   });
   it('falls back to the nominal DPI when no line height was measured', () => {

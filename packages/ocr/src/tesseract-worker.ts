@@ -13,13 +13,34 @@ export interface TessBlock { paragraphs: { lines: TessLine[] }[] }
 export interface TessResult { blocks: TessBlock[]; confidence: number; text: string }
 
 /**
+ * How tesseract turns the grey page into ink and paper before reading it: one global Otsu threshold,
+ * Otsu per tile (adapts to uneven light), or Sauvola's local threshold (adapts to faint, low-contrast
+ * print). Photos and thermal receipts read better with the local ones; they cost no extra time.
+ */
+export type Binarisation = 'otsu' | 'adaptive-otsu' | 'sauvola';
+
+/** What may change from one recognition to the next on the same worker. */
+export interface OcrPass { binarisation?: Binarisation }
+
+/**
+ * The first reading's binarisation: tesseract's own global Otsu, best on clean print (a local
+ * threshold loses confidence on some words of a clean scan and, as a first reading, lowered the
+ * corpus images' text similarity). A page that reads poorly gets a second reading (recognizePage)
+ * with Otsu per tile, which recovers lines that uneven light or faint print cost the first.
+ */
+export const DEFAULT_BINARISATION: Binarisation = 'otsu';
+export const SECOND_BINARISATION: Binarisation = 'adaptive-otsu';
+
+const THRESHOLDING_METHOD: Record<Binarisation, string> = { otsu: '0', 'adaptive-otsu': '1', sauvola: '2' };
+
+/**
  * One OCR worker as the pool sees it. `onDeath` fires once when the underlying thread is gone
  * (crash, abort, terminate) so the pool can fail the job in flight and replace the worker.
  */
 export interface OcrWorker {
   readonly id: string;
-  /** Recognizes an encoded image (PGM, PNG, JPEG …). */
-  recognize(image: Uint8Array): Promise<TessResult>;
+  /** Recognizes an encoded image (PGM, PNG, JPEG …), with this pass's settings (default binarisation otherwise). */
+  recognize(image: Uint8Array, pass?: OcrPass): Promise<TessResult>;
   /** Graceful stop. */
   terminate(): Promise<void>;
   /** Abrupt stop of the thread (what a crash looks like); used by the pool on timeouts. */
@@ -80,9 +101,12 @@ export const createTesseractWorker: OcrWorkerFactory = async ({ languages, psm, 
     // Without an errorHandler a rejected job also throws inside the message listener (uncaught).
     errorHandler: () => {},
   });
-  await tw.setParameters({ tessedit_pageseg_mode: String(psm) as tesseract.PSM, user_defined_dpi: '300' });
+  await tw.setParameters({ tessedit_pageseg_mode: String(psm) as tesseract.PSM, user_defined_dpi: '300', ...binarisationParams(DEFAULT_BINARISATION) });
   return wrap(tw, (tw as unknown as { worker: NodeThread }).worker);
 };
+
+// tesseract 5's `thresholding_method`; tesseract.js's parameter type does not list it
+const binarisationParams = (b: Binarisation) => ({ thresholding_method: THRESHOLDING_METHOD[b] }) as Partial<tesseract.WorkerParams>;
 
 function wrap(tw: tesseract.Worker, thread: NodeThread): OcrWorker {
   const id = `ocr-${++counter}`;
@@ -101,10 +125,17 @@ function wrap(tw: tesseract.Worker, thread: NodeThread): OcrWorker {
   thread.on('error', (e) => die(e instanceof Error ? e : new Error(String(e))));
   thread.on('exit', (code) => die(new Error(`OCR worker thread exited (code ${String(code)})`)));
 
+  let binarisation = DEFAULT_BINARISATION;
   return {
     id,
-    async recognize(image) {
+    async recognize(image, pass) {
       if (dead) throw dead;
+      const want = pass?.binarisation ?? DEFAULT_BINARISATION;
+      if (want !== binarisation) {
+        // the pool runs one job per worker at a time, so the setting cannot leak into another job
+        await Promise.race([tw.setParameters(binarisationParams(want)), death]);
+        binarisation = want;
+      }
       const job = tw.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: true, blocks: true })
         .then((r) => r.data as unknown as TessResult, (e: unknown) => { throw e instanceof Error ? e : new Error(String(e)); });
       return Promise.race([job, death]);

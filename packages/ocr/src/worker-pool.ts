@@ -1,8 +1,9 @@
 import { QuireError } from '@quire/core';
-import type { OcrWorker, OcrWorkerFactory, TessResult } from './tesseract-worker.js';
+import type { OcrPass, OcrWorker, OcrWorkerFactory, TessResult } from './tesseract-worker.js';
 
 interface Job {
   image: Uint8Array;
+  pass?: OcrPass;
   attempts: number;
   resolve: (r: TessResult) => void;
   reject: (e: unknown) => void;
@@ -50,10 +51,10 @@ export class WorkerPool {
     return { languages: this.opts.languages, psm: this.opts.psm, tessdataDir: this.opts.tessdataDir };
   }
 
-  recognize(image: Uint8Array): Promise<TessResult> {
+  recognize(image: Uint8Array, pass?: OcrPass): Promise<TessResult> {
     if (this.closed) return Promise.reject(new QuireError('PROC_003', 'OCR pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ image, attempts: 0, resolve, reject });
+      this.queue.push({ image, pass, attempts: 0, resolve, reject });
       this.dispatch();
     });
   }
@@ -117,7 +118,7 @@ export class WorkerPool {
       timer = setTimeout(() => reject(new Error(`OCR job exceeded ${this.opts.jobTimeoutMs} ms`)), this.opts.jobTimeoutMs);
     });
     try {
-      const result = await Promise.race([worker.recognize(job.image), timeout]);
+      const result = await Promise.race([worker.recognize(job.image, job.pass), timeout]);
       clearTimeout(timer);
       if (this.live.has(worker)) { this.idle.push(worker); }
       job.resolve(result);

@@ -1,5 +1,5 @@
 import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM_GROUPS } from '@quire/models';
-import { below, rightOf, type DocIndex, type Unit } from './doc-index.js';
+import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type RowPart, type Unit } from './doc-index.js';
 import { isGenericField, type FieldSpec } from './field-spec.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
@@ -20,9 +20,13 @@ export interface Candidate {
   proximity: number;
   score: number;
   order: number;
+  /** Where the value is printed: page × 2 + vertical centre (undefined without geometry), for "printed last". */
+  at?: number;
   how: 'inline' | 'inline-nosep' | 'right' | 'below' | 'cell-right' | 'cell-below' | 'pattern';
   /** A total after a rounding adjustment (it outranks the unrounded one). */
   rounded?: boolean;
+  /** An amount the summary lines above it add up to (subtotal + tax + … ). */
+  summed?: boolean;
 }
 
 export const LABEL_MIN = 0.78;
@@ -50,6 +54,8 @@ export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext):
   if (best < 0.82 && field.description && t.split(/\s+/).length <= 4 && mentionsLabel(field.description, t) && !namesOtherField(field, t, ctx)
     && !(field.isTotal && PARTIAL.test(normalizeLabel(t)))) best = 0.82;
   if (field.isTotal && best >= LABEL_MIN) best = totalQualified(best, t);
+  // "Payment due date", "Date limite de paiement": a deadline answers only a field that asks for one
+  if (isDateKind(field) && best >= LABEL_MIN && DEADLINE.test(normalizeLabel(t)) && !asksForDeadline(field)) return 0;
   return best;
 }
 
@@ -74,6 +80,9 @@ function leadingLabelScore(field: string, printed: string): number {
   const rest = p.slice(f.length).join(' ');
   // "Total sales (inclusive of GST)": a tax word after "inclusive" is still the whole amount
   if (!/\d/.test(rest) && /\b(incl\w*|inclusive|including)\b/.test(rest) && !/\b(excl\w*|exclusive)\b/.test(rest)) return 0.84;
+  // "Total Sa clusive of GST)": OCR lost the qualifier's first letters — whole or part, the tax word
+  // is its object, not the head; such a total competes unqualified
+  if (!/\d/.test(rest) && /\b(?!incl|excl)\w*clu(sive|ding|ded)\b/.test(rest)) return 0.84;
   return /\d/.test(rest) || PARTIAL.test(rest) || KNOWN_LABELS.has(rest) ? 0 : 0.84;
 }
 
@@ -90,10 +99,31 @@ function looksLikeLabel(text: string, ctx: SearchContext): boolean {
   return ctx.schemaLabels.some((l) => normalizeLabel(l) === n);
 }
 
-function make(field: FieldSpec, tv: TypedValue, u: Unit, label: number, how: Candidate['how'], ids = [u.id]): Candidate {
-  const proximity = PROXIMITY[how];
-  const score = label * tv.fit * proximity * Math.sqrt(Math.max(0.05, u.confidence));
-  return { value: tv.value, printed: tv.printed, ids, label, fit: tv.fit, proximity, score, order: u.order, how };
+/** A label and value paired along a printed row across blocks: as good as "right of", a little less sure. */
+const ROW_PROXIMITY = 0.96;
+
+const positionOf = (u: Unit): number | undefined => (u.box ? u.page * 2 + (u.box.y0 + u.box.y1) / 2 : undefined);
+
+/** The row parts the printed value lies in (the last occurrence: values follow their labels). */
+function partsOf(u: Unit, printed: string): RowPart[] {
+  if (!u.parts) return [];
+  const at = u.text.lastIndexOf(printed);
+  return at < 0 ? [] : u.parts.filter((p) => p.start < at + printed.length && p.end > at);
+}
+
+/** The elements a value cites: the unit's own id, or in a row the elements the printed value lies in. */
+function citeIn(u: Unit, printed: string): string[] {
+  const ids = partsOf(u, printed).map((p) => p.id);
+  return ids.length ? [...new Set(ids)] : [u.id];
+}
+
+function make(field: FieldSpec, tv: TypedValue, u: Unit, label: number, how: Candidate['how'], ids = citeIn(u, tv.printed)): Candidate {
+  const proximity = PROXIMITY[how] * (u.parts ? ROW_PROXIMITY : 1);
+  // in a row, how well the value itself was read (a garbled label is scored by the label match)
+  const held = partsOf(u, tv.printed);
+  const read = held.length ? Math.min(...held.map((p) => p.confidence)) : u.confidence;
+  const score = label * tv.fit * proximity * Math.sqrt(Math.max(0.05, read));
+  return { value: tv.value, printed: tv.printed, ids, label, fit: tv.fit, proximity, score, order: u.order, at: positionOf(u), how };
 }
 
 /** "Invoice No: 123  Date: 2 Feb 2024": every colon splits a label (the words before) from a value. */
@@ -125,7 +155,9 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
     if (tv) out.push(make(field, tv, u, label, 'inline'));
   }
   // no separator: "TOTAL 9.00", "Invoice Number 12345"
-  const words = u.text.split(/\s+/);
+  // each word and where it starts, so the value keeps its spacing ("Total  1  278.61": two amounts, not 1 278.61)
+  const tokens = [...u.text.matchAll(/\S+/g)];
+  const words = tokens.map((m) => m[0]), starts = tokens.map((m) => m.index);
   if (u.text.includes(':') || words.length < 2) {
     if (words.length >= 2 && !out.some((c) => c.order === u.order && c.how === 'inline')) labelBeforeValue(field, u, ctx, out);
     return;
@@ -134,10 +166,11 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
   for (let k = 1; k <= Math.min(5, words.length - 1); k++) {
     const label = labelScore(field, words.slice(0, k).join(' '), ctx);
     if (label < LABEL_MIN) continue;
-    const rest = words.slice(k).join(' ');
+    const rest = u.text.slice(starts[k]).trim();
     if (field.kind === 'string' && !(/\d/.test(rest) || (label >= 0.95 && words.length - k <= 6))) continue;
     const tv = typedValue(field, rest, ctx.dates, u.selected);
-    const c = tv && make(field, tv, u, label, 'inline-nosep');
+    const governing = tv && withWordsBetween(field, words.slice(0, k).join(' '), rest, tv.printed, label);
+    const c = tv && governing && make(field, tv, u, governing, 'inline-nosep');
     if (c && (!best || c.score > best.score)) best = c;
   }
   if (best) out.push(best);
@@ -145,12 +178,39 @@ function inlineCandidates(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
 }
 
 /**
+ * Words printed between a label and its amount or date can qualify the label: "Total Qty 2" is a
+ * count, not the total; "Date limite de paiement le 05 Juillet" is a deadline, not the document's
+ * date. Returns the label score to use — 0 when such a word turns the label into another one — and
+ * ignores everything else between (currency marks, OCR'd dot leaders "TOTAL AMT.....RM 60.31").
+ */
+function withWordsBetween(field: FieldSpec, label: string, rest: string, printed: string, score: number): number {
+  const isDate = isDateKind(field);
+  if (!isDate && !['number', 'integer', 'percent'].includes(field.kind)) return score;
+  const at = isDate ? findDates(rest)[0]?.index ?? -1 : rest.lastIndexOf(printed);
+  if (at <= 0) return score;
+  const between = normalizeLabel(rest.slice(0, at));
+  if (!/\p{L}{2}/u.test(between)) return score;
+  if (field.isTotal) {
+    if (PARTIAL.test(between)) return 0;
+    return totalQualified(score, `${label} ${between}`);
+  }
+  if (isDate && DEADLINE.test(between) && !asksForDeadline(field)) return 0;
+  return score;
+}
+
+const isDateKind = (f: FieldSpec) => f.kind === 'date' || f.kind === 'date-time' || f.kind === 'date-text';
+const asksForDeadline = (f: FieldSpec) => f.labels.some((l) => DEADLINE.test(normalizeLabel(l.text)));
+
+/** A date that is a deadline, not the date of the document (English, French, German, Spanish, Italian). */
+export const DEADLINE = /\b(due|until|expir\w*|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
+
+/**
  * "Date © 09/01/2019 8:01:11 PM Cashier : 01", "Doc No 123 Date 25/12/2018": a date or amount
  * inside a longer line, governed by the one to three words just before it (OCR noise between the
  * label and the value — ".", "©", ":" — is skipped).
  */
 function labelBeforeValue(field: FieldSpec, u: Unit, ctx: SearchContext, out: Candidate[]): void {
-  const isDate = field.kind === 'date' || field.kind === 'date-time' || field.kind === 'date-text';
+  const isDate = isDateKind(field);
   if (!isDate && field.kind !== 'number') return;
   const found = isDate ? findDates(u.text, ctx.dates).map((d) => ({ index: d.index, raw: d.raw })) : findAmounts(u.text).map((a) => ({ index: a.index, raw: a.raw }));
   for (const f of found) {
@@ -159,6 +219,8 @@ function labelBeforeValue(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
     for (let k = 1; k <= Math.min(3, words.length); k++) {
       const label = labelScore(field, words.slice(-k).join(' '), ctx);
       if (label < LABEL_MIN) continue;
+      // "Payment due date 06/07/2015": the words just before the label can make it a deadline
+      if (isDate && DEADLINE.test(normalizeLabel(words.slice(-k - 2, -k).join(' '))) && !asksForDeadline(field)) break;
       const tv = typedValue(field, u.text.slice(f.index), ctx.dates, u.selected);
       if (tv) out.push(make(field, tv, u, label, 'inline-nosep'));
       break;
@@ -204,8 +266,10 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   if (!isGenericField(field) && !field.required) return;
   if (!['email', 'uri', 'phone', 'currency', 'date', 'date-time', 'date-text'].includes(field.kind)) return;
   const prior = isGenericField(field) ? 1 : 0.7;
+  const deadlines = isDateKind(field) && !asksForDeadline(field) ? deadlineDates(ctx) : new Set<string>();
   const found: Candidate[] = [];
   for (const u of ctx.ix.units) {
+    if (deadlines.size && findDates(u.text, ctx.dates).some((d) => deadlines.has(d.iso))) continue;
     const tv = typedValue(field, u.text, ctx.dates);
     if (tv) found.push(make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern'));
   }
@@ -215,16 +279,105 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   out.push(...found);
 }
 
+/** "# 1042", "No. A-17", "N° 562044387": a code whose only label is the number sign. */
+const SELF_LABELLED = /^(?:#|no\.?|n[°º]|nr\.?|num(?:ber)?\.?)\s*:?\s*([\p{L}\p{N}][\p{L}\p{N}_\-/.]*)$/iu;
+/** The number sign names only the last word of "invoice number": a weaker label than the full one. */
+const SELF_LABEL = 0.8;
+
+/**
+ * A line that is only a number sign and a code ("# invoice_number_1" under a title OCR could not
+ * read) answers a field whose name ends in number/no/id, when nothing labelled does; the first such
+ * line printed (the document's own number comes before those of what it refers to) ranks first.
+ */
+function selfLabelledNumbers(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  if (field.kind !== 'identifier' || !/\b(number|no|num|nr|id)$/.test(normalizeLabel(field.name))) return;
+  for (const u of ctx.ix.units) {
+    const m = SELF_LABELLED.exec(u.text.trim());
+    if (!m || !/\d/.test(m[1])) continue;
+    const tv = typedValue(field, m[1], ctx.dates);
+    if (tv) out.push(make(field, tv, u, SELF_LABEL, 'inline'));
+  }
+}
+
+/** Dates the document prints as deadlines ("Date limite de paiement le 05 Juillet 2015", "Due: 3/4/2024"). */
+function deadlineDates(ctx: SearchContext): Set<string> {
+  const out = new Set<string>();
+  for (const u of [...ctx.ix.units, ...ctx.ix.rows]) {
+    for (const d of findDates(u.text, ctx.dates)) if (DEADLINE.test(normalizeLabel(u.text.slice(Math.max(0, d.index - 40), d.index)))) out.add(d.iso);
+  }
+  return out;
+}
+
 export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidate[] {
   const out: Candidate[] = [];
   for (const u of ctx.ix.units) {
     inlineCandidates(field, u, ctx, out);
     neighbourCandidates(field, u, ctx, out);
   }
+  // printed rows across blocks: a label and its value that layout put in different blocks
+  for (const r of ctx.ix.rows) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
+  if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
+  if (field.isTotal) summedTotals(field, ctx, out);
   return out;
 }
+
+/** A subtotal that the lines below it add to: "Sub total", "Total (excluding GST)", "Total HT", "Net amount". */
+const SUBTOTAL = /\b(sub ?total|total\b.*\b(excl\w*|exclusive|before|ht|pre ?tax)|net (amount|total)|montant ht|zwischensumme|nettobetrag)\b/;
+/** Lines that take away from the running sum when printed without a sign. */
+const DEDUCTION = /\b(discount|less|savings?|rebate|voucher|remise|rabais|reduction|descuento|rabatt|deposit paid)\b/;
+
+interface SummaryLine { unit: Unit; label: string; amount: { value: number; raw: string } }
+
+/** The amount a printed line ends with (not a percentage, not part of a date) and the words before it. */
+function summaryLine(u: Unit): SummaryLine | undefined {
+  const label = u.text.replace(/[^\p{L}\s]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (ROUNDING.test(label)) {
+    const adj = roundingAdjustment(u.text);
+    return adj ? { unit: u, label: normalizeLabel(label), amount: { value: adj.value, raw: String(adj.value) } } : undefined;
+  }
+  const dates = findDates(u.text);
+  const amounts = findAmounts(u.text).filter((a) => !a.percent && !dates.some((d) => a.index >= d.index && a.index < d.index + d.raw.length));
+  const a = amounts[amounts.length - 1];
+  if (!a) return undefined;
+  return { unit: u, label: normalizeLabel(u.text.slice(0, a.index)), amount: { value: a.value, raw: a.raw.replace(/^\(|\)$/g, '') } };
+}
+
+/**
+ * The summary block of a receipt or invoice adds up: subtotal + charges + tax ± rounding − discount
+ * is the total paid. From each subtotal line, the amounts printed on the lines below are summed;
+ * the first line whose amount equals the sum so far (after at least one component) is a total,
+ * whatever its label reads — OCR often garbles the label of the one line that matters
+ * ("NL {UTAL  343.95" after "SUB TOTAL 295.00 / SERVICE CHARGE 29.50 / GST 19.47 / ROUNDING -0.02").
+ * The check is arithmetic on printed amounts, so it also vouches for a labelled total it agrees with.
+ */
+function summedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
+  for (const page of pages) {
+    const lines = (pageLines(ctx.ix, page) ?? []).map(summaryLine);
+    lines.forEach((start, i) => {
+      if (!start || !SUBTOTAL.test(start.label)) return;
+      let sum = start.amount.value, parts = 0;
+      for (let j = i + 1; j < Math.min(lines.length, i + 10); j++) {
+        const line = lines[j];
+        if (!line) continue;
+        const v = line.amount.value;
+        if (parts > 0 && Math.abs(v - sum) < 0.005 && v > 0) {
+          const tv = typedValue(field, line.amount.raw, ctx.dates);
+          if (tv) out.push({ ...make(field, { ...tv, printed: line.amount.raw }, line.unit, SUM_LABEL, 'below'), summed: true });
+          return;
+        }
+        if (SUBTOTAL.test(line.label)) return; // another summary block starts
+        sum = Math.round((sum + (v > 0 && DEDUCTION.test(line.label) ? -v : v)) * 100) / 100;
+        parts++;
+      }
+    });
+  }
+}
+
+/** How much a sum that adds up counts as a label: about a printed "Total". */
+const SUM_LABEL = 0.95;
 
 const ROUNDING = /^(rounding|round(ing)? adj(ustment)?|rounding adj(ustment)?|arrondi)\b/i;
 
@@ -234,20 +387,18 @@ const ROUNDING = /^(rounding|round(ing)? adj(ustment)?|rounding adj(ustment)?|ar
  * amount is printed below the rounding line — the total paid.
  */
 function roundedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
-  for (const r of ctx.ix.units) {
+  for (const r of [...ctx.ix.units, ...ctx.ix.rows]) {
     const label = r.text.replace(/[^\p{L}\s]+/gu, ' ').replace(/\s+/g, ' ').trim();
     if (!ROUNDING.test(label)) continue;
-    const own = findAmounts(r.text);
-    const src = own.length ? r : rightOf(ctx.ix, r);
-    const adj = (src === r ? own : findAmounts(src?.text ?? ''))[0];
+    const adj = roundingAdjustment(r.text) ?? roundingAdjustment(rightOf(ctx.ix, r)?.text ?? '');
     if (!adj || !adj.value || Math.abs(adj.value) >= 1) continue;
-    const totals = out.filter((c) => typeof c.value === 'number' && c.order < r.order && c.how !== 'pattern');
+    // any labelled total on the page: the unrounded one is often printed again below (a tax summary)
+    const totals = out.filter((c) => typeof c.value === 'number' && c.how !== 'pattern' && samePage(ctx, c, r));
     for (const t of totals) {
       // the adjustment's sign is easily lost ("-0.01" read as "0.01"): the amount printed after it decides
       let want = 0, hit: Unit | undefined;
       for (const w of [(t.value as number) + adj.value, (t.value as number) - adj.value].map((x) => Math.round(x * 100) / 100)) {
-        hit = ctx.ix.units.find((v) => v.page === r.page && v.order > r.order && v.order <= r.order + 6
-          && findAmounts(v.text).some((a) => Math.abs(a.value - w) < 0.005));
+        hit = [...ctx.ix.units, ...ctx.ix.rows].find((v) => v !== r && printedSoonAfter(r, v) && findAmounts(v.text).some((a) => Math.abs(a.value - w) < 0.005));
         if (hit) { want = w; break; }
       }
       if (!hit) continue;
@@ -256,3 +407,30 @@ function roundedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): 
     }
   }
 }
+
+/**
+ * The adjustment a rounding line prints: its amount, or — as OCR often drops the point of so small an
+ * amount ("-0 01", "-001") — a lone "0" and two digits read as hundredths.
+ */
+function roundingAdjustment(text: string): { value: number } | undefined {
+  const amounts = findAmounts(text);
+  const exact = amounts.find((a) => a.hasDecimals);
+  if (exact) return exact;
+  const m = /(?<![\d.,])([-−]?)\s?0[\s.,]?(\d{2})(?![\d.,])/.exec(text);
+  if (m) return { value: (m[1] ? -1 : 1) * Number(m[2]) / 100 };
+  return amounts[0];
+}
+
+const samePage = (ctx: SearchContext, c: Candidate, r: Unit) => unitAt(ctx.ix, c.order)?.page === r.page;
+
+/** A unit printed below the rounding line `r`, within a few of its lines (or a few units after it). */
+function printedSoonAfter(r: Unit, v: Unit): boolean {
+  if (v.page !== r.page) return false;
+  if (v.box && r.box) {
+    const cy = (v.box.y0 + v.box.y1) / 2;
+    return cy > r.box.y1 - 0.25 * height(r.box) && cy < r.box.y1 + 6 * height(r.box);
+  }
+  return v.order > r.order && v.order <= r.order + 6;
+}
+
+const height = (b: { y0: number; y1: number }) => Math.max(1e-3, b.y1 - b.y0);

@@ -27,7 +27,9 @@ function merge(cands: Candidate[]): { cand: Candidate; support: number }[] {
     if (!cur) byValue.set(k, { cand: c, support: new Set(c.ids) });
     else {
       c.ids.forEach((id) => cur.support.add(id));
-      if (c.score > cur.cand.score) cur.cand = c;
+      // the strongest reading stands for the value, with what any reading learned about it
+      const flags = { rounded: cur.cand.rounded || c.rounded, summed: cur.cand.summed || c.summed };
+      cur.cand = { ...(c.score > cur.cand.score ? c : cur.cand), ...flags };
     }
   }
   return [...byValue.values()].map((v) => ({ cand: v.cand, support: v.support.size }));
@@ -40,8 +42,13 @@ function totalBonus(field: FieldSpec, merged: { cand: Candidate }[]): Map<Candid
   const labelled = merged.map((m) => m.cand).filter((c) => c.label >= 0.85 && typeof c.value === 'number');
   if (labelled.length < 2) return bonus;
   const max = Math.max(...labelled.map((c) => c.value as number));
-  const lastOrder = Math.max(...labelled.map((c) => c.order));
-  for (const c of labelled) bonus.set(c, (c.value === max ? 0.06 : 0) + (c.order === lastOrder ? 0.03 : 0));
+  // printed last: lowest on the last page where there is geometry (a receipt's reading order puts
+  // its label column before its amount column), else last in reading order
+  const where = (c: Candidate) => (labelled.every((l) => l.at !== undefined) ? c.at! : c.order);
+  const last = Math.max(...labelled.map(where));
+  for (const c of labelled) bonus.set(c, (c.value === max ? 0.06 : 0) + (where(c) === last ? 0.03 : 0));
+  // an amount the summary lines add up to is checked arithmetic, not a reading of a label
+  for (const c of labelled) if (c.summed) bonus.set(c, Math.max(bonus.get(c) ?? 0, 0.1));
   // the rounded total is what was paid, though a cent below the unrounded one
   for (const c of labelled) {
     if (!c.rounded) continue;

@@ -1,4 +1,4 @@
-import type { Box, Document, TableElement } from '@quire/core';
+import type { Box, Document, Page, TableElement } from '@quire/core';
 
 /**
  * The extractor's view of a Document: "units" — text lines (a text element split at its line
@@ -18,7 +18,14 @@ export interface Unit {
   selected?: boolean;
   category?: string;
   cell?: { table: TableElement; row: number; col: number; isHeader: boolean };
+  /**
+   * A printed row read across layout blocks (see visualRows): which element each stretch of `text`
+   * came from, so a value found in it cites the element that holds the value.
+   */
+  parts?: RowPart[];
 }
+
+export interface RowPart { id: string; start: number; end: number; /** Lowest OCR confidence of its words. */ confidence: number }
 
 export interface DocIndex {
   units: Unit[];
@@ -28,14 +35,30 @@ export interface DocIndex {
   tables: TableElement[];
   /** Every unit's text, for document-wide hints (date order, currency). */
   texts: string[];
+  /**
+   * Printed rows read from the page words, across layout blocks (orders continue after `units`);
+   * `parts` says which element each stretch of a row's text lies in.
+   */
+  rows: Unit[];
 }
+
+/** A row whose words lie in more than one element: the pairing it shows is not in any unit. */
+export const crossesElements = (r: Unit) => new Set((r.parts ?? []).map((p) => p.id)).size > 1;
 
 export function buildIndex(doc: Document): DocIndex {
   const units: Unit[] = [];
   const tables: TableElement[] = [];
+  const placedByPage = new Map<number, PlacedWord[]>();
   for (const page of doc.pages) {
+    const placed = placeWords(page);
+    placedByPage.set(page.number, placed);
     for (const el of page.elements) {
       if (el.kind === 'text' && el.id) {
+        const printed = printedLines(page, placed.filter((w) => w.id === el.id), el.text);
+        if (printed && (printed.length > 1 || !el.text.includes('\n'))) {
+          for (const line of printed) units.push({ order: units.length, id: el.id, text: line.text, page: page.number, box: line.box, confidence: el.confidence, selected: el.selected, category: el.category });
+          continue;
+        }
         const parts = el.text.split(/\r?\n/).map((t) => t.trim()).filter(Boolean);
         parts.forEach((text, i) => {
           // sub-lines of one element share its id; split the box evenly so geometry stays usable
@@ -49,8 +72,9 @@ export function buildIndex(doc: Document): DocIndex {
         const cells = [...el.cells].sort((a, b) => a.row - b.row || a.col - b.col);
         for (const c of cells) {
           if (!c.id || !c.text.trim()) continue;
+          const printed = printedLines(page, placed.filter((w) => w.id === c.id), c.text);
           units.push({
-            order: units.length, id: c.id, text: c.text.trim(), page: page.number, box: c.box, confidence: c.confidence ?? 1,
+            order: units.length, id: c.id, text: printed ? printed.map((l) => l.text).join(' ') : c.text.trim(), page: page.number, box: c.box, confidence: c.confidence ?? 1,
             cell: { table: el, row: c.row, col: c.col, isHeader: c.isHeader || c.row < el.headerRows },
           });
         }
@@ -61,7 +85,147 @@ export function buildIndex(doc: Document): DocIndex {
   for (const u of units) byPage.set(u.page, [...(byPage.get(u.page) ?? []), u]);
   const byId = new Map<string, Unit>();
   for (const u of units) if (!byId.has(u.id)) byId.set(u.id, u);
-  return { units, byPage, byId, tables, texts: units.map((u) => u.text) };
+  const rows: Unit[] = [];
+  for (const page of doc.pages) for (const r of visualRows(page, placedByPage.get(page.number)!)) rows.push({ ...r, order: units.length + rows.length });
+  return { units, byPage, byId, tables, texts: units.map((u) => u.text), rows };
+}
+
+/**
+ * A page's printed rows top to bottom: the rows read from its words, else (a reader without word
+ * boxes) its units grouped by position; undefined without geometry.
+ */
+export function pageLines(ix: DocIndex, page: number): Unit[] | undefined {
+  const fromWords = ix.rows.filter((r) => r.page === page);
+  if (fromWords.length) return fromWords;
+  const units = (ix.byPage.get(page) ?? []).filter((u) => u.box);
+  if (!units.length) return undefined;
+  const asWords: PlacedWord[] = units.map((u) => ({ text: u.text, box: u.box!, confidence: u.confidence, id: u.id, cy: (u.box!.y0 + u.box!.y1) / 2, h: height(u.box!) }));
+  const byId = new Map(units.map((u) => [u.id, u]));
+  return groupRows(asWords).map((r) => {
+    const { text, parts, box } = rowText({ number: page, width: 0, height: 0, elements: [], words: [], selectionMarks: [] }, r);
+    const last = byId.get(parts[parts.length - 1].id)!;
+    return { order: last.order, id: last.id, text, page, box, confidence: Math.min(...r.words.map((w) => w.confidence)), parts };
+  });
+}
+
+/** The unit (element line, cell or row) with this reading-order index. */
+export const unitAt = (ix: DocIndex, order: number): Unit | undefined => (order < ix.units.length ? ix.units[order] : ix.rows[order - ix.units.length]);
+
+/** A page word and the element (text element or table cell id) it lies in. */
+export interface PlacedWord { text: string; box: Box; confidence: number; id: string; cy: number; h: number }
+
+interface Holder { id: string; box: Box; text: string }
+
+/** The page's words, each with the element it belongs to (words outside every element are left out). */
+export function placeWords(page: Page): PlacedWord[] {
+  const holders: Holder[] = [];
+  for (const el of page.elements) {
+    if (el.kind === 'text' && el.id && el.box) holders.push({ id: el.id, box: el.box, text: el.text });
+    else if (el.kind === 'table') for (const c of el.cells) if (c.id && c.box && c.text.trim()) holders.push({ id: c.id, box: c.box, text: c.text });
+  }
+  const placed: PlacedWord[] = [];
+  for (const w of page.words ?? []) {
+    if (!w.text.trim()) continue;
+    const id = holderOf(w, holders);
+    if (id) placed.push({ text: w.text.trim(), box: w.box, confidence: w.confidence, id, cy: (w.box.y0 + w.box.y1) / 2, h: height(w.box) });
+  }
+  return placed;
+}
+
+/**
+ * Words grouped into printed rows: words whose vertical centres lie within ~0.4 of a line height of
+ * each other, top to bottom, each row read left to right.
+ */
+function groupRows(words: readonly PlacedWord[]): { words: PlacedWord[]; h: number }[] {
+  const sorted = [...words].sort((a, b) => a.cy - b.cy);
+  const rows: { words: PlacedWord[]; cy: number; h: number }[] = [];
+  for (const w of sorted) {
+    let best: (typeof rows)[number] | undefined, bestD = Infinity;
+    // only the last few rows can still take a word (words come sorted by height on the page)
+    for (let k = rows.length - 1; k >= Math.max(0, rows.length - 4); k--) {
+      const r = rows[k];
+      const d = Math.abs(w.cy - r.cy);
+      if (d > 0.4 * Math.max(w.h, r.h) || d >= bestD) continue;
+      // a word over another word of the row is a different line of a denser block
+      if (r.words.some((o) => Math.min(o.box.x1, w.box.x1) - Math.max(o.box.x0, w.box.x0) > 0.3 * Math.min(o.box.x1 - o.box.x0, w.box.x1 - w.box.x0))) continue;
+      best = r; bestD = d;
+    }
+    if (best) {
+      best.words.push(w);
+      best.cy = best.words.reduce((s, o) => s + o.cy, 0) / best.words.length;
+      best.h = median(best.words.map((o) => o.h));
+    } else rows.push({ words: [w], cy: w.cy, h: w.h });
+  }
+  for (const r of rows) r.words.sort((a, b) => a.box.x0 - b.box.x0);
+  return rows;
+}
+
+/** A row's text: words joined by a space, a wide gap (a column break) by two, as in a text line. */
+function rowText(page: Page, row: { words: PlacedWord[]; h: number }): { text: string; parts: RowPart[]; box: Box } {
+  // boxes are normalized per axis: a horizontal gap in row heights needs the page's aspect ratio
+  const aspect = page.width > 0 && page.height > 0 ? page.width / page.height : 1;
+  const words = row.words;
+  let text = '';
+  const parts: RowPart[] = [];
+  words.forEach((w, i) => {
+    if (i > 0) text += (w.box.x0 - words[i - 1].box.x1) * aspect > 1.5 * row.h ? '  ' : ' ';
+    const start = text.length;
+    text += w.text;
+    const last = parts[parts.length - 1];
+    if (last && last.id === w.id) { last.end = text.length; last.confidence = Math.min(last.confidence, w.confidence); }
+    else parts.push({ id: w.id, start, end: text.length, confidence: w.confidence });
+  });
+  const box = { x0: Math.min(...words.map((w) => w.box.x0)), y0: Math.min(...words.map((w) => w.box.y0)), x1: Math.max(...words.map((w) => w.box.x1)), y1: Math.max(...words.map((w) => w.box.y1)) };
+  return { text, parts, box };
+}
+
+/**
+ * The printed lines of one element (text element or table cell), from its words. Layout merges the
+ * lines of a block into one paragraph ("TOTAL CASH" for a label column printed "TOTAL" over "CASH"),
+ * which would make the block one label and pair it with the wrong value; and it joins words across
+ * a column gap with one space, so "Total  1  278.61" (quantity, amount) would read as the amount
+ * "1 278.61". Undefined (the element's own text is used) for fewer than two words, or when the words
+ * do not spell the element's text (a reader that rewrote it).
+ */
+function printedLines(page: Page, words: readonly PlacedWord[], text: string): { text: string; box: Box }[] | undefined {
+  if (words.length < 2) return undefined;
+  const rows = groupRows(words);
+  const alnum = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '').length;
+  const fromWords = words.reduce((n, w) => n + alnum(w.text), 0), own = alnum(text);
+  if (Math.abs(fromWords - own) > 0.1 * Math.max(own, 1)) return undefined;
+  return rows.map((r) => { const t = rowText(page, r); return { text: t.text, box: t.box }; });
+}
+
+/**
+ * The page's printed rows, whatever block the layout put their words in. OCR and layout analysis
+ * often split a receipt row ("Total Sales (Inclusive of GST)        64.50") into a label block and
+ * an amount block, so the row a label and its value share is lost; here each row's words cite the
+ * element they lie in.
+ */
+export function visualRows(page: Page, placed: readonly PlacedWord[]): Omit<Unit, 'order'>[] {
+  const out: Omit<Unit, 'order'>[] = [];
+  for (const r of groupRows(placed)) {
+    const { text, parts, box } = rowText(page, r);
+    out.push({ id: parts[parts.length - 1].id, text, page: page.number, box, confidence: Math.min(...r.words.map((w) => w.confidence)), parts });
+  }
+  return out;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** The element a word belongs to: the smallest box around its centre, preferring one whose text has the word. */
+function holderOf(w: { text: string; box: Box }, holders: readonly Holder[]): string | undefined {
+  const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
+  const pad = 0.25 * height(w.box);
+  let best: Holder | undefined, bestArea = Infinity, bestHasText = false;
+  for (const u of holders) {
+    const b = u.box;
+    if (cx < b.x0 - pad || cx > b.x1 + pad || cy < b.y0 - pad || cy > b.y1 + pad) continue;
+    const hasText = u.text.includes(w.text);
+    const area = (b.x1 - b.x0) * (b.y1 - b.y0);
+    if ((hasText && !bestHasText) || (hasText === bestHasText && area < bestArea)) { best = u; bestArea = area; bestHasText = hasText; }
+  }
+  return best?.id;
 }
 
 const height = (b: Box) => Math.max(1e-3, b.y1 - b.y0);

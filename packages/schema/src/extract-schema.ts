@@ -6,7 +6,7 @@ import { buildIndex, type DocIndex } from './doc-index.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { itemsOf, primary, propertiesOf, requiredOf, typesOf } from './schema-node.js';
 import { tableArray, tableColumn } from './tables.js';
-import { findCurrency } from './values/amounts.js';
+import { findAmounts, findCurrency } from './values/amounts.js';
 import { inferDayFirst } from './values/dates.js';
 
 /**
@@ -94,17 +94,37 @@ function promptHints(prompt: string | undefined): Map<string, string[]> {
   return hints;
 }
 
-/** Day/month order: the prompt, else the document's unambiguous dates, else its currency. */
+/**
+ * Day/month order: the prompt, else the document's unambiguous dates, else its currency, else its
+ * tax vocabulary (VAT/GST/TVA/MwSt/IVA are taxes of countries that write the day first; the US,
+ * the main month-first country, has sales tax instead).
+ */
 function dayFirstHint(prompt: string | undefined, ix: DocIndex): boolean | undefined {
   if (prompt && /\b(dd[./-]mm|day[- ]first|european date)/i.test(prompt)) return true;
   if (prompt && /\b(mm[./-]dd|month[- ]first|us date)/i.test(prompt)) return false;
+  const currency = documentCurrency(ix.texts);
+  const taxHint = ix.texts.some((t) => DAY_FIRST_TAXES.test(t)) ? true : undefined;
+  return inferDayFirst(ix.texts, currency === undefined ? taxHint : currency !== 'USD');
+}
+
+const DAY_FIRST_TAXES = /\b(VAT|GST|TVA|MwSt|USt|IVA|BTW|IGST|CGST|SGST)\b/;
+
+/**
+ * The currency a document names most: currency codes and words ("EUR", "RM", "CHF") wherever they
+ * are, symbols only on a price (with decimals, "$" in front) — an OCR'd "$000022185" or "53.50 $" is a
+ * misread letter, not dollars.
+ */
+export function documentCurrency(texts: readonly string[]): string | undefined {
   const counts = new Map<string, number>();
-  for (const t of ix.texts) {
-    const c = findCurrency(t)?.code;
-    if (c) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const add = (code: string) => counts.set(code, (counts.get(code) ?? 0) + 1);
+  for (const t of texts) {
+    const c = findCurrency(t);
+    if (!c) continue;
+    if (/^[A-Za-z]/.test(c.raw)) add(c.code);
+    // dollars are written before the amount; "53.50 $" is a misread tax code (or French style)
+    else if (findAmounts(t).some((a) => a.currency === c.code && a.hasDecimals && (c.code !== 'USD' || /^[-−(\s]*\$/.test(a.raw)))) add(c.code);
   }
-  const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  return inferDayFirst(ix.texts, top === undefined ? undefined : top !== 'USD');
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 function setAt(obj: unknown, path: string[], value: unknown): void {

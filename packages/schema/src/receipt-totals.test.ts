@@ -52,4 +52,30 @@ describe('receipt totals', () => {
     expect((a.values as Record<string, unknown>).date).toBe('2019-01-09');
     expect((a.confidence as Record<string, number>).date).toBeGreaterThan(0.45);
   });
+
+  it('lets words between a label and its value qualify the label: a count is not the total, dot leaders are ignored', () => {
+    const doc = receipt([['#Total Qty 2', 0.05, 0], ['TOTAL AMT.......... RM 60.31', 0.05, 1], ['CASH RM 70.31', 0.05, 2]]);
+    expect((run(doc).values as Record<string, unknown>).total).toBe(60.31);
+  });
+
+  it('does not take a payment deadline for the document date', () => {
+    const doc = receipt([['Date limite de paiement le 05 Juillet 2015', 0.05, 0], ["Date d'émission 02 Juillet 2015", 0.05, 2]]);
+    expect((run(doc).values as Record<string, unknown>).date).toBe('2015-07-02');
+    const onlyDeadline = receipt([['Date limite de paiement le 05 Juillet 2015', 0.05, 0], ['Payment due date: 06/07/2015', 0.05, 1]]);
+    const a = extractSchemaBuiltin({ document: onlyDeadline, schema: { type: 'object', properties: { date: { type: 'string', description: 'Invoice date' } } } });
+    expect((a.values as Record<string, unknown>).date).toBeNull();
+  });
+
+  describe('day/month order of an ambiguous date', () => {
+    const dateOf = (lines: [string, number, number][]) => (run(receipt(lines)).values as Record<string, unknown>).date;
+    it('reads day first on a document that names a VAT/GST-style tax, even with an OCR "$" in a code', () => {
+      expect(dateOf([['Doc No. $000022185', 0.05, 0], ['Date: 06/03/2018', 0.05, 1], ['Total GST', 0.05, 3], ['3.08', 0.8, 3]])).toBe('2018-03-06');
+    });
+    it('reads month first on a document priced in dollars', () => {
+      expect(dateOf([['Date: 06/03/2018', 0.05, 1], ['Total', 0.05, 3], ['$12.50', 0.8, 3]])).toBe('2018-06-03');
+    });
+    it('lets the currency outvote the tax word (dollars with sales tax called "GST" elsewhere still count as dollars)', () => {
+      expect(dateOf([['Date: 06/03/2018', 0.05, 1], ['GST', 0.05, 2], ['Total', 0.05, 3], ['$12.50', 0.8, 3], ['Cash', 0.05, 4], ['$20.00', 0.8, 4]])).toBe('2018-06-03');
+    });
+  });
 });

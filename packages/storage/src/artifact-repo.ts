@@ -32,11 +32,20 @@ export class ArtifactRepo {
     await this.db.query('UPDATE artifacts SET expired = true WHERE job_id = $1', [jobId]);
   }
 
-  /** Schema records are versioned per organization and config: next version = max + 1. */
+  /**
+   * Draws the next version of a schema lineage (organization + configuration key), atomically: the
+   * lineage's counter row is inserted or incremented in one statement, and Postgres serializes
+   * concurrent upserts of one row, so concurrent runs get distinct numbers. A lineage's first draw
+   * starts after the records it already has (made before the counter existed). A run that fails
+   * after drawing leaves a gap; versions only ever increase.
+   */
   async nextSchemaVersion(orgId: string, configKey: string): Promise<number> {
     const { rows } = await this.db.query<{ v: number }>(
-      `SELECT COALESCE(MAX((data->>'version')::int), 0) + 1 AS v FROM artifacts WHERE org_id = $1 AND type = 'schema' AND data->>'config_key' = $2`, [orgId, configKey]);
-    return Number(rows[0]?.v ?? 1);
+      `INSERT INTO schema_versions (org_id, config_key, last_version)
+       VALUES ($1, $2, (SELECT COALESCE(MAX((data->>'version')::int), 0) FROM artifacts WHERE org_id = $1 AND type = 'schema' AND data->>'config_key' = $2) + 1)
+       ON CONFLICT (org_id, config_key) DO UPDATE SET last_version = schema_versions.last_version + 1
+       RETURNING last_version AS v`, [orgId, configKey]);
+    return Number(rows[0].v);
   }
 
   async listSchemaVersions(orgId: string, configKey: string): Promise<Artifact[]> {

@@ -93,6 +93,22 @@ for (const [name, factory, enabled] of adapters) {
       expect(tl.reduce((a, b) => a + b.credits, 0)).toBe(2.5);
     });
 
+    it('draws distinct schema versions for concurrent runs of one lineage, continuing after existing records', async () => {
+      const key = `cfg-${randomUUID()}`;
+      // concurrent draws (separate connections on Postgres): each gets its own number
+      const drawn = await Promise.all(Array.from({ length: 12 }, () => store.artifacts.nextSchemaVersion(orgId, key)));
+      expect([...drawn].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      // another lineage and another organization count on their own
+      expect(await store.artifacts.nextSchemaVersion(orgId, `${key}-b`)).toBe(1);
+      const other = (await store.orgs.create({ name: 'versions-org' })).id;
+      expect(await store.artifacts.nextSchemaVersion(other, key)).toBe(1);
+      // a lineage whose records predate the counter starts after its highest version
+      const legacy = `cfg-${randomUUID()}`, job = await newJob();
+      await store.artifacts.create({ id: randomUUID(), org_id: orgId, job_id: job, type: 'schema', data: { config_key: legacy, version: 7 }, expires_at: new Date(Date.now() + 3600_000) });
+      expect(await store.artifacts.nextSchemaVersion(orgId, legacy)).toBe(8);
+      expect(await store.artifacts.nextSchemaVersion(orgId, legacy)).toBe(9);
+    });
+
     it('hides another organization\'s job', async () => {
       const id = await newJob();
       const other = (await store.orgs.create({ name: 'other' })).id;

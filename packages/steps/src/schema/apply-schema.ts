@@ -41,8 +41,9 @@ export const schemaCredits = (pages: number, config: ResolvedSchemaConfig) =>
 
 /**
  * A schema record (artifact type 'schema'): the next version of its lineage (configuration key),
- * with the output, so GET /schema/{id} and the versions list can show it later. Two calls on the
- * same lineage at the same instant can draw the same number; versions are ordered by creation too.
+ * with the output, so GET /schema/{id} and the versions list can show it later. The version is drawn
+ * atomically (two runs of one lineage at the same instant get distinct numbers); a run that fails
+ * after drawing leaves a gap.
  */
 export async function schemaRecord(ctx: JobContext, id: string, parentId: string | null, configKey: string, data: Record<string, unknown>): Promise<{ version: number; artifact: NewArtifactSpec }> {
   const version = await ctx.store.artifacts.nextSchemaVersion(ctx.org.id, configKey);
