@@ -48,8 +48,9 @@ export function wordsBesideSquares(words: RawPage['words'], rects: RawPage['rect
     const s = squares.find((b) => w.box.x0 < b.x1 && w.box.x1 > b.x1 + 0.5 * (b.x1 - b.x0) &&
       Math.min(w.box.y1, b.y1) - Math.max(w.box.y0, b.y0) > 0.5 * (b.y1 - b.y0) && w.box.x0 >= b.x0 - 1.5 * (b.x1 - b.x0));
     if (!s) return w;
-    // edge glyphs: brackets and bars, and a letter-like stroke (I, l, J, 1) before a capital ("JPhone")
-    const text = w.text.replace(/^[^\p{L}\p{N}]+/u, '').replace(/^[|IlJ1](?=\p{Lu})/u, '');
+    // edge glyphs: brackets and bars, and a letter-like stroke (I, l, J, 1) or the whole square read as a
+    // round letter (O, 0, D, C) before a capital ("JPhone", "ONo")
+    const text = w.text.replace(/^[^\p{L}\p{N}]+/u, '').replace(/^[|IlJ1O0oDCc](?=\p{Lu})/u, '');
     if (!/^\p{L}{2,}/u.test(text)) return w;
     // the box cost the word its confidence; the part beside it is read as a word of its own
     return { ...w, text, box: { ...w.box, x0: s.x1 + 0.002 * (s.x1 - s.x0) }, confidence: Math.max(w.confidence, 0.6) };
