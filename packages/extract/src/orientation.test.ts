@@ -1,5 +1,5 @@
 import { rotateBoxQuarter, inverseQuarterTurn, type RawPage, type RawWord } from '@quire/core';
-import { sidewaysTurn } from './orientation.js';
+import { sidewaysRegions, sidewaysTurn } from './orientation.js';
 import { layoutPages } from './pipeline.js';
 
 const word = (text: string, x0: number, y0: number): RawWord => ({ text, box: { x0, y0, x1: x0 + text.length * 0.009, y1: y0 + 0.014 }, fontSize: 11, confidence: 0.9 });
@@ -48,5 +48,50 @@ describe('text-layer pages set sideways', () => {
   it('leaves an upright page with a few turned labels (a chart axis title) and OCR pages alone', () => {
     expect(sidewaysTurn(page(['ltr', 'ltr', 'ltr', 'btt']))).toBeUndefined();
     expect(sidewaysTurn({ ...page(['ttb', 'ttb']), source: 'ocr' })).toBeUndefined();
+  });
+});
+
+describe('blocks of sideways text on an upright page', () => {
+  const W = 612, H = 792;
+  /** A word running up (btt) or down (ttb) the page: 11 pt wide across, 6 pt per character along. */
+  const side = (text: string, x: number, y: number, direction: 'ttb' | 'btt'): RawWord =>
+    ({ text, box: { x0: x, y0: y, x1: x + 11 / W, y1: y + (text.length * 6) / H }, fontSize: 11, confidence: 1, direction });
+  /** Lines of sideways words side by side (one line per x), each line three words along the page from y. */
+  const block = (xs: number[], y: number, direction: 'ttb' | 'btt') =>
+    xs.flatMap((x, i) => ['cell', `row${i}`, '1,234'].map((t, k) => side(t, x, y + (k * 60) / H, direction)));
+  const upright = (text: string, y: number): RawWord => ({ ...word(text, 0.1, y), direction: 'ltr' });
+  const pageOf = (words: RawWord[], segments: RawPage['segments'] = []): RawPage =>
+    ({ number: 1, width: W, height: H, words, segments, rects: [], images: [], widgets: [], source: 'text-layer' });
+  const lines = [0.4, 0.44, 0.48];
+
+  it.each(['ttb', 'btt'] as const)('a block apart from the upright text is a region turned upright (%s)', (dir) => {
+    const table = block(lines, 0.3, dir);
+    const p = pageOf([upright('Heading', 0.1), ...table, upright('After', 0.8)], [{ x0: 0.38, y0: 0.29, x1: 0.38, y1: 0.5, width: 0.001 }]);
+    const { rest, regions } = sidewaysRegions(p);
+    expect(regions).toHaveLength(1);
+    expect(regions[0].turn).toBe(dir === 'ttb' ? 270 : 90);
+    expect(rest.words.map((w) => w.text)).toEqual(['Heading', 'After']);
+    expect(rest.segments).toHaveLength(0);
+    // in the region's frame the words read left to right, and its boxes map back onto the page
+    expect(regions[0].raw.words.every((w) => w.direction === 'ltr')).toBe(true);
+    expect(regions[0].raw.segments).toHaveLength(1);
+    const b = regions[0].toPage(regions[0].raw.words[0].box);
+    for (const k of ['x0', 'y0', 'x1', 'y1'] as const) expect(b[k]).toBeCloseTo(table[0].box[k], 6);
+  });
+
+  it('leaves sideways column headers sitting on an upright table body alone', () => {
+    const headers = block(lines, 0.3, 'btt');
+    const bottom = Math.max(...headers.map((w) => w.box.y1));
+    const body = [0, 1, 2].map((i) => upright(`${i}00`, bottom + (2 + i * 14) / H)).map((w, i) => ({ ...w, box: { ...w.box, x0: lines[i], x1: lines[i] + 0.03 } }));
+    expect(sidewaysRegions(pageOf([upright('Heading', 0.1), ...headers, ...body])).regions).toEqual([]);
+  });
+
+  it('leaves a single sideways line (an axis title), mostly upright boxes and grids running on outside alone', () => {
+    expect(sidewaysRegions(pageOf([upright('Heading', 0.1), ...block([0.4], 0.3, 'ttb')])).regions).toEqual([]);
+    const crossing = { x0: 0.3, y0: 0.35, x1: 0.7, y1: 0.35, width: 0.001 };
+    expect(sidewaysRegions(pageOf(block(lines, 0.3, 'ttb'), [crossing])).regions).toEqual([]);
+    const inside = Array.from({ length: 12 }, (_, i) => ({ ...word('upright', 0.41, 0.31 + i * 0.01), direction: 'ltr' as const }));
+    expect(sidewaysRegions(pageOf([...block(lines, 0.3, 'ttb'), ...inside])).regions).toEqual([]);
+    expect(sidewaysRegions({ ...pageOf(block(lines, 0.3, 'ttb')), source: 'ocr' }).regions).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { QuireError, assignIds, type Document, type QuarterTurn, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
+import { QuireError, assignIds, type Box, type Document, type QuarterTurn, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
 import { parse as parseHtml } from '@quire/format-html';
 import { parse as parseDocx } from '@quire/format-docx';
 import { parse as parsePptx } from '@quire/format-pptx';
@@ -6,7 +6,7 @@ import { parse as parseXlsx } from '@quire/format-xlsx';
 import { readPdfPages } from '@quire/format-pdf';
 import { readImage } from '@quire/format-image';
 import { analyzePage, finishDocument, layoutDocument, type LayoutInput, type LayoutOptions, type PageAnalysis } from '@quire/layout';
-import { restoreOrientation, sidewaysTurn, turnsOf, uprightPage } from './orientation.js';
+import { restoreOrientation, sidewaysRegions, sidewaysTurn, turnsOf, uprightPage } from './orientation.js';
 
 /** Readers that produce the document model directly. */
 const DOCUMENT_READERS: Partial<Record<SourceFormat, DocumentParser>> = {
@@ -31,7 +31,13 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
       let t = turnsOf([p]).get(p.number);
       if (!t && (t = sidewaysTurn(p))) sideways.add(p.number);
       if (t) turns.set(p.number, t);
-      analyses.push(analyzePage(t ? uprightPage(p, t) : p));
+      if (t) { analyses.push(analyzePage(uprightPage(p, t))); return; }
+      // not turned as a whole: blocks of sideways text on it (a landscape table in an upright page's
+      // body) are laid out turned upright on their own
+      const { rest, regions } = sidewaysRegions(p);
+      const a = analyzePage(rest, regions);
+      if (regions.length) a.page.extra = { ...(a.page.extra ?? {}), text_rotation_corrected_regions: regions.map((r) => ({ turn: r.turn, box: rounded(r.box) })) };
+      analyses.push(a);
     });
     const doc = finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
     return turns.size ? restoreOrientation(doc, turns, sideways) : doc;
@@ -49,3 +55,6 @@ export function layoutPages(input: LayoutInput, options: LayoutOptions): Documen
   if (!turns.size) return layoutDocument(input, options);
   return restoreOrientation(layoutDocument({ ...input, pages: input.pages.map((p) => uprightPage(p)) }, options), turns);
 }
+
+const rounded = (b: Box): Box => ({ x0: round4(b.x0), y0: round4(b.y0), x1: round4(b.x1), y1: round4(b.y1) });
+const round4 = (v: number) => Math.round(v * 1e4) / 1e4;

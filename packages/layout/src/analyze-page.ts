@@ -1,4 +1,4 @@
-import type { Page, RawPage, RawWord } from '@quire/core';
+import type { Box, Page, RawPage, RawWord } from '@quire/core';
 import { boxArea, intersection, unionBox } from '@quire/core';
 import { buildBlocks } from './blocks.js';
 import { detectFigures, takesWord, type FigureCandidate } from './figures.js';
@@ -19,7 +19,21 @@ import type { Frag, PageAnalysis, PageItem, PageGeom } from './types.js';
  * heading levels, running headers, footnotes, ids) is left to finishDocument, which only sees the light
  * summaries returned here — the raw page can be dropped as soon as this returns.
  */
-export function analyzePage(raw: RawPage): PageAnalysis {
+/**
+ * A part of a page laid out on its own, in another frame: sideways text (a landscape table printed on a
+ * portrait page) given as a page of its own turned upright (`raw`, the region's content only), with the
+ * map of a box in that frame back onto the page.
+ */
+export interface PageRegion {
+  raw: RawPage;
+  toPage: (b: Box) => Box;
+}
+
+/**
+ * `raw` is the page without its regions' content; each region is analysed in its own frame, its boxes
+ * mapped back onto the page, and its blocks, tables and figures put in the page's reading order.
+ */
+export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): PageAnalysis {
   const page: Page = { number: raw.number, width: raw.width, height: raw.height, elements: [], words: [], selectionMarks: [] };
   if (raw.error) {
     page.error = { ...raw.error };
@@ -48,10 +62,26 @@ export function analyzePage(raw: RawPage): PageAnalysis {
   linkCaptions(blocks, [...tables, ...figs]);
 
   const items: PageItem[] = [...blocks, ...tables, ...figs];
-  const sizes = Float64Array.from(words, (w) => w.fontSize).sort();
+  const fontHistogram = histogram(frags.filter((f) => !inTextTable.has(f)));
+  const fontSizes = words.map((w) => w.fontSize);
+  for (const region of regions) {
+    const sub = analyzePage(region.raw);
+    const back = region.toPage;
+    for (const it of sub.items) {
+      it.box = it.box && back(it.box);
+      if (it.kind === 'table') for (const c of it.cells) c.box = c.box && back(c.box);
+      if (it.kind === 'block' && it.mark !== undefined) it.mark += page.selectionMarks.length;
+    }
+    items.push(...sub.items);
+    page.words.push(...sub.page.words.map((w) => ({ ...w, box: back(w.box) })));
+    page.selectionMarks.push(...sub.page.selectionMarks.map((m) => ({ ...m, box: back(m.box) })));
+    for (const [k, n] of sub.fontHistogram) fontHistogram.set(k, (fontHistogram.get(k) ?? 0) + n);
+    for (const w of region.raw.words) fontSizes.push(w.fontSize);
+  }
+  const sizes = Float64Array.from(fontSizes).sort();
   const em = sizes.length ? sizes[sizes.length >> 1] : 10;
   const ordered = readingOrder(items, (it) => it.box!, Math.max(0.008, (0.6 * em) / geom.width));
-  return { page, items: ordered, fontHistogram: histogram(frags.filter((f) => !inTextTable.has(f))) };
+  return { page, items: ordered, fontHistogram };
 }
 
 function normalizeWords(words: readonly RawWord[]): RawWord[] {

@@ -1,5 +1,5 @@
 export { layoutDocument, type LayoutInput, type LayoutOptions } from './layout-document.js';
-export { analyzePage } from './analyze-page.js';
+export { analyzePage, type PageRegion } from './analyze-page.js';
 export { finishDocument } from './finish.js';
 export type { PageAnalysis, PageItem, BlockSummary } from './types.js';
 export { CLASSIFIER_MODEL, classifyFigure } from './figures.js';

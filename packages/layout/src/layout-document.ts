@@ -24,5 +24,5 @@ export interface LayoutOptions {
  * soon as it has been analyzed.
  */
 export function layoutDocument(input: LayoutInput, options: LayoutOptions = {}): Document {
-  return finishDocument(input.pages.map(analyzePage), input, options);
+  return finishDocument(input.pages.map((p) => analyzePage(p)), input, options);
 }

@@ -1,6 +1,6 @@
 // Table structure end to end on generated PDFs: extraction (layout table detection) + the tables step.
 import { extractDocument } from '@quire/extract';
-import { makeMultiLinePdf, makeRotatedTablePdf, makeSplitTablePdf, makeTableKindsPdf } from '../../../tests/fixtures/tables/pdf-tables.js';
+import { AROUND_ROTATED_TABLE, ROTATED_TABLE, drawTable, fixtureDoc, makeMultiLinePdf, makeRotatedTableInTextPdf, makeRotatedTablePdf, makeSplitTablePdf, makeTableKindsPdf } from '../../../tests/fixtures/tables/pdf-tables.js';
 import { buildTables } from './build-tables.js';
 import type { TableJson } from './to-json.js';
 
@@ -78,5 +78,50 @@ describe('tables from generated PDFs', () => {
     expect(header!.y1 - header!.y0).toBeGreaterThan(header!.x1 - header!.x0);
     if (turn === 'clockwise') expect(header!.x0).toBeGreaterThan(body!.x1);
     else expect(header!.x1).toBeLessThan(body!.x0);
+  });
+
+  describe.each(['clockwise', 'anticlockwise'] as const)('a table set sideways in the body of an upright page (%s)', (turn) => {
+    it.each(['full', 'none'] as const)('reads it in row order and leaves the upright text as it is (ruling: %s)', async (ruling) => {
+      const doc = await extractDocument(await makeRotatedTableInTextPdf(turn, ruling), 'pdf');
+      const page = doc.pages[0];
+      // the page itself is not turned: only the table's region is
+      expect(page.extra?.text_rotation_corrected).toBeUndefined();
+      expect(page.extra?.text_rotation_corrected_regions).toEqual([expect.objectContaining({ turn: turn === 'clockwise' ? 270 : 90 })]);
+      const t = json(buildTables(doc, { format: 'json' }));
+      expect(values(t)).toEqual([
+        ['North East', 1200, 1350, 1410, 17.5], ['South West coast', 900, 950, 1020, 13.3],
+        ['Central plains', 640, 700, 655, 2.3], ['Islands and overseas', 75, 80, 91, 21.3],
+      ]);
+      if (ruling === 'full') {
+        expect(t.header_rows).toBe(1);
+        expect(t.columns.map((c) => c.name)).toEqual(['Sales region', 'First quarter', 'Second quarter', 'Third quarter', 'Change in %']);
+      }
+      // the same structure as the table printed upright (borderless, its two-line headers and the
+      // one-line stub header between them stay three header lines, upright as well as turned)
+      const { doc: ref, fonts } = await fixtureDoc();
+      drawTable(ref.addPage([612, 792]), fonts, { xs: [72, 222, 302, 382, 462, 532], rows: ROTATED_TABLE, top: 100, rowHeight: 28, ruling });
+      const upright = json(buildTables(await extractDocument(await ref.save(), 'pdf'), { format: 'json' }));
+      expect(t.header).toEqual(upright.header);
+      expect(t.rows.map((r) => r.cells.map((c) => c.text))).toEqual(upright.rows.map((r) => r.cells.map((c) => c.text)));
+      // the upright text around it: the same elements, in reading order, with the table between the paragraphs
+      const a = AROUND_ROTATED_TABLE;
+      expect(page.elements.map((e) => (e.kind === 'table' ? 'TABLE' : e.kind === 'text' ? e.text : e.kind))).toEqual([
+        a.heading, a.before.join(' '), 'TABLE', a.after.join(' '), a.footer,
+      ]);
+      // boxes on the page as sent: the table stands in the middle of the page, taller than wide, and its
+      // header row runs along the page's right edge (clockwise) or left edge (anticlockwise)
+      const table = page.elements.find((e) => e.kind === 'table')!;
+      const box = table.box!;
+      expect(box.y1 - box.y0).toBeGreaterThan(box.x1 - box.x0);
+      expect(box.x0).toBeGreaterThan(0.3);
+      expect(box.x1).toBeLessThan(0.7);
+      const cell = (text: string) => (table.kind === 'table' ? table.cells.find((c) => c.text === text)!.box! : undefined)!;
+      const header = cell('Sales region'), body = cell('Islands and overseas');
+      if (turn === 'clockwise') expect(header.x0).toBeGreaterThan(body.x1);
+      else expect(header.x1).toBeLessThan(body.x0);
+      // every word of the page is kept once, on the page as sent
+      expect(page.words.filter((w) => w.text === 'North')).toHaveLength(1);
+      expect(page.words.find((w) => w.text === 'Quarterly')!.box.y0).toBeLessThan(0.1);
+    });
   });
 });
