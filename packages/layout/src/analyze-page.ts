@@ -14,12 +14,6 @@ import { normalizeText } from './text.js';
 import type { Frag, PageAnalysis, PageItem, PageGeom } from './types.js';
 
 /**
- * Per-page analysis, independent of other pages: selection marks, figures, ruled tables, line fragments,
- * borderless tables, paragraphs and reading order. What needs the whole document (body font size,
- * heading levels, running headers, footnotes, ids) is left to finishDocument, which only sees the light
- * summaries returned here — the raw page can be dropped as soon as this returns.
- */
-/**
  * A part of a page laid out on its own, in another frame: sideways text (a landscape table printed on a
  * portrait page) given as a page of its own turned upright (`raw`, the region's content only), with the
  * map of a box in that frame back onto the page.
@@ -30,8 +24,13 @@ export interface PageRegion {
 }
 
 /**
- * `raw` is the page without its regions' content; each region is analysed in its own frame, its boxes
- * mapped back onto the page, and its blocks, tables and figures put in the page's reading order.
+ * Per-page analysis, independent of other pages: selection marks, figures, ruled tables, line fragments,
+ * borderless tables, paragraphs and reading order. What needs the whole document (body font size,
+ * heading levels, running headers, footnotes, ids) is left to finishDocument, which only sees the light
+ * summaries returned here — the raw page can be dropped as soon as this returns.
+ *
+ * With `regions`, `raw` is the page without their content; each region is analysed in its own frame,
+ * its boxes mapped back onto the page, and its blocks, tables and figures put in the page's reading order.
  */
 export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): PageAnalysis {
   const page: Page = { number: raw.number, width: raw.width, height: raw.height, elements: [], words: [], selectionMarks: [] };
