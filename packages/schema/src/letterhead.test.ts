@@ -45,6 +45,11 @@ describe('letterhead: issuer name and address without labels', () => {
     expect((extractSchemaBuiltin({ document: doc, schema: receiptSchema }).values as Record<string, unknown>).company).toBe('BLUE HARBOUR GIFTS');
     const legal = receipt(['ACME HOLDINGS LTD', 'Fresh bread daily', '12 High Street,', 'Oxford OX1 4AA']);
     expect((extractSchemaBuiltin({ document: legal, schema: receiptSchema }).values as Record<string, unknown>).company).toBe('ACME HOLDINGS LTD');
+    // a document title is not a name, and a trade word is kept unless it qualifies a document type
+    const titled = receipt(['CASH SALES', 'Harbour Retail', '12 Quay Road,', 'Cork T12 X8Y2']);
+    const v = extractSchemaBuiltin({ document: titled, schema: receiptSchema }).values as Record<string, unknown>;
+    expect(v.company).toBe('Harbour Retail');
+    expect(v.address).toBe('12 Quay Road, Cork T12 X8Y2');
   });
 
   it("skips the recipient's block and takes the document title's words off a name", () => {

@@ -54,7 +54,9 @@ const PHONE = /\b(tel|telp|fax|phone|ph|hp|mobile|telefon|telephone|tél|whatsap
 const WEB = /@|www\.|https?:|\.(com|net|org|my|co|de|fr|uk|io)\b/i;
 const REGISTRATION = /\b(gst|vat|sst|tax|tin|reg|regn|registration|roc|siret|siren|tva|ust|abn|acn|gstin|pan|cin|company no|co no|business no|ein|kvk|nif|cif)\b/i;
 /** Words that name the document, not its issuer ("Amazon Web Services Invoice", "TAX INVOICE", "Invoice Summary"). */
-const DOC_WORDS = /^(tax|invoice|invoices|receipt|receipts|bill|statement|quotation|quote|order|summary|official|cash|sales|facture|rechnung|factura|fattura|original|copy|duplicate|retail|credit|debit|note|proforma|pro forma|delivery|purchase|page)$/;
+const DOC_TYPE = /^(invoice|invoices|receipt|receipts|bill|statement|quotation|quote|facture|rechnung|factura|fattura|proforma)$/;
+/** Words that qualify a document type ("Tax Invoice", "Cash Sales", "Official Receipt"); alone they may be part of a name. */
+const DOC_QUALIFIER = /^(tax|cash|sales|retail|official|original|copy|duplicate|credit|debit|note|delivery|purchase|order|summary|page|simplified|pro|forma)$/;
 
 interface Line { text: string; ids: string[]; height: number | null; top: number | null; title: boolean; order: number; at?: number }
 
@@ -94,12 +96,23 @@ function isFurniture(t: string): boolean {
 
 const isAddress = (t: string) => !PHONE.test(t) && !WEB.test(t) && !REGISTRATION.test(normalizeLabel(t)) && (STREET.test(normalizeLabel(t)) || POSTCODE.test(t) || HOUSE_NUMBER.test(t.trim()));
 
-/** A name with the document's own title words taken off its ends; empty when nothing else is left. */
+/**
+ * A name with the document's title taken off its ends ("Amazon Web Services Invoice"); empty when the line
+ * is only a document title ("TAX INVOICE", "Cash Sales"). Qualifiers go only with a document type, so
+ * "ABC Retail" keeps its last word.
+ */
 function nameOf(t: string): string {
   const words = t.replace(/\s+/g, ' ').trim().split(' ');
-  const doc = (w: string) => DOC_WORDS.test(normalizeLabel(w));
-  while (words.length && doc(words[0])) words.shift();
-  while (words.length && doc(words[words.length - 1])) words.pop();
+  const kind = (w: string) => (DOC_TYPE.test(normalizeLabel(w)) ? 'type' : DOC_QUALIFIER.test(normalizeLabel(w)) ? 'qualifier' : undefined);
+  if (words.every((w) => kind(w))) return '';
+  const trim = (from: 'start' | 'end') => {
+    let n = 0;
+    while (n < words.length && kind(from === 'start' ? words[n] : words[words.length - 1 - n])) n++;
+    const run = from === 'start' ? words.slice(0, n) : words.slice(words.length - n);
+    if (run.some((w) => kind(w) === 'type')) words.splice(from === 'start' ? 0 : words.length - n, n);
+  };
+  trim('start');
+  trim('end');
   return words.join(' ').replace(/^[-–,.;:\s]+|[-–,;:\s]+$/g, '');
 }
 
@@ -163,8 +176,8 @@ function addressBlock(lines: Line[], recipient: Set<number>): { start: number; e
 
 /** Lines in the top part of page 1 (the letterhead zone): above 40 % of the page, at most 16 lines. */
 function topLines(ix: DocIndex): Line[] {
-  const first = Math.min(...ix.units.map((u) => u.page));
-  if (!Number.isFinite(first)) return [];
+  if (!ix.units.length) return [];
+  const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
   const lines = linesOf(ix, first);
   return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16);
 }
