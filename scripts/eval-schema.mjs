@@ -2,7 +2,7 @@
 // Usage: pnpm build && pnpm eval:schema [corpusDir=../shared/corpus] [--only=invoices,receipts] [--ocr=ours|boxes|both] [--json=out.json]
 //
 // Suites (SUITES below) each return scored documents; the script prints, per suite and field,
-// exact-match accuracy, precision/recall/F1 (a null answer is "no prediction"), and confidence
+// exact-match accuracy, precision/recall/F1 (a null answer is "no prediction"), mean word-level F1 for text fields, and confidence
 // calibration (accuracy per confidence bucket). To add a suite (e.g. packet split accuracy), add an
 // entry to SUITES: async (ctx) => ({ fields: [...], docs: [{ name, expected: {field: value}, got: {field: value}, confidence: {field: number} }] })
 // or, for scores that are not per-field (page-group accuracy), return { table: [[label, value], ...] }.
@@ -157,12 +157,13 @@ export function summarize({ fields, docs }) {
   const rows = [];
   const calib = BUCKETS.map(() => ({ n: 0, ok: 0 }));
   for (const f of fields) {
-    let exact = 0, tp = 0, predicted = 0, present = 0;
+    let exact = 0, tp = 0, predicted = 0, present = 0, tokenF1 = 0;
     const scored = docs.filter((d) => d.expected[f.name] !== undefined);
     for (const d of scored) {
       const e = d.expected[f.name], g = d.got[f.name];
       const ok = e === null ? g === null : g !== null && COMPARE[f.compare](e, g);
       if (ok) exact++;
+      tokenF1 += e === null ? (ok ? 1 : 0) : tokenOverlapF1(e, g);
       if (g !== null) predicted++;
       if (e !== null) present++;
       if (e !== null && g !== null && ok) tp++;
@@ -174,9 +175,24 @@ export function summarize({ fields, docs }) {
       }
     }
     const p = predicted ? tp / predicted : 0, r = present ? tp / present : 0;
-    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0 });
+    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null });
   }
   return { rows, calibration: BUCKETS.map(([lo, hi], i) => ({ bucket: `${lo}–${Math.min(hi, 1)}`, n: calib[i].n, accuracy: calib[i].n ? calib[i].ok / calib[i].n : null })) };
+}
+
+/** Word-level F1 of a text answer against the truth (case and punctuation ignored): partial credit for a long value such as an address. */
+export function tokenOverlapF1(e, g) {
+  if (g === null || g === undefined) return 0;
+  const toks = (s) => String(s).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const want = toks(e), got = toks(g);
+  if (!want.length || !got.length) return want.length === got.length ? 1 : 0;
+  const left = new Map();
+  for (const t of want) left.set(t, (left.get(t) ?? 0) + 1);
+  let common = 0;
+  for (const t of got) if (left.get(t) > 0) { common++; left.set(t, left.get(t) - 1); }
+  if (!common) return 0;
+  const p = common / got.length, r = common / want.length;
+  return (2 * p * r) / (p + r);
 }
 
 const fmt = (x) => (x === null ? '–' : x.toFixed(2));
@@ -192,8 +208,8 @@ async function main() {
       if (part.table) { console.log(`\n## ${label}`); for (const [k, v] of part.table) console.log(`${k}: ${v}`); report[label] = part; continue; }
       const s = summarize(part);
       report[label] = { ...s, docs: part.docs };
-      console.log(`\n## ${label} (${part.docs.length} documents)\n| field | n | exact | precision | recall | F1 |\n|---|---|---|---|---|---|`);
-      for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} |`);
+      console.log(`\n## ${label} (${part.docs.length} documents)\n| field | n | exact | precision | recall | F1 | token F1 |\n|---|---|---|---|---|---|---|`);
+      for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} | ${fmt(r.tokenF1)} |`);
       console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
       if (args.includes('--verbose')) for (const d of part.docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
     }

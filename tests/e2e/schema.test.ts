@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestServer, formWith, pollJob, type TestServer } from '../support/embedded.js';
+import { startChatServer } from '../support/chat-server.js';
 import { FORM, INVOICE, makeInvoicePdf, makeLabelValueFormPdf, makePacketPdf } from '../fixtures/pdf/schema-documents.js';
 
 /** id → text of every element and table cell in an extraction response. */
@@ -226,6 +227,37 @@ describe('embedded: POST /schema', () => {
       expect(confidence.line_items).toHaveLength(values.line_items.length);
       for (const v of [confidence.total, ...Object.values(confidence.line_items[0])] as number[]) expect(v >= 0 && v <= 1).toBe(true);
       expect(body.credits_used).toBe(4);
+    }
+  });
+
+  it('effort with a configured model: the strong model answers, a verification pass corrects it, 6 + 3 credits per page', async () => {
+    const ids = { number: '', total: '' };
+    const answer = (total: number, conf: number) => JSON.stringify({
+      values: { invoice_number: INVOICE.number, total }, citations: { invoice_number: [ids.number], total: [ids.total] }, confidence: { invoice_number: 0.9, total: conf },
+    });
+    // the first answer misreads the total; the verification pass (its own system prompt) corrects it
+    const llm = await startChatServer((body) => (/check a structured answer/.test(body.messages[0].content) ? answer(INVOICE.total, 0.95) : answer(INVOICE.total + 10, 0.9)));
+    const t2 = await startTestServer({ QUIRE_LLM_BASE_URL: llm.baseUrl, QUIRE_LLM_MODEL: 'small', QUIRE_LLM_STRONG_MODEL: 'big' });
+    try {
+      const res = await t2.api('/extract', { method: 'POST', body: formWith({ bytes: await makeInvoicePdf(), name: 'invoice.pdf', type: 'application/pdf' }) });
+      const extraction = (await res.json()) as any;
+      const texts = elementTexts(extraction);
+      ids.number = [...texts].find(([, t]) => t.includes(INVOICE.number))![0];
+      ids.total = [...texts].find(([, t]) => norm(t) === norm(INVOICE.total.toFixed(2)) || norm(t).endsWith(norm(INVOICE.total.toFixed(2))))![0];
+      const schema = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' } } };
+      const done = await t2.api('/schema', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ extraction_id: extraction.extraction_id, schema_config: { input_schema: schema, effort: true, agentic_confidence: true } }) });
+      const body = (await done.json()) as any;
+      expect(done.status).toBe(200);
+      expect(llm.requests.map((r) => r.model)).toEqual(['big', 'big']);
+      expect(llm.requests[1].messages[1].content).toContain(`"total":${INVOICE.total + 10}`);
+      expect(body.schema_output.values).toEqual({ invoice_number: INVOICE.number, total: INVOICE.total });
+      // the total changed in verification: its confidence is capped at 0.7
+      expect(body.schema_output.confidence).toEqual({ invoice_number: 0.9, total: 0.7 });
+      expect(body.details.model).toBe('openai:small');
+      expect(body.credits_used).toBe(9);
+    } finally {
+      await t2.close();
+      await llm.close();
     }
   });
 

@@ -4,6 +4,7 @@ export * from './bm25.js';
 export * from './ajv.js';
 export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';
 export * from './conform-answer.js';
+export { crossCheckConfidence } from './confidence-check.js';
 export { BuiltinLanguageModel, type BuiltinEngines } from './adapters/builtin-language-model.js';
 export { OpenAiCompatibleModel, parseJsonObject, documentListing, type OpenAiSettings } from './adapters/openai-compatible-model.js';
 export { createLanguageModel } from './adapters/create-language-model.js';

@@ -41,7 +41,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['address', 'street address', 'mailing address', 'postal address'],
   ['zip', 'zip code', 'postal code', 'postcode'],
   ['signature', 'sign', 'sign here', 'signed'],
-  ['company', 'company name', 'business name', 'vendor', 'seller', 'supplier', 'merchant', 'issuer', 'from'],
+  ['company', 'company name', 'business name', 'vendor', 'seller', 'supplier', 'merchant', 'issuer', 'from', 'sold by'],
   ['customer', 'bill to', 'billed to', 'client', 'buyer', 'sold to'],
   ['tax', 'vat', 'gst', 'sales tax', 'tax amount'],
   ['subtotal', 'sub total', 'net amount', 'net total'],

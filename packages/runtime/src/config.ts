@@ -57,7 +57,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_LLM_BASE_URL: { schema: z.string().url(), doc: 'OpenAI-compatible endpoint (…/v1). Unset: the built-in offline engine answers schema/classify/split/form-fill.' },
   QUIRE_LLM_API_KEY: { schema: z.string(), doc: 'API key for the OpenAI-compatible endpoint.' },
   QUIRE_LLM_MODEL: { schema: z.string(), doc: 'Model name for schema, classify, split and form filling.' },
-  QUIRE_LLM_STRONG_MODEL: { schema: z.string(), doc: 'Model used when effort=true (default: QUIRE_LLM_MODEL; no second verification pass is made).' },
+  QUIRE_LLM_STRONG_MODEL: { schema: z.string(), doc: 'Model used when effort=true (default: QUIRE_LLM_MODEL). effort always makes a second verification pass with this model: it checks its first answer against the cited elements and returns a corrected one.' },
   QUIRE_LLM_VISION_MODEL: { schema: z.string(), doc: 'Model for figure descriptions and chart reading (must accept images).' },
   QUIRE_LLM_TIMEOUT_SECONDS: { schema: num(1), default: '120', doc: 'Time limit per model call.' },
 };

@@ -1,6 +1,7 @@
 import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM_GROUPS } from '@quire/models';
 import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type RowPart, type Unit } from './doc-index.js';
 import { isGenericField, type FieldSpec } from './field-spec.js';
+import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 import { findDates, type DateContext } from './values/dates.js';
@@ -22,7 +23,7 @@ export interface Candidate {
   order: number;
   /** Where the value is printed: page × 2 + vertical centre (undefined without geometry), for "printed last". */
   at?: number;
-  how: 'inline' | 'inline-nosep' | 'right' | 'below' | 'cell-right' | 'cell-below' | 'pattern';
+  how: 'inline' | 'inline-nosep' | 'right' | 'below' | 'cell-right' | 'cell-below' | 'pattern' | 'letterhead';
   /** A total after a rounding adjustment (it outranks the unrounded one). */
   rounded?: boolean;
   /** An amount the summary lines above it add up to (subtotal + tax + … ). */
@@ -32,7 +33,7 @@ export interface Candidate {
 export const LABEL_MIN = 0.78;
 
 const PROXIMITY: Record<Candidate['how'], number> = {
-  inline: 1, 'cell-right': 0.97, right: 0.95, below: 0.92, 'cell-below': 0.9, 'inline-nosep': 0.88, pattern: 0.5,
+  inline: 1, 'cell-right': 0.97, right: 0.95, below: 0.92, 'cell-below': 0.9, 'inline-nosep': 0.88, pattern: 0.5, letterhead: 1,
 };
 
 const KNOWN_LABELS = new Set(SYNONYM_GROUPS.flat().map(normalizeLabel));
@@ -320,7 +321,16 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
-  return out;
+  const head = letterheadKind(field);
+  if (!head) return out;
+  // a name is not a registration number or a date ("Company No: 1174703-K" labels a number, not the name)
+  const kept = head === 'organisation' ? out.filter((c) => !notAName(c.value)) : out;
+  if (!kept.some((c) => c.label >= LABEL_MIN)) {
+    for (const h of letterheadCandidates(head, ctx.ix)) {
+      kept.push({ value: h.value, printed: h.value, ids: h.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: h.score, order: h.order, at: h.at, how: 'letterhead' });
+    }
+  }
+  return kept;
 }
 
 /** A subtotal that the lines below it add to: "Sub total", "Total (excluding GST)", "Total HT", "Net amount". */

@@ -3,7 +3,8 @@ import type {
   ChartReadingRequest, ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, JsonSchema, LanguageModel,
   SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest, FigureDescriptionRequest,
 } from '../language-model.js';
-import { conformAnswer, documentIds, schemaErrors, unknownCitations } from '../conform-answer.js';
+import { conformAnswer, documentIds, jsonPointer, schemaErrors, unknownCitations } from '../conform-answer.js';
+import { crossCheckConfidence, elementTexts } from '../confidence-check.js';
 
 /** Settings of an OpenAI-compatible endpoint (the runtime's QUIRE_LLM_* block). */
 export interface OpenAiSettings {
@@ -32,6 +33,30 @@ const SYSTEM = [
   '"citations" mirrors "values": for every non-null leaf, an array of the element ids whose text contains the value.',
   '"confidence" mirrors "values": a number 0..1 per leaf (how sure you are the value is right).',
 ].join(' ');
+
+const VERIFY_SYSTEM = [
+  'You check a structured answer extracted from one document for a JSON Schema.',
+  'The document is markdown whose elements carry ids (data-bb-text-id, data-bb-cell-id attributes, or [id] prefixes).',
+  'You get your first answer and the text of the elements it cites. Check every value against its cited elements and the document:',
+  'correct a value the cited text does not support, fix citations that name the wrong elements, fill a null the document does state, and set to null a value the document does not state.',
+  'Answer with the whole corrected JSON object in the same format: {"values": …, "citations": …, "confidence": …}.',
+  '"values" must validate against the schema; "citations" mirrors "values" with arrays of element ids; "confidence" mirrors "values" with 0..1 per leaf. Never invent values.',
+].join(' ');
+
+/** One line per cited leaf: its pointer, value and the text of the elements it cites (for the verification pass). */
+function citedTexts(values: unknown, citations: unknown, doc: Document): string {
+  const texts = elementTexts(doc);
+  const lines: string[] = [];
+  const visit = (v: unknown, c: unknown, path: (string | number)[]) => {
+    if (v === null || v === undefined) { lines.push(`${jsonPointer(path)} = null`); return; }
+    if (Array.isArray(v)) { v.forEach((x, i) => visit(x, Array.isArray(c) ? c[i] : undefined, [...path, i])); return; }
+    if (typeof v === 'object') { for (const [k, x] of Object.entries(v)) visit(x, c && typeof c === 'object' && !Array.isArray(c) ? (c as Record<string, unknown>)[k] : undefined, [...path, k]); return; }
+    const ids = Array.isArray(c) ? c.filter((x): x is string => typeof x === 'string') : [];
+    lines.push(`${jsonPointer(path)} = ${JSON.stringify(v)} cites ${ids.length ? ids.map((id) => `[${id}] ${JSON.stringify((texts.get(id) ?? '').slice(0, 300))}`).join(', ') : 'nothing'}`);
+  };
+  visit(values, citations, []);
+  return lines.slice(0, 400).join('\n');
+}
 
 /** Plain listing with ids, for callers that pass no markdown_with_ids. */
 export function documentListing(doc: Document): string {
@@ -170,34 +195,74 @@ export class OpenAiCompatibleModel implements LanguageModel {
     return content;
   }
 
+  /**
+   * Structured extraction: one answer checked against the schema and the document's ids (one retry
+   * with the problems listed). With effort the strong model answers (QUIRE_LLM_STRONG_MODEL when set)
+   * and a second, verification pass sends the model its own answer, with the text of the elements it
+   * cited, to check value by value and return a corrected answer; that answer is checked the same way
+   * and replaces the first only when it is valid (after its own retry). With confidence asked for, the
+   * model's per-field confidence is cross-checked against the cited text (see confidence-check.ts).
+   */
   async extractSchema(req: SchemaRequest): Promise<SchemaAnswer> {
     const want = req.wantConfidence === true;
     const known = documentIds(req.document);
-    const messages: ChatMessage[] = [
+    const documentPart = `Document:\n${req.markdownWithIds ?? documentListing(req.document)}`;
+    const schemaPart = `JSON Schema of "values":\n${JSON.stringify(req.schema)}`;
+    const instructions = req.prompt ? `Instructions: ${req.prompt}` : '';
+    const responseFormat = { type: 'json_schema', json_schema: { name: 'schema_answer', schema: answerSchema(req.schema, want), strict: false } };
+    const model = req.effort ? this.settings.strongModel ?? this.settings.model : this.settings.model;
+
+    const first = await this.askChecked([
       { role: 'system', content: SYSTEM },
+      { role: 'user', content: [instructions, schemaPart, documentPart].filter(Boolean).join('\n\n') },
+    ], { model, responseFormat, schema: req.schema, known });
+    if (!first.parsed) throw new QuireError('PROC_001', 'Language model returned output that is not a JSON answer, twice', { model: this.id, problems: first.problems });
+    const notes: Record<string, string> = {};
+    if (first.problems.length) notes[''] = `model answer still had problems after one retry; invalid parts were dropped: ${first.problems.slice(0, 5).join('; ')}`;
+    const firstAnswer = conformAnswer(req.schema, { values: first.parsed.values, citations: first.parsed.citations, confidence: first.parsed.confidence, notes }, { knownIds: known, wantConfidence: want });
+    if (!req.effort) return this.withCheckedConfidence(firstAnswer, req, want);
+
+    // effort: the verification pass reads the first answer (as conformed: valid values, known ids only)
+    const verify = await this.askChecked([
+      { role: 'system', content: VERIFY_SYSTEM },
       {
         role: 'user',
         content: [
-          req.prompt ? `Instructions: ${req.prompt}` : '',
-          `JSON Schema of "values":\n${JSON.stringify(req.schema)}`,
-          `Document:\n${req.markdownWithIds ?? documentListing(req.document)}`,
+          instructions, schemaPart, documentPart,
+          `Your first answer:\n${JSON.stringify({ values: firstAnswer.values, citations: firstAnswer.citations, ...(want ? { confidence: firstAnswer.confidence } : {}) })}`,
+          `Text of the elements it cites:\n${citedTexts(firstAnswer.values, firstAnswer.citations, req.document)}`,
         ].filter(Boolean).join('\n\n'),
       },
-    ];
-    const responseFormat = { type: 'json_schema', json_schema: { name: 'schema_answer', schema: answerSchema(req.schema, want), strict: false } };
-    const model = req.effort ? this.settings.strongModel ?? this.settings.model : this.settings.model;
+    ], { model, responseFormat, schema: req.schema, known });
+    if (!verify.parsed || verify.problems.length) {
+      const why = verify.problems.slice(0, 5).join('; ') || 'no JSON answer';
+      const kept = { ...firstAnswer, notes: { ...firstAnswer.notes } };
+      kept.notes[''] = [kept.notes[''], `verification pass (effort) gave no valid answer after one retry, so the first answer is kept: ${why}`].filter(Boolean).join('; ');
+      return this.withCheckedConfidence(kept, req, want);
+    }
+    const verified = conformAnswer(req.schema, { values: verify.parsed.values, citations: verify.parsed.citations, confidence: verify.parsed.confidence, notes: {} }, { knownIds: known, wantConfidence: want });
+    return this.withCheckedConfidence(verified, req, want, firstAnswer.values);
+  }
+
+  /** Confidence (when asked for) capped by what the citations hold and by changes in verification. */
+  private withCheckedConfidence(answer: SchemaAnswer, req: SchemaRequest, want: boolean, previous?: unknown): SchemaAnswer {
+    if (!want) return answer;
+    const confidence = crossCheckConfidence(answer.values, answer.citations, answer.confidence, req.document, { previous, hasPrevious: previous !== undefined });
+    return { ...answer, confidence };
+  }
+
+  /** A structured answer checked against the schema and the known ids, asked again once with its problems listed. */
+  private async askChecked(
+    messages: ChatMessage[], opts: { model: string; responseFormat: Record<string, unknown>; schema: JsonSchema; known: Set<string> },
+  ): Promise<{ parsed?: Record<string, unknown>; problems: string[] }> {
     let last: { parsed?: Record<string, unknown>; problems: string[] } = { problems: [] };
     for (let attempt = 0; attempt < 2; attempt++) {
-      const content = await this.chat(messages, { model, responseFormat });
-      last = this.check(content, req.schema, known);
+      const content = await this.chat(messages, { model: opts.model, responseFormat: opts.responseFormat });
+      last = this.check(content, opts.schema, opts.known);
       if (!last.problems.length) break;
       messages.push({ role: 'assistant', content }, { role: 'user', content: `Your answer has problems:\n- ${last.problems.join('\n- ')}\nReturn the corrected JSON object only.` });
     }
-    if (!last.parsed) throw new QuireError('PROC_001', 'Language model returned output that is not a JSON answer, twice', { model: this.id, problems: last.problems });
-    const notes: Record<string, string> = {};
-    if (last.problems.length) notes[''] = `model answer still had problems after one retry; invalid parts were dropped: ${last.problems.slice(0, 5).join('; ')}`;
-    const answer = conformAnswer(req.schema, { values: last.parsed.values, citations: last.parsed.citations, confidence: last.parsed.confidence, notes }, { knownIds: known, wantConfidence: want });
-    return answer;
+    return last;
   }
 
   private check(content: string, schema: JsonSchema, known: Set<string>): { parsed?: Record<string, unknown>; problems: string[] } {

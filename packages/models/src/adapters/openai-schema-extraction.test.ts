@@ -159,6 +159,80 @@ describe('OpenAI-compatible adapter against a local chat-completions server', ()
     } finally { await srv.stop(); }
   });
 
+  it('effort: a verification pass gets the first answer with its cited text, and its corrected value wins', async () => {
+    // the first answer misreads the total (45.20 for the cited 42.50); the verification corrects it
+    const misread = JSON.stringify({ values: { invoice_number: 'INV-7', total: 45.2 }, citations: { invoice_number: ['txt-2'], total: ['tbl-1-r0c1'] }, confidence: { invoice_number: 0.9, total: 0.95 } });
+    const corrected = JSON.stringify({ values: { invoice_number: 'INV-7', total: 42.5 }, citations: { invoice_number: ['txt-2'], total: ['tbl-1-r0c1'] }, confidence: { invoice_number: 0.95, total: 0.9 } });
+    const srv = chatServer([() => ({ content: misread }), () => ({ content: corrected })]);
+    const baseUrl = await srv.start();
+    try {
+      const model = new OpenAiCompatibleModel({ baseUrl, model: 'small', strongModel: 'big', timeoutMs: 5000 });
+      const answer = await model.extractSchema({ document: doc, schema, effort: true, wantConfidence: true });
+      expect(srv.requests).toHaveLength(2);
+      expect(srv.requests.map((r) => r.body.model)).toEqual(['big', 'big']);
+      const check = srv.requests[1].body;
+      expect(check.messages[0].content).toMatch(/check a structured answer/);
+      expect(check.response_format).toEqual(srv.requests[0].body.response_format);
+      const asked = check.messages[1].content as string;
+      expect(asked).toContain('"values":{"invoice_number":"INV-7","total":45.2}');
+      expect(asked).toContain('"citations":{"invoice_number":["txt-2"],"total":["tbl-1-r0c1"]}');
+      expect(asked).toContain('/total = 45.2 cites [tbl-1-r0c1] "42.50"');
+      expect(asked).toContain('[txt-2] Invoice No: INV-7');
+      expect(answer.values).toEqual({ invoice_number: 'INV-7', total: 42.5 });
+      expect(answer.citations).toEqual({ invoice_number: ['txt-2'], total: ['tbl-1-r0c1'] });
+      // the corrected total changed in verification: its confidence is capped; the unchanged number keeps the model's
+      expect(answer.confidence).toEqual({ invoice_number: 0.95, total: 0.7 });
+      expect(answer.notes).toEqual({});
+    } finally { await srv.stop(); }
+  });
+
+  it('effort without a strong model still verifies, with the configured model', async () => {
+    const srv = chatServer([() => ({ content: good })]);
+    const baseUrl = await srv.start();
+    try {
+      const answer = await new OpenAiCompatibleModel({ baseUrl, model: 'small', timeoutMs: 5000 }).extractSchema({ document: doc, schema, effort: true });
+      expect(srv.requests.map((r) => r.body.model)).toEqual(['small', 'small']);
+      expect(answer.values).toEqual({ invoice_number: 'INV-7', total: 42.5 });
+      expect(answer.confidence).toBeUndefined();
+    } finally { await srv.stop(); }
+  });
+
+  it('effort: a verification answer that is invalid twice leaves the first answer, with a note', async () => {
+    const invalid = JSON.stringify({ values: { invoice_number: 7, total: 'n/a' }, citations: { invoice_number: ['txt-77'], total: [] } });
+    const srv = chatServer([() => ({ content: good }), () => ({ content: invalid }), () => ({ content: 'no idea' })]);
+    const baseUrl = await srv.start();
+    try {
+      const answer = await new OpenAiCompatibleModel({ baseUrl, model: 'm', timeoutMs: 5000 }).extractSchema({ document: doc, schema, effort: true, wantConfidence: true });
+      expect(srv.requests).toHaveLength(3);
+      // the retry of the verification lists its problems
+      const retry = srv.requests[2].body.messages;
+      expect(retry.at(-2).role).toBe('assistant');
+      expect(retry.at(-1).content).toMatch(/values\/invoice_number must be string/);
+      expect(retry.at(-1).content).toMatch(/txt-77/);
+      expect(answer.values).toEqual({ invoice_number: 'INV-7', total: 42.5 });
+      expect(answer.citations).toEqual({ invoice_number: ['txt-2'], total: ['tbl-1-r0c1'] });
+      expect(answer.confidence).toEqual({ invoice_number: 0.9, total: 0.8 });
+      expect(answer.notes?.['']).toMatch(/verification pass \(effort\) gave no valid answer.*first answer is kept: the answer is not valid JSON/);
+    } finally { await srv.stop(); }
+  });
+
+  it('agentic confidence is cross-checked: unsupported citations cap it, a missing one is filled from the evidence, null has none', async () => {
+    const wide = { type: 'object', properties: { invoice_number: { type: 'string' }, total: { type: 'number' }, title: { type: 'string' }, po: { type: ['string', 'null'] } } };
+    const content = JSON.stringify({
+      values: { invoice_number: 'INV-8', total: 42.5, title: 'Invoice', po: null },
+      citations: { invoice_number: ['txt-2'], total: ['tbl-1-r0c1'], title: ['txt-1'], po: null },
+      confidence: { invoice_number: 0.99, total: 0.9, po: 0.5 },
+    });
+    const srv = chatServer([() => ({ content })]);
+    const baseUrl = await srv.start();
+    try {
+      const answer = await new OpenAiCompatibleModel({ baseUrl, model: 'm', timeoutMs: 5000 }).extractSchema({ document: doc, schema: wide, wantConfidence: true });
+      expect(srv.requests).toHaveLength(1);
+      // INV-8 is not what txt-2 says (INV-7): capped; the title has no model figure: the supported default
+      expect(answer.confidence).toEqual({ invoice_number: 0.3, total: 0.9, title: 0.6, po: null });
+    } finally { await srv.stop(); }
+  });
+
   it('createLanguageModel picks the built-in engine unless an endpoint is configured', async () => {
     const calls: unknown[] = [];
     const builtin = createLanguageModel(undefined, { extractSchema: (r) => { calls.push(r); return { values: {}, citations: {} }; } });

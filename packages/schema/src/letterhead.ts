@@ -1,0 +1,221 @@
+import { labelTokens, normalizeLabel } from '@quire/models';
+import { pageLines, type DocIndex } from './doc-index.js';
+import type { FieldSpec } from './field-spec.js';
+import { findDates } from './values/dates.js';
+
+/**
+ * The letterhead: who issued a document and where they are is usually printed at the top of its
+ * first page with no label at all — a name (often the largest text, or the line with a legal form
+ * such as "Sdn Bhd", "Ltd", "GmbH"), then the street address, then phone and tax numbers. For a
+ * field that asks for an organisation name or an address and finds no labelled value, these give
+ * candidates, scored below any labelled match (the layout is a convention, not evidence).
+ */
+
+/** Words naming the organisation that issued or sells (in the field's name or description). */
+const ORG_WORDS = new Set(['company', 'vendor', 'seller', 'merchant', 'issuer', 'supplier', 'store', 'shop', 'business', 'organisation', 'organization',
+  'firm', 'retailer', 'restaurant', 'biller', 'payee', 'provider', 'issuer', 'brand', 'outlet', 'lessor', 'contractor', 'shipper']);
+/** Words naming the other party: their name is not in the letterhead. */
+const PARTY_WORDS = new Set(['customer', 'client', 'buyer', 'recipient', 'purchaser', 'consignee', 'tenant', 'patient', 'employee', 'applicant', 'bill', 'billed', 'ship', 'shipped', 'deliver', 'delivery']);
+const ADDRESS_WORDS = new Set(['address', 'addr', 'street', 'location', 'premises', 'adresse', 'anschrift', 'direccion', 'indirizzo']);
+
+export type LetterheadKind = 'organisation' | 'address';
+
+/** Whether a string field asks for the issuer's name or address (the name decides; the description may add the organisation). */
+export function letterheadKind(field: FieldSpec): LetterheadKind | undefined {
+  if (field.kind !== 'string') return undefined;
+  const name = labelTokens(field.name);
+  const label = new Set(field.labels.flatMap((l) => labelTokens(l.text)));
+  const described = labelTokens(field.description);
+  if (name.some((t) => ADDRESS_WORDS.has(t)) || (name.length <= 1 && name[0] === 'location')) {
+    return [...label].some((t) => PARTY_WORDS.has(t)) ? undefined : 'address';
+  }
+  if (/\b(sold|issued|supplied|provided|billed) by\b/.test(normalizeLabel(field.name))) return 'organisation';
+  if ([...label].some((t) => PARTY_WORDS.has(t))) return undefined;
+  if ([...label].some((t) => ORG_WORDS.has(t))) return 'organisation';
+  // "name" or "from" described as "company that issued the receipt"; a description naming the other party does not count
+  const generic = name.every((t) => ['name', 'from', 'by', 'title', 'legal', 'trading'].includes(t));
+  if (generic && described.some((t) => ORG_WORDS.has(t)) && !described.slice(0, 4).some((t) => PARTY_WORDS.has(t))) return 'organisation';
+  return undefined;
+}
+
+/** A value an organisation name cannot be: no word of two letters (a registration number, a date, an amount). */
+export function notAName(value: unknown): boolean {
+  if (typeof value !== 'string') return true;
+  return !/\p{L}{2,}/u.test(value) || findDates(value).some((d) => d.raw.length >= value.trim().length * 0.6);
+}
+
+const STREET = /\b(jalan|jln|lorong|lrg|taman|tmn|persiaran|lebuh|lebuhraya|road|rd|street|st|avenue|ave|boulevard|blvd|lane|drive|highway|hwy|plaza|floor|flr|lot|suite|ste|unit|block|blk|building|bldg|court|place|square|rue|allee|avenue|chemin|strasse|str|weg|platz|via|viale|piazza|calle|avenida|rua|cedex|po box|industrial|kawasan|perindustrian|bandar|kampung|kg|seksyen|mall|centre|center|tower|wisma|menara)\b/;
+/** A postcode followed by a place name ("81100 JOHOR BAHRU", "50490, KUALA LUMPUR"), a US state and ZIP, a UK postcode. */
+const POSTCODE = /(\b\d{4,6},?\s+\p{L}{2,})|(\b[A-Z]{2}\s+\d{5}(-\d{4})?\b)|(\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b)/u;
+/** "12, Jalan …", "No.53 55,57 & 59, …", "109, SS21/1A,": a house number and a comma open an address. */
+const HOUSE_NUMBER = /^(no\.?\s*)?\d+[a-z]?(\s*[-/&,.]\s*\d+[a-z]?)*\s*,/i;
+
+const PHONE = /\b(tel|telp|fax|phone|ph|hp|mobile|telefon|telephone|tél|whatsapp)\b|\+?\d[\d ()-]{7,}\d/i;
+const WEB = /@|www\.|https?:|\.(com|net|org|my|co|de|fr|uk|io)\b/i;
+const REGISTRATION = /\b(gst|vat|sst|tax|tin|reg|regn|registration|roc|siret|siren|tva|ust|abn|acn|gstin|pan|cin|company no|co no|business no|ein|kvk|nif|cif)\b/i;
+/** Words that name the document, not its issuer ("Amazon Web Services Invoice", "TAX INVOICE", "Invoice Summary"). */
+const DOC_TYPE = /^(invoice|invoices|receipt|receipts|bill|statement|quotation|quote|facture|rechnung|factura|fattura|proforma)$/;
+/** Words that qualify a document type ("Tax Invoice", "Cash Sales", "Official Receipt"); alone they may be part of a name. */
+const DOC_QUALIFIER = /^(tax|cash|sales|retail|official|original|copy|duplicate|credit|debit|note|delivery|purchase|order|summary|page|simplified|pro|forma)$/;
+
+interface Line { text: string; ids: string[]; height: number | null; top: number | null; title: boolean; order: number; at?: number }
+
+/** The page's printed lines, a row that spans several layout blocks cut back into its blocks. */
+function linesOf(ix: DocIndex, page: number): Line[] {
+  const rows = pageLines(ix, page) ?? (ix.byPage.get(page) ?? []);
+  const out: Line[] = [];
+  const categoryOf = (id: string) => ix.byId.get(id)?.category;
+  for (const r of rows) {
+    const height = r.box ? r.box.y1 - r.box.y0 : null;
+    const top = r.box ? r.box.y0 : null;
+    const at = r.box ? r.page * 2 + (r.box.y0 + r.box.y1) / 2 : undefined;
+    const ids = [...new Set((r.parts ?? []).map((p) => p.id))];
+    if (ids.length > 1) {
+      for (const id of ids) {
+        const text = r.parts!.filter((p) => p.id === id).map((p) => r.text.slice(p.start, p.end)).join(' ').replace(/\s+/g, ' ').trim();
+        if (text) out.push({ text, ids: [id], height, top, title: /Title|Header/.test(categoryOf(id) ?? ''), order: r.order, at });
+      }
+    } else {
+      const id = ids[0] ?? r.id;
+      out.push({ text: r.text.replace(/\s+/g, ' ').trim(), ids: [id], height, top, title: /Title|Header/.test(categoryOf(id) ?? r.category ?? ''), order: r.order, at });
+    }
+  }
+  // a stray colon, dash or speck read as its own block is not a line of the letterhead
+  return out.filter((l) => (l.text.match(/[\p{L}\d]/gu) ?? []).length >= 2);
+}
+
+/** Phone, web, tax or registration numbers, dates, labels, prose: the letterhead's furniture, not a name or an address. */
+function isFurniture(t: string): boolean {
+  if (PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t))) return true;
+  if (/:\s*\S|:$/.test(t) || /^#|\w_\w/.test(t.trim())) return true;
+  const letters = (t.match(/\p{L}/gu) ?? []).length, digits = (t.match(/\d/g) ?? []).length;
+  if (letters < 2 || digits > letters) return true;
+  if (findDates(t).length) return true;
+  return t.split(/\s+/).length > 9; // a sentence
+}
+
+const isAddress = (t: string) => !PHONE.test(t) && !WEB.test(t) && !REGISTRATION.test(normalizeLabel(t)) && (STREET.test(normalizeLabel(t)) || POSTCODE.test(t) || HOUSE_NUMBER.test(t.trim()));
+
+/**
+ * A name with the document's title taken off its ends ("Amazon Web Services Invoice"); empty when the line
+ * is only a document title ("TAX INVOICE", "Cash Sales"). Qualifiers go only with a document type, so
+ * "ABC Retail" keeps its last word.
+ */
+function nameOf(t: string): string {
+  const words = t.replace(/\s+/g, ' ').trim().split(' ');
+  const kind = (w: string) => (DOC_TYPE.test(normalizeLabel(w)) ? 'type' : DOC_QUALIFIER.test(normalizeLabel(w)) ? 'qualifier' : undefined);
+  if (words.every((w) => kind(w))) return '';
+  const trim = (from: 'start' | 'end') => {
+    let n = 0;
+    while (n < words.length && kind(from === 'start' ? words[n] : words[words.length - 1 - n])) n++;
+    const run = from === 'start' ? words.slice(0, n) : words.slice(words.length - n);
+    if (run.some((w) => kind(w) === 'type')) words.splice(from === 'start' ? 0 : words.length - n, n);
+  };
+  trim('start');
+  trim('end');
+  return words.join(' ').replace(/^[-–,.;:\s]+|[-–,;:\s]+$/g, '');
+}
+
+/** Legal forms (and the trade words Malaysian and other registries use as such) that end an organisation's name. */
+const LEGAL = /\b(sdn\.? ?bhd|bhd|berhad|ltd|limited|llc|llp|inc|incorporated|corp|corporation|co|company|gmbh|ag|kg|ug|sarl|sas|sa|srl|spa|bv|nv|plc|pty|pte|oy|ab|as|enterprises?|trading|industries|group|holdings)\.?$/i;
+/** Legal forms that mark a name wherever they stand (OCR may add letters after them). */
+const LEGAL_ANYWHERE = /\b(sdn bhd|berhad|ltd|limited|llc|llp|gmbh|plc|pty|pvt|incorporated|corporation)\b/;
+const isLegal = (t: string) => LEGAL.test(normalizeLabel(t)) || LEGAL_ANYWHERE.test(normalizeLabel(t));
+
+/** Labels that introduce the other party, whose name and address follow them. */
+const PARTY_LABEL = /^\s*(attn|attention|bill(ed)? to|ship(ped)? to|sold to|deliver(ed)? to|invoice to|customer|client|recipient|to)\s*(:|$)|(bill(ed)? to|ship(ped)? to|sold to|billing address|shipping address|delivery address|invoice to|attn)\s*:?\s*$/i;
+
+/**
+ * The recipient's lines ("Bill to" / "ATTN: …" and the name and address after it): the other party's
+ * name and address are printed like the issuer's, often as high on the page.
+ */
+function recipientLines(lines: Line[]): Set<number> {
+  const out = new Set<number>();
+  lines.forEach((l, i) => {
+    if (!PARTY_LABEL.test(l.text)) return;
+    let end = Math.min(lines.length - 1, i + 2);
+    for (let k = i; k <= Math.min(lines.length - 1, i + 3); k++) {
+      if (isAddress(lines[k].text) && /\b\d+\b/.test(lines[k].text)) { end = skipBlock(lines, k); break; }
+    }
+    for (let k = i; k <= end; k++) out.add(k);
+  });
+  return out;
+}
+
+/** The index of the last line of an address block starting at i (to skip the recipient's). */
+function skipBlock(lines: Line[], i: number): number {
+  let end = i;
+  while (end + 1 < lines.length && end - i < 4 && (/,\s*$/.test(lines[end].text) || isAddress(lines[end + 1].text))) end++;
+  return end;
+}
+
+export interface LetterheadCandidate { value: string; ids: string[]; score: number; order: number; at?: number }
+
+/** The issuer's address block: the first address-looking line near the top of page 1 and the lines that continue it. */
+function addressBlock(lines: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    if (recipient.has(i)) continue;
+    const t = lines[i].text;
+    // a house number or postcode line has more digits than letters, yet is no phone or tax number
+    if (isFurniture(t) && !((POSTCODE.test(t) || HOUSE_NUMBER.test(t.trim())) && !PHONE.test(t) && !WEB.test(t) && !REGISTRATION.test(normalizeLabel(t)) && !/:/.test(t))) continue;
+    // an address opens with a number (house number, postcode): a name with a street word in it
+    // ("Book Ta.K (Taman Daya) Sdn Bhd") does not
+    if (!isAddress(t) || !/\b\d+\b/.test(t) || isLegal(t)) continue;
+    let end = i;
+    while (end + 1 < lines.length && end - i < 4) {
+      const next = lines[end + 1].text, prev = lines[end].text;
+      if (PHONE.test(next) || WEB.test(next) || REGISTRATION.test(normalizeLabel(next)) || /:/.test(next) || findDates(next).length) break;
+      // a line goes on after a trailing comma, or is itself address-like (street word, postcode)
+      if (!/,\s*$/.test(prev) && !isAddress(next)) break;
+      end++;
+    }
+    return { start: i, end };
+  }
+  return undefined;
+}
+
+/** Lines in the top part of page 1 (the letterhead zone): above 40 % of the page, at most 16 lines. */
+function topLines(ix: DocIndex): Line[] {
+  if (!ix.units.length) return [];
+  const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
+  const lines = linesOf(ix, first);
+  return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16);
+}
+
+/**
+ * Letterhead candidates for an organisation-name or address field, best first. Scores stay under
+ * 0.75 so that any labelled value (≥ 0.78 label match) outranks them.
+ */
+export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): LetterheadCandidate[] {
+  const lines = topLines(ix);
+  if (!lines.length) return [];
+  const recipient = recipientLines(lines);
+  const block = addressBlock(lines, recipient);
+  if (kind === 'address') {
+    if (!block) return [];
+    const part = lines.slice(block.start, block.end + 1);
+    const value = part.map((l) => l.text).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
+    // a postcode or a street word is stronger evidence than a house number alone
+    const strong = part.some((l) => POSTCODE.test(l.text) || STREET.test(normalizeLabel(l.text)));
+    return [{ value, ids: [...new Set(part.flatMap((l) => l.ids))], score: strong ? 0.62 : 0.5, order: part[0].order, at: part[0].at }];
+  }
+  // the name is above the address (or, without one, among the first lines)
+  const zone = block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6);
+  const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
+  const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
+  // a line opening with a number is a house number or a code, not a name
+  const named = zone.map((l) => ({ l, name: nameOf(l.text) }))
+    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && !isFurniture(name) && /\p{L}{2,}/u.test(name) && !/^\d/.test(name));
+  const nearest = named.length ? named[named.length - 1].l : undefined;
+  const out = named.map(({ l, name }) => {
+    let score = 0.5;
+    if (isLegal(name)) score += 0.15;
+    if (l.title) score += 0.05;
+    if (median !== null && l.height !== null && l.height >= median * 1.2) score += 0.05;
+    // the line right above the address is where the name is printed
+    if (block && l === nearest) score += 0.12;
+    return { value: name, ids: l.ids, score: Math.min(0.74, score), order: l.order, at: l.at };
+  });
+  return out.sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
