@@ -1,0 +1,370 @@
+import {
+  PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, decodePDFRawStream, pdfDocEncodingDecode,
+} from 'pdf-lib';
+import type { OperatorListLike } from './vector.js';
+
+/*
+ * Marked-content replacement text (/ActualText on a BDC span, PDF 32000-1 §14.9.4).
+ *
+ * pdf.js's operator list keeps only a span's tag and MCID (beginMarkedContentProps [tag, mcid]), not its
+ * properties dictionary, so the replacement text is read from the content streams themselves with
+ * pdf-lib: the page's content stream(s) and, in drawing order, the form XObjects it paints (pdf.js
+ * inlines their operators between paintFormXObjectBegin/End). The n-th marked-content begin (BDC or
+ * BMC) found this way is the n-th begin in pdf.js's list, leaving out the optional-content ones on both
+ * sides: pdf.js adds "OC" begins of its own around images and forms that carry /OC, and ActualText never
+ * sits on an optional-content span. The tags are compared one by one; if the two sequences differ (a
+ * broken stream pdf.js recovered from differently, an XObject it skipped), the page keeps its glyphs as
+ * drawn rather than put replacement text in the wrong place.
+ *
+ * Limits: ActualText on structure elements (the StructTreeRoot's /ActualText, not on a BDC) is not read;
+ * encrypted documents are skipped (pdf-lib does not decrypt streams); content in annotation appearances,
+ * Type 3 glyph procedures and patterns is not in the page's operator list and is not looked at.
+ */
+
+/** One marked-content begin of a content stream, in drawing order. */
+export interface MarkedSpan { tag: string; actualText?: string }
+
+const MAX_FORM_DEPTH = 16;
+
+/**
+ * The marked-content spans of a document's pages, read with pdf-lib. The document is parsed once, on the
+ * first page that asks (pdf-lib parses every object up front, so untagged documents never pay for it).
+ */
+export class MarkedContentReader {
+  private doc?: Promise<PDFDocument | undefined>;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** The page's spans (1-indexed page), or undefined when the document cannot be read this way. */
+  async spans(pageNumber: number): Promise<MarkedSpan[] | undefined> {
+    this.doc ??= loadDoc(this.bytes);
+    const doc = await this.doc;
+    if (!doc || pageNumber < 1 || pageNumber > doc.getPageCount()) return undefined;
+    const node = doc.getPage(pageNumber - 1).node;
+    const contents = node.Contents();
+    const parts: Uint8Array[] = [];
+    if (contents instanceof PDFArray) {
+      for (let i = 0; i < contents.size(); i++) {
+        const s = contents.lookup(i);
+        if (s instanceof PDFRawStream) parts.push(decodeStream(s));
+      }
+    } else if (contents instanceof PDFRawStream) parts.push(decodeStream(contents));
+    // pdf.js reads an array of content streams as one stream, with a separator between the parts
+    const out: MarkedSpan[] = [];
+    scanContent(joinParts(parts), node.Resources(), out, new Set(), 0);
+    return out;
+  }
+}
+
+async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
+  try {
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false, parseSpeed: 1500 });
+    return doc.isEncrypted ? undefined : doc;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeStream(s: PDFRawStream): Uint8Array {
+  return s.dict.has(PDFName.of('Filter')) ? decodePDFRawStream(s).decode() : s.contents;
+}
+
+function joinParts(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length + 1, 0));
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; out[o++] = 0x0a; }
+  return out;
+}
+
+/**
+ * Whether pdf.js's operator list has a span that could carry replacement text: a BDC other than optional
+ * content. Untagged pages have none, so their content streams are never read a second time.
+ */
+export function needsMarkedContent(ops: OperatorListLike, OPS: Record<string, number>): boolean {
+  const { fnArray, argsArray } = ops;
+  for (let i = 0; i < fnArray.length; i++) {
+    if (fnArray[i] === OPS.beginMarkedContentProps && tagOf(argsArray[i]) !== 'OC') return true;
+  }
+  return false;
+}
+
+/**
+ * Matches the content streams' spans to the op list's begins: op index of a begin → its replacement text.
+ * Undefined when the two disagree (count or tags).
+ */
+export function alignActualText(
+  ops: OperatorListLike, OPS: Record<string, number>, spans: readonly MarkedSpan[],
+): Map<number, string> | undefined {
+  const own = spans.filter((s) => s.tag !== 'OC');
+  if (!own.some((s) => s.actualText !== undefined)) return new Map();
+  const out = new Map<number, string>();
+  const { fnArray, argsArray } = ops;
+  let k = 0;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    if (fn !== OPS.beginMarkedContentProps && fn !== OPS.beginMarkedContent) continue;
+    const tag = tagOf(argsArray[i]);
+    if (tag === 'OC') continue;
+    const s = own[k++];
+    if (!s || s.tag !== tag) return undefined;
+    if (s.actualText !== undefined) out.set(i, s.actualText);
+  }
+  return k === own.length ? out : undefined;
+}
+
+/** pdf.js passes BDC's tag as a string and BMC's as its Name object (cloned to { name }). */
+function tagOf(args: unknown): string | undefined {
+  const a = (args as unknown[] | null)?.[0];
+  if (typeof a === 'string') return a;
+  if (a && typeof a === 'object' && typeof (a as { name?: unknown }).name === 'string') return (a as { name: string }).name;
+  return undefined;
+}
+
+// ---- content stream scanning -------------------------------------------------------------------------
+
+type Operand = number | boolean | null | { name: string } | { str: Uint8Array } | Operand[] | Map<string, Operand> | { kw: string };
+
+const WS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WS[c] = 1;
+const DELIM = new Uint8Array(256);
+for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
+
+/**
+ * Walks a content stream's operators, keeping operands only as far as marked content needs them: BDC /
+ * BMC record a span (with the ActualText of its inline or /Properties dictionary), Do descends into form
+ * XObjects (their own /Resources, else the parent's), inline image data is skipped.
+ */
+function scanContent(bytes: Uint8Array, resources: PDFDict | undefined, out: MarkedSpan[], active: Set<PDFRef | PDFRawStream>, depth: number): void {
+  const lx = new Lexer(bytes);
+  const stack: Operand[] = [];
+  for (;;) {
+    const tok = lx.next();
+    if (tok === undefined) break;
+    if (tok && typeof tok === 'object' && 'kw' in tok) {
+      const op = tok.kw;
+      if (op === 'BDC') {
+        const tagOp = stack[stack.length - 2], props = stack[stack.length - 1];
+        const tag = isName(tagOp) ? tagOp.name : 'OC';
+        const span: MarkedSpan = { tag };
+        const text = tag === 'OC' ? undefined : actualTextOf(props, resources);
+        if (text !== undefined) span.actualText = text;
+        out.push(span);
+      } else if (op === 'BMC') {
+        const tagOp = stack[stack.length - 1];
+        out.push({ tag: isName(tagOp) ? tagOp.name : '' });
+      } else if (op === 'Do') {
+        const nameOp = stack[stack.length - 1];
+        if (isName(nameOp) && depth < MAX_FORM_DEPTH) paintForm(nameOp.name, resources, out, active, depth);
+      } else if (op === 'BI') {
+        lx.skipInlineImage();
+      }
+      stack.length = 0;
+      continue;
+    }
+    stack.push(tok);
+  }
+}
+
+function paintForm(name: string, resources: PDFDict | undefined, out: MarkedSpan[], active: Set<PDFRef | PDFRawStream>, depth: number): void {
+  const xobjects = resources?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+  if (!xobjects) return;
+  const raw = xobjects.get(PDFName.of(name));
+  const xobj = raw instanceof PDFRef ? xobjects.context.lookup(raw) : raw;
+  if (!(xobj instanceof PDFRawStream)) return;
+  const subtype = xobj.dict.get(PDFName.of('Subtype'));
+  if (!(subtype instanceof PDFName) || subtype.asString() !== '/Form') return;
+  // a form that paints itself: pdf.js refuses the inner one, so nothing of it is in the op list
+  const key = raw instanceof PDFRef ? raw : xobj;
+  if (active.has(key)) return;
+  active.add(key);
+  try {
+    const own = xobj.dict.lookupMaybe(PDFName.of('Resources'), PDFDict);
+    scanContent(decodeStream(xobj), own ?? resources, out, active, depth + 1);
+  } finally {
+    active.delete(key);
+  }
+}
+
+const isName = (o: Operand | undefined): o is { name: string } => !!o && typeof o === 'object' && 'name' in o;
+
+function actualTextOf(props: Operand | undefined, resources: PDFDict | undefined): string | undefined {
+  if (props instanceof Map) {
+    const v = props.get('ActualText');
+    return v && typeof v === 'object' && 'str' in v ? decodeTextString(v.str) : undefined;
+  }
+  if (isName(props)) {
+    const dict = resources?.lookupMaybe(PDFName.of('Properties'), PDFDict)?.lookupMaybe(PDFName.of(props.name), PDFDict);
+    const v = dict?.lookup(PDFName.of('ActualText'));
+    if (v instanceof PDFString || v instanceof PDFHexString) return decodeTextString(v.asBytes());
+  }
+  return undefined;
+}
+
+/**
+ * A PDF text string (§7.9.2.2): UTF-16BE after a FE FF byte order mark, UTF-8 after EF BB BF (PDF 2.0),
+ * PDFDocEncoding otherwise. Language escapes in UTF-16 (U+001B, language code, U+001B) are dropped.
+ */
+export function decodeTextString(b: Uint8Array): string {
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) {
+    let s = '';
+    for (let i = 2; i + 1 < b.length; i += 2) s += String.fromCharCode((b[i] << 8) | b[i + 1]);
+    return s.replace(/\u001b[^\u001b]*\u001b/g, '');
+  }
+  if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder().decode(b.subarray(3));
+  return pdfDocEncodingDecode(b);
+}
+
+const latin1 = (b: Uint8Array, s: number, e: number) => Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
+
+class Lexer {
+  private i = 0;
+  constructor(private readonly b: Uint8Array) {}
+
+  /** The next operand or operator ({ kw }), or undefined at the end. */
+  next(): Operand | undefined {
+    const b = this.b;
+    for (;;) {
+      while (this.i < b.length && WS[b[this.i]]) this.i++;
+      if (this.i >= b.length) return undefined;
+      if (b[this.i] !== 0x25) break; // %: a comment to the end of the line
+      while (this.i < b.length && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
+    }
+    const c = b[this.i];
+    switch (c) {
+      case 0x2f: return { name: this.name() }; // /
+      case 0x28: return { str: this.literal() }; // (
+      case 0x3c: // <
+        if (b[this.i + 1] === 0x3c) { this.i += 2; return this.dict(); }
+        return { str: this.hex() };
+      case 0x5b: { // [
+        this.i++;
+        const arr: Operand[] = [];
+        for (;;) {
+          const t = this.peekClose(0x5d);
+          if (t) break;
+          const v = this.next();
+          if (v === undefined) break;
+          arr.push(v);
+        }
+        return arr;
+      }
+      case 0x5d: case 0x3e: case 0x29: case 0x7b: case 0x7d: this.i++; return this.next(); // stray delimiters
+      default: {
+        const s = this.i;
+        while (this.i < b.length && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
+        const word = latin1(b, s, this.i);
+        if (word === 'true') return true;
+        if (word === 'false') return false;
+        if (word === 'null') return null;
+        const n = Number(word);
+        if (word !== '' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word) && Number.isFinite(n)) return n;
+        return { kw: word };
+      }
+    }
+  }
+
+  /** After skipping whitespace, whether the next byte is `close` (consumed if so, or at the end). */
+  private peekClose(close: number): boolean {
+    const b = this.b;
+    while (this.i < b.length && WS[b[this.i]]) this.i++;
+    if (this.i >= b.length) return true;
+    if (b[this.i] === close) { this.i++; return true; }
+    return false;
+  }
+
+  private dict(): Map<string, Operand> {
+    const d = new Map<string, Operand>();
+    const b = this.b;
+    for (;;) {
+      while (this.i < b.length && WS[b[this.i]]) this.i++;
+      if (this.i >= b.length) return d;
+      if (b[this.i] === 0x3e && b[this.i + 1] === 0x3e) { this.i += 2; return d; }
+      const k = this.next();
+      if (k === undefined) return d;
+      if (!isName(k)) continue; // malformed: skip a value that is not a key
+      const v = this.next();
+      if (v === undefined) return d;
+      d.set(k.name, v);
+    }
+  }
+
+  private name(): string {
+    const b = this.b;
+    const s = ++this.i;
+    while (this.i < b.length && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
+    const raw = latin1(b, s, this.i);
+    return raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
+  }
+
+  private literal(): Uint8Array {
+    const b = this.b, out: number[] = [];
+    let depth = 1;
+    this.i++;
+    while (this.i < b.length) {
+      const c = b[this.i++];
+      if (c === 0x28) depth++;
+      else if (c === 0x29 && --depth === 0) break;
+      else if (c === 0x5c) { // backslash
+        const e = b[this.i++];
+        switch (e) {
+          case 0x6e: out.push(0x0a); continue; case 0x72: out.push(0x0d); continue; case 0x74: out.push(0x09); continue;
+          case 0x62: out.push(0x08); continue; case 0x66: out.push(0x0c); continue;
+          case 0x0d: if (b[this.i] === 0x0a) this.i++; continue; // line continuation
+          case 0x0a: continue;
+          default:
+            if (e >= 0x30 && e <= 0x37) {
+              let v = e - 0x30;
+              for (let k = 0; k < 2 && b[this.i] >= 0x30 && b[this.i] <= 0x37; k++) v = v * 8 + (b[this.i++] - 0x30);
+              out.push(v & 0xff);
+            } else if (e !== undefined) out.push(e);
+            continue;
+        }
+      }
+      out.push(c);
+    }
+    return Uint8Array.from(out);
+  }
+
+  private hex(): Uint8Array {
+    const b = this.b, out: number[] = [];
+    this.i++;
+    let hi = -1;
+    while (this.i < b.length) {
+      const c = b[this.i++];
+      if (c === 0x3e) break;
+      const v = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 55 : c >= 0x61 && c <= 0x66 ? c - 87 : -1;
+      if (v < 0) continue;
+      if (hi < 0) hi = v; else { out.push(hi * 16 + v); hi = -1; }
+    }
+    if (hi >= 0) out.push(hi * 16);
+    return Uint8Array.from(out);
+  }
+
+  /**
+   * Skips an inline image (after BI: its dictionary, ID, the data, EI). The data ends at the first "EI"
+   * between whitespace that is followed by text rather than binary bytes (the check pdf.js makes too).
+   */
+  skipInlineImage(): void {
+    const b = this.b;
+    for (;;) { // the image dictionary, up to ID
+      const t = this.next();
+      if (t === undefined) return;
+      if (t && typeof t === 'object' && 'kw' in t && t.kw === 'ID') break;
+    }
+    this.i++; // the single whitespace byte after ID
+    for (let j = this.i; j + 1 < b.length; j++) {
+      if (b[j] !== 0x45 || b[j + 1] !== 0x49 || !WS[b[j - 1]]) continue;
+      const after = j + 2;
+      if (after < b.length && !WS[b[after]]) continue;
+      let binary = false;
+      for (let k = after; k < Math.min(b.length, after + 10); k++) {
+        if (b[k] > 0x7e || (b[k] < 0x20 && !WS[b[k]])) { binary = true; break; }
+      }
+      if (binary) continue;
+      this.i = after;
+      return;
+    }
+    this.i = b.length;
+  }
+}
