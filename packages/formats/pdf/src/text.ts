@@ -73,7 +73,8 @@ export interface WordGlyph { text: string; s: number; len: number; mark: boolean
 
 const MARK_RE = /^\p{M}+$/u;
 const FORMAT_RE = /^\p{Cf}+$/u;
-const CONTROL_RE = /^\p{Cc}$/u;
+/** Control characters other than whitespace (a symbol font's code copied into a replacement as is). */
+const CONTROL_RE = /(?![\t\n\v\f\r])\p{Cc}/gu;
 const PLAIN = 0, SPACE = 1, MARK = 2, FORMAT = 3;
 
 /** Whitespace (ends a word), combining mark, invisible format character (skipped, as pdf.js does), or plain. */
@@ -407,8 +408,9 @@ interface Collected { run: RunLike; ox: number; oy: number; len: number; visible
  * read; when the span ends, the replacement goes where they were. Its place is the extent, along the
  * first glyph's baseline, of the visible glyphs (not whitespace or format characters) on that baseline,
  * or of all the span's glyphs when none is visible (an invisible space carrying a symbol's text). Its
- * characters share that extent evenly (right to left for a right-to-left text), so a replacement with
- * spaces splits into words like drawn text. A span that draws no glyph at all (text drawn as paths or an
+ * characters share that extent evenly, each of its words placed as one glyph (right to left for a
+ * right-to-left text), so a replacement with spaces splits into words like drawn text and continues the
+ * words it touches (a ligature inside a word). A span that draws no glyph at all (text drawn as paths or an
  * image) has no text position and its replacement is not placed, as poppler does; an empty replacement
  * removes the span's glyphs, and control characters in it are dropped.
  */
@@ -430,8 +432,9 @@ class Replacement implements GlyphSink {
   }
 
   placeInto(out: WordBuilder): void {
-    const chars = Array.from(this.text);
-    if (chars.length === 0) return;
+    const text = this.text.replace(CONTROL_RE, '');
+    const chars = Array.from(text).length;
+    if (chars === 0 || text.trim() === '') return;
     const visible = this.glyphs.filter((g) => g.visible);
     const pick = visible.length ? visible : this.glyphs;
     if (pick.length === 0) return;
@@ -445,16 +448,18 @@ class Replacement implements GlyphSink {
       lo = Math.min(lo, s, s + g.len);
       hi = Math.max(hi, s, s + g.len);
     }
-    const step = (hi - lo) / chars.length;
-    const rtl = MAY_BE_RTL.test(this.text) && isRtlWord(this.text);
+    const step = (hi - lo) / chars;
+    // each word of the text is one glyph (its characters keep their logical order, also right to left),
+    // sent left to right as drawn text is: a right-to-left text's first word goes at the right end
+    const parts = text.match(/\s+|\S+/gu)!.map((p) => ({ p, n: Array.from(p).length, s: 0 }));
+    const rtl = MAY_BE_RTL.test(text) && isRtlWord(text);
+    let at = 0;
+    for (const q of parts) { q.s = rtl ? hi - (at + q.n) * step : lo + at * step; at += q.n; }
+    if (rtl) parts.reverse();
     out.run(r.font, r.ux, r.uy, r.vx, r.vy, r.em);
-    for (let k = 0; k < chars.length; k++) {
-      const c = chars[k], kind = glyphKind(c);
-      if (kind === SPACE) { out.space(); continue; }
-      // a control character has no text (a symbol font's code copied into the replacement as is)
-      if (kind === FORMAT || CONTROL_RE.test(c)) continue;
-      const s = rtl ? hi - (k + 1) * step : lo + k * step;
-      out.glyph(c, a.ox + r.ux * s, a.oy + r.uy * s, step, kind === MARK);
+    for (const q of parts) {
+      if (q.p.trim() === '') out.space();
+      else out.glyph(q.p, a.ox + r.ux * q.s, a.oy + r.uy * q.s, q.n * step, false);
     }
   }
 }
