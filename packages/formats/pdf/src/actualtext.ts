@@ -1,6 +1,4 @@
-import {
-  PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString, decodePDFRawStream, pdfDocEncodingDecode,
-} from 'pdf-lib';
+import type { PDFDict, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib';
 import type { OperatorListLike } from './vector.js';
 
 /*
@@ -27,6 +25,12 @@ export interface MarkedSpan { tag: string; actualText?: string }
 const MAX_FORM_DEPTH = 16;
 
 /**
+ * pdf-lib, imported on first use (about 0.2 s of module loading that a process reading only untagged
+ * PDFs never pays). Set before any content stream is scanned.
+ */
+let L: typeof import('pdf-lib');
+
+/**
  * The marked-content spans of a document's pages, read with pdf-lib. The document is parsed once, on the
  * first page that asks (pdf-lib parses every object up front, so untagged documents never pay for it).
  */
@@ -43,12 +47,12 @@ export class MarkedContentReader {
     const node = doc.getPage(pageNumber - 1).node;
     const contents = node.Contents();
     const parts: Uint8Array[] = [];
-    if (contents instanceof PDFArray) {
+    if (contents instanceof L.PDFArray) {
       for (let i = 0; i < contents.size(); i++) {
         const s = contents.lookup(i);
-        if (s instanceof PDFRawStream) parts.push(decodeStream(s));
+        if (s instanceof L.PDFRawStream) parts.push(decodeStream(s));
       }
-    } else if (contents instanceof PDFRawStream) parts.push(decodeStream(contents));
+    } else if (contents instanceof L.PDFRawStream) parts.push(decodeStream(contents));
     // pdf.js reads an array of content streams as one stream, with a separator between the parts
     const out: MarkedSpan[] = [];
     scanContent(joinParts(parts), node.Resources(), out, new Set(), 0);
@@ -58,7 +62,8 @@ export class MarkedContentReader {
 
 async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   try {
-    const doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false, parseSpeed: 1500 });
+    L ??= await import('pdf-lib');
+    const doc = await L.PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false, parseSpeed: 1500 });
     return doc.isEncrypted ? undefined : doc;
   } catch {
     return undefined;
@@ -66,7 +71,7 @@ async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
 }
 
 function decodeStream(s: PDFRawStream): Uint8Array {
-  return s.dict.has(PDFName.of('Filter')) ? decodePDFRawStream(s).decode() : s.contents;
+  return s.dict.has(L.PDFName.of('Filter')) ? L.decodePDFRawStream(s).decode() : s.contents;
 }
 
 function joinParts(parts: Uint8Array[]): Uint8Array {
@@ -167,19 +172,19 @@ function scanContent(bytes: Uint8Array, resources: PDFDict | undefined, out: Mar
 }
 
 function paintForm(name: string, resources: PDFDict | undefined, out: MarkedSpan[], active: Set<PDFRef | PDFRawStream>, depth: number): void {
-  const xobjects = resources?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+  const xobjects = resources?.lookupMaybe(L.PDFName.of('XObject'), L.PDFDict);
   if (!xobjects) return;
-  const raw = xobjects.get(PDFName.of(name));
-  const xobj = raw instanceof PDFRef ? xobjects.context.lookup(raw) : raw;
-  if (!(xobj instanceof PDFRawStream)) return;
-  const subtype = xobj.dict.get(PDFName.of('Subtype'));
-  if (!(subtype instanceof PDFName) || subtype.asString() !== '/Form') return;
+  const raw = xobjects.get(L.PDFName.of(name));
+  const xobj = raw instanceof L.PDFRef ? xobjects.context.lookup(raw) : raw;
+  if (!(xobj instanceof L.PDFRawStream)) return;
+  const subtype = xobj.dict.get(L.PDFName.of('Subtype'));
+  if (!(subtype instanceof L.PDFName) || subtype.asString() !== '/Form') return;
   // a form that paints itself: pdf.js refuses the inner one, so nothing of it is in the op list
-  const key = raw instanceof PDFRef ? raw : xobj;
+  const key = raw instanceof L.PDFRef ? raw : xobj;
   if (active.has(key)) return;
   active.add(key);
   try {
-    const own = xobj.dict.lookupMaybe(PDFName.of('Resources'), PDFDict);
+    const own = xobj.dict.lookupMaybe(L.PDFName.of('Resources'), L.PDFDict);
     scanContent(decodeStream(xobj), own ?? resources, out, active, depth + 1);
   } finally {
     active.delete(key);
@@ -194,9 +199,9 @@ function actualTextOf(props: Operand | undefined, resources: PDFDict | undefined
     return v && typeof v === 'object' && 'str' in v ? decodeTextString(v.str) : undefined;
   }
   if (isName(props)) {
-    const dict = resources?.lookupMaybe(PDFName.of('Properties'), PDFDict)?.lookupMaybe(PDFName.of(props.name), PDFDict);
-    const v = dict?.lookup(PDFName.of('ActualText'));
-    if (v instanceof PDFString || v instanceof PDFHexString) return decodeTextString(v.asBytes());
+    const dict = resources?.lookupMaybe(L.PDFName.of('Properties'), L.PDFDict)?.lookupMaybe(L.PDFName.of(props.name), L.PDFDict);
+    const v = dict?.lookup(L.PDFName.of('ActualText'));
+    if (v instanceof L.PDFString || v instanceof L.PDFHexString) return decodeTextString(v.asBytes());
   }
   return undefined;
 }
@@ -212,8 +217,19 @@ export function decodeTextString(b: Uint8Array): string {
     return s.replace(/\u001b[^\u001b]*\u001b/g, '');
   }
   if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder().decode(b.subarray(3));
-  return pdfDocEncodingDecode(b);
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(PDF_DOC[b[i]] ?? b[i]);
+  return s;
 }
+
+/** PDFDocEncoding where it differs from Latin-1 (PDF 32000-1 Annex D.2). */
+const PDF_DOC: Record<number, number> = {
+  0x18: 0x02d8, 0x19: 0x02c7, 0x1a: 0x02c6, 0x1b: 0x02d9, 0x1c: 0x02dd, 0x1d: 0x02db, 0x1e: 0x02da, 0x1f: 0x02dc,
+  0x80: 0x2022, 0x81: 0x2020, 0x82: 0x2021, 0x83: 0x2026, 0x84: 0x2014, 0x85: 0x2013, 0x86: 0x0192, 0x87: 0x2044,
+  0x88: 0x2039, 0x89: 0x203a, 0x8a: 0x2212, 0x8b: 0x2030, 0x8c: 0x201e, 0x8d: 0x201c, 0x8e: 0x201d, 0x8f: 0x2018,
+  0x90: 0x2019, 0x91: 0x201a, 0x92: 0x2122, 0x93: 0xfb01, 0x94: 0xfb02, 0x95: 0x0141, 0x96: 0x0152, 0x97: 0x0160,
+  0x98: 0x0178, 0x99: 0x017d, 0x9a: 0x0131, 0x9b: 0x0142, 0x9c: 0x0153, 0x9d: 0x0161, 0x9e: 0x017e, 0xa0: 0x20ac,
+};
 
 const latin1 = (b: Uint8Array, s: number, e: number) => Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
 
