@@ -1,9 +1,9 @@
 import { resolveLimits, type RawPage, type RawWord } from '@quire/core';
-import { type MarkedSpan, MarkedContentReader, alignActualText, decodeTextString, needsMarkedContent } from './actualtext.js';
+import { type MarkedSpan, MarkedContentReader, alignActualText, decodeTextString, mayHaveActualText, needsMarkedContent } from './actualtext.js';
 import { readPdf } from './read.js';
 import { readPage } from './page.js';
 import { loadPdfjs, openDocument } from './pdfjs.js';
-import { makeActualTextPdf, makeUntaggedPdf } from '../../../../tests/fixtures/pdf/actualtext.js';
+import { makeActualTextPdf, makeTaggedPdf, makeUntaggedPdf } from '../../../../tests/fixtures/pdf/actualtext.js';
 
 const word = (p: RawPage, text: string): RawWord => {
   const w = p.words.find((x) => x.text === text);
@@ -103,6 +103,33 @@ describe('reading spans only where they can matter', () => {
       }
       expect(calls).toBe(expectCalls);
     }
+  });
+
+  test('a tagged document without replacement text is searched, not parsed; one with it is parsed once', async () => {
+    for (const [bytes, parsed, words] of [
+      [await makeTaggedPdf(), false, ['Hello', 'tagged', 'world']],
+      [await makeTaggedPdf({ actualText: 'world' }), true, ['Hello', 'tagged', 'world']],
+      [await makeTaggedPdf({ actualText: 'world', hexFilter: true }), true, ['Hello', 'tagged', 'world']],
+    ] as const) {
+      const reader = new MarkedContentReader(bytes);
+      const doc = await openDocument(bytes, {});
+      let p: RawPage;
+      try {
+        p = await readPage(doc, 1, ctxFor(reader));
+      } finally {
+        await doc.destroy();
+      }
+      expect(reader.parsed).toBe(parsed);
+      expect(p.words.map((w) => w.text)).toEqual(words);
+    }
+  });
+
+  test('mayHaveActualText finds the name in compressed content streams only where it is', async () => {
+    expect(mayHaveActualText(await makeTaggedPdf())).toBe(false);
+    expect(mayHaveActualText(await makeTaggedPdf({ actualText: 'x' }))).toBe(true);
+    expect(mayHaveActualText(await makeUntaggedPdf())).toBe(false);
+    // a filter it does not inflate: it cannot tell, so it says yes
+    expect(mayHaveActualText(await makeTaggedPdf({ hexFilter: true }))).toBe(true);
   });
 
   test('spans that do not match the operator list leave the glyphs as drawn, with a warning', async () => {

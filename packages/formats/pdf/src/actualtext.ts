@@ -1,3 +1,4 @@
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import type { PDFDict, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib';
 import type { OperatorListLike } from './vector.js';
 
@@ -31,16 +32,27 @@ const MAX_FORM_DEPTH = 16;
 let L: typeof import('pdf-lib');
 
 /**
- * The marked-content spans of a document's pages, read with pdf-lib. The document is parsed once, on the
- * first page that asks (pdf-lib parses every object up front, so untagged documents never pay for it).
+ * The marked-content spans of a document's pages, read with pdf-lib. pdf-lib parses every object of the
+ * file up front (tens of milliseconds for a few thousand objects), and most tagged documents have no
+ * replacement text at all, so the file is first searched for the name ActualText (mayHaveActualText,
+ * a native byte search and inflate); only a file that has it is parsed, once, on the first page that asks.
  */
 export class MarkedContentReader {
   private doc?: Promise<PDFDocument | undefined>;
+  private maybe?: boolean;
 
   constructor(private readonly bytes: Uint8Array) {}
 
-  /** The page's spans (1-indexed page), or undefined when the document cannot be read this way. */
+  /** Whether the file was parsed with pdf-lib (for tests and measurements). */
+  get parsed(): boolean { return this.doc !== undefined; }
+
+  /**
+   * The page's spans (1-indexed page); undefined when the document has no replacement text anywhere or
+   * cannot be read this way (encrypted, damaged beyond pdf-lib).
+   */
   async spans(pageNumber: number): Promise<MarkedSpan[] | undefined> {
+    this.maybe ??= mayHaveActualText(this.bytes);
+    if (!this.maybe) return undefined;
     this.doc ??= loadDoc(this.bytes);
     const doc = await this.doc;
     if (!doc || pageNumber < 1 || pageNumber > doc.getPageCount()) return undefined;
@@ -60,6 +72,54 @@ export class MarkedContentReader {
   }
 }
 
+const ACTUAL_TEXT = Buffer.from('ActualText', 'latin1');
+const STREAM = Buffer.from('stream', 'latin1');
+const ENDSTREAM = Buffer.from('endstream', 'latin1');
+/** Streams that never hold marked content or property lists: images and embedded font programs. */
+const NOT_CONTENT_RE = /\/Subtype\s*\/Image|\/Length[123]\b|\/Subtype\s*\/(Type1C|CIDFontType0C|OpenType)\b/;
+const OTHER_FILTER_RE = /\/(ASCIIHexDecode|ASCII85Decode|LZWDecode|RunLengthDecode|AHx|A85|LZW|RL|Crypt)\b/;
+
+/**
+ * Whether the file may have replacement text: the name ActualText in its bytes as stored or in one of
+ * its Flate streams once inflated (content streams and object streams, where property lists and
+ * inline span dictionaries live; images and font programs are not inflated). A stream with a filter
+ * this does not inflate answers yes, and so does the byte search failing to find its way (a stream that
+ * does not inflate). Encrypted files answer no: their streams cannot be read this way at all.
+ */
+export function mayHaveActualText(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.includes(ACTUAL_TEXT)) return true;
+  if (buf.includes('/Encrypt', 0, 'latin1')) return false;
+  let at = 0;
+  for (;;) {
+    const k = buf.indexOf(STREAM, at);
+    if (k < 0) return false;
+    at = k + STREAM.length;
+    // the keyword "stream" (not the end of "endstream") followed by an end of line
+    if (k >= 3 && buf[k - 1] === 0x64 && buf[k - 2] === 0x6e && buf[k - 3] === 0x65) continue;
+    let start = at;
+    if (buf[start] === 0x0d) start++;
+    if (buf[start] !== 0x0a && buf[at] !== 0x0d) continue;
+    if (buf[start] === 0x0a) start++;
+    const dictFrom = Math.max(0, buf.lastIndexOf('obj', k, 'latin1'));
+    const dict = buf.toString('latin1', dictFrom, k);
+    const end = buf.indexOf(ENDSTREAM, start);
+    if (end < 0) return true;
+    at = end + ENDSTREAM.length;
+    if (!/\/Filter\b/.test(dict) || NOT_CONTENT_RE.test(dict)) continue;
+    if (OTHER_FILTER_RE.test(dict) || !/\/(FlateDecode|Fl)\b/.test(dict)) {
+      if (/\/(DCTDecode|JPXDecode|JBIG2Decode|CCITTFaxDecode|DCT|CCF)\b/.test(dict)) continue; // image data
+      return true;
+    }
+    try {
+      const data = inflateSync(buf.subarray(start, end), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      if (data.includes(ACTUAL_TEXT)) return true;
+    } catch {
+      return true;
+    }
+  }
+}
+
 async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   try {
     L ??= await import('pdf-lib');
@@ -70,8 +130,21 @@ async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   }
 }
 
+/**
+ * A stream's decoded bytes. Flate, by far the commonest content stream filter, goes through Node's zlib
+ * (several times faster than pdf-lib's JavaScript inflate; a truncated stream gives what it has, as
+ * pdf.js does); other filters and chains through pdf-lib.
+ */
 function decodeStream(s: PDFRawStream): Uint8Array {
-  return s.dict.has(L.PDFName.of('Filter')) ? L.decodePDFRawStream(s).decode() : s.contents;
+  const filter = s.dict.lookup(L.PDFName.of('Filter'));
+  if (filter === undefined) return s.contents;
+  const only = filter instanceof L.PDFArray && filter.size() === 1 ? filter.lookup(0) : filter;
+  if (only instanceof L.PDFName && only.asString() === '/FlateDecode' && !s.dict.has(L.PDFName.of('DecodeParms'))) {
+    try {
+      return inflateSync(s.contents, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    } catch { /* a damaged stream: pdf-lib's decoder below is more forgiving */ }
+  }
+  return L.decodePDFRawStream(s).decode();
 }
 
 function joinParts(parts: Uint8Array[]): Uint8Array {
@@ -128,6 +201,7 @@ function tagOf(args: unknown): string | undefined {
 
 // ---- content stream scanning -------------------------------------------------------------------------
 
+/** An operand as far as it is read: numbers, booleans and null inside dictionaries; operators as { kw }. */
 type Operand = number | boolean | null | { name: string } | { str: Uint8Array } | Operand[] | Map<string, Operand> | { kw: string };
 
 const WS = new Uint8Array(256);
@@ -142,32 +216,27 @@ for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
  */
 function scanContent(bytes: Uint8Array, resources: PDFDict | undefined, out: MarkedSpan[], active: Set<PDFRef | PDFRawStream>, depth: number): void {
   const lx = new Lexer(bytes);
-  const stack: Operand[] = [];
+  // only the last two operands matter (BDC's tag and properties; BMC's tag and Do's name are the last one)
+  let prev: Operand | undefined, last: Operand | undefined;
   for (;;) {
-    const tok = lx.next();
-    if (tok === undefined) break;
-    if (tok && typeof tok === 'object' && 'kw' in tok) {
-      const op = tok.kw;
-      if (op === 'BDC') {
-        const tagOp = stack[stack.length - 2], props = stack[stack.length - 1];
-        const tag = isName(tagOp) ? tagOp.name : 'OC';
+    const tok = lx.top();
+    if (tok === END) break;
+    if (tok !== OPERATOR) { prev = last; last = tok; continue; }
+    switch (lx.op) {
+      case OP_BDC: {
+        const tag = isName(prev) ? prev.name : 'OC';
         const span: MarkedSpan = { tag };
-        const text = tag === 'OC' ? undefined : actualTextOf(props, resources);
+        const text = tag === 'OC' ? undefined : actualTextOf(last, resources);
         if (text !== undefined) span.actualText = text;
         out.push(span);
-      } else if (op === 'BMC') {
-        const tagOp = stack[stack.length - 1];
-        out.push({ tag: isName(tagOp) ? tagOp.name : '' });
-      } else if (op === 'Do') {
-        const nameOp = stack[stack.length - 1];
-        if (isName(nameOp) && depth < MAX_FORM_DEPTH) paintForm(nameOp.name, resources, out, active, depth);
-      } else if (op === 'BI') {
-        lx.skipInlineImage();
+        break;
       }
-      stack.length = 0;
-      continue;
+      case OP_BMC: out.push({ tag: isName(last) ? last.name : '' }); break;
+      case OP_DO: if (isName(last) && depth < MAX_FORM_DEPTH) paintForm(last.name, resources, out, active, depth); break;
+      case OP_BI: lx.skipInlineImage(); break;
+      default:
     }
-    stack.push(tok);
+    prev = last = undefined;
   }
 }
 
@@ -231,11 +300,88 @@ const PDF_DOC: Record<number, number> = {
   0x98: 0x0178, 0x99: 0x017d, 0x9a: 0x0131, 0x9b: 0x0142, 0x9c: 0x0153, 0x9d: 0x0161, 0x9e: 0x017e, 0xa0: 0x20ac,
 };
 
-const latin1 = (b: Uint8Array, s: number, e: number) => Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
+const latin1 = (b: Uint8Array, s: number, e: number) => {
+  if (e - s > 64) return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
+  let out = '';
+  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]);
+  return out;
+};
+
+/** What Lexer.top returns besides names and dictionaries: an operand nobody looks at, an operator, the end. */
+const OTHER = null, OPERATOR = 1, END = 0;
+const OP_BDC = 1, OP_BMC = 2, OP_DO = 3, OP_BI = 4, OP_ID = 5, OP_ANY = 6;
 
 class Lexer {
   private i = 0;
+  /** The operator Lexer.top last returned OPERATOR for. */
+  op = OP_ANY;
   constructor(private readonly b: Uint8Array) {}
+
+  /**
+   * The next token at the top level of a content stream, cheaply: names and dictionaries (the operands
+   * marked content needs) are read, numbers, strings and arrays skipped without building them.
+   */
+  top(): Operand | typeof OPERATOR | typeof END | typeof OTHER {
+    const b = this.b, n = b.length;
+    for (;;) {
+      while (this.i < n && WS[b[this.i]]) this.i++;
+      if (this.i >= n) return END;
+      if (b[this.i] !== 0x25) break;
+      while (this.i < n && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
+    }
+    const c = b[this.i];
+    switch (c) {
+      case 0x2f: return { name: this.name() };
+      case 0x28: this.skipLiteral(); return OTHER;
+      case 0x3c:
+        if (b[this.i + 1] === 0x3c) { this.i += 2; return this.dict(); }
+        while (this.i < n && b[this.i] !== 0x3e) this.i++;
+        this.i++;
+        return OTHER;
+      case 0x5b: this.skipArray(); return OTHER;
+      case 0x5d: case 0x3e: case 0x29: case 0x7b: case 0x7d: this.i++; return OTHER; // stray delimiters
+      default: {
+        const s = this.i;
+        while (this.i < n && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
+        const len = this.i - s;
+        // numbers (the commonest token) and true/false/null are operands nobody needs
+        if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x2b) return OTHER;
+        if (len === 4 || len === 5) {
+          const w = latin1(b, s, this.i);
+          if (w === 'true' || w === 'false' || w === 'null') return OTHER;
+        }
+        this.op = len === 3 && c === 0x42 && b[s + 2] === 0x43 ? (b[s + 1] === 0x44 ? OP_BDC : b[s + 1] === 0x4d ? OP_BMC : OP_ANY)
+          : len === 2 ? (c === 0x44 && b[s + 1] === 0x6f ? OP_DO : c === 0x42 && b[s + 1] === 0x49 ? OP_BI : c === 0x49 && b[s + 1] === 0x44 ? OP_ID : OP_ANY)
+            : OP_ANY;
+        return OPERATOR;
+      }
+    }
+  }
+
+  private skipLiteral(): void {
+    const b = this.b, n = b.length;
+    let depth = 1;
+    this.i++;
+    while (this.i < n) {
+      const c = b[this.i++];
+      if (c === 0x5c) this.i++;
+      else if (c === 0x28) depth++;
+      else if (c === 0x29 && --depth === 0) return;
+    }
+  }
+
+  private skipArray(): void {
+    const b = this.b, n = b.length;
+    let depth = 0;
+    while (this.i < n) {
+      const c = b[this.i];
+      if (c === 0x28) { this.skipLiteral(); continue; }
+      this.i++;
+      if (c === 0x5b) depth++;
+      else if (c === 0x5d && --depth === 0) return;
+      else if (c === 0x25) while (this.i < n && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
+    }
+  }
 
   /** The next operand or operator ({ kw }), or undefined at the end. */
   next(): Operand | undefined {
@@ -364,9 +510,9 @@ class Lexer {
   skipInlineImage(): void {
     const b = this.b;
     for (;;) { // the image dictionary, up to ID
-      const t = this.next();
-      if (t === undefined) return;
-      if (t && typeof t === 'object' && 'kw' in t && t.kw === 'ID') break;
+      const t = this.top();
+      if (t === END) return;
+      if (t === OPERATOR && this.op === OP_ID) break;
     }
     this.i++; // the single whitespace byte after ID
     for (let j = this.i; j + 1 < b.length; j++) {
