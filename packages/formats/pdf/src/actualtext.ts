@@ -101,8 +101,9 @@ export function mayHaveActualText(bytes: Uint8Array): boolean {
     if (buf[start] === 0x0d) start++;
     if (buf[start] !== 0x0a && buf[at] !== 0x0d) continue;
     if (buf[start] === 0x0a) start++;
-    const dictFrom = Math.max(0, buf.lastIndexOf('obj', k, 'latin1'));
-    const dict = buf.toString('latin1', dictFrom, k);
+    // the stream's dictionary: back to its "obj" keyword, within 4 KB (a damaged file without one costs no more)
+    const from = Math.max(0, k - 4096);
+    const dict = buf.toString('latin1', from + Math.max(0, buf.subarray(from, k).lastIndexOf('obj', undefined, 'latin1')), k);
     const end = buf.indexOf(ENDSTREAM, start);
     if (end < 0) return true;
     at = end + ENDSTREAM.length;
