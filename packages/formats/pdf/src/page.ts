@@ -1,4 +1,5 @@
 import type { OcrEngine, ParseLimits, RawPage } from '@quire/core';
+import { type MarkedContentReader, alignActualText, needsMarkedContent } from './actualtext.js';
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
 import { judgeTextLayer } from './quality.js';
@@ -8,7 +9,11 @@ import { type FontLike, extractWords } from './text.js';
 import { extractVector } from './vector.js';
 import { toWidgets } from './widgets.js';
 
-export interface PageContext { limits: ParseLimits; ocr?: OcrEngine; warnings: string[] }
+export interface PageContext {
+  limits: ParseLimits; ocr?: OcrEngine; warnings: string[];
+  /** The document's marked-content spans, for replacement text (/ActualText); none: glyphs as drawn. */
+  markedContent?: MarkedContentReader;
+}
 
 const OCR_DPI = 300;
 const MIN_OCR_DPI = 72;
@@ -25,7 +30,7 @@ export async function readPage(doc: PDFDocumentProxy, n: number, ctx: PageContex
     if (!(side <= ctx.limits.maxPageSidePt) || !(Math.min(vp.width, vp.height) > 0)) {
       return fail(raw, `Page ${n} is ${Math.round(vp.width)}×${Math.round(vp.height)} pt, outside the allowed size (largest side ${ctx.limits.maxPageSidePt} pt); it was skipped`, ctx);
     }
-    const { ops, drawsAnnotations, ...content } = await readContent(page, vp.transform as Matrix, vp.width, vp.height);
+    const { ops, drawsAnnotations, ...content } = await readContent(page, n, vp.transform as Matrix, vp.width, vp.height, ctx);
     raw = { ...raw, ...content };
     const verdict = judgeTextLayer(raw.words, raw.images);
     if (verdict.usable) return raw;
@@ -56,9 +61,11 @@ function fail(raw: RawPage, message: string, ctx: PageContext): RawPage {
  * rectangles, images and drawings; the fonts it loaded are in commonObjs by the time it arrives.
  * Annotations are left out of it (AnnotationMode.DISABLE) so widget appearances do not read as page
  * content; widgets come from getAnnotations instead. pdf.js's getTextContent is not used: it would
- * parse the content stream a second time.
+ * parse the content stream a second time. Only a page whose list has marked-content spans that could
+ * carry replacement text (a BDC other than optional content) has its content stream read again, for the
+ * spans' /ActualText (actualtext.ts).
  */
-async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: number) {
+async function readContent(page: PDFPageProxy, n: number, viewport: Matrix, W: number, H: number, ctx: PageContext) {
   const pdfjs = await loadPdfjs();
   // asked for together so the worker thread has the next job queued
   const [ops, annotations] = await Promise.all([
@@ -69,10 +76,27 @@ async function readContent(page: PDFPageProxy, viewport: Matrix, W: number, H: n
   const vector = extractVector(ops, OPS, viewport, W, H);
   const font = (loadedName: string) =>
     page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined;
-  const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font });
+  const actualText = ctx.markedContent && needsMarkedContent(ops, OPS) ? await readActualText(ctx.markedContent, n, ops, OPS, ctx) : undefined;
+  const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font, actualText });
   const widgets = toWidgets(annotations, viewport, W, H);
   const content: Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'> = { words, widgets, ...vector };
   return { ...content, ops, drawsAnnotations: annotations.length > 0 };
+}
+
+async function readActualText(
+  reader: MarkedContentReader, n: number, ops: Parameters<typeof alignActualText>[0], OPS: Record<string, number>, ctx: PageContext,
+): Promise<Map<number, string> | undefined> {
+  let spans;
+  try {
+    spans = await reader.spans(n);
+  } catch (e) {
+    ctx.warnings.push(`Page ${n}: its marked content could not be read for replacement text (ActualText): ${e instanceof Error ? e.message : String(e)}; its glyphs were read as drawn`);
+    return undefined;
+  }
+  if (!spans) return undefined;
+  const aligned = alignActualText(ops, OPS, spans);
+  if (!aligned) ctx.warnings.push(`Page ${n}: its marked-content spans did not match the drawn content; replacement text (ActualText) was not applied`);
+  return aligned;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
 import { readOutline, readTitle } from './outline.js';
 import { type PDFDocumentProxy, openDocument } from './pdfjs.js';
 import { readPage } from './page.js';
+import { MarkedContentReader } from './actualtext.js';
 
 export interface PdfReadResult {
   pageCount: number;
@@ -45,7 +46,7 @@ export async function readPdfPages(
     const { outline, title } = await readDocumentInfo(doc, warnings);
     // One page ahead: pdf.js (on its worker thread) parses page i+1 while onRawPage handles page i.
     // readPage never throws, so a read left in flight by an error below cannot go unhandled.
-    const ctx = { limits, ocr: options.ocr, warnings };
+    const ctx = { limits, ocr: options.ocr, warnings, markedContent: new MarkedContentReader(bytes) };
     let next = selected.length ? readPage(doc, selected[0], ctx) : undefined;
     for (let i = 0; i < selected.length; i++) {
       const page = await next!;

@@ -6,7 +6,7 @@ const OPS = {
   save: 1, restore: 2, transform: 3, beginText: 4, endText: 5, setFont: 6, setTextMatrix: 7, moveText: 8,
   setLeadingMoveText: 9, nextLine: 10, setLeading: 11, setCharSpacing: 12, setWordSpacing: 13, setHScale: 14,
   setTextRise: 15, showText: 16, showSpacedText: 17, beginGroup: 18, endGroup: 19, paintFormXObjectBegin: 20,
-  paintFormXObjectEnd: 21,
+  paintFormXObjectEnd: 21, beginMarkedContent: 22, beginMarkedContentProps: 23, endMarkedContent: 24,
 };
 type Op = [keyof typeof OPS, unknown[] | null];
 
@@ -166,5 +166,57 @@ describe('extractWords', () => {
   test('text without a loaded font or with size 0 makes no words', () => {
     expect(words(text(10, 50, glyphs('ghost'), 'missing'))).toEqual([]);
     expect(words(text(10, 50, glyphs('tiny'), 'f', 0))).toEqual([]);
+  });
+
+  describe('marked-content replacement text (ActualText)', () => {
+    const BDC: Op = ['beginMarkedContentProps', ['Span', null]], EMC: Op = ['endMarkedContent', []];
+    /** The ops with replacement texts keyed by the index of each span's begin op in `ops`. */
+    const replaced = (ops: Op[], texts: string[]) => {
+      const begins = ops.flatMap(([n], i) => (n === 'beginMarkedContentProps' || n === 'beginMarkedContent' ? [i] : []));
+      const actualText = new Map(texts.flatMap((t, k) => (t === '\0' ? [] : [[begins[k], t] as [number, string]])));
+      return words(ops, ctx({ actualText }));
+    };
+    const line = (x: number, ...parts: Op[]): Op[] => [['beginText', null], ['setFont', ['f', 10]], ['setTextMatrix', [[1, 0, 0, 1, x, 50]]], ...parts, ['endText', null]];
+    const show = (s: string): Op => ['showText', [glyphs(s)]];
+
+    test('the span\'s glyphs give way to its text, spread over their extent; words around it continue', () => {
+      const ws = replaced(line(10, show('of'), BDC, show('\uE000'), EMC, show('ce ok')), ['fi']);
+      expect(ws.map((w) => w.text)).toEqual(['office', 'ok']);
+      expect(ws[0].box.x0 * 100).toBeCloseTo(10, 6);
+      expect(ws[0].box.x1 * 100).toBeCloseTo(10 + 5 * 5, 6); // "of", one 5-pt glyph for "fi", "ce"
+    });
+
+    test('only the outermost span is replaced; an inner span\'s end does not end it; an unclosed span still counts', () => {
+      expect(replaced(line(10, BDC, show('a'), BDC, show('b'), EMC, show('c'), EMC), ['outer', 'inner']).map((w) => w.text)).toEqual(['outer']);
+      expect(replaced(line(10, BDC, show('ab'), ['beginMarkedContent', [{ name: 'X' }]], EMC, show('c')), ['xyz', '\0']).map((w) => w.text)).toEqual(['xyz']);
+    });
+
+    test('a span without replacement text and a page without any are read as drawn', () => {
+      expect(replaced(line(10, BDC, show('ab'), EMC, BDC, show('cd'), EMC), ['\0', 'XY']).map((w) => w.text)).toEqual(['abXY']);
+      expect(words(line(10, BDC, show('ab'), EMC)).map((w) => w.text)).toEqual(['ab']);
+    });
+
+    test('a span drawing only whitespace gets the whitespace\'s place; control characters in a replacement are dropped', () => {
+      const ws = replaced(line(10, BDC, show(' '), EMC, ['moveText', [20, 0]], show('Yes'), BDC, show(' '), EMC), ['y', '\u0084']);
+      expect(ws.map((w) => w.text)).toEqual(['y', 'Yes']);
+      expect(ws[0].box.x0 * 100).toBeCloseTo(10, 6);
+      expect(ws[0].box.x1 * 100).toBeCloseTo(15, 6);
+    });
+
+    test('a right-to-left replacement keeps its logical order', () => {
+      const ws = replaced(line(10, BDC, show('abcd'), EMC), ['\u05E9\u05DC\u05D5\u05DD']);
+      expect(ws.map((w) => [w.text, w.direction])).toEqual([['\u05E9\u05DC\u05D5\u05DD', 'rtl']]);
+    });
+
+    test('a span with glyphs on two lines is placed on its first line only', () => {
+      const ws = replaced([
+        ['beginText', null], ['setFont', ['f', 10]], ['setTextMatrix', [[1, 0, 0, 1, 60, 50]]],
+        BDC, show('exam-'), ['moveText', [-50, -12]], show('ple'), EMC, show(' text'), ['endText', null],
+      ], ['example']);
+      expect(ws.map((w) => w.text)).toEqual(['example', 'text']);
+      expect(ws[0].box.x0 * 100).toBeCloseTo(60, 6);
+      expect(ws[0].box.x1 * 100).toBeCloseTo(85, 6);
+      expect(ws[1].box.y1 * 100).toBeCloseTo(100 - 38 + 2, 6);
+    });
   });
 });

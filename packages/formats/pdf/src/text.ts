@@ -21,6 +21,11 @@ export interface TextContext {
   pageHeight: number;
   /** The font pdf.js loaded under this name (its commonObjs entry), if any. */
   font: (loadedName: string) => FontLike | undefined;
+  /**
+   * Marked-content replacement text (/ActualText): index in the op list of a span's begin op → the text
+   * that replaces the glyphs drawn inside the span (see actualtext.ts, which reads it).
+   */
+  actualText?: ReadonlyMap<number, string>;
 }
 
 /*
@@ -68,6 +73,8 @@ export interface WordGlyph { text: string; s: number; len: number; mark: boolean
 
 const MARK_RE = /^\p{M}+$/u;
 const FORMAT_RE = /^\p{Cf}+$/u;
+/** Control characters other than whitespace (a symbol font's code copied into a replacement as is). */
+const CONTROL_RE = /(?![\t\n\v\f\r])\p{Cc}/gu;
 const PLAIN = 0, SPACE = 1, MARK = 2, FORMAT = 3;
 
 /** Whitespace (ends a word), combining mark, invisible format character (skipped, as pdf.js does), or plain. */
@@ -78,9 +85,20 @@ function glyphKind(u: string): number {
   return FORMAT_RE.test(u) ? FORMAT : PLAIN;
 }
 
-/** Every word drawn by the operator list's text operators, in drawing order. */
+/**
+ * Every word drawn by the operator list's text operators, in drawing order. The glyphs drawn inside a
+ * marked-content span with replacement text (ctx.actualText) are collected instead of read, and the
+ * replacement is placed over them when the span ends (see Replacement); spans inside such a span are part
+ * of what it replaces.
+ */
 export function extractWords(ops: OperatorListLike, OPS: Record<string, number>, ctx: TextContext): RawWord[] {
   const words = new WordBuilder(ctx);
+  const actualText = ctx.actualText?.size ? ctx.actualText : undefined;
+  // open marked-content spans (only tracked when some span has replacement text); the outermost
+  // replacement being collected
+  const spans: (Replacement | null)[] = [];
+  let replacing: Replacement | undefined;
+  let sink: GlyphSink = words;
   const fonts = new Map<string, ResolvedFont | undefined>();
   const resolve = (name: string) => {
     if (!fonts.has(name)) fonts.set(name, resolveFont(ctx.font(name)));
@@ -133,12 +151,32 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
       case OPS.setTextRise: t.rise = num(args?.[0]); break;
       case OPS.showText: case OPS.showSpacedText: {
         const glyphs = args?.[0];
-        if (Array.isArray(glyphs)) showText(glyphs as (GlyphLike | number)[], t, multiply(ctx.viewport, multiply(ctm, t.tm)), words);
+        if (Array.isArray(glyphs)) showText(glyphs as (GlyphLike | number)[], t, multiply(ctx.viewport, multiply(ctm, t.tm)), sink);
+        break;
+      }
+      case OPS.beginMarkedContent: case OPS.beginMarkedContentProps: {
+        if (!actualText) break;
+        const text = replacing ? undefined : actualText.get(i);
+        if (text === undefined) { spans.push(null); break; }
+        replacing = new Replacement(text);
+        sink = replacing;
+        spans.push(replacing);
+        break;
+      }
+      case OPS.endMarkedContent: {
+        if (!actualText || spans.length === 0) break;
+        const r = spans.pop();
+        if (r && r === replacing) {
+          r.placeInto(words);
+          replacing = undefined;
+          sink = words;
+        }
         break;
       }
       default:
     }
   }
+  replacing?.placeInto(words); // a span left open at the end of the page
   return words.finish();
 }
 
@@ -169,8 +207,18 @@ function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
   };
 }
 
+/** Where showText puts glyphs: the page's words, or a span's replacement text. */
+interface GlyphSink {
+  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number): void;
+  /** A whitespace glyph (it ends a word) at display point (ox, oy), `len` points long. */
+  space(ox: number, oy: number, len: number): void;
+  glyph(text: string, ox: number, oy: number, len: number, mark: boolean): void;
+  /** An invisible format character (no text of its own). */
+  blank(ox: number, oy: number, len: number): void;
+}
+
 /** Places one showText operator's glyphs (m: text space → display points) and moves the pen. */
-function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matrix, out: WordBuilder): void {
+function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matrix, out: GlyphSink): void {
   const f = t.font;
   if (!f || t.size === 0) return;
   const size = t.size, hs = t.hscale * t.fontDir, vertical = f.vertical;
@@ -199,15 +247,17 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
     } else adv = f.type3 ? (g.width * f.fm0 + f.fm4) * size : g.width * advScale;
     let unicode = typeof g.unicode === 'string' ? g.unicode : '';
     const kind = glyphKind(unicode);
-    if (kind === SPACE) out.space();
-    else if (kind !== FORMAT) {
+    // pen position in text space, then display points
+    const px = vertical ? t.x : t.x + x * hs;
+    const py = vertical ? t.y - x + t.rise : t.y + t.rise;
+    const ox = m[0] * px + m[2] * py + m[4], oy = m[1] * px + m[3] * py + m[5];
+    if (kind === SPACE) out.space(ox, oy, adv * lenScale);
+    else if (kind === FORMAT) out.blank(ox, oy, adv * lenScale);
+    else {
       // whitespace inside a several-character mapping (" ." for a period) has no place of its own: the
       // glyphs' positions decide the spaces
       if (unicode.length > 1 && unicode.trim() !== unicode) unicode = unicode.trim();
-      // pen position in text space, then display points
-      const px = vertical ? t.x : t.x + x * hs;
-      const py = vertical ? t.y - x + t.rise : t.y + t.rise;
-      out.glyph(unicode, m[0] * px + m[2] * py + m[4], m[1] * px + m[3] * py + m[5], adv * lenScale, kind === MARK);
+      out.glyph(unicode, ox, oy, adv * lenScale, kind === MARK);
     }
     x += vertical ? adv - spacing * t.fontDir : adv + (f.type3 ? spacing : spacing * t.fontDir);
   }
@@ -223,7 +273,7 @@ const SAME = 0, SPACED = 1, JUMP = 2;
  * the text jumps (new line, column, font) rather than continuing after a space. Glyphs arrive as
  * numbers (thousands a page), so the current run and word are kept in fields, not objects.
  */
-class WordBuilder {
+class WordBuilder implements GlyphSink {
   private readonly words: RawWord[] = [];
   // the run being drawn: font, unit advance (u) and up (v) vectors, size in points
   private font!: ResolvedFont;
@@ -251,6 +301,8 @@ class WordBuilder {
   }
 
   space(): void { if (this.n) this.spaced = true; }
+
+  blank(): void { /* skipped, as pdf.js's text layer does */ }
 
   glyph(text: string, ox: number, oy: number, len: number, mark: boolean): void {
     if (!this.onPage(ox, oy, len)) return;
@@ -345,6 +397,70 @@ class WordBuilder {
     if (f.info?.italic) word.italic = true;
     if (endOfRun) word.endOfRun = true;
     this.words.push(word);
+  }
+}
+
+interface RunLike { font: ResolvedFont; ux: number; uy: number; vx: number; vy: number; em: number }
+interface Collected { run: RunLike; ox: number; oy: number; len: number; visible: boolean }
+
+/**
+ * The glyphs drawn inside a marked-content span with replacement text (/ActualText), collected instead of
+ * read; when the span ends, the replacement goes where they were. Its place is the extent, along the
+ * first glyph's baseline, of the visible glyphs (not whitespace or format characters) on that baseline,
+ * or of all the span's glyphs when none is visible (an invisible space carrying a symbol's text). Its
+ * characters share that extent evenly, each of its words placed as one glyph (right to left for a
+ * right-to-left text), so a replacement with spaces splits into words like drawn text and continues the
+ * words it touches (a ligature inside a word). A span that draws no glyph at all (text drawn as paths or an
+ * image) has no text position and its replacement is not placed, as poppler does; an empty replacement
+ * removes the span's glyphs, and control characters in it are dropped.
+ */
+class Replacement implements GlyphSink {
+  private cur?: RunLike;
+  private readonly glyphs: Collected[] = [];
+
+  constructor(private readonly text: string) {}
+
+  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number): void {
+    this.cur = { font, ux, uy, vx, vy, em };
+  }
+  space(ox: number, oy: number, len: number): void { this.add(ox, oy, len, false); }
+  blank(ox: number, oy: number, len: number): void { this.add(ox, oy, len, false); }
+  glyph(_text: string, ox: number, oy: number, len: number): void { this.add(ox, oy, len, true); }
+
+  private add(ox: number, oy: number, len: number, visible: boolean): void {
+    if (this.cur) this.glyphs.push({ run: this.cur, ox, oy, len, visible });
+  }
+
+  placeInto(out: WordBuilder): void {
+    const text = this.text.replace(CONTROL_RE, '');
+    const chars = Array.from(text).length;
+    if (chars === 0 || text.trim() === '') return;
+    const visible = this.glyphs.filter((g) => g.visible);
+    const pick = visible.length ? visible : this.glyphs;
+    if (pick.length === 0) return;
+    const a = pick[0], r = a.run;
+    let lo = Math.min(0, a.len), hi = Math.max(0, a.len);
+    for (const g of pick) {
+      if (g === a || g.run.ux * r.ux + g.run.uy * r.uy < 0.999) continue;
+      const dx = g.ox - a.ox, dy = g.oy - a.oy;
+      if (Math.abs(dx * r.vx + dy * r.vy) > BASELINE_SHIFT_EM * r.em) continue; // another line
+      const s = dx * r.ux + dy * r.uy;
+      lo = Math.min(lo, s, s + g.len);
+      hi = Math.max(hi, s, s + g.len);
+    }
+    const step = (hi - lo) / chars;
+    // each word of the text is one glyph (its characters keep their logical order, also right to left),
+    // sent left to right as drawn text is: a right-to-left text's first word goes at the right end
+    const parts = text.match(/\s+|\S+/gu)!.map((p) => ({ p, n: Array.from(p).length, s: 0 }));
+    const rtl = MAY_BE_RTL.test(text) && isRtlWord(text);
+    let at = 0;
+    for (const q of parts) { q.s = rtl ? hi - (at + q.n) * step : lo + at * step; at += q.n; }
+    if (rtl) parts.reverse();
+    out.run(r.font, r.ux, r.uy, r.vx, r.vy, r.em);
+    for (const q of parts) {
+      if (q.p.trim() === '') out.space();
+      else out.glyph(q.p, a.ox + r.ux * q.s, a.oy + r.uy * q.s, q.n * step, false);
+    }
   }
 }
 

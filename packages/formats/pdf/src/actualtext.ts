@@ -1,0 +1,533 @@
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
+import type { PDFDict, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib';
+import type { OperatorListLike } from './vector.js';
+
+/*
+ * Marked-content replacement text (/ActualText on a BDC span, PDF 32000-1 §14.9.4).
+ *
+ * pdf.js's operator list keeps only a span's tag and MCID (beginMarkedContentProps [tag, mcid]), not its
+ * properties dictionary, so the replacement text is read from the content streams themselves with
+ * pdf-lib: the page's content stream(s) and, in drawing order, the form XObjects it paints (pdf.js
+ * inlines their operators between paintFormXObjectBegin/End). The n-th marked-content begin (BDC or
+ * BMC) found this way is the n-th begin in pdf.js's list, leaving out the optional-content ones on both
+ * sides: pdf.js adds "OC" begins of its own around images and forms that carry /OC, and ActualText never
+ * sits on an optional-content span. The tags are compared one by one; if the two sequences differ (a
+ * broken stream pdf.js recovered from differently, an XObject it skipped), the page keeps its glyphs as
+ * drawn rather than put replacement text in the wrong place.
+ *
+ * Limits: ActualText on structure elements (the StructTreeRoot's /ActualText, not on a BDC) is not read;
+ * encrypted documents are skipped (pdf-lib does not decrypt streams); content in annotation appearances,
+ * Type 3 glyph procedures and patterns is not in the page's operator list and is not looked at.
+ */
+
+/** One marked-content begin of a content stream, in drawing order. */
+export interface MarkedSpan { tag: string; actualText?: string }
+
+const MAX_FORM_DEPTH = 16;
+
+/**
+ * pdf-lib, imported on first use (about 0.2 s of module loading that a process reading only untagged
+ * PDFs never pays). Set before any content stream is scanned.
+ */
+let L: typeof import('pdf-lib');
+
+/**
+ * The marked-content spans of a document's pages, read with pdf-lib. pdf-lib parses every object of the
+ * file up front (tens of milliseconds for a few thousand objects), and most tagged documents have no
+ * replacement text at all, so the file is first searched for the name ActualText (mayHaveActualText,
+ * a native byte search and inflate); only a file that has it is parsed, once, on the first page that asks.
+ */
+export class MarkedContentReader {
+  private doc?: Promise<PDFDocument | undefined>;
+  private maybe?: boolean;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** Whether the file was parsed with pdf-lib (for tests and measurements). */
+  get parsed(): boolean { return this.doc !== undefined; }
+
+  /**
+   * The page's spans (1-indexed page); undefined when the document has no replacement text anywhere or
+   * cannot be read this way (encrypted, damaged beyond pdf-lib).
+   */
+  async spans(pageNumber: number): Promise<MarkedSpan[] | undefined> {
+    this.maybe ??= mayHaveActualText(this.bytes);
+    if (!this.maybe) return undefined;
+    this.doc ??= loadDoc(this.bytes);
+    const doc = await this.doc;
+    if (!doc || pageNumber < 1 || pageNumber > doc.getPageCount()) return undefined;
+    const node = doc.getPage(pageNumber - 1).node;
+    const contents = node.Contents();
+    const parts: Uint8Array[] = [];
+    if (contents instanceof L.PDFArray) {
+      for (let i = 0; i < contents.size(); i++) {
+        const s = contents.lookup(i);
+        if (s instanceof L.PDFRawStream) parts.push(decodeStream(s));
+      }
+    } else if (contents instanceof L.PDFRawStream) parts.push(decodeStream(contents));
+    // pdf.js reads an array of content streams as one stream, with a separator between the parts
+    const out: MarkedSpan[] = [];
+    scanContent(joinParts(parts), node.Resources(), out, new Set(), 0);
+    return out;
+  }
+}
+
+const ACTUAL_TEXT = Buffer.from('ActualText', 'latin1');
+const STREAM = Buffer.from('stream', 'latin1');
+const ENDSTREAM = Buffer.from('endstream', 'latin1');
+/** Streams that never hold marked content or property lists: images and embedded font programs. */
+const NOT_CONTENT_RE = /\/Subtype\s*\/Image|\/Length[123]\b|\/Subtype\s*\/(Type1C|CIDFontType0C|OpenType)\b/;
+const OTHER_FILTER_RE = /\/(ASCIIHexDecode|ASCII85Decode|LZWDecode|RunLengthDecode|AHx|A85|LZW|RL|Crypt)\b/;
+
+/**
+ * Whether the file may have replacement text: the name ActualText in its bytes as stored or in one of
+ * its Flate streams once inflated (content streams and object streams, where property lists and
+ * inline span dictionaries live; images and font programs are not inflated). A stream with a filter
+ * this does not inflate answers yes, and so does the byte search failing to find its way (a stream that
+ * does not inflate). Encrypted files answer no: their streams cannot be read this way at all.
+ */
+export function mayHaveActualText(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.includes(ACTUAL_TEXT)) return true;
+  if (buf.includes('/Encrypt', 0, 'latin1')) return false;
+  let at = 0;
+  for (;;) {
+    const k = buf.indexOf(STREAM, at);
+    if (k < 0) return false;
+    at = k + STREAM.length;
+    // the keyword "stream" (not the end of "endstream") followed by an end of line
+    if (k >= 3 && buf[k - 1] === 0x64 && buf[k - 2] === 0x6e && buf[k - 3] === 0x65) continue;
+    let start = at;
+    if (buf[start] === 0x0d) start++;
+    if (buf[start] !== 0x0a && buf[at] !== 0x0d) continue;
+    if (buf[start] === 0x0a) start++;
+    // the stream's dictionary: back to its "obj" keyword, within 4 KB (a damaged file without one costs no more)
+    const from = Math.max(0, k - 4096);
+    const dict = buf.toString('latin1', from + Math.max(0, buf.subarray(from, k).lastIndexOf('obj', undefined, 'latin1')), k);
+    const end = buf.indexOf(ENDSTREAM, start);
+    if (end < 0) return true;
+    at = end + ENDSTREAM.length;
+    if (!/\/Filter\b/.test(dict) || NOT_CONTENT_RE.test(dict)) continue;
+    if (OTHER_FILTER_RE.test(dict) || !/\/(FlateDecode|Fl)\b/.test(dict)) {
+      if (/\/(DCTDecode|JPXDecode|JBIG2Decode|CCITTFaxDecode|DCT|CCF)\b/.test(dict)) continue; // image data
+      return true;
+    }
+    try {
+      const data = inflateSync(buf.subarray(start, end), { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      if (data.includes(ACTUAL_TEXT)) return true;
+    } catch {
+      return true;
+    }
+  }
+}
+
+async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
+  try {
+    L ??= await import('pdf-lib');
+    const doc = await L.PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false, parseSpeed: 1500 });
+    return doc.isEncrypted ? undefined : doc;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A stream's decoded bytes. Flate, by far the commonest content stream filter, goes through Node's zlib
+ * (several times faster than pdf-lib's JavaScript inflate; a truncated stream gives what it has, as
+ * pdf.js does); other filters and chains through pdf-lib.
+ */
+function decodeStream(s: PDFRawStream): Uint8Array {
+  const filter = s.dict.lookup(L.PDFName.of('Filter'));
+  if (filter === undefined) return s.contents;
+  const only = filter instanceof L.PDFArray && filter.size() === 1 ? filter.lookup(0) : filter;
+  if (only instanceof L.PDFName && only.asString() === '/FlateDecode' && !s.dict.has(L.PDFName.of('DecodeParms'))) {
+    try {
+      return inflateSync(s.contents, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    } catch { /* a damaged stream: pdf-lib's decoder below is more forgiving */ }
+  }
+  return L.decodePDFRawStream(s).decode();
+}
+
+function joinParts(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length + 1, 0));
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; out[o++] = 0x0a; }
+  return out;
+}
+
+/**
+ * Whether pdf.js's operator list has a span that could carry replacement text: a BDC other than optional
+ * content. Untagged pages have none, so their content streams are never read a second time.
+ */
+export function needsMarkedContent(ops: OperatorListLike, OPS: Record<string, number>): boolean {
+  const { fnArray, argsArray } = ops;
+  for (let i = 0; i < fnArray.length; i++) {
+    if (fnArray[i] === OPS.beginMarkedContentProps && tagOf(argsArray[i]) !== 'OC') return true;
+  }
+  return false;
+}
+
+/**
+ * Matches the content streams' spans to the op list's begins: op index of a begin → its replacement text.
+ * Undefined when the two disagree (count or tags).
+ */
+export function alignActualText(
+  ops: OperatorListLike, OPS: Record<string, number>, spans: readonly MarkedSpan[],
+): Map<number, string> | undefined {
+  const own = spans.filter((s) => s.tag !== 'OC');
+  if (!own.some((s) => s.actualText !== undefined)) return new Map();
+  const out = new Map<number, string>();
+  const { fnArray, argsArray } = ops;
+  let k = 0;
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    if (fn !== OPS.beginMarkedContentProps && fn !== OPS.beginMarkedContent) continue;
+    const tag = tagOf(argsArray[i]);
+    if (tag === 'OC') continue;
+    const s = own[k++];
+    if (!s || s.tag !== tag) return undefined;
+    if (s.actualText !== undefined) out.set(i, s.actualText);
+  }
+  return k === own.length ? out : undefined;
+}
+
+/** pdf.js passes BDC's tag as a string and BMC's as its Name object (cloned to { name }). */
+function tagOf(args: unknown): string | undefined {
+  const a = (args as unknown[] | null)?.[0];
+  if (typeof a === 'string') return a;
+  if (a && typeof a === 'object' && typeof (a as { name?: unknown }).name === 'string') return (a as { name: string }).name;
+  return undefined;
+}
+
+// ---- content stream scanning -------------------------------------------------------------------------
+
+/** An operand as far as it is read: numbers, booleans and null inside dictionaries; operators as { kw }. */
+type Operand = number | boolean | null | { name: string } | { str: Uint8Array } | Operand[] | Map<string, Operand> | { kw: string };
+
+const WS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WS[c] = 1;
+const DELIM = new Uint8Array(256);
+for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
+
+/**
+ * Walks a content stream's operators, keeping operands only as far as marked content needs them: BDC /
+ * BMC record a span (with the ActualText of its inline or /Properties dictionary), Do descends into form
+ * XObjects (their own /Resources, else the parent's), inline image data is skipped.
+ */
+function scanContent(bytes: Uint8Array, resources: PDFDict | undefined, out: MarkedSpan[], active: Set<PDFRef | PDFRawStream>, depth: number): void {
+  const lx = new Lexer(bytes);
+  // only the last two operands matter (BDC's tag and properties; BMC's tag and Do's name are the last one)
+  let prev: Operand | undefined, last: Operand | undefined;
+  for (;;) {
+    const tok = lx.top();
+    if (tok === END) break;
+    if (tok !== OPERATOR) { prev = last; last = tok; continue; }
+    switch (lx.op) {
+      case OP_BDC: {
+        const tag = isName(prev) ? prev.name : 'OC';
+        const span: MarkedSpan = { tag };
+        const text = tag === 'OC' ? undefined : actualTextOf(last, resources);
+        if (text !== undefined) span.actualText = text;
+        out.push(span);
+        break;
+      }
+      case OP_BMC: out.push({ tag: isName(last) ? last.name : '' }); break;
+      case OP_DO: if (isName(last) && depth < MAX_FORM_DEPTH) paintForm(last.name, resources, out, active, depth); break;
+      case OP_BI: lx.skipInlineImage(); break;
+      default:
+    }
+    prev = last = undefined;
+  }
+}
+
+function paintForm(name: string, resources: PDFDict | undefined, out: MarkedSpan[], active: Set<PDFRef | PDFRawStream>, depth: number): void {
+  const xobjects = resources?.lookupMaybe(L.PDFName.of('XObject'), L.PDFDict);
+  if (!xobjects) return;
+  const raw = xobjects.get(L.PDFName.of(name));
+  const xobj = raw instanceof L.PDFRef ? xobjects.context.lookup(raw) : raw;
+  if (!(xobj instanceof L.PDFRawStream)) return;
+  const subtype = xobj.dict.get(L.PDFName.of('Subtype'));
+  if (!(subtype instanceof L.PDFName) || subtype.asString() !== '/Form') return;
+  // a form that paints itself: pdf.js refuses the inner one, so nothing of it is in the op list
+  const key = raw instanceof L.PDFRef ? raw : xobj;
+  if (active.has(key)) return;
+  active.add(key);
+  try {
+    const own = xobj.dict.lookupMaybe(L.PDFName.of('Resources'), L.PDFDict);
+    scanContent(decodeStream(xobj), own ?? resources, out, active, depth + 1);
+  } finally {
+    active.delete(key);
+  }
+}
+
+const isName = (o: Operand | undefined): o is { name: string } => !!o && typeof o === 'object' && 'name' in o;
+
+function actualTextOf(props: Operand | undefined, resources: PDFDict | undefined): string | undefined {
+  if (props instanceof Map) {
+    const v = props.get('ActualText');
+    return v && typeof v === 'object' && 'str' in v ? decodeTextString(v.str) : undefined;
+  }
+  if (isName(props)) {
+    const dict = resources?.lookupMaybe(L.PDFName.of('Properties'), L.PDFDict)?.lookupMaybe(L.PDFName.of(props.name), L.PDFDict);
+    const v = dict?.lookup(L.PDFName.of('ActualText'));
+    if (v instanceof L.PDFString || v instanceof L.PDFHexString) return decodeTextString(v.asBytes());
+  }
+  return undefined;
+}
+
+/**
+ * A PDF text string (§7.9.2.2): UTF-16BE after a FE FF byte order mark, UTF-8 after EF BB BF (PDF 2.0),
+ * PDFDocEncoding otherwise. Language escapes in UTF-16 (U+001B, language code, U+001B) are dropped.
+ */
+export function decodeTextString(b: Uint8Array): string {
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) {
+    let s = '';
+    for (let i = 2; i + 1 < b.length; i += 2) s += String.fromCharCode((b[i] << 8) | b[i + 1]);
+    return s.replace(/\u001b[^\u001b]*\u001b/g, '');
+  }
+  if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder().decode(b.subarray(3));
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(PDF_DOC[b[i]] ?? b[i]);
+  return s;
+}
+
+/** PDFDocEncoding where it differs from Latin-1 (PDF 32000-1 Annex D.2). */
+const PDF_DOC: Record<number, number> = {
+  0x18: 0x02d8, 0x19: 0x02c7, 0x1a: 0x02c6, 0x1b: 0x02d9, 0x1c: 0x02dd, 0x1d: 0x02db, 0x1e: 0x02da, 0x1f: 0x02dc,
+  0x80: 0x2022, 0x81: 0x2020, 0x82: 0x2021, 0x83: 0x2026, 0x84: 0x2014, 0x85: 0x2013, 0x86: 0x0192, 0x87: 0x2044,
+  0x88: 0x2039, 0x89: 0x203a, 0x8a: 0x2212, 0x8b: 0x2030, 0x8c: 0x201e, 0x8d: 0x201c, 0x8e: 0x201d, 0x8f: 0x2018,
+  0x90: 0x2019, 0x91: 0x201a, 0x92: 0x2122, 0x93: 0xfb01, 0x94: 0xfb02, 0x95: 0x0141, 0x96: 0x0152, 0x97: 0x0160,
+  0x98: 0x0178, 0x99: 0x017d, 0x9a: 0x0131, 0x9b: 0x0142, 0x9c: 0x0153, 0x9d: 0x0161, 0x9e: 0x017e, 0xa0: 0x20ac,
+};
+
+const latin1 = (b: Uint8Array, s: number, e: number) => {
+  if (e - s > 64) return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
+  let out = '';
+  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]);
+  return out;
+};
+
+/** What Lexer.top returns besides names and dictionaries: an operand nobody looks at, an operator, the end. */
+const OTHER = null, OPERATOR = 1, END = 0;
+const OP_BDC = 1, OP_BMC = 2, OP_DO = 3, OP_BI = 4, OP_ID = 5, OP_ANY = 6;
+
+class Lexer {
+  private i = 0;
+  /** The operator Lexer.top last returned OPERATOR for. */
+  op = OP_ANY;
+  constructor(private readonly b: Uint8Array) {}
+
+  /**
+   * The next token at the top level of a content stream, cheaply: names and dictionaries (the operands
+   * marked content needs) are read, numbers, strings and arrays skipped without building them.
+   */
+  top(): Operand | typeof OPERATOR | typeof END | typeof OTHER {
+    const b = this.b, n = b.length;
+    for (;;) {
+      while (this.i < n && WS[b[this.i]]) this.i++;
+      if (this.i >= n) return END;
+      if (b[this.i] !== 0x25) break;
+      while (this.i < n && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
+    }
+    const c = b[this.i];
+    switch (c) {
+      case 0x2f: return { name: this.name() };
+      case 0x28: this.skipLiteral(); return OTHER;
+      case 0x3c:
+        if (b[this.i + 1] === 0x3c) { this.i += 2; return this.dict(); }
+        while (this.i < n && b[this.i] !== 0x3e) this.i++;
+        this.i++;
+        return OTHER;
+      case 0x5b: this.skipArray(); return OTHER;
+      case 0x5d: case 0x3e: case 0x29: case 0x7b: case 0x7d: this.i++; return OTHER; // stray delimiters
+      default: {
+        const s = this.i;
+        while (this.i < n && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
+        const len = this.i - s;
+        // numbers (the commonest token) and true/false/null are operands nobody needs
+        if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x2b) return OTHER;
+        if (len === 4 || len === 5) {
+          const w = latin1(b, s, this.i);
+          if (w === 'true' || w === 'false' || w === 'null') return OTHER;
+        }
+        this.op = len === 3 && c === 0x42 && b[s + 2] === 0x43 ? (b[s + 1] === 0x44 ? OP_BDC : b[s + 1] === 0x4d ? OP_BMC : OP_ANY)
+          : len === 2 ? (c === 0x44 && b[s + 1] === 0x6f ? OP_DO : c === 0x42 && b[s + 1] === 0x49 ? OP_BI : c === 0x49 && b[s + 1] === 0x44 ? OP_ID : OP_ANY)
+            : OP_ANY;
+        return OPERATOR;
+      }
+    }
+  }
+
+  private skipLiteral(): void {
+    const b = this.b, n = b.length;
+    let depth = 1;
+    this.i++;
+    while (this.i < n) {
+      const c = b[this.i++];
+      if (c === 0x5c) this.i++;
+      else if (c === 0x28) depth++;
+      else if (c === 0x29 && --depth === 0) return;
+    }
+  }
+
+  private skipArray(): void {
+    const b = this.b, n = b.length;
+    let depth = 0;
+    while (this.i < n) {
+      const c = b[this.i];
+      if (c === 0x28) { this.skipLiteral(); continue; }
+      this.i++;
+      if (c === 0x5b) depth++;
+      else if (c === 0x5d && --depth === 0) return;
+      else if (c === 0x25) while (this.i < n && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
+    }
+  }
+
+  /** The next operand or operator ({ kw }), or undefined at the end. */
+  next(): Operand | undefined {
+    const b = this.b;
+    for (;;) {
+      while (this.i < b.length && WS[b[this.i]]) this.i++;
+      if (this.i >= b.length) return undefined;
+      if (b[this.i] !== 0x25) break; // %: a comment to the end of the line
+      while (this.i < b.length && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
+    }
+    const c = b[this.i];
+    switch (c) {
+      case 0x2f: return { name: this.name() }; // /
+      case 0x28: return { str: this.literal() }; // (
+      case 0x3c: // <
+        if (b[this.i + 1] === 0x3c) { this.i += 2; return this.dict(); }
+        return { str: this.hex() };
+      case 0x5b: { // [
+        this.i++;
+        const arr: Operand[] = [];
+        for (;;) {
+          const t = this.peekClose(0x5d);
+          if (t) break;
+          const v = this.next();
+          if (v === undefined) break;
+          arr.push(v);
+        }
+        return arr;
+      }
+      case 0x5d: case 0x3e: case 0x29: case 0x7b: case 0x7d: this.i++; return this.next(); // stray delimiters
+      default: {
+        const s = this.i;
+        while (this.i < b.length && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
+        const word = latin1(b, s, this.i);
+        if (word === 'true') return true;
+        if (word === 'false') return false;
+        if (word === 'null') return null;
+        const n = Number(word);
+        if (word !== '' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word) && Number.isFinite(n)) return n;
+        return { kw: word };
+      }
+    }
+  }
+
+  /** After skipping whitespace, whether the next byte is `close` (consumed if so, or at the end). */
+  private peekClose(close: number): boolean {
+    const b = this.b;
+    while (this.i < b.length && WS[b[this.i]]) this.i++;
+    if (this.i >= b.length) return true;
+    if (b[this.i] === close) { this.i++; return true; }
+    return false;
+  }
+
+  private dict(): Map<string, Operand> {
+    const d = new Map<string, Operand>();
+    const b = this.b;
+    for (;;) {
+      while (this.i < b.length && WS[b[this.i]]) this.i++;
+      if (this.i >= b.length) return d;
+      if (b[this.i] === 0x3e && b[this.i + 1] === 0x3e) { this.i += 2; return d; }
+      const k = this.next();
+      if (k === undefined) return d;
+      if (!isName(k)) continue; // malformed: skip a value that is not a key
+      const v = this.next();
+      if (v === undefined) return d;
+      d.set(k.name, v);
+    }
+  }
+
+  private name(): string {
+    const b = this.b;
+    const s = ++this.i;
+    while (this.i < b.length && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
+    const raw = latin1(b, s, this.i);
+    return raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
+  }
+
+  private literal(): Uint8Array {
+    const b = this.b, out: number[] = [];
+    let depth = 1;
+    this.i++;
+    while (this.i < b.length) {
+      const c = b[this.i++];
+      if (c === 0x28) depth++;
+      else if (c === 0x29 && --depth === 0) break;
+      else if (c === 0x5c) { // backslash
+        const e = b[this.i++];
+        switch (e) {
+          case 0x6e: out.push(0x0a); continue; case 0x72: out.push(0x0d); continue; case 0x74: out.push(0x09); continue;
+          case 0x62: out.push(0x08); continue; case 0x66: out.push(0x0c); continue;
+          case 0x0d: if (b[this.i] === 0x0a) this.i++; continue; // line continuation
+          case 0x0a: continue;
+          default:
+            if (e >= 0x30 && e <= 0x37) {
+              let v = e - 0x30;
+              for (let k = 0; k < 2 && b[this.i] >= 0x30 && b[this.i] <= 0x37; k++) v = v * 8 + (b[this.i++] - 0x30);
+              out.push(v & 0xff);
+            } else if (e !== undefined) out.push(e);
+            continue;
+        }
+      }
+      out.push(c);
+    }
+    return Uint8Array.from(out);
+  }
+
+  private hex(): Uint8Array {
+    const b = this.b, out: number[] = [];
+    this.i++;
+    let hi = -1;
+    while (this.i < b.length) {
+      const c = b[this.i++];
+      if (c === 0x3e) break;
+      const v = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 55 : c >= 0x61 && c <= 0x66 ? c - 87 : -1;
+      if (v < 0) continue;
+      if (hi < 0) hi = v; else { out.push(hi * 16 + v); hi = -1; }
+    }
+    if (hi >= 0) out.push(hi * 16);
+    return Uint8Array.from(out);
+  }
+
+  /**
+   * Skips an inline image (after BI: its dictionary, ID, the data, EI). The data ends at the first "EI"
+   * between whitespace that is followed by text rather than binary bytes (the check pdf.js makes too).
+   */
+  skipInlineImage(): void {
+    const b = this.b;
+    for (;;) { // the image dictionary, up to ID
+      const t = this.top();
+      if (t === END) return;
+      if (t === OPERATOR && this.op === OP_ID) break;
+    }
+    this.i++; // the single whitespace byte after ID
+    for (let j = this.i; j + 1 < b.length; j++) {
+      if (b[j] !== 0x45 || b[j + 1] !== 0x49 || !WS[b[j - 1]]) continue;
+      const after = j + 2;
+      if (after < b.length && !WS[b[after]]) continue;
+      let binary = false;
+      for (let k = after; k < Math.min(b.length, after + 10); k++) {
+        if (b[k] > 0x7e || (b[k] < 0x20 && !WS[b[k]])) { binary = true; break; }
+      }
+      if (binary) continue;
+      this.i = after;
+      return;
+    }
+    this.i = b.length;
+  }
+}
