@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
+import { storedResultKey } from '../http/job-responses.js';
 
 /**
  * GET /results/{jobId} (large results; the ?token= of a result URL is single-use),
@@ -23,9 +24,10 @@ export function resultRoutes(deps: GatewayDeps): Router {
       throw new QuireError('STORAGE_002', 'This result URL was already used; fetch the result with your API key at GET /results/{jobId}', { job_id: job.id });
     }
     await deps.store.jobs.markResultRetrieved(job.id);
-    if (!job.result_blob) { res.json(job.result); return; }
+    const stored = storedResultKey(job);
+    if (!stored) { res.json(job.result); return; }
     res.type('application/json');
-    (await deps.blobs.get(job.result_blob)).pipe(res);
+    (await deps.blobs.get(stored)).pipe(res);
   });
   r.get('/results/:jobId/pdf', async (req, res) => {
     const job = await ownJob(req.org!.id, req.params.jobId);
