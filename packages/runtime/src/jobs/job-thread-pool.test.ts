@@ -36,7 +36,7 @@ const ctxFor = (input: Record<string, unknown>): JobContext => {
     store: {} as never, blobs: {} as never, checkpoint: async () => undefined,
   };
 };
-const parse = (o: { resultJson: Buffer }) => JSON.parse(Buffer.from(o.resultJson).toString('utf8')) as { value: unknown; thread: number };
+const parse = (o: { resultJson: Uint8Array }) => JSON.parse(Buffer.from(o.resultJson).toString('utf8')) as { value: unknown; thread: number };
 
 beforeAll(async () => { await ensureBuilt(); }, 300_000);
 
@@ -50,7 +50,7 @@ describe('JobThreadPool when a thread dies', () => {
     pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log, onThreadCount: (n) => counts.push(n) });
   });
   afterEach(() => pool.close());
-  const run = (input: Record<string, unknown>) => pool.handler('extract')(ctxFor(input)) as Promise<{ resultJson: Buffer }>;
+  const run = (input: Record<string, unknown>) => pool.handler('extract')(ctxFor(input)) as Promise<{ resultJson: Uint8Array }>;
 
   it.each([
     ['exits (process.exit in the thread)', { mode: 'exit', ms: 50 }, /job thread exited \(code 7\)/],
@@ -77,7 +77,7 @@ describe('JobThreadPool when a thread dies', () => {
   it('a crash while other threads work leaves them alone', async () => {
     const two = new JobThreadPool({ entry: ENTRY, size: 2, config, log: createLogger('silent') });
     try {
-      const slow = two.handler('extract')(ctxFor({ value: 'slow', ms: 1_500 })) as Promise<{ resultJson: Buffer }>;
+      const slow = two.handler('extract')(ctxFor({ value: 'slow', ms: 1_500 })) as Promise<{ resultJson: Uint8Array }>;
       await new Promise((r) => setTimeout(r, 200)); // the slow job holds thread 1; the crash gets thread 2
       await expect(two.handler('extract')(ctxFor({ mode: 'exit' }))).rejects.toThrow(/exited/);
       expect(parse(await slow).value).toBe('slow');
