@@ -74,6 +74,21 @@ describe('JobThreadPool when a thread dies', () => {
     expect(counts).toEqual([1, 0, 1]);
   }, 60_000);
 
+  it('a thread stuck past the time limit is stopped: its job times out (PROC_002), jobs behind it are freed', async () => {
+    const limited = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent'), timeoutMs: () => 1_500 });
+    try {
+      const run1 = (input: Record<string, unknown>) => limited.handler('extract')(ctxFor(input));
+      await run1({ value: 'warm' }); // the thread is loaded, so the limit below measures only the jobs
+      const stuck = run1({ mode: 'spin' });
+      const behind = run1({ value: 'behind' }); // same thread (size 1): would wait forever behind the loop
+      await expect(stuck).rejects.toMatchObject({ code: 'PROC_002' });
+      await expect(behind).rejects.toThrow(/time limit/);
+      expect(parse((await run1({ value: 'later' })) as { resultJson: Uint8Array }).value).toBe('later');
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
+
   it('a crash while other threads work leaves them alone', async () => {
     const two = new JobThreadPool({ entry: ENTRY, size: 2, config, log: createLogger('silent') });
     try {
