@@ -12,6 +12,7 @@
 //            default) and, on a second server, on the main thread (QUIRE_JOB_THREADS=0): how much a
 //            CPU-heavy job stalls the gateway in the same process
 // Usage: node scripts/bench-api.mjs [--mode embedded|distributed|both] [--duration 10] [--connections 32] [--only healthz,job,extract,busy] [--env K=V,…] [--json out.json]
+//        [--server-node-args --cpu-prof,--cpu-prof-dir=/tmp/prof] (node options of the embedded server, e.g. to profile it)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -194,7 +195,8 @@ async function busyScenarios(label, url, key, pid) {
 
 async function startEmbedded(env) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
-  const serve = spawnService('serve', 'apps/cli/dist/main.js', { ...common, QUIRE_MODE: 'embedded', QUIRE_DATA_DIR: dataDir, QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_BOOTSTRAP_API_KEY: KEY, ...env }, { args: ['serve'] });
+  const execArgv = (args['server-node-args'] ?? '').split(',').filter(Boolean);
+  const serve = spawnService('serve', 'apps/cli/dist/main.js', { ...common, QUIRE_MODE: 'embedded', QUIRE_DATA_DIR: dataDir, QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_BOOTSTRAP_API_KEY: KEY, ...env }, { args: ['serve'], execArgv });
   const { port } = await serve.ready;
   return { url: `http://127.0.0.1:${port}`, pid: serve.pid, stop: async () => { await serve.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
 }
