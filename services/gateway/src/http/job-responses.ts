@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { QuireError, isErrorCode } from '@quire/core';
 import type { JobRecord, JobSummary } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
+import { sendBlob } from './send-blob.js';
 
 export const baseUrl = (req: Request, deps: GatewayDeps) => deps.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
 
@@ -68,7 +69,7 @@ export async function respondWithJob(req: Request, res: Response, deps: GatewayD
     if (stored) {
       await deps.store.jobs.markResultRetrieved(done.id);
       res.status(200).type('application/json');
-      (await deps.blobs.get(stored)).pipe(res);
+      sendBlob(res, await deps.blobs.get(stored));
       return;
     }
     await deps.store.jobs.markResultRetrieved(done.id);
