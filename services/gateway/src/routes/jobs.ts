@@ -4,7 +4,7 @@ import type { GatewayDeps } from '../deps.js';
 import { baseUrl, jobViewBytes } from '../http/job-responses.js';
 
 /** A serialized GET /job view: the bytes and their ETag, computed once. */
-interface SerializedView { body: Buffer; etag: string | undefined }
+export interface SerializedView { body: Buffer; etag: string | undefined }
 
 /**
  * Completed jobs never change again except by expiring, so their serialized view is kept for a few
@@ -14,7 +14,7 @@ interface SerializedView { body: Buffer; etag: string | undefined }
  * (single-use token), organizations that delete after retrieval. Expiry is checked against the job's
  * expires_at. Bounded by entries and by bytes (results run to megabytes), oldest out first.
  */
-class CompletedJobCache {
+export class CompletedJobCache {
   private readonly entries = new Map<string, { view: SerializedView; until: number; expiresAt: number }>();
   private bytes = 0;
   constructor(private readonly ttlMs: number, private readonly max = 2_000, private readonly maxBytes = 64 * 1024 * 1024) {}
