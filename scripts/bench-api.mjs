@@ -11,7 +11,11 @@
 //            another (a 100,000-cell XLSX; a 40-page text PDF), with job handlers on worker threads (the
 //            default) and, on a second server, on the main thread (QUIRE_JOB_THREADS=0): how much a
 //            CPU-heavy job stalls the gateway in the same process
-// Usage: node scripts/bench-api.mjs [--mode embedded|distributed|both] [--duration 10] [--connections 32] [--only healthz,job,extract,busy] [--env K=V,…] [--json out.json]
+//   bigjob   embedded only: GET /job/{id} (job cache off) of a completed job whose ~5 MB result (40-page
+//            PDF) is kept in the job row (QUIRE_RESULT_ROW_LIMIT_BYTES above it) and, on a second server,
+//            in the blob store (the default), at 4 connections: what reading a large inline result costs
+// Usage: node scripts/bench-api.mjs [--mode embedded|distributed|both] [--duration 10] [--connections 32] [--only healthz,job,extract,busy,bigjob] [--env K=V,…] [--json out.json]
+//        [--server-node-args --cpu-prof,--cpu-prof-dir=/tmp/prof] (node options of the embedded server, e.g. to profile it)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -192,9 +196,21 @@ async function busyScenarios(label, url, key, pid) {
   return out;
 }
 
+/** GET /job of one completed job with a ~5 MB inline result, uncached, at 4 connections. */
+async function bigJob(label, url, key, pid) {
+  const fd = new FormData();
+  fd.append('file', new Blob([await longPdf()], { type: 'application/pdf' }), 'long.pdf');
+  const r = await fetch(`${url}/extract`, { method: 'POST', headers: { 'x-api-key': key }, body: fd });
+  const body = await r.json();
+  if (r.status !== 200) throw new Error(`bigjob extract failed: ${r.status}`);
+  const size = (await (await fetch(`${url}/job/${body.extraction_id}`, { headers: { 'x-api-key': key } })).arrayBuffer()).byteLength;
+  return run(`${label}: GET /job/{id} of a ${(size / 1e6).toFixed(1)} MB result (uncached, 4 connections)`, { url: `${url}/job/${body.extraction_id}`, headers: { 'x-api-key': key }, connections: 4 }, pid);
+}
+
 async function startEmbedded(env) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-bench-'));
-  const serve = spawnService('serve', 'apps/cli/dist/main.js', { ...common, QUIRE_MODE: 'embedded', QUIRE_DATA_DIR: dataDir, QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_BOOTSTRAP_API_KEY: KEY, ...env }, { args: ['serve'] });
+  const execArgv = (args['server-node-args'] ?? '').split(',').filter(Boolean);
+  const serve = spawnService('serve', 'apps/cli/dist/main.js', { ...common, QUIRE_MODE: 'embedded', QUIRE_DATA_DIR: dataDir, QUIRE_HOST: '127.0.0.1', QUIRE_PORT: '0', QUIRE_BOOTSTRAP_API_KEY: KEY, ...env }, { args: ['serve'], execArgv });
   const { port } = await serve.ready;
   return { url: `http://127.0.0.1:${port}`, pid: serve.pid, stop: async () => { await serve.stop(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
 }
@@ -234,6 +250,17 @@ if (mode === 'embedded' || mode === 'both') {
       const serve = await startEmbedded(env);
       try {
         results.push(...(await busyScenarios(label, serve.url, KEY, serve.pid)));
+      } finally {
+        await serve.stop();
+      }
+    }
+  }
+  if (wantScenario('bigjob')) {
+    const mb = (n) => String(n * 1024 * 1024);
+    for (const [label, env] of [['embedded, result in the job row', { QUIRE_RESULT_ROW_LIMIT_BYTES: mb(10) }], ['embedded, result in the blob store', {}]]) {
+      const serve = await startEmbedded({ QUIRE_JOB_CACHE_SECONDS: '0', QUIRE_INLINE_RESULT_LIMIT_BYTES: mb(20), ...env });
+      try {
+        results.push(await bigJob(label, serve.url, KEY, serve.pid));
       } finally {
         await serve.stop();
       }

@@ -15,7 +15,7 @@ const slowHandler = (pages: number, stepMs: number): JobHandler => async (ctx) =
 describe('embedded: jobs through HTTP', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ QUIRE_INLINE_RESULT_LIMIT_BYTES: '200000', QUIRE_SYNC_WAIT_SECONDS: '20' });
+    t = await startTestServer({ QUIRE_INLINE_RESULT_LIMIT_BYTES: '200000', QUIRE_RESULT_ROW_LIMIT_BYTES: '20000', QUIRE_SYNC_WAIT_SECONDS: '20' });
   });
   afterAll(() => t.close());
 
@@ -104,6 +104,50 @@ describe('embedded: jobs through HTTP', () => {
     const second = await t.api(url.pathname + url.search);
     expect([second.status, ((await second.json()) as any).error.code]).toEqual([404, 'STORAGE_002']);
     expect((await t.api(url.pathname)).status).toBe(200); // the organization can still fetch it with its key
+  });
+
+  it('a result over the row limit is kept in the blob store, out of the job row, and still delivered inline', async () => {
+    const { store, blobs, log } = t.server.ctx;
+    const medium = `<html><body>${'<p>' + 'lorem ipsum dolor sit amet '.repeat(200) + '</p>'}`.repeat(4) + '</body></html>';
+    const sync = await t.api('/extract', { method: 'POST', body: formWith({ bytes: medium, name: 'medium.html' }) });
+    expect(sync.status).toBe(200);
+    expect(sync.headers.get('content-type')).toMatch(/^application\/json/);
+    const syncBody = (await sync.json()) as any;
+    expect(syncBody.markdown).toContain('lorem ipsum');
+    expect(syncBody.credits_used).toBe(1);
+
+    const acc = (await (await t.api('/extract', { method: 'POST', body: formWith({ bytes: medium, name: 'medium.html' }, { async: 'true' }) })).json()) as { job_id: string };
+    const job = (await pollJob(t, acc.job_id)) as any;
+    expect(job.result.is_url).toBeUndefined();
+    expect(job.result.extraction_id).toBe(acc.job_id);
+    expect(job.result.markdown).toBe(syncBody.markdown);
+    expect(job.result.plan_info).toEqual(expect.objectContaining({ tier: 'self-hosted' }));
+    expect(Object.keys(job).filter((k) => k !== 'progress')).toEqual(['job_id', 'status', 'kind', 'created_at', 'updated_at', 'completed_at', 'result']);
+    const row = await store.jobs.get(acc.job_id);
+    expect(row!.result).toBeNull();
+    expect(row!.result_blob).toBeNull();
+    const stored = Buffer.from(await blobs.getBytes(row!.result_inline_blob!));
+    expect(stored.length).toBeGreaterThanOrEqual(20000);
+    expect(stored.length).toBeLessThan(200000);
+    expect(JSON.parse(stored.toString('utf8'))).toEqual(job.result);
+    // served again (from the completed-job cache) and by GET /results with the organization's key
+    expect(((await (await t.api(`/job/${acc.job_id}`)).json()) as any).result).toEqual(job.result);
+    const results = await t.api(`/results/${acc.job_id}`);
+    expect(results.status).toBe(200);
+    expect(await results.json()).toEqual(job.result);
+
+    // a small result stays in the row
+    const small = (await (await extract({ async: 'true' })).json()) as { job_id: string };
+    await pollJob(t, small.job_id);
+    const smallRow = await store.jobs.get(small.job_id);
+    expect(smallRow!.result_inline_blob).toBeNull();
+    expect((smallRow!.result as any).extraction_id).toBe(small.job_id);
+
+    // retention removes the stored result with the job's other blobs
+    await new RetentionSweeper(store, blobs, log).expire(row!);
+    expect(await blobs.head(row!.result_inline_blob!)).toBeNull();
+    const after = await store.jobs.get(acc.job_id);
+    expect([after!.status, after!.result_inline_blob]).toEqual(['expired', null]);
   });
 
   it('retention: a swept job is expired (JOB_003 410) and its artifacts are gone', async () => {

@@ -30,7 +30,8 @@ maybe('fleet: gateway and worker-extract as separate processes over Postgres, Re
   let fleet: Fleet;
   let asyncJobId = '';
   beforeAll(async () => {
-    fleet = await startFleet({ workers: ['worker-extract', 'webhook-dispatcher'], env: { QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', QUIRE_WEBHOOK_POLL_MS: '100' } });
+    // A row limit below these small results: the extractions' results live in S3 and are delivered inline.
+    fleet = await startFleet({ workers: ['worker-extract', 'webhook-dispatcher'], env: { QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', QUIRE_WEBHOOK_POLL_MS: '100', QUIRE_RESULT_ROW_LIMIT_BYTES: '1000' } });
   }, 60_000);
   afterAll(async () => {
     await fleet?.close();
@@ -68,6 +69,10 @@ maybe('fleet: gateway and worker-extract as separate processes over Postgres, Re
     expect(job.completed_at).toEqual(expect.any(String));
     // The job went through the broker: it was never run by the gateway.
     expect([...seen].every((s) => ['pending', 'queued', 'processing', 'completed'].includes(s))).toBe(true);
+    // The result (kept in S3, out of the job row) is also served by GET /results with the key.
+    const stored = await fleet.api(`/results/${accepted.job_id}`);
+    expect(stored.status).toBe(200);
+    expect(await stored.json()).toEqual(job.result);
 
     // The stored source document lives in S3 and the saved extraction is usable by id.
     const usage = await fleet.api('/usage');

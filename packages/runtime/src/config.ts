@@ -37,6 +37,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_FILE_URL_ALLOW_PRIVATE: { schema: bool, default: 'false', doc: 'Allow file_url to reach loopback/private/link-local addresses. Development only.' },
   QUIRE_FILE_URL_ALLOW_HOSTS: { schema: list, default: '', doc: 'Comma-separated hosts or IPs file_url may reach even when private (e.g. 127.0.0.1 for tests).' },
   QUIRE_INLINE_RESULT_LIMIT_BYTES: { schema: int(1), default: String(5 * 1024 * 1024), doc: 'Results this size or larger are delivered as a single-use URL.' },
+  QUIRE_RESULT_ROW_LIMIT_BYTES: { schema: int(0), default: String(128 * 1024), doc: 'Results this size or larger (and under QUIRE_INLINE_RESULT_LIMIT_BYTES) are kept in the blob store instead of the job row, and still delivered inline: large jsonb is costly to write and read (in embedded mode PGlite parses it on the main thread). 0 keeps every inline result in the blob store.' },
   QUIRE_SYNC_WAIT_SECONDS: { schema: num(0.1), default: '300', doc: 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned.' },
   QUIRE_WORKER_CONCURRENCY: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Jobs processed at once per queue in this process.' },
   QUIRE_JOB_THREADS: { schema: int(0), doc: 'Worker threads that run job handlers in this process (layout, XLSX, tables, forms…), so CPU-heavy steps never block its event loop (the gateway in embedded mode; queue heartbeats and cancel checks in both). Unset: QUIRE_WORKER_CONCURRENCY. 0: handlers run on the main thread.' },
@@ -82,6 +83,8 @@ export interface Config {
   fileUrl: { timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
   htmlFetchImages: boolean;
   inlineResultLimitBytes: number;
+  /** Inline results this size or larger live in the blob store (job row keeps the key), still delivered inline. */
+  resultRowLimitBytes: number;
   syncWaitMs: number;
   workerConcurrency: number;
   /** Threads for job handlers (0 = the main thread). */
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     htmlFetchImages: g('QUIRE_HTML_FETCH_IMAGES'),
     fileUrl: { timeoutMs: g<number>('QUIRE_FILE_URL_TIMEOUT_SECONDS') * 1000, allowPrivate: g('QUIRE_FILE_URL_ALLOW_PRIVATE'), allowHosts: g('QUIRE_FILE_URL_ALLOW_HOSTS') },
     inlineResultLimitBytes: g('QUIRE_INLINE_RESULT_LIMIT_BYTES'),
+    resultRowLimitBytes: g('QUIRE_RESULT_ROW_LIMIT_BYTES'),
     syncWaitMs: g<number>('QUIRE_SYNC_WAIT_SECONDS') * 1000,
     workerConcurrency: g('QUIRE_WORKER_CONCURRENCY'),
     jobThreads: g<number | undefined>('QUIRE_JOB_THREADS') ?? g<number>('QUIRE_WORKER_CONCURRENCY'),

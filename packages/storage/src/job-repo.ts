@@ -1,6 +1,6 @@
 import { eventTypeFor, fromStatusesFor, type JobStatus } from '@quire/core';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
-import type { JobError, JobRecord } from './records.js';
+import type { JobError, JobRecord, JobSummary } from './records.js';
 
 export interface NewJob {
   id: string;
@@ -16,12 +16,28 @@ export interface NewJob {
 
 export interface TransitionPatch {
   result?: unknown;
+  /** The result as JSON text already serialized by the caller (instead of `result`): not parsed and re-serialized here. */
+  result_json?: string;
   result_blob?: string | null;
+  result_inline_blob?: string | null;
   result_token?: string | null;
   error?: JobError | null;
   credits_used?: number;
   pages?: number;
 }
+
+/**
+ * Every column of `jobs` but `result`, for statements whose callers never read the result: printing a
+ * large jsonb costs its size in CPU (in embedded mode PGlite does it in wasm on the main thread), and
+ * the completing UPDATE would otherwise hand back the result it was just given. A test checks this
+ * list against the table.
+ */
+export const JOB_SUMMARY_COLUMNS = [
+  'id', 'org_id', 'key_id', 'kind', 'status', 'request', 'input', 'result_blob', 'result_inline_blob', 'result_token', 'error', 'progress',
+  'attempts', 'credits_reserved', 'credits_used', 'pages', 'parent_id', 'lease_until', 'created_at', 'updated_at', 'started_at',
+  'completed_at', 'expires_at', 'result_retrieved_at',
+] as const satisfies readonly (keyof JobSummary)[];
+const SUMMARY = JOB_SUMMARY_COLUMNS.join(', ');
 
 /**
  * Job rows and their state changes. Every change is a compare-and-set on `status` (the allowed
@@ -56,22 +72,27 @@ export class JobRepo {
     return (await this.db.query<{ status: JobStatus }>('SELECT status FROM jobs WHERE id = $1', [id])).rows[0]?.status;
   }
 
-  /** Compare-and-set to `to` from any status the state machine allows; undefined when the job was elsewhere. */
-  async transition(id: string, to: JobStatus, patch: TransitionPatch = {}, tx?: SqlExecutor): Promise<JobRecord | undefined> {
+  /**
+   * Compare-and-set to `to` from any status the state machine allows; undefined when the job was elsewhere.
+   * The row comes back without its result (the caller holds it when it just wrote it).
+   */
+  async transition(id: string, to: JobStatus, patch: TransitionPatch = {}, tx?: SqlExecutor): Promise<JobSummary | undefined> {
     const run = async (ex: SqlExecutor) => {
       const sets = ['status = $2', 'updated_at = now()'];
       const params: unknown[] = [id, to, fromStatusesFor(to)];
       const add = (col: string, v: unknown) => { params.push(v); sets.push(`${col} = $${params.length}`); };
-      if (patch.result !== undefined) add('result', JSON.stringify(patch.result));
+      if (patch.result_json !== undefined) add('result', patch.result_json);
+      else if (patch.result !== undefined) add('result', JSON.stringify(patch.result));
       if (patch.result_blob !== undefined) add('result_blob', patch.result_blob);
+      if (patch.result_inline_blob !== undefined) add('result_inline_blob', patch.result_inline_blob);
       if (patch.result_token !== undefined) add('result_token', patch.result_token);
       if (patch.error !== undefined) add('error', patch.error === null ? null : JSON.stringify(patch.error));
       if (patch.credits_used !== undefined) add('credits_used', patch.credits_used);
       if (patch.pages !== undefined) add('pages', patch.pages);
       if (to === 'completed' || to === 'failed' || to === 'canceled') sets.push('completed_at = now()', 'lease_until = NULL');
       if (to === 'pending') sets.push('lease_until = NULL');
-      const { rows } = await ex.query<JobRecord>(
-        `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3::text[]) RETURNING *`, params);
+      const { rows } = await ex.query<JobSummary>(
+        `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${SUMMARY}`, params);
       if (rows[0]) await writeEvent(ex, rows[0]);
       return rows[0];
     };
@@ -112,13 +133,13 @@ export class JobRepo {
     return (await this.db.query<JobRecord>(`SELECT * FROM jobs WHERE status IN ('pending','queued','processing') ORDER BY created_at`)).rows;
   }
 
-  async listExpired(now: Date, limit = 100): Promise<JobRecord[]> {
-    return (await this.db.query<JobRecord>(
-      `SELECT * FROM jobs WHERE expires_at < $1 AND status IN ('completed','failed','canceled') ORDER BY expires_at LIMIT $2`, [now, limit])).rows;
+  async listExpired(now: Date, limit = 100): Promise<JobSummary[]> {
+    return (await this.db.query<JobSummary>(
+      `SELECT ${SUMMARY} FROM jobs WHERE expires_at < $1 AND status IN ('completed','failed','canceled') ORDER BY expires_at LIMIT $2`, [now, limit])).rows;
   }
 
-  async listChildren(parentId: string): Promise<JobRecord[]> {
-    return (await this.db.query<JobRecord>('SELECT * FROM jobs WHERE parent_id = $1 ORDER BY created_at', [parentId])).rows;
+  async listChildren(parentId: string): Promise<JobSummary[]> {
+    return (await this.db.query<JobSummary>(`SELECT ${SUMMARY} FROM jobs WHERE parent_id = $1 ORDER BY created_at`, [parentId])).rows;
   }
 
   async markResultRetrieved(id: string): Promise<void> {
@@ -142,7 +163,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID.test(s);
 
 /** The spec's event payload: type, timestamp, data {job_id, status, pages_processed, processing_time, error}. */
-async function writeEvent(tx: SqlExecutor, job: JobRecord): Promise<void> {
+async function writeEvent(tx: SqlExecutor, job: JobSummary): Promise<void> {
   const type = eventTypeFor(job.status);
   if (!type) return;
   const started = job.started_at ? new Date(job.started_at).getTime() : undefined;

@@ -66,6 +66,20 @@ for (const [name, factory, enabled] of adapters) {
       expect(types).toEqual(['job.created', 'job.processing', 'job.cancelled']);
     });
 
+    it('state changes return every column but the result, and store pre-serialized JSON as is', async () => {
+      const { JOB_SUMMARY_COLUMNS } = await import('./job-repo.js');
+      const { rows } = await store.sql.query<{ column_name: string }>(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'jobs' AND table_schema = current_schema()");
+      expect([...JOB_SUMMARY_COLUMNS].sort()).toEqual(rows.map((r) => r.column_name).filter((c) => c !== 'result').sort());
+      const id = await newJob();
+      await store.jobs.claim(id, 60_000);
+      const done = await store.jobs.transition(id, 'completed', { result_json: '{"text":"hé","n":[1,2]}', result_inline_blob: null });
+      expect(done?.status).toBe('completed');
+      expect(done && 'result' in done).toBe(false);
+      expect((await store.jobs.get(id))?.result).toEqual({ text: 'hé', n: [1, 2] });
+      expect((await store.jobs.listChildren(id))).toEqual([]);
+    });
+
     it('re-claims a processing job whose lease ran out', async () => {
       const id = await newJob();
       await store.jobs.claim(id, 1);

@@ -57,7 +57,10 @@ export interface JobRecord {
   request: Record<string, unknown>;
   input: Record<string, unknown>;
   result: unknown;
+  /** Key of a result delivered as a single-use URL (at or over QUIRE_INLINE_RESULT_LIMIT_BYTES). */
   result_blob: string | null;
+  /** Key of a result delivered inline but kept in the blob store instead of `result` (QUIRE_RESULT_ROW_LIMIT_BYTES). */
+  result_inline_blob: string | null;
   result_token: string | null;
   error: JobError | null;
   progress: JobProgress | null;
@@ -74,6 +77,9 @@ export interface JobRecord {
   expires_at: Date;
   result_retrieved_at: Date | null;
 }
+
+/** A job row without its `result` column: what state changes and listings return (a result can be megabytes of jsonb). */
+export type JobSummary = Omit<JobRecord, 'result'>;
 
 export type ArtifactType = 'extraction' | 'form' | 'schema' | 'split' | 'tables' | 'classify';
 

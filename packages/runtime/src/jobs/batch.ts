@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isTerminal } from '@quire/core';
-import type { JobRecord, MetadataStore, Organization, ApiKeyRecord } from '@quire/storage';
+import type { JobSummary, MetadataStore, Organization, ApiKeyRecord } from '@quire/storage';
 import type { JobService, SubmitJob } from './job-service.js';
 
 /** Parent job kinds: records that group children and complete when the last child settles (no worker runs them). */
@@ -20,7 +20,7 @@ export const BATCH_OUTPUT_ID: Record<string, string> = { extract: 'extraction_id
 export async function submitBatch(store: MetadataStore, jobs: JobService, b: {
   org: Organization; key: ApiKeyRecord | null; parentKind: string; parentId: string; retentionHours: number;
   request: Record<string, unknown>; children: (Omit<SubmitJob, 'org' | 'key' | 'parentId'> & { label: Record<string, unknown> })[];
-}): Promise<{ parent: JobRecord; children: JobRecord[] }> {
+}): Promise<{ parent: JobSummary; children: JobSummary[] }> {
   const retention = b.org.retention_hours ?? b.retentionHours;
   await store.sql.transaction((tx) => store.jobs.create(tx, {
     id: b.parentId, org_id: b.org.id, key_id: b.key?.id ?? null, kind: b.parentKind, request: b.request,
@@ -28,7 +28,7 @@ export async function submitBatch(store: MetadataStore, jobs: JobService, b: {
     expires_at: new Date(Date.now() + retention * 3600_000), parent_id: null,
   }));
   const parent = (await store.jobs.claim(b.parentId, retention * 3600_000))!; // → processing (started_at, job.processing event)
-  const accepted: JobRecord[] = [];
+  const accepted: JobSummary[] = [];
   try {
     for (const c of b.children) {
       const { label: _label, ...submit } = c;
@@ -48,7 +48,7 @@ export async function submitBatch(store: MetadataStore, jobs: JobService, b: {
  * the parent is terminal, the parent completes with a summary. Concurrent callers race on the parent's
  * compare-and-set; exactly one wins. Each child was charged on its own; the parent charges nothing.
  */
-export async function settleBatchParent(store: MetadataStore, parentId: string): Promise<JobRecord | undefined> {
+export async function settleBatchParent(store: MetadataStore, parentId: string): Promise<JobSummary | undefined> {
   const parent = await store.jobs.get(parentId);
   if (!parent || isTerminal(parent.status)) return undefined;
   const children = await store.jobs.listChildren(parentId);

@@ -86,16 +86,22 @@ export class JobRunner {
     const { store, blobs, config } = this.deps;
     const info = await planInfo(store, job.org_id, outcome.credits, outcome.pages);
     const body = resultBody(outcome, { credits_used: outcome.credits, plan_info: info });
-    const asUrl = body.json.length >= config.inlineResultLimitBytes || (outcome.preferUrlDelivery === true && job.request.async === true);
-    let resultBlob: string | null = null, token: string | null = null;
-    if (asUrl) {
-      resultBlob = `${job.org_id}/${job.id}/result.json`;
-      await blobs.put(resultBlob, body.json, { contentType: 'application/json' });
-      token = randomBytes(18).toString('base64url');
+    // Three homes for a result: a single-use URL (at or over the inline limit, or asked for), the blob
+    // store with inline delivery (over the row limit: large jsonb is costly to write, print and read, and
+    // PGlite does it on the main thread), or the job row.
+    const asUrl = body.length >= config.inlineResultLimitBytes || (outcome.preferUrlDelivery === true && job.request.async === true);
+    const outOfRow = asUrl || body.length >= config.resultRowLimitBytes;
+    let stored: string | null = null, token: string | null = null;
+    if (outOfRow) {
+      stored = `${job.org_id}/${job.id}/result.json`;
+      await blobs.put(stored, body, { contentType: 'application/json' });
+      if (asUrl) token = randomBytes(18).toString('base64url');
     }
     const done = await store.sql.transaction(async (tx) => {
       const j = await store.jobs.transition(job.id, 'completed', {
-        result: asUrl ? null : body.object(), result_blob: resultBlob, result_token: token, credits_used: outcome.credits, pages: outcome.pages,
+        ...(outOfRow ? { result: null } : { result_json: body.toString('utf8') }),
+        result_blob: asUrl ? stored : null, result_inline_blob: asUrl ? null : stored, result_token: token,
+        credits_used: outcome.credits, pages: outcome.pages,
       }, tx);
       if (!j) return undefined; // canceled while we worked: the result is discarded below
       for (const a of outcome.artifacts ?? []) {
@@ -141,19 +147,15 @@ export class JobRunner {
 }
 
 /**
- * The stored body: the handler's result plus credits_used and plan_info, as JSON bytes, and as an
- * object only when it is stored inline. A serialized result (from a job thread) is extended as bytes.
+ * The stored body: the handler's result plus credits_used and plan_info, as JSON bytes. A serialized
+ * result (from a job thread) is extended as bytes, never parsed on this thread.
  */
-function resultBody(outcome: JobOutcome | SerializedJobOutcome, extra: { credits_used: number; plan_info: unknown }): { json: Buffer; object(): Record<string, unknown> } {
-  if (!('resultJson' in outcome)) {
-    const object = { ...outcome.result, ...extra };
-    return { json: Buffer.from(JSON.stringify(object)), object: () => object };
-  }
+function resultBody(outcome: JobOutcome | SerializedJobOutcome, extra: { credits_used: number; plan_info: unknown }): Buffer {
+  if (!('resultJson' in outcome)) return Buffer.from(JSON.stringify({ ...outcome.result, ...extra }));
   const r = outcome.resultJson;
   const tail = JSON.stringify(extra).slice(1); // '"credits_used":…,"plan_info":{…}}'
   const isEmpty = r.length === 2; // '{}'
-  const json = Buffer.concat([r.subarray(0, r.length - 1), Buffer.from(isEmpty ? tail : `,${tail}`)]);
-  return { json, object: () => JSON.parse(json.toString('utf8')) as Record<string, unknown> };
+  return Buffer.concat([r.subarray(0, r.length - 1), Buffer.from(isEmpty ? tail : `,${tail}`)]);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

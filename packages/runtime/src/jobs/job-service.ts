@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QuireError, assertCancelable, isTerminal } from '@quire/core';
-import type { ApiKeyRecord, JobRecord, MetadataStore, Organization } from '@quire/storage';
+import type { ApiKeyRecord, JobRecord, JobSummary, MetadataStore, Organization } from '@quire/storage';
 import { JOB_CATALOG, type JobKind, type JobQueue } from '@quire/queue';
 import type { Logger } from '../logger.js';
 import { settleBatchParent } from './batch.js';
@@ -29,7 +29,7 @@ export interface SubmitJob {
 export class JobService {
   constructor(private readonly store: MetadataStore, private readonly queue: JobQueue, private readonly retentionHours: number, private readonly log: Logger) {}
 
-  async submit(s: SubmitJob): Promise<JobRecord> {
+  async submit(s: SubmitJob): Promise<JobSummary> {
     const id = s.jobId ?? randomUUID();
     const retention = s.org.retention_hours ?? this.retentionHours;
     const job = await this.store.sql.transaction(async (tx) => {
@@ -62,7 +62,7 @@ export class JobService {
     return job;
   }
 
-  private async failUnqueued(job: JobRecord, e: unknown): Promise<void> {
+  private async failUnqueued(job: JobSummary, e: unknown): Promise<void> {
     await this.store.sql.transaction(async (tx) => {
       await this.store.jobs.transition(job.id, 'failed', { error: { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` } }, tx);
       if (job.key_id) await this.store.keys.settle(tx, job.key_id, Number(job.credits_reserved), 0);
@@ -70,7 +70,7 @@ export class JobService {
   }
 
   /** DELETE /job/{id}: cancels pending/queued/processing work; the worker stops at its next page boundary. */
-  async cancel(orgId: string, jobId: string): Promise<JobRecord> {
+  async cancel(orgId: string, jobId: string): Promise<JobSummary> {
     const job = await this.store.jobs.getForOrg(orgId, jobId);
     if (!job) throw new QuireError('JOB_001', 'Job not found', { job_id: jobId });
     assertCancelable(job.status);

@@ -1,4 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import { QuireError } from '@quire/core';
+import { JOB_CATALOG, isJobKind } from '@quire/queue';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
@@ -17,6 +19,8 @@ export interface JobThreadPoolOptions {
   onThreadCount?: (n: number) => void;
   /** A thread beyond the first without jobs for this long is stopped (its ~100 MB returned). Default 5 minutes. */
   idleMs?: number;
+  /** How long a job of `kind` may hold its thread before the thread is deemed stuck and stopped. Default: the kind's JOB_CATALOG timeout. */
+  timeoutMs?: (kind: string) => number;
 }
 
 interface Run { ctx: JobContext; resolve: (o: SerializedJobOutcome) => void; reject: (e: Error) => void }
@@ -26,6 +30,8 @@ interface JobThread {
   ready: Promise<void>;
   runs: Map<number, Run>;
   idleTimer?: NodeJS.Timeout;
+  /** Takes the thread out of the pool and rejects its jobs (once). */
+  fail(e: Error): void;
 }
 
 /**
@@ -36,7 +42,10 @@ interface JobThread {
  * thread, and whose result comes back as JSON bytes. Jobs go to the least busy thread; threads start
  * when needed, up to `size` (loading the step code takes a thread one to a few seconds, so `warm()`
  * starts the first one ahead of the first job), and all but one stop when idle. A thread that dies fails the jobs it held (the
- * runner records GENERAL_001) and the next job gets a new thread.
+ * runner records GENERAL_001, a retryable code, and retries them) and the next job gets a new thread.
+ * A thread still holding a job past that kind's time limit is stopped the same way: a handler stuck in
+ * a synchronous loop can be interrupted no other way, and every job later sent to its thread would wait
+ * behind it (the runner's own timeout answers PROC_002 for the job but cannot free the thread).
  */
 export class JobThreadPool {
   private readonly threads = new Set<JobThread>();
@@ -65,11 +74,21 @@ export class JobThreadPool {
     const runId = this.nextRunId++;
     const done = new Promise<SerializedJobOutcome>((resolve, reject) => t.runs.set(runId, { ctx, resolve, reject }));
     done.catch(() => undefined); // awaited below; a thread that fails to start rejects it first
+    const limitMs = this.opts.timeoutMs?.(kind) ?? (isJobKind(kind) ? JOB_CATALOG[kind].timeoutMs : undefined);
+    const timer = limitMs === undefined ? undefined : setTimeout(() => {
+      const run = t.runs.get(runId);
+      if (!run) return;
+      run.reject(new QuireError('PROC_002', `Processing took longer than ${Math.round(limitMs / 1000)} s`));
+      t.fail(new Error(`job thread stopped: a ${kind} job held it past its time limit`));
+      void t.worker.terminate();
+    }, limitMs);
+    timer?.unref();
     try {
       await t.ready;
       this.post(t, { type: 'run', runId, kind, job: ctx.job, org: ctx.org, blobPrefix: ctx.blobPrefix });
       return await done;
     } finally {
+      clearTimeout(timer);
       t.runs.delete(runId);
       this.scheduleIdleStop(t);
     }
@@ -90,13 +109,6 @@ export class JobThreadPool {
     let onReady!: () => void, onFail!: (e: Error) => void;
     const ready = new Promise<void>((res, rej) => { onReady = res; onFail = rej; });
     ready.catch(() => undefined);
-    const t: JobThread = { worker, ready, runs: new Map() };
-    this.threads.add(t);
-    this.counted();
-    worker.on('message', (m: FromThread) => {
-      if (m.type === 'ready') onReady();
-      else this.onMessage(t, m);
-    });
     const fail = (e: Error) => {
       if (!this.threads.delete(t)) return;
       this.counted();
@@ -104,6 +116,13 @@ export class JobThreadPool {
       for (const r of t.runs.values()) r.reject(e);
       if (!this.closed) this.opts.log.error({ err: e, jobs: t.runs.size }, 'job thread died; its jobs failed');
     };
+    const t: JobThread = { worker, ready, runs: new Map(), fail };
+    this.threads.add(t);
+    this.counted();
+    worker.on('message', (m: FromThread) => {
+      if (m.type === 'ready') onReady();
+      else this.onMessage(t, m);
+    });
     worker.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
     worker.on('exit', (code) => fail(new Error(`job thread exited (code ${code})`)));
     return t;

@@ -1,4 +1,4 @@
-import type { BlobStore, JobRecord, MetadataStore } from '@quire/storage';
+import { JOB_SUMMARY_COLUMNS, type BlobStore, type JobSummary, type MetadataStore } from '@quire/storage';
 import type { Logger } from '../logger.js';
 
 /**
@@ -30,18 +30,18 @@ export class RetentionSweeper {
       for (const job of batch) if (await this.expire(job)) count++;
       if (batch.length < 100) break;
     }
-    const retrieved = await this.store.sql.query<JobRecord>(
-      `SELECT j.* FROM jobs j JOIN organizations o ON o.id = j.org_id
+    const retrieved = await this.store.sql.query<JobSummary>(
+      `SELECT ${JOB_SUMMARY_COLUMNS.map((c) => `j.${c}`).join(', ')} FROM jobs j JOIN organizations o ON o.id = j.org_id
        WHERE o.delete_after_retrieval AND j.status = 'completed' AND j.result_retrieved_at IS NOT NULL LIMIT 500`);
     for (const job of retrieved.rows) if (await this.expire(job)) count++;
     if (count) this.log.info({ count }, 'expired jobs swept');
     return count;
   }
 
-  async expire(job: JobRecord): Promise<boolean> {
+  async expire(job: Pick<JobSummary, 'id' | 'org_id'>): Promise<boolean> {
     await this.blobs.deletePrefix(`${job.org_id}/${job.id}/`);
     await this.store.artifacts.markExpiredForJob(job.id);
-    const done = await this.store.jobs.transition(job.id, 'expired', { result: null, result_blob: null, result_token: null });
+    const done = await this.store.jobs.transition(job.id, 'expired', { result: null, result_blob: null, result_inline_blob: null, result_token: null });
     return Boolean(done);
   }
 

@@ -6,6 +6,7 @@ import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
 import { inspectReceived } from '../intake/inspect-stored.js';
 import { baseUrl } from '../http/job-responses.js';
+import { sendBlob } from '../http/send-blob.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const CONTENT_TYPES: Record<string, string> = {
@@ -80,5 +81,5 @@ async function serveFile(deps: GatewayDeps, req: Request, res: Response, job: Jo
   res.setHeader('content-type', CONTENT_TYPES[String(job.input.format)] ?? 'application/octet-stream');
   res.setHeader('content-length', String(head.size));
   if (typeof job.input.filename === 'string') res.setHeader('content-disposition', `inline; filename="${job.input.filename.replace(/[^\w.-]/g, '_')}"`);
-  (await deps.blobs.get(key)).pipe(res);
+  sendBlob(res, await deps.blobs.get(key));
 }

@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
-import { baseUrl, jobView } from '../http/job-responses.js';
+import { baseUrl, jobViewBytes } from '../http/job-responses.js';
 
 /** A serialized GET /job view: the bytes and their ETag, computed once. */
-interface SerializedView { body: Buffer; etag: string | undefined }
+export interface SerializedView { body: Buffer; etag: string | undefined }
 
 /**
  * Completed jobs never change again except by expiring, so their serialized view is kept for a few
@@ -12,29 +12,37 @@ interface SerializedView { body: Buffer; etag: string | undefined }
  * re-serialization of a large result and no re-hashing for its ETag (the view is kept as bytes with
  * the ETag express would compute for them). Not cached: unfinished jobs, URL-delivered results
  * (single-use token), organizations that delete after retrieval. Expiry is checked against the job's
- * expires_at.
+ * expires_at. Bounded by entries and by bytes (results run to megabytes), oldest out first.
  */
-class CompletedJobCache {
+export class CompletedJobCache {
   private readonly entries = new Map<string, { view: SerializedView; until: number; expiresAt: number }>();
-  constructor(private readonly ttlMs: number, private readonly max = 2_000) {}
+  private bytes = 0;
+  constructor(private readonly ttlMs: number, private readonly max = 2_000, private readonly maxBytes = 64 * 1024 * 1024) {}
   get(k: string): SerializedView | undefined {
     const e = this.entries.get(k);
     if (!e) return undefined;
     const now = Date.now();
-    if (e.until <= now || e.expiresAt <= now) { this.entries.delete(k); return undefined; }
+    if (e.until <= now || e.expiresAt <= now) { this.remove(k); return undefined; }
     return e.view;
   }
   set(k: string, view: SerializedView, expiresAt: number): void {
-    if (this.ttlMs <= 0) return;
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    if (this.ttlMs <= 0 || view.body.length > this.maxBytes / 4) return;
+    this.remove(k);
+    while (this.entries.size && (this.entries.size >= this.max || this.bytes + view.body.length > this.maxBytes)) this.remove(this.entries.keys().next().value!);
     this.entries.set(k, { view, until: Date.now() + this.ttlMs, expiresAt });
+    this.bytes += view.body.length;
+  }
+  private remove(k: string): void {
+    const e = this.entries.get(k);
+    if (!e) return;
+    this.entries.delete(k);
+    this.bytes -= e.view.body.length;
   }
 }
 
 type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
 
-function serialize(req: Request, view: Record<string, unknown>): SerializedView {
-  const body = Buffer.from(JSON.stringify(view));
+function withEtag(req: Request, body: Buffer): SerializedView {
   const etagFn = req.app.get('etag fn') as EtagFn | undefined; // express's own (the app's 'etag' setting)
   return { body, etag: etagFn?.(body) };
 }
@@ -59,7 +67,7 @@ export function jobRoutes(deps: GatewayDeps): Router {
     if (!job) throw new QuireError('JOB_001', 'Job not found', { job_id: req.params.jobId });
     if (job.status === 'expired') throw new QuireError('JOB_003', 'Job expired: its stored result was removed by the retention policy; submit the document again', { job_id: job.id });
     if (job.status === 'completed' && !job.result_blob && !job.result_retrieved_at) await deps.store.jobs.markResultRetrieved(job.id);
-    const view = serialize(req, jobView(job, base));
+    const view = withEtag(req, await jobViewBytes(job, base, deps.blobs));
     if (job.status === 'completed' && !job.result_blob && !req.org!.delete_after_retrieval) cache.set(cacheKey, view, new Date(job.expires_at).getTime());
     sendView(res, view);
   });

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
+import { storedResultKey } from '../http/job-responses.js';
+import { sendBlob } from '../http/send-blob.js';
 
 /**
  * GET /results/{jobId} (large results; the ?token= of a result URL is single-use),
@@ -23,16 +25,17 @@ export function resultRoutes(deps: GatewayDeps): Router {
       throw new QuireError('STORAGE_002', 'This result URL was already used; fetch the result with your API key at GET /results/{jobId}', { job_id: job.id });
     }
     await deps.store.jobs.markResultRetrieved(job.id);
-    if (!job.result_blob) { res.json(job.result); return; }
+    const stored = storedResultKey(job);
+    if (!stored) { res.json(job.result); return; }
     res.type('application/json');
-    (await deps.blobs.get(job.result_blob)).pipe(res);
+    sendBlob(res, await deps.blobs.get(stored));
   });
   r.get('/results/:jobId/pdf', async (req, res) => {
     const job = await ownJob(req.org!.id, req.params.jobId);
     const key = `${job.org_id}/${job.id}/out/form.pdf`;
     if (!(await deps.blobs.head(key))) throw new QuireError('STORAGE_002', 'No PDF for this job', { job_id: job.id });
     res.type('application/pdf');
-    (await deps.blobs.get(key)).pipe(res);
+    sendBlob(res, await deps.blobs.get(key));
   });
   r.get('/results/:jobId/images/:filename', async (req, res) => {
     const job = await ownJob(req.org!.id, req.params.jobId);
@@ -42,7 +45,7 @@ export function resultRoutes(deps: GatewayDeps): Router {
     const head = await deps.blobs.head(key);
     if (!head) throw new QuireError('STORAGE_002', 'Image not found', { filename: name });
     res.type(head.contentType ?? (name.endsWith('.png') ? 'image/png' : 'image/jpeg'));
-    (await deps.blobs.get(key)).pipe(res);
+    sendBlob(res, await deps.blobs.get(key));
   });
   return r;
 }
