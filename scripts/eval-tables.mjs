@@ -18,8 +18,12 @@ const asJson = process.argv.includes('--json');
 const only = process.env.EVAL_ONLY;
 
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
-/** ICDAR-style comparison key: no whitespace, unified dashes and quotes, lower case. */
-const key = (s) => s.normalize('NFKC').replace(/[‐‑‒–—―−]/g, '-').replace(/[‘’‚]/g, "'").replace(/[“”„]/g, '"').replace(/\s+/g, '').toLowerCase();
+/**
+ * ICDAR-style comparison key: no whitespace, unified dashes and quotes, lower case, and a run of leader
+ * dots counted as one leader: how many dots fill a row label's line is layout, not content (the camelot
+ * truths count the dots drawn; a PDF's ActualText, which Quire honours, may give another count).
+ */
+const key = (s) => s.normalize('NFKC').replace(/\.(?:\s*\.)+/g, '..').replace(/[‐‑‒–—―−]/g, '-').replace(/[‘’‚]/g, "'").replace(/[“”„]/g, '"').replace(/\s+/g, '').toLowerCase();
 
 function parseCsv(text) {
   const rows = []; let row = [], cell = '', q = false;
