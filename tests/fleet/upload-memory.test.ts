@@ -52,7 +52,11 @@ maybe('fleet gateway: uploads stream with bounded memory', () => {
     const m = mem.stop();
     if (r.status !== 202) throw new Error(`${r.status} ${JSON.stringify(r.body)}\n${fleet.gateway.output().slice(-3000)}`);
     console.log(`100 MB under the limit: gateway RSS ${fmt(m.before)}, highest ${fmt(m.max)} (+${fmt(m.growth)})`);
-    if (Number.isFinite(m.growth)) expect(m.growth).toBeLessThan(60 * MB); // reading it whole (as before) grew RSS by 300 MB+
+    // Holding the upload would grow RSS by the file's 100 MB at least (reading it whole, as before, grew it by
+    // 300 MB+). What streaming keeps live is a few 5 MB parts (2 in flight) and socket buffers, ~30 MB on a
+    // quiet machine; on a loaded one, garbage collection lags behind the 100 MB of buffers passing through
+    // (62 MB was seen in a full CI run), so the bound sits between the two.
+    if (Number.isFinite(m.growth)) expect(m.growth).toBeLessThan(85 * MB);
     const blobs = new S3BlobStore({ endpoint: fleet.s3Endpoint, region: 'us-east-1', bucket: fleet.env.QUIRE_S3_BUCKET, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
     try {
       expect(await blobs.head(`${fleet.org.id}/${r.body.job_id}/source`)).toMatchObject({ size: pdf.size });
