@@ -36,15 +36,31 @@ function cer(actual, expected) {
   return prev[e.length] / e.length;
 }
 
+/**
+ * CPU seconds of this process (its worker threads included) and of its reaped children (the tesseract
+ * processes): on this shared machine wall-clock figures swing with other work, CPU time much less.
+ */
+function cpuSeconds() {
+  const self = process.cpuUsage();
+  let children = 0;
+  try {
+    // /proc/self/stat: fields 16 and 17 (cutime, cstime) in clock ticks (100 per second on Linux)
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    children = (Number(f[13]) + Number(f[14])) / 100;
+  } catch { /* not Linux: children not counted */ }
+  return (self.user + self.system) / 1e6 + children;
+}
+
 const DEBIAN_FAST = '/usr/share/tesseract-ocr/5/tessdata';
 
 async function quire(size, bytes, page, tessdataDir, engine = 'wasm') {
   const pool = await createOcrPool({ size, tessdataDir, engine });
   try {
     await pool.recognize(bytes, page); // warm every code path once
-    const t0 = performance.now();
+    const t0 = performance.now(), c0 = cpuSeconds();
     const pages = await Promise.all(Array.from({ length: copies }, () => pool.recognize(bytes, page)));
-    return { sPerPage: (performance.now() - t0) / 1000 / copies, text: pages[0].words.map((w) => w.text).join(' ') };
+    return { sPerPage: (performance.now() - t0) / 1000 / copies, cpuPerPage: (cpuSeconds() - c0) / copies, text: pages[0].words.map((w) => w.text).join(' ') };
   } finally { await pool.close(); }
 }
 
@@ -52,13 +68,13 @@ async function native(procs, file, tessdataDir) {
   const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
   const model = tessdataDir ? ['--tessdata-dir', tessdataDir] : [];
   const once = () => run('tesseract', [file, '-', ...model, '-l', 'eng', '--dpi', '300', '--psm', '3'], { env, maxBuffer: 1 << 24 });
-  const t0 = performance.now();
+  const t0 = performance.now(), c0 = cpuSeconds();
   let text = '';
   for (let done = 0; done < copies; done += procs) {
     const outs = await Promise.all(Array.from({ length: Math.min(procs, copies - done) }, once));
     text = outs[0].stdout;
   }
-  return { sPerPage: (performance.now() - t0) / 1000 / copies, text };
+  return { sPerPage: (performance.now() - t0) / 1000 / copies, cpuPerPage: (cpuSeconds() - c0) / copies, text };
 }
 
 let hasNative = true;
@@ -71,7 +87,7 @@ for (const [file, gt] of files) {
   const m = await sharp(bytes).metadata();
   const page = { number: 1, widthPt: (m.width / 300) * 72, heightPt: (m.height / 300) * 72 };
   const expected = fs.readFileSync(path.join(dir, `${gt}.expected.txt`), 'utf8');
-  const row = (name, r) => { console.log(`${file} ${m.width}x${m.height}  ${name.padEnd(28)} ${r.sPerPage.toFixed(2)} s/page  CER ${(cer(r.text, expected) * 100).toFixed(2)} %`); };
+  const row = (name, r) => { console.log(`${file} ${m.width}x${m.height}  ${name.padEnd(28)} ${r.sPerPage.toFixed(2)} s/page  CPU ${r.cpuPerPage.toFixed(2)} s/page  CER ${(cer(r.text, expected) * 100).toFixed(2)} %`); };
   for (const engine of engines) {
     if (engine === 'native' && !hasNative) { console.log('quire-native: no tesseract on PATH, skipped'); continue; }
     row(`quire-${engine} 1 worker`, await quire(1, bytes, page, undefined, engine));
