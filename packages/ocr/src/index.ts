@@ -11,7 +11,7 @@ export type OcrEngineKind = 'wasm' | 'native';
 export interface OcrPoolOptions {
   /**
    * 'wasm' (default): tesseract.js, nothing to install. 'native': the tesseract 4/5 CLI, one process
-   * per recognition, about 0.6× the WASM engine's time per page with the same model; creation fails
+   * per recognition, 0.65–0.8× the WASM engine's time per page with the same model; creation fails
    * when the binary is missing or is not tesseract 4+.
    */
   engine?: OcrEngineKind;

@@ -10,9 +10,9 @@ import { DEFAULT_BINARISATION, languageDataPath, THRESHOLDING_METHOD, type OcrWo
 /**
  * The second adapter of the OCR engine port: the native tesseract CLI (4.x or 5.x), one process per
  * recognition. tesseract.js runs the same LSTM in WASM, where its int8 kernels are emulated on
- * 128-bit SIMD; the native binary uses AVX2 and reads a page in about 0.6 of the time with the same
- * model (docs/benchmarks.md). Chosen by configuration (QUIRE_OCR_ENGINE=native); tesseract.js stays
- * the default because it needs nothing installed.
+ * 128-bit SIMD; the native binary uses AVX2 and runs the engine in about 0.6 of the time with the
+ * same model, a whole page through recognizePage in 0.65–0.8 of it (docs/benchmarks.md). Chosen by
+ * configuration (QUIRE_OCR_ENGINE=native); tesseract.js stays the default: it needs nothing installed.
  *
  * A process per call keeps the pool's model simple: a worker owns no state between recognitions, so a
  * hung or crashed recognition is one killed process, and the pool's size is the number of tesseract
