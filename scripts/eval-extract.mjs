@@ -9,6 +9,7 @@
 //   charts office files: charts whose type, series names, categories and values all equal the
 //          chart caches in the derived expected.json
 // Usage: node scripts/build.mjs && node scripts/eval-extract.mjs [corpusDir] [--only folder,folder] [--json out.json]
+//        [--engine wasm|native]  (OCR engine; default QUIRE_OCR_ENGINE, else wasm = tesseract.js)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const args = process.argv.slice(2);
 const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
 const only = flag('--only')?.split(',');
 const jsonOut = flag('--json');
+const engine = flag('--engine') ?? (process.env.QUIRE_OCR_ENGINE || 'wasm');
+if (!['wasm', 'native'].includes(engine)) throw new Error(`--engine ${engine}: wasm or native`);
 const showDiff = args.includes('--diff') && (args.splice(args.indexOf('--diff'), 1), true);
 const corpus = path.resolve(args[0] ?? path.join(root, '../shared/corpus'));
 const FOLDERS = (only ?? ['pdf-text', 'scanned', 'images', 'pdf-invoices', 'docx', 'pptx', 'xlsx', 'html']);
@@ -266,7 +269,7 @@ function wordDiff(text, ref) {
 // ---------------------------------------------------------------- run
 
 let ocrPool;
-const ocr = async () => (ocrPool ??= await createOcrPool({ size: os.availableParallelism() }));
+const ocr = async () => (ocrPool ??= await createOcrPool({ size: os.availableParallelism(), engine, tesseractPath: process.env.QUIRE_TESSERACT_PATH || undefined }));
 
 const rows = [];
 for (const name of FOLDERS) {
@@ -329,5 +332,5 @@ for (const name of FOLDERS) {
   const m = (k) => mean(rs.map((r) => r[k]).filter((v) => typeof v === 'number'));
   console.log(`${name.padEnd(13)} ${String(rs.length).padStart(5)} ${fmt(m('sim'))} ${fmt(m('p'))} ${fmt(m('r'))} ${fmt(m('f1'))} ${fmt(m('order'))} ${fmt(m('fields'), 2)} ${fmt(m('charts'), 2)} ${fmt(m('seconds'), 2)}${rs.some((r) => r.error) ? `  (${rs.filter((r) => r.error).length} failed)` : ''}`);
 }
-console.log(`\n${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, OCR workers ${ocrPool?.size ?? 0}`);
+console.log(`\n${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, OCR workers ${ocrPool?.size ?? 0} (${engine})`);
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1));

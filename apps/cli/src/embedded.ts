@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
 import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
 import { createGatewayApp, listenGateway, type GatewayDeps } from '@quire/gateway';
-import { JOB_HANDLERS, createStepServices } from '@quire/steps';
+import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
 
@@ -26,6 +26,7 @@ export interface EmbeddedOptions extends ContextOptions {
 }
 
 export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
+  checkOcrEngine(config); // before anything is opened: a misconfigured engine stops the start
   const ctx = await createContext(config, { ...opts, role: 'embedded' });
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
   const services = createStepServices(ctx);

@@ -22,7 +22,13 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       if (config.mode !== 'embedded') { console.error('quire serve runs embedded mode; the fleet runs services/* separately (QUIRE_MODE=distributed).'); return 2; }
       const { startEmbedded } = await import('./embedded.js'); // admin commands start without loading the gateway and workers
-      const server = await startEmbedded(config);
+      let server;
+      try {
+        server = await startEmbedded(config);
+      } catch (e) {
+        if (e instanceof ConfigError) { console.error(e.message); return 2; } // e.g. QUIRE_OCR_ENGINE=native without tesseract
+        throw e;
+      }
       const log = createLogger(config.logLevel);
       log.info({ url: server.url, dataDir: config.dataDir }, 'Quire is running (embedded mode)');
       console.log(`\nQuire is listening on ${server.url}  (API docs: ${server.url}/docs)`);

@@ -31,7 +31,7 @@ export interface OcrPass { binarisation?: Binarisation }
 export const DEFAULT_BINARISATION: Binarisation = 'otsu';
 export const SECOND_BINARISATION: Binarisation = 'adaptive-otsu';
 
-const THRESHOLDING_METHOD: Record<Binarisation, string> = { otsu: '0', 'adaptive-otsu': '1', sauvola: '2' };
+export const THRESHOLDING_METHOD: Record<Binarisation, string> = { otsu: '0', 'adaptive-otsu': '1', sauvola: '2' };
 
 /**
  * One OCR worker as the pool sees it. `onDeath` fires once when the underlying thread is gone

@@ -46,7 +46,10 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
   QUIRE_PDF_WORKER_THREAD: { schema: bool, default: 'true', doc: 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread.' },
-  QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'tesseract.js workers in the OCR pool.' },
+  QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Workers in the OCR pool: tesseract.js threads, or tesseract processes at once with the native engine.' },
+  QUIRE_OCR_ENGINE: { schema: z.enum(['wasm', 'native']), default: 'wasm', doc: 'wasm: tesseract.js, nothing to install. native: the tesseract 4/5 command-line program (e.g. Debian tesseract-ocr), one process per recognition, about 0.65–0.8× tesseract.js\'s time per page with the same model; a process that runs OCR refuses to start when it is missing.' },
+  QUIRE_TESSERACT_PATH: { schema: z.string(), default: 'tesseract', doc: 'The native engine\'s executable: a path, or a name looked up on PATH.' },
+  QUIRE_OCR_TESSDATA: { schema: z.string(), doc: 'Folder of <lang>.traineddata (or .traineddata.gz) to read instead of the packaged 4.0.0_best_int model, for both engines (e.g. /usr/share/tesseract-ocr/5/tessdata). Nothing is ever downloaded.' },
   QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
   QUIRE_DEBUG_ERRORS: { schema: bool, default: 'false', doc: 'Include internal error text in GENERAL_001 responses (never in production).' },
   QUIRE_WEBHOOK_PORTAL_TTL_SECONDS: { schema: int(60), default: '3600', doc: 'How long a webhook portal link from POST /webhook stays valid.' },
@@ -94,6 +97,9 @@ export interface Config {
   authCacheMs: number;
   jobCacheMs: number;
   ocrWorkers: number;
+  ocrEngine: 'wasm' | 'native';
+  tesseractPath: string;
+  ocrTessdataDir?: string;
   pdfWorkerThread: boolean;
   logLevel: string;
   debugErrors: boolean;
@@ -153,6 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,
     jobCacheMs: g<number>('QUIRE_JOB_CACHE_SECONDS') * 1000,
     ocrWorkers: g('QUIRE_OCR_WORKERS'),
+    ocrEngine: g('QUIRE_OCR_ENGINE'),
+    tesseractPath: g('QUIRE_TESSERACT_PATH'),
+    ocrTessdataDir: g<string | undefined>('QUIRE_OCR_TESSDATA') && path.resolve(g<string>('QUIRE_OCR_TESSDATA')),
     pdfWorkerThread: g('QUIRE_PDF_WORKER_THREAD'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),

@@ -8,4 +8,4 @@ export { chartsHandler } from './charts-handler.js';
 export { loadSavedExtraction, type SavedExtraction } from './saved-extraction.js';
 export { JOB_HANDLERS } from './handlers.js';
 export { runWorkerService } from './worker-process.js';
-export { createStepServices, type StepServices } from './step-services.js';
+export { checkOcrEngine, createStepServices, ocrPoolOptions, type StepServices } from './step-services.js';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { OcrEngine, RawPage } from '@quire/core';
-import { createOcrPool, type OcrPool } from '@quire/ocr';
-import { JobThreadPool, type Config, type Logger, type Metrics, type RunnableJobHandler } from '@quire/runtime';
+import { checkTesseractBinary, createOcrPool, type OcrPool } from '@quire/ocr';
+import { ConfigError, JobThreadPool, type Config, type Logger, type Metrics, type RunnableJobHandler } from '@quire/runtime';
 import { createLanguageModel, mapFormInstructionsBuiltin, type LanguageModel } from '@quire/models';
 import { setPdfWorkerThread } from '@quire/format-pdf';
 import { BUILTIN_ENGINES } from './language-model.js';
@@ -36,7 +36,7 @@ export function createStepServices({ config, log, metrics }: { config: Config; l
   let pool: Promise<OcrPool> | undefined;
   const ocr: OcrEngine = {
     recognize: async (image: Uint8Array, page: { number: number; widthPt: number; heightPt: number }): Promise<RawPage> => {
-      pool ??= createOcrPool({ size: config.ocrWorkers });
+      pool ??= createOcrPool(ocrPoolOptions(config));
       return (await pool).recognize(image, page);
     },
   };
@@ -56,6 +56,26 @@ export function createStepServices({ config, log, metrics }: { config: Config; l
       if (pool) await (await pool).close();
     },
   };
+}
+
+/** The OCR pool the configuration asks for (created on the first page that needs OCR). */
+export function ocrPoolOptions(config: Config): Parameters<typeof createOcrPool>[0] {
+  return { size: config.ocrWorkers, engine: config.ocrEngine, tesseractPath: config.tesseractPath, tessdataDir: config.ocrTessdataDir };
+}
+
+/**
+ * Start-up check of the OCR engine: with QUIRE_OCR_ENGINE=native the tesseract binary must run and be
+ * tesseract 4 or newer. The pool itself starts on the first scanned page, so without this check a
+ * missing binary would surface as a failed job, not as a service that refuses to start. Call it
+ * before opening anything, so the process can stop cleanly with the message.
+ */
+export function checkOcrEngine(config: Config): void {
+  if (config.ocrEngine !== 'native') return;
+  try {
+    checkTesseractBinary(config.tesseractPath);
+  } catch (e) {
+    throw new ConfigError(`Invalid configuration:\n  QUIRE_OCR_ENGINE=native: ${(e as Error).message}; set QUIRE_TESSERACT_PATH to the tesseract binary, or use QUIRE_OCR_ENGINE=wasm (tesseract.js, nothing to install)`);
+  }
 }
 
 /** The services a job thread makes for itself: a language model client (HTTP or the built-in engines). */

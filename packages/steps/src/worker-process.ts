@@ -1,6 +1,6 @@
 import { JobRunner, createContext, loadConfig, type QuireContext } from '@quire/runtime';
 import type { QueueName } from '@quire/queue';
-import { createStepServices } from './step-services.js';
+import { checkOcrEngine, createStepServices } from './step-services.js';
 
 /**
  * A fleet worker process: consumes `queues` with the handlers of this build. SIGTERM/SIGINT stop it
@@ -9,6 +9,7 @@ import { createStepServices } from './step-services.js';
  */
 export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: QuireContext; stop: () => Promise<void> }> {
   const config = loadConfig();
+  checkOcrEngine(config);
   const ctx = await createContext(config, { role: name });
   const services = createStepServices(ctx);
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, services.handlers);
