@@ -11,7 +11,11 @@ const int = (min: number) => z.coerce.number().int().min(min);
 const num = (min: number) => z.coerce.number().min(min);
 const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 
-export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc: string }> = {
+/** The number of cores, the default of per-process parallelism; documented as such (`shownDefault`), not as this machine's figure. */
+const CORES = { default: String(Math.max(1, os.availableParallelism())), shownDefault: 'number of cores' };
+
+/** `shownDefault`: how the README states a default computed at start. */
+export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; shownDefault?: string; doc: string }> = {
   QUIRE_MODE: { schema: z.enum(['embedded', 'distributed']), default: 'embedded', doc: 'embedded: one process with PGlite, filesystem blobs and an in-process queue. distributed: Postgres, Redis (BullMQ) and S3; each service runs separately.' },
   QUIRE_HOST: { schema: z.string(), default: '0.0.0.0', doc: 'Address the gateway listens on.' },
   QUIRE_PORT: { schema: int(0), default: '8080', doc: 'Gateway port (0 picks a free one).' },
@@ -39,14 +43,14 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; doc
   QUIRE_INLINE_RESULT_LIMIT_BYTES: { schema: int(1), default: String(5 * 1024 * 1024), doc: 'Results this size or larger are delivered as a single-use URL.' },
   QUIRE_RESULT_ROW_LIMIT_BYTES: { schema: int(0), default: String(128 * 1024), doc: 'Results this size or larger (and under QUIRE_INLINE_RESULT_LIMIT_BYTES) are kept in the blob store instead of the job row, and still delivered inline: large jsonb is costly to write and read (in embedded mode PGlite parses it on the main thread). 0 keeps every inline result in the blob store.' },
   QUIRE_SYNC_WAIT_SECONDS: { schema: num(0.1), default: '300', doc: 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned.' },
-  QUIRE_WORKER_CONCURRENCY: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Jobs processed at once per queue in this process.' },
-  QUIRE_JOB_THREADS: { schema: int(0), doc: 'Worker threads that run job handlers in this process (layout, XLSX, tables, forms…), so CPU-heavy steps never block its event loop (the gateway in embedded mode; queue heartbeats and cancel checks in both). Unset: QUIRE_WORKER_CONCURRENCY. 0: handlers run on the main thread.' },
+  QUIRE_WORKER_CONCURRENCY: { schema: int(1), ...CORES, doc: 'Jobs processed at once per queue in this process.' },
+  QUIRE_JOB_THREADS: { schema: int(0), shownDefault: 'QUIRE_WORKER_CONCURRENCY', doc: 'Worker threads that run job handlers in this process (layout, XLSX, tables, forms…), so CPU-heavy steps never block its event loop (the gateway in embedded mode; queue heartbeats and cancel checks in both). Unset: QUIRE_WORKER_CONCURRENCY. 0: handlers run on the main thread.' },
   QUIRE_JOB_LEASE_SECONDS: { schema: num(1), default: '120', doc: 'A processing job whose worker stops heartbeating for this long is claimed again.' },
   QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
   QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
   QUIRE_PDF_WORKER_THREAD: { schema: bool, default: 'true', doc: 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread.' },
-  QUIRE_OCR_WORKERS: { schema: int(1), default: String(Math.max(1, os.availableParallelism())), doc: 'Workers in the OCR pool: tesseract.js threads, or tesseract processes at once with the native engine.' },
+  QUIRE_OCR_WORKERS: { schema: int(1), ...CORES, doc: 'Workers in the OCR pool: tesseract.js threads, or tesseract processes at once with the native engine.' },
   QUIRE_OCR_ENGINE: { schema: z.enum(['wasm', 'native']), default: 'wasm', doc: 'wasm: tesseract.js, nothing to install. native: the tesseract 4/5 command-line program (e.g. Debian tesseract-ocr), one process per recognition, about 0.65–0.8× tesseract.js\'s time per page with the same model; a process that runs OCR refuses to start when it is missing.' },
   QUIRE_TESSERACT_PATH: { schema: z.string(), default: 'tesseract', doc: 'The native engine\'s executable: a path, or a name looked up on PATH.' },
   QUIRE_OCR_TESSDATA: { schema: z.string(), doc: 'Folder of <lang>.traineddata (or .traineddata.gz) to read instead of the packaged 4.0.0_best_int model, for both engines (e.g. /usr/share/tesseract-ocr/5/tessdata). Nothing is ever downloaded.' },
