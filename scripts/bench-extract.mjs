@@ -11,7 +11,7 @@
 //   4. office/HTML: pages (slides, sheets) per second per format over the corpus
 //   5. a generated 1,000,000-cell XLSX (50,000 rows × 20 columns): time and peak RSS
 // Usage: node scripts/build.mjs && node scripts/bench-extract.mjs [--skip-ocr] [--only=text,render,ocr,office,xlsx]
-//        node scripts/bench-extract.mjs --make-pdf FILE   (writes the 60-page PDF of part 1 and exits)
+//        node scripts/bench-extract.mjs --make-pdf FILE [PAGES]   (writes the PDF of part 1, 60 pages by default, and exits)
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -185,7 +185,7 @@ async function makeMillionCellXlsx(file) {
 
 // `--make-pdf FILE` only writes the 60-page text PDF (for profiling with scripts/profile-text.mjs)
 if (mode === '--make-pdf') {
-  fs.writeFileSync(rest[0], await makeLongPdf(60));
+  fs.writeFileSync(rest[0], await makeLongPdf(Number(rest[1] ?? 60)));
   process.exit(0);
 }
 

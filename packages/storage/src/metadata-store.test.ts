@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openMetadataStore, type MetadataStore } from './metadata-store.js';
 import { createTestDatabase } from '../../../tests/support/postgres.js';
@@ -132,3 +135,20 @@ for (const [name, factory, enabled] of adapters) {
     });
   });
 }
+
+describe('MetadataStore on pglite in a data directory', () => {
+  it('creates a data directory that does not exist yet (a fresh checkout\'s ./data) and keeps what it stored', async () => {
+    const root = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'quire-pglite-'));
+    const dataDir = path.join(root, 'not', 'yet', 'there', 'pglite');
+    try {
+      const store = await openMetadataStore({ kind: 'pglite', dataDir });
+      const org = await store.orgs.create({ name: 'Fresh dir' });
+      await store.close();
+      const again = await openMetadataStore({ kind: 'pglite', dataDir });
+      expect((await again.orgs.get(org.id))?.name).toBe('Fresh dir');
+      await again.close();
+    } finally {
+      await fs.promises.rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient, SqlExecutor, SqlResult } from './sql-client.js';
 
@@ -14,6 +15,9 @@ export class PgliteSqlClient implements SqlClient {
   static async open(dataDir?: string, template?: Blob): Promise<PgliteSqlClient> {
     // numeric and int8 as JS numbers, as the pg adapter returns them.
     const parsers = { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) };
+    // PGlite creates only the last level of its directory: a data directory that does not exist yet
+    // (a fresh checkout's ./data) would fail with ENOENT on ./data/pglite.
+    if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
     const db = await PGlite.create({ parsers, ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) });
     return new PgliteSqlClient(db);
   }
