@@ -1,4 +1,4 @@
-import type { FigureElement, FootnoteReference, Polygon } from '@quire/core';
+import type { FigureElement, FootnoteReference, Polygon, RawJson } from '@quire/core';
 
 /** The spec's "Extraction layout" shapes, as emitted on the wire. */
 
@@ -77,7 +77,8 @@ export interface BoundingBoxes {
   Formulas?: TextBox[];
   Tables?: TableBox[];
   Images?: ImageBox[];
-  Words?: WordBox[];
+  /** Objects, or (with RenderOptions.wordsAsJson) the same array already written as JSON. */
+  Words?: WordBox[] | RawJson;
   SelectionMarks?: SelectionMarkBox[];
   markdown_with_ids: string;
 }
@@ -117,4 +118,9 @@ export interface RenderOptions {
   chunkSize?: number;
   /** Legacy return_html: also an `html` rendering of the whole document. */
   returnHtml?: boolean;
+  /**
+   * bounding_boxes.Words as a RawJson (written page by page) instead of objects: for results that are
+   * serialized, not read (the extract step).
+   */
+  wordsAsJson?: boolean;
 }

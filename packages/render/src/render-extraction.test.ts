@@ -1,6 +1,6 @@
-import { assignIds, type Document } from '@quire/core';
+import { RawJson, assignIds, type Document } from '@quire/core';
 import { renderExtraction } from './render-extraction.js';
-import type { BoundingBoxes, ExtractionOutput } from './output-types.js';
+import type { BoundingBoxes, ExtractionOutput, WordBox } from './output-types.js';
 import { box, doc, figure, page, table, text } from './test-doc.js';
 
 function sample(): Document {
@@ -80,8 +80,15 @@ describe('renderExtraction', () => {
 
   it('emits images, words and selection marks in the spec shapes', () => {
     expect(out.bounding_boxes.Images).toEqual([{ id: 'fig-1', visual_type: 'image', page_number: 1, bounding_box: [0.2, 0.5, 0.8, 0.5, 0.8, 0.7, 0.2, 0.7], content: 'Figure 1: Revenue' }]);
-    expect(out.bounding_boxes.Words?.[0]).toEqual({ content: 'Revenue', page_number: 1, confidence: 0.9, bounding_box: [{ x: 0.1, y: 0.2 }, { x: 0.2, y: 0.2 }, { x: 0.2, y: 0.25 }, { x: 0.1, y: 0.25 }] });
+    expect((out.bounding_boxes.Words as WordBox[] | undefined)?.[0]).toEqual({ content: 'Revenue', page_number: 1, confidence: 0.9, bounding_box: [{ x: 0.1, y: 0.2 }, { x: 0.2, y: 0.2 }, { x: 0.2, y: 0.25 }, { x: 0.1, y: 0.25 }] });
     expect(out.bounding_boxes.SelectionMarks).toEqual([{ page_number: 1, state: 'selected', confidence: 0.8, polygon: [0.5, 0.5, 0.52, 0.5, 0.52, 0.52, 0.5, 0.52] }]);
+  });
+
+  it('wordsAsJson writes Words page by page as JSON text, the same JSON as the objects, in the same place', () => {
+    const asJson = renderExtraction(sample(), { detectSelections: true, wordsAsJson: true });
+    expect(asJson.bounding_boxes.Words).toBeInstanceOf(RawJson);
+    expect(JSON.stringify(asJson)).toBe(JSON.stringify(out));
+    expect(Object.keys(asJson.bounding_boxes)).toEqual(Object.keys(out.bounding_boxes));
   });
 
   it('omits SelectionMarks and `selected` without detectSelections', () => {

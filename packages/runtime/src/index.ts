@@ -14,6 +14,7 @@ export * from './jobs/batch.js';
 export * from './jobs/job-runner.js';
 export * from './jobs/job-thread-pool.js';
 export * from './jobs/job-thread.js';
+export * from './jobs/json-pieces.js';
 export * from './jobs/plan-info.js';
 export * from './jobs/retention-sweeper.js';
 export * from './webhook-wiring.js';

@@ -2,7 +2,7 @@ import type { Document, FigureElement, OcrEngine, SourceFormat } from '@quire/co
 import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import { renderExtraction } from '@quire/render';
-import { safeFetch } from '@quire/runtime';
+import { jsonPieces, safeFetch } from '@quire/runtime';
 import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
 
@@ -32,6 +32,11 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     for (const r of images) if ('image' in r) pictures.set(r.figure, r.image);
     await describeFigures(doc, { describe, images: pictures });
   }
+  const storage = req.storage !== false;
+  const documentBlob = `${blobPrefix}out/document.json`;
+  // Saved before the output is rendered: the document's JSON (~85 MB for 1,000 dense pages) and the
+  // output (bounding boxes, words: several times that as objects) are then never in memory together.
+  if (storage) await blobs.put(documentBlob, Buffer.concat(jsonPieces(stripImageBytes(doc))), { contentType: 'application/json' });
   const output = renderExtraction(doc, {
     imageUrl: (f: FigureElement) => (f.id && imageFiles.has(f.id) ? `${base}/results/${job.id}/images/${imageFiles.get(f.id)}` : undefined),
     includeDescriptions: req.figure_description === true,
@@ -39,11 +44,9 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     detectSelections: req.detect_selections === true,
     chunkSize: typeof req.chunk_size === 'number' ? req.chunk_size : undefined,
     returnHtml: req.return_html === true,
+    wordsAsJson: true, // the result is only serialized (jsonPieces splices the text in)
   });
   const processed = doc.pages.length;
-  const storage = req.storage !== false;
-  const documentBlob = `${blobPrefix}out/document.json`;
-  if (storage) await blobs.put(documentBlob, Buffer.from(JSON.stringify(stripImageBytes(doc))), { contentType: 'application/json' });
   const failedPages = doc.pages.filter((p) => p.error).map((p) => ({ page: p.number, code: p.error!.code, message: p.error!.message }));
   const result: Record<string, unknown> = { ...(storage ? { extraction_id: job.id } : {}), ...output };
   if (failedPages.length) result.errors = { code: 'PROC_005', message: 'Partial extraction failure: some pages could not be read', pages: failedPages };

@@ -52,8 +52,11 @@ export type JobHandler = (ctx: JobContext) => Promise<JobOutcome>;
  * stores or delivers a large result without this thread ever rebuilding it as objects.
  */
 export interface SerializedJobOutcome extends Omit<JobOutcome, 'result'> {
-  /** JSON of the result object, without credits_used and plan_info (the runner adds them). */
-  resultJson: Uint8Array;
+  /**
+   * JSON of the result object, without credits_used and plan_info (the runner adds them): one buffer, or
+   * the text in consecutive pieces (see jsonPieces; a large result is never one string or one buffer).
+   */
+  resultJson: Uint8Array | readonly Uint8Array[];
 }
 
 /** What the JobRunner runs: a handler, or a stand-in (a job thread) whose result comes serialized. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { QuireError, isQuireError } from '@quire/core';
 import type { BlobStore, JobRecord, MetadataStore } from '@quire/storage';
 import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
@@ -7,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { JobStoppedError, type JobContext, type JobOutcome, type RunnableJobHandler, type SerializedJobOutcome } from './job-handler.js';
 import { planInfo } from './plan-info.js';
+import { jsonPieces } from './json-pieces.js';
 import { settleBatchParent } from './batch.js';
 
 export interface RunnerDeps {
@@ -86,20 +88,22 @@ export class JobRunner {
     const { store, blobs, config } = this.deps;
     const info = await planInfo(store, job.org_id, outcome.credits, outcome.pages);
     const body = resultBody(outcome, { credits_used: outcome.credits, plan_info: info });
+    const bodyLength = body.reduce((n, b) => n + b.byteLength, 0);
     // Three homes for a result: a single-use URL (at or over the inline limit, or asked for), the blob
     // store with inline delivery (over the row limit: large jsonb is costly to write, print and read, and
     // PGlite does it on the main thread), or the job row.
-    const asUrl = body.length >= config.inlineResultLimitBytes || (outcome.preferUrlDelivery === true && job.request.async === true);
-    const outOfRow = asUrl || body.length >= config.resultRowLimitBytes;
+    const asUrl = bodyLength >= config.inlineResultLimitBytes || (outcome.preferUrlDelivery === true && job.request.async === true);
+    const outOfRow = asUrl || bodyLength >= config.resultRowLimitBytes;
     let stored: string | null = null, token: string | null = null;
     if (outOfRow) {
       stored = `${job.org_id}/${job.id}/result.json`;
-      await blobs.put(stored, body, { contentType: 'application/json' });
+      // written piece by piece: a large result is never joined into one buffer here
+      await blobs.put(stored, body.length === 1 ? body[0] : Readable.from(body), { contentType: 'application/json' });
       if (asUrl) token = randomBytes(18).toString('base64url');
     }
     const done = await store.sql.transaction(async (tx) => {
       const j = await store.jobs.transition(job.id, 'completed', {
-        ...(outOfRow ? { result: null } : { result_json: body.toString('utf8') }),
+        ...(outOfRow ? { result: null } : { result_json: Buffer.concat(body).toString('utf8') }),
         result_blob: asUrl ? stored : null, result_inline_blob: asUrl ? null : stored, result_token: token,
         credits_used: outcome.credits, pages: outcome.pages,
       }, tx);
@@ -147,15 +151,19 @@ export class JobRunner {
 }
 
 /**
- * The stored body: the handler's result plus credits_used and plan_info, as JSON bytes. A serialized
- * result (from a job thread) is extended as bytes, never parsed on this thread.
+ * The stored body: the handler's result plus credits_used and plan_info, as JSON bytes in consecutive
+ * pieces. A serialized result (from a job thread) is extended as bytes, never parsed on this thread.
  */
-function resultBody(outcome: JobOutcome | SerializedJobOutcome, extra: { credits_used: number; plan_info: unknown }): Buffer {
-  if (!('resultJson' in outcome)) return Buffer.from(JSON.stringify({ ...outcome.result, ...extra }));
-  const r = outcome.resultJson;
+function resultBody(outcome: JobOutcome | SerializedJobOutcome, extra: { credits_used: number; plan_info: unknown }): Buffer[] {
+  if (!('resultJson' in outcome)) return jsonPieces({ ...outcome.result, ...extra });
+  const pieces = (outcome.resultJson instanceof Uint8Array ? [outcome.resultJson] : [...outcome.resultJson])
+    .map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))
+    .filter((b) => b.byteLength > 0);
+  // the result's closing brace is its last byte: the extra members go in before it
+  const last = pieces.pop()!;
   const tail = JSON.stringify(extra).slice(1); // '"credits_used":…,"plan_info":{…}}'
-  const isEmpty = r.length === 2; // '{}'
-  return Buffer.concat([r.subarray(0, r.length - 1), Buffer.from(isEmpty ? tail : `,${tail}`)]);
+  const isEmpty = pieces.length === 0 && last.length === 2; // '{}'
+  return [...pieces, last.subarray(0, last.length - 1), Buffer.from(isEmpty ? tail : `,${tail}`)].filter((b) => b.byteLength > 0);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -36,7 +36,7 @@ const ctxFor = (input: Record<string, unknown>): JobContext => {
     store: {} as never, blobs: {} as never, checkpoint: async () => undefined,
   };
 };
-const parse = (o: { resultJson: Uint8Array }) => JSON.parse(Buffer.from(o.resultJson).toString('utf8')) as { value: unknown; thread: number };
+const parse = (o: { resultJson: Uint8Array | readonly Uint8Array[] }) => JSON.parse(Buffer.concat(o.resultJson instanceof Uint8Array ? [o.resultJson] : [...o.resultJson]).toString('utf8')) as { value: unknown; thread: number };
 
 beforeAll(async () => { await ensureBuilt(); }, 300_000);
 

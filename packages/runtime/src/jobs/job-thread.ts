@@ -3,6 +3,7 @@ import { QuireError } from '@quire/core';
 import type { BlobStore, MetadataStore } from '@quire/storage';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
+import { jsonPieces } from './json-pieces.js';
 import type { JobContext, JobHandler } from './job-handler.js';
 import { asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';
 
@@ -63,9 +64,10 @@ export function serveJobThread(setup: JobThreadSetup): void {
       // Serialized here, sent as bytes (moved, not copied): the owning thread stores or sends a large
       // result without rebuilding it. credits_used and plan_info are the runner's to add.
       const { credits_used: _credits, plan_info: _plan, ...own } = result;
-      const resultJson = Buffer.from(JSON.stringify(own));
-      const whole = resultJson.byteOffset === 0 && resultJson.byteLength === resultJson.buffer.byteLength; // not a slice of node's shared pool
-      port.postMessage({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson } } satisfies FromThread, whole ? [resultJson.buffer] : []);
+      const resultJson = jsonPieces(own);
+      // pieces that own their memory are moved; small ones (slices of node's shared pool) are copied
+      const movable = resultJson.filter((b) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength).map((b) => b.buffer as ArrayBuffer);
+      port.postMessage({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson } } satisfies FromThread, movable);
     } catch (e) {
       send({ type: 'failed', runId: m.runId, error: toWire(e) });
     }

@@ -1,0 +1,48 @@
+import { RawJson } from '@quire/core';
+import { jsonPieces } from './json-pieces.js';
+
+const text = (pieces: Buffer[]) => Buffer.concat(pieces).toString('utf8');
+
+describe('jsonPieces', () => {
+  it('writes the same text as JSON.stringify, long arrays in batches', () => {
+    const words = Array.from({ length: 10_001 }, (_, i) => ({ content: `w${i} “é”`, page_number: 1 + (i % 7), bounding_box: [{ x: i / 1e4, y: 0.5 }] }));
+    const value = {
+      extraction_id: 'abc',
+      page_count: 3,
+      markdown: '# Title\n\nText with "quotes" and \\ backslashes\u2028',
+      bounding_boxes: { Text: [{ id: 'txt-1' }], Words: words, Empty: [] },
+      skipped: undefined,
+      fn: () => 1,
+      when: new Date(Date.UTC(2026, 10, 26)),
+      sparse: Object.assign(new Array(9000), { 3: 'x' }),
+      withUndefined: Array.from({ length: 5000 }, (_, i) => (i % 2 ? undefined : i)),
+      nested: { a: { b: { c: { d: { e: [1, 2, 3] } } } } },
+      nothing: null,
+    };
+    const pieces = jsonPieces(value, { batch: 1000, pieceBytes: 10_000 });
+    expect(pieces.length).toBeGreaterThan(10);
+    expect(text(pieces)).toBe(JSON.stringify(value));
+    expect(words).toHaveLength(10_001); // the value is left as it was
+    expect(words[0].content).toBe('w0 “é”');
+  });
+
+  it('small values, top-level arrays and scalars', () => {
+    for (const v of [{}, [], { a: [] }, [1, 'two', null], 'plain', 42, null, { k: { toJSON: () => 'custom' } }]) {
+      expect(text(jsonPieces(v, { batch: 1 }))).toBe(JSON.stringify(v));
+    }
+  });
+
+  it('pieces are whole buffers of their own once they are large (so they can be moved to another thread)', () => {
+    const big = Array.from({ length: 50_000 }, (_, i) => ({ i }));
+    const pieces = jsonPieces({ big });
+    for (const p of pieces.slice(0, -1)) expect(p.byteOffset === 0 && p.byteLength === p.buffer.byteLength).toBe(true);
+  });
+
+  it('splices RawJson text in where it stands, at any depth; JSON.stringify of the same value agrees', () => {
+    const words = RawJson.arrayOf([[{ content: 'a' }, { content: 'b' }], [], [{ content: 'c' }]]);
+    const value = { page_count: 3, bounding_boxes: { Text: [{ id: 'txt-1' }], Words: words, markdown_with_ids: 'x' }, empty: RawJson.arrayOf([]) };
+    const out = text(jsonPieces(value));
+    expect(JSON.parse(out)).toEqual({ page_count: 3, bounding_boxes: { Text: [{ id: 'txt-1' }], Words: [{ content: 'a' }, { content: 'b' }, { content: 'c' }], markdown_with_ids: 'x' }, empty: [] });
+    expect(out).toBe(JSON.stringify(value));
+  });
+});
