@@ -18,7 +18,10 @@ export class PgliteSqlClient implements SqlClient {
     // PGlite creates only the last level of its directory: a data directory that does not exist yet
     // (a fresh checkout's ./data) would fail with ENOENT on ./data/pglite.
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-    const db = await PGlite.create({ parsers, ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) });
+    // Postgres's default 128 MB of shared buffers is resident memory in the wasm heap; embedded metadata
+    // (jobs, keys, ledger; large results live in the blob store) is a few MB, and 16 MB keeps a reopened
+    // store at ~190 MB of RSS instead of ~305 MB (measured on PGlite 0.5.16).
+    const db = await PGlite.create({ parsers, postgresqlconf: ['shared_buffers=16MB'], ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) });
     return new PgliteSqlClient(db);
   }
 
