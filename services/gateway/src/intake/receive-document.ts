@@ -110,10 +110,28 @@ function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): 
   });
 }
 
-/** Connection: close on the answer, so the unread rest of a refused body is not drained. */
+/** How long a refused upload's connection stays open after the answer, for the client to read it. */
+const LINGER_MS = 2_000;
+
+/**
+ * Connection: close on the answer, so the unread rest of a refused body is not drained. Node closes such a
+ * socket as soon as the answer is written; closing it with request bytes still unread makes the kernel
+ * reset the connection, and the reset can destroy the answer before the client reads it (the client sees
+ * EPIPE or ECONNRESET instead of the 413). So the close lingers: the answer is followed by a FIN, what the
+ * client still sends is read and discarded (nothing is kept), and the socket is destroyed when the client
+ * closes or after LINGER_MS, whichever comes first.
+ */
 export function closeAfterAnswer(req: Request): void {
   req.headers.connection = 'close';
   if (req.res && !req.res.headersSent) req.res.setHeader('Connection', 'close');
+  const socket = req.socket;
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    if (this.writable) this.end();
+    req.resume();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+  };
 }
 
 export const tooLarge = (limit: number) => new QuireError('FILE_TOO_LARGE_USE_URL',
