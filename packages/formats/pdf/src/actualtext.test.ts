@@ -1,5 +1,5 @@
 import { resolveLimits, type RawPage, type RawWord } from '@quire/core';
-import { type MarkedSpan, MarkedContentReader, alignActualText, decodeTextString, mayHaveActualText, needsMarkedContent } from './actualtext.js';
+import { type MarkedSpan, MarkedContentReader, alignActualText, decodeTextString, loadPdfLib, mayHaveActualText, needsMarkedContent } from './actualtext.js';
 import { readPdf } from './read.js';
 import { readPage } from './page.js';
 import { loadPdfjs, openDocument } from './pdfjs.js';
@@ -186,6 +186,7 @@ describe('alignActualText', () => {
 });
 
 describe('decodeTextString', () => {
+  beforeAll(() => loadPdfLib());
   test('UTF-16BE with a byte order mark (language escapes dropped), UTF-8 with one, PDFDocEncoding', () => {
     expect(decodeTextString(Uint8Array.from([0xfe, 0xff, 0x00, 0x1b, 0x00, 0x65, 0x00, 0x6e, 0x00, 0x1b, 0x00, 0x66, 0xfb, 0x01]))).toBe('f\ufb01');
     expect(decodeTextString(Uint8Array.from([0xef, 0xbb, 0xbf, 0xc3, 0xa9]))).toBe('é');

@@ -121,9 +121,14 @@ export function mayHaveActualText(bytes: Uint8Array): boolean {
   }
 }
 
+/** Imports pdf-lib once (see L). */
+export async function loadPdfLib(): Promise<void> {
+  L ??= await import('pdf-lib');
+}
+
 async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   try {
-    L ??= await import('pdf-lib');
+    await loadPdfLib();
     const doc = await L.PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false, parseSpeed: 1500 });
     return doc.isEncrypted ? undefined : doc;
   } catch {
@@ -278,28 +283,14 @@ function actualTextOf(props: Operand | undefined, resources: PDFDict | undefined
 
 /**
  * A PDF text string (§7.9.2.2): UTF-16BE after a FE FF byte order mark, UTF-8 after EF BB BF (PDF 2.0),
- * PDFDocEncoding otherwise. Language escapes in UTF-16 (U+001B, language code, U+001B) are dropped.
+ * PDFDocEncoding otherwise (pdf-lib's decoders; pdf-lib must be loaded, see loadPdfLib). Language escapes
+ * in UTF-16 (U+001B, language code, U+001B) are dropped.
  */
 export function decodeTextString(b: Uint8Array): string {
-  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) {
-    let s = '';
-    for (let i = 2; i + 1 < b.length; i += 2) s += String.fromCharCode((b[i] << 8) | b[i + 1]);
-    return s.replace(/\u001b[^\u001b]*\u001b/g, '');
-  }
+  if (L.hasUtf16BOM(b)) return L.utf16Decode(b).replace(/\u001b[^\u001b]*\u001b/g, '');
   if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder().decode(b.subarray(3));
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(PDF_DOC[b[i]] ?? b[i]);
-  return s;
+  return L.pdfDocEncodingDecode(b);
 }
-
-/** PDFDocEncoding where it differs from Latin-1 (PDF 32000-1 Annex D.2). */
-const PDF_DOC: Record<number, number> = {
-  0x18: 0x02d8, 0x19: 0x02c7, 0x1a: 0x02c6, 0x1b: 0x02d9, 0x1c: 0x02dd, 0x1d: 0x02db, 0x1e: 0x02da, 0x1f: 0x02dc,
-  0x80: 0x2022, 0x81: 0x2020, 0x82: 0x2021, 0x83: 0x2026, 0x84: 0x2014, 0x85: 0x2013, 0x86: 0x0192, 0x87: 0x2044,
-  0x88: 0x2039, 0x89: 0x203a, 0x8a: 0x2212, 0x8b: 0x2030, 0x8c: 0x201e, 0x8d: 0x201c, 0x8e: 0x201d, 0x8f: 0x2018,
-  0x90: 0x2019, 0x91: 0x201a, 0x92: 0x2122, 0x93: 0xfb01, 0x94: 0xfb02, 0x95: 0x0141, 0x96: 0x0152, 0x97: 0x0160,
-  0x98: 0x0178, 0x99: 0x017d, 0x9a: 0x0131, 0x9b: 0x0142, 0x9c: 0x0153, 0x9d: 0x0161, 0x9e: 0x017e, 0xa0: 0x20ac,
-};
 
 const latin1 = (b: Uint8Array, s: number, e: number) => {
   if (e - s > 64) return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
