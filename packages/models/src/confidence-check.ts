@@ -1,4 +1,5 @@
 import type { Document } from '@quire/core';
+import { monthNumber } from './dates.js';
 
 /**
  * Cross-checks a model's per-field confidence (agentic_confidence) against the evidence it cited.
@@ -56,15 +57,16 @@ export function numbersIn(text: string): number[] {
   return out.filter(Number.isFinite);
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-/** Month words whose first three letters are not the English abbreviation (French, German, Spanish, Italian). */
-const MONTH_WORDS: Record<string, number> = {
-  janv: 1, janvier: 1, fevr: 2, fevrier: 2, avr: 4, avril: 4, mai: 5, juin: 6, juil: 7, juillet: 7, aout: 8, okt: 10, oktober: 10, dez: 12, dezember: 12,
-  ene: 1, enero: 1, abr: 4, abril: 4, ago: 8, agosto: 8, dic: 12, gen: 1, gennaio: 1, mag: 5, maggio: 5, giu: 6, giugno: 6, lug: 7, luglio: 7, ott: 10, ottobre: 10,
-  marz: 3, maerz: 3, mayo: 5, junio: 6, julio: 7,
+/** Month words the shared table (dates.ts) does not read: Spanish, Italian, German short forms. */
+const MORE_MONTH_WORDS: Record<string, number> = {
+  ene: 1, enero: 1, abr: 4, abril: 4, ago: 8, agosto: 8, dic: 12, gen: 1, gennaio: 1, mag: 5, maggio: 5, giu: 6, giugno: 6, lug: 7, luglio: 7,
+  ott: 10, ottobre: 10, mayo: 5, junio: 6, julio: 7, okt: 10, dez: 12, maerz: 3,
 };
+const ENGLISH = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
-const monthOf = (t: string): number => MONTH_WORDS[t] ?? (/^[a-z]{3,}$/.test(t) ? MONTHS.indexOf(t.slice(0, 3)) + 1 : 0);
+/** A month word's number: the shared table, the words above, else an English month by its first three letters. */
+const monthOf = (t: string): number =>
+  monthNumber(t) || MORE_MONTH_WORDS[t] || (/^[a-z]{3,}$/.test(t) ? ENGLISH.indexOf(t.slice(0, 3)) + 1 : 0);
 
 /** An ISO date (YYYY-MM-DD) is in the text when its year, month (number or name) and day all appear. */
 function dateSupported(iso: string, text: string): boolean {

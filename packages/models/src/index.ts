@@ -9,3 +9,4 @@ export { BuiltinLanguageModel, type BuiltinEngines } from './adapters/builtin-la
 export { OpenAiCompatibleModel, parseJsonObject, documentListing, type OpenAiSettings } from './adapters/openai-compatible-model.js';
 export { createLanguageModel } from './adapters/create-language-model.js';
 export { layoutTerms, layoutProfile, type LayoutProfile } from './layout-terms.js';
+export * from './dates.js';

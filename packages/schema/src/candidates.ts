@@ -4,7 +4,7 @@ import { isGenericField, type FieldSpec } from './field-spec.js';
 import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
-import { findDates, type DateContext } from './values/dates.js';
+import { findDates, type DateContext } from '@quire/models';
 
 /**
  * Candidate values for one scalar field, each with the evidence behind it: how well the printed

@@ -7,7 +7,7 @@ import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { itemsOf, primary, propertiesOf, requiredOf, typesOf } from './schema-node.js';
 import { tableArray, tableColumn } from './tables.js';
 import { findAmounts, findCurrency } from './values/amounts.js';
-import { inferDayFirst } from './values/dates.js';
+import { inferDayFirst } from '@quire/models';
 
 /**
  * The built-in schema extractor: walks the JSON Schema, finds each leaf's value in the Document

@@ -1,7 +1,7 @@
 import { labelTokens, normalizeLabel } from '@quire/models';
 import { pageLines, type DocIndex } from './doc-index.js';
 import type { FieldSpec } from './field-spec.js';
-import { findDates } from './values/dates.js';
+import { findDates } from '@quire/models';
 
 /**
  * The letterhead: who issued a document and where they are is usually printed at the top of its

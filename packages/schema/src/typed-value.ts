@@ -1,7 +1,7 @@
 import { labelSimilarity } from '@quire/models';
 import type { FieldKind, FieldSpec } from './field-spec.js';
 import { findAmounts, findCurrency } from './values/amounts.js';
-import { findDates, type DateContext } from './values/dates.js';
+import { findDates, type DateContext } from '@quire/models';
 import { findEmails, findPhones, findUris, parseBoolean } from './values/patterns.js';
 
 /**

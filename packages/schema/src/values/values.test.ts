@@ -1,5 +1,5 @@
 import { findAmounts, findCurrency, parseNumberToken } from './amounts.js';
-import { findDates, inferDayFirst } from './dates.js';
+import { findDates, inferDayFirst } from '@quire/models';
 import { findEmails, findPhones, findUris, parseBoolean } from './patterns.js';
 
 const amounts = (t: string) => findAmounts(t).map((a) => [a.value, a.currency ?? null, a.percent]);

@@ -26,6 +26,10 @@ const MONTHS: Record<string, number> = {
   jul: 7, july: 7, juil: 7, juillet: 7, juli: 7, aug: 8, august: 8, aout: 8, sep: 9, sept: 9, september: 9, septembre: 9,
   oct: 10, october: 10, octobre: 10, oktober: 10, nov: 11, november: 11, novembre: 11, dec: 12, december: 12, decembre: 12, dezember: 12,
 };
+/** The month a written month word names (English, French, German; "Sept.", "März" alike), 0 for none. */
+export function monthNumber(word: string): number {
+  return MONTHS[word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\.$/, '')] ?? 0;
+}
 const MONTH_RE = `(${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})\\.?`;
 
 const pad = (n: number) => String(n).padStart(2, '0');
