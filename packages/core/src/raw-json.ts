@@ -1,35 +1,43 @@
 /**
- * A value already written as JSON text, in consecutive byte pieces: part of a large result serialized
- * ahead (e.g. an extraction's Words, page by page) so the objects it was written from never all exist at
- * once. The job runtime's serializer (jsonPieces) splices the pieces in as they are; plain
+ * A value written as JSON text in consecutive byte pieces: part of a large result (e.g. an extraction's
+ * Words, page by page) whose objects never all exist at once. The text is written when it is read, not
+ * when the RawJson is made: the job runtime's serializer (jsonPieceStream) splices the pieces in as it
+ * streams a result to the blob store, so only the piece being written is in memory besides the source
+ * it is written from. Reading twice writes it twice (the source must still be there). Plain
  * JSON.stringify still works (toJSON parses the text back), only slower.
  */
 export class RawJson {
-  constructor(readonly pieces: readonly Uint8Array[]) {}
+  /** `write` yields the pieces; it is called anew for each reading. */
+  constructor(private readonly write: () => Iterable<Uint8Array>) {}
 
-  get byteLength(): number {
-    return this.pieces.reduce((n, p) => n + p.byteLength, 0);
+  /** The text, piece by piece (written now). */
+  pieces(): Iterable<Uint8Array> {
+    return this.write();
   }
 
   toJSON(): unknown {
-    const all = new Uint8Array(this.byteLength);
-    let at = 0;
-    for (const p of this.pieces) { all.set(p, at); at += p.byteLength; }
-    return JSON.parse(new TextDecoder().decode(all));
+    const decoder = new TextDecoder();
+    let text = '';
+    for (const p of this.write()) text += decoder.decode(p, { stream: true });
+    return JSON.parse(text + decoder.decode());
   }
 
-  /** A JSON array written from items produced group by group (each group's objects can be dropped once written). */
-  static arrayOf<T>(groups: Iterable<readonly T[]>): RawJson {
-    const encoder = new TextEncoder();
-    const pieces: Uint8Array[] = [encoder.encode('[')];
-    let first = true;
-    for (const items of groups) {
-      if (!items.length) continue;
-      const text = JSON.stringify(items);
-      pieces.push(encoder.encode(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`));
-      first = false;
-    }
-    pieces.push(encoder.encode(']'));
-    return new RawJson(pieces);
+  /**
+   * A JSON array of items produced group by group when it is read (each group's objects can be dropped
+   * once written). `groups` is called for each reading.
+   */
+  static arrayOf<T>(groups: () => Iterable<readonly T[]>): RawJson {
+    return new RawJson(function* () {
+      const encoder = new TextEncoder();
+      yield encoder.encode('[');
+      let first = true;
+      for (const items of groups()) {
+        if (!items.length) continue;
+        const text = JSON.stringify(items);
+        yield encoder.encode(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
+        first = false;
+      }
+      yield encoder.encode(']');
+    });
   }
 }

@@ -116,9 +116,9 @@ export function buildBoundingBoxes(doc: Document, markdownWithIds: string, opts:
   if (tables.length > 0) out.Tables = tables;
   if (images.length > 0) out.Images = images;
   if (words.length > 0) out.Words = words;
-  // Written page by page: a page's word objects exist only while its text is written (803,206 words of a
-  // 1,000-page document are ~400 MB as objects, ~150 MB as text).
-  else if (opts.wordsAsJson && doc.pages.some((p) => p.words.length > 0)) out.Words = RawJson.arrayOf(wordsByPage(doc));
+  // Written page by page when the result is serialized: a page's word objects, and its text, exist only
+  // while it is written (803,206 words of a 1,000-page document are ~400 MB as objects, ~150 MB as text).
+  else if (opts.wordsAsJson && doc.pages.some((p) => p.words.length > 0)) out.Words = RawJson.arrayOf(() => wordsByPage(doc));
   if (marks.length > 0) out.SelectionMarks = marks;
   return { ...out, markdown_with_ids: markdownWithIds };
 }

@@ -77,7 +77,7 @@ export interface BoundingBoxes {
   Formulas?: TextBox[];
   Tables?: TableBox[];
   Images?: ImageBox[];
-  /** Objects, or (with RenderOptions.wordsAsJson) the same array already written as JSON. */
+  /** Objects, or (with RenderOptions.wordsAsJson) the same array written as JSON text when the result is serialized. */
   Words?: WordBox[] | RawJson;
   SelectionMarks?: SelectionMarkBox[];
   markdown_with_ids: string;

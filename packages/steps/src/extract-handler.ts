@@ -1,8 +1,9 @@
+import { Readable } from 'node:stream';
 import type { Document, FigureElement, OcrEngine, SourceFormat } from '@quire/core';
 import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import { renderExtraction } from '@quire/render';
-import { jsonPieces, safeFetch } from '@quire/runtime';
+import { jsonPieceStream, safeFetch } from '@quire/runtime';
 import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
 
@@ -34,9 +35,9 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
   }
   const storage = req.storage !== false;
   const documentBlob = `${blobPrefix}out/document.json`;
-  // Saved before the output is rendered: the document's JSON (~85 MB for 1,000 dense pages) and the
-  // output (bounding boxes, words: several times that as objects) are then never in memory together.
-  if (storage) await blobs.put(documentBlob, Buffer.concat(jsonPieces(stripImageBytes(doc))), { contentType: 'application/json' });
+  // Saved before the output is rendered, written as it is stored (from a job thread too): the
+  // document's JSON (~85 MB for 1,000 dense pages) is never whole in memory, and never next to the output.
+  if (storage) await blobs.put(documentBlob, Readable.from(jsonPieceStream(stripImageBytes(doc)), { objectMode: false }), { contentType: 'application/json' });
   const output = renderExtraction(doc, {
     imageUrl: (f: FigureElement) => (f.id && imageFiles.has(f.id) ? `${base}/results/${job.id}/images/${imageFiles.get(f.id)}` : undefined),
     includeDescriptions: req.figure_description === true,

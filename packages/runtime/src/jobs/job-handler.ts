@@ -54,9 +54,10 @@ export type JobHandler = (ctx: JobContext) => Promise<JobOutcome>;
 export interface SerializedJobOutcome extends Omit<JobOutcome, 'result'> {
   /**
    * JSON of the result object, without credits_used and plan_info (the runner adds them): one buffer, or
-   * the text in consecutive pieces (see jsonPieces; a large result is never one string or one buffer).
+   * the text in consecutive pieces, or a stream of them written as they are read (a job thread's result:
+   * see jsonPieceStream; a large result is never one string or one buffer).
    */
-  resultJson: Uint8Array | readonly Uint8Array[];
+  resultJson: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
 }
 
 /** What the JobRunner runs: a handler, or a stand-in (a job thread) whose result comes serialized. */

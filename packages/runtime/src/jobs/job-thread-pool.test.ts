@@ -8,7 +8,7 @@ import { ensureBuilt } from '../../../../scripts/lib/fleet.mjs';
 import { loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { Metrics } from '../metrics.js';
-import type { JobContext } from './job-handler.js';
+import type { JobContext, SerializedJobOutcome } from './job-handler.js';
 import { JobRunner } from './job-runner.js';
 import { JobThreadPool } from './job-thread-pool.js';
 
@@ -36,7 +36,13 @@ const ctxFor = (input: Record<string, unknown>): JobContext => {
     store: {} as never, blobs: {} as never, checkpoint: async () => undefined,
   };
 };
-const parse = (o: { resultJson: Uint8Array | readonly Uint8Array[] }) => JSON.parse(Buffer.concat(o.resultJson instanceof Uint8Array ? [o.resultJson] : [...o.resultJson]).toString('utf8')) as { value: unknown; thread: number };
+async function bytesOf(source: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<Buffer> {
+  if (source instanceof Uint8Array) return Buffer.from(source);
+  const all: Uint8Array[] = [];
+  for await (const b of source) all.push(b);
+  return Buffer.concat(all);
+}
+const parse = async (o: Promise<SerializedJobOutcome> | SerializedJobOutcome) => JSON.parse((await bytesOf((await o).resultJson)).toString('utf8')) as { value: unknown; thread: number };
 
 beforeAll(async () => { await ensureBuilt(); }, 300_000);
 
@@ -50,14 +56,14 @@ describe('JobThreadPool when a thread dies', () => {
     pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log, onThreadCount: (n) => counts.push(n) });
   });
   afterEach(() => pool.close());
-  const run = (input: Record<string, unknown>) => pool.handler('extract')(ctxFor(input)) as Promise<{ resultJson: Uint8Array }>;
+  const run = (input: Record<string, unknown>) => pool.handler('extract')(ctxFor(input)) as Promise<SerializedJobOutcome>;
 
   it.each([
     ['exits (process.exit in the thread)', { mode: 'exit', ms: 50 }, /job thread exited \(code 7\)/],
     ['throws outside any handler', { mode: 'throw-outside', ms: 50 }, /boom outside the handler/],
     ['has an unhandled rejection', { mode: 'stray-rejection' }, /nobody awaited this/],
   ])('%s: its jobs fail, a new thread runs the next job', async (_name, input, message) => {
-    const first = parse(await run({ value: 'before' }));
+    const first = await parse(run({ value: 'before' }));
     expect(first.value).toBe('before');
     // the crashing job and a job sharing its thread (size 1) both fail with the thread's end
     const [crashed, neighbour] = await Promise.allSettled([run(input), run({ value: 'neighbour', ms: 2_000 })]);
@@ -67,7 +73,7 @@ describe('JobThreadPool when a thread dies', () => {
     expect(log.errors).toHaveLength(1);
     expect(pool.threadCount).toBe(0);
     // a later job gets a fresh thread and completes
-    const after = parse(await run({ value: 'after' }));
+    const after = await parse(run({ value: 'after' }));
     expect(after.value).toBe('after');
     expect(after.thread).not.toBe(first.thread);
     expect(pool.threadCount).toBe(1);
@@ -83,7 +89,7 @@ describe('JobThreadPool when a thread dies', () => {
       const behind = run1({ value: 'behind' }); // same thread (size 1): would wait forever behind the loop
       await expect(stuck).rejects.toMatchObject({ code: 'PROC_002' });
       await expect(behind).rejects.toThrow(/time limit/);
-      expect(parse((await run1({ value: 'later' })) as { resultJson: Uint8Array }).value).toBe('later');
+      expect((await parse(run1({ value: 'later' }) as Promise<SerializedJobOutcome>)).value).toBe('later');
     } finally {
       await limited.close();
     }
@@ -92,14 +98,65 @@ describe('JobThreadPool when a thread dies', () => {
   it('a crash while other threads work leaves them alone', async () => {
     const two = new JobThreadPool({ entry: ENTRY, size: 2, config, log: createLogger('silent') });
     try {
-      const slow = two.handler('extract')(ctxFor({ value: 'slow', ms: 1_500 })) as Promise<{ resultJson: Uint8Array }>;
+      const slow = two.handler('extract')(ctxFor({ value: 'slow', ms: 1_500 })) as Promise<SerializedJobOutcome>;
       await new Promise((r) => setTimeout(r, 200)); // the slow job holds thread 1; the crash gets thread 2
       await expect(two.handler('extract')(ctxFor({ mode: 'exit' }))).rejects.toThrow(/exited/);
-      expect(parse(await slow).value).toBe('slow');
+      expect((await parse(slow)).value).toBe('slow');
       expect(two.threadCount).toBe(1);
     } finally {
       await two.close();
     }
+  }, 60_000);
+});
+
+describe('JobThreadPool streams', () => {
+  let pool: JobThreadPool;
+  beforeEach(() => { pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent') }); });
+  afterEach(() => pool.close());
+  const run = (input: Record<string, unknown>, ctx?: Partial<JobContext>) => pool.handler('extract')({ ...ctxFor(input), ...ctx }) as Promise<SerializedJobOutcome>;
+
+  it('a result comes back as a stream written on the thread as it is read, the same JSON as the objects', async () => {
+    const outcome = await run({ mode: 'pages', value: 'v', pages: 40, perPage: 2_000 });
+    const pieces: Buffer[] = [];
+    for await (const b of outcome.resultJson as AsyncIterable<Buffer>) pieces.push(b);
+    expect(pieces.length).toBeGreaterThan(20); // page by page, not one message
+    const body = JSON.parse(Buffer.concat(pieces).toString('utf8')) as { value: string; words: { content: string; page_number: number }[] };
+    expect(body.value).toBe('v');
+    expect(body.words).toHaveLength(80_000);
+    expect(body.words[79_999]).toEqual({ content: 'w40-1999', page_number: 40 });
+  }, 60_000);
+
+  it('a result left unread is let go on the thread, which goes on taking jobs', async () => {
+    const outcome = await run({ mode: 'pages', value: 'v', pages: 40, perPage: 2_000 });
+    const it = (outcome.resultJson as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    await it.return!(); // destroys the stream here; the thread drops its writer
+    expect((await parse(run({ value: 'next' }))).value).toBe('next');
+    expect(pool.threadCount).toBe(1);
+  }, 60_000);
+
+  it('a thread that dies while its result is read fails the read with the thread\'s end', async () => {
+    const outcome = await run({ mode: 'pages', value: 'v', pages: 40, perPage: 2_000, exitAt: 20 });
+    await expect(bytesOf(outcome.resultJson)).rejects.toThrow(/job thread exited \(code 9\)/);
+    expect((await parse(run({ value: 'after' }))).value).toBe('after');
+  }, 60_000);
+
+  it('a stream passed to a call (blobs.put) is read here piece by piece', async () => {
+    const seen: { key: string; text: string; chunks: number }[] = [];
+    const blobs = {
+      put: async (key: string, body: AsyncIterable<Buffer>) => {
+        let text = '', chunks = 0;
+        for await (const c of body) { text += c.toString('utf8'); chunks++; }
+        seen.push({ key, text, chunks });
+        return { size: text.length };
+      },
+    };
+    const body = await parse(run({ mode: 'put-stream', value: 'p', pieces: 500 }, { blobs: blobs as never }));
+    expect(seen).toHaveLength(1);
+    expect(seen[0].key).toBe('streamed');
+    expect(seen[0].text).toBe(Array.from({ length: 500 }, (_, i) => `piece ${i};`).join(''));
+    expect(seen[0].chunks).toBe(500);
+    expect(body).toMatchObject({ value: 'p', info: { size: seen[0].text.length } });
   }, 60_000);
 });
 

@@ -1,10 +1,11 @@
+import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { QuireError } from '@quire/core';
 import { JOB_CATALOG, isJobKind } from '@quire/queue';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
-import { REMOTE_ROOTS, asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';
+import { REMOTE_ROOTS, asBuffers, fromWire, isStreamRef, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadPoolOptions {
   /** The thread's module: it calls serveJobThread with the handlers of this build (built JS, not TypeScript source). */
@@ -29,6 +30,8 @@ interface JobThread {
   worker: Worker;
   ready: Promise<void>;
   runs: Map<number, Run>;
+  /** The thread's streams being read here (a call's stream argument, a job's result), by stream id. */
+  streams: Map<number, Readable>;
   idleTimer?: NodeJS.Timeout;
   /** Takes the thread out of the pool and rejects its jobs (once). */
   fail(e: Error): void;
@@ -114,9 +117,10 @@ export class JobThreadPool {
       this.counted();
       onFail(e);
       for (const r of t.runs.values()) r.reject(e);
+      for (const r of [...t.streams.values()]) r.destroy(e);
       if (!this.closed) this.opts.log.error({ err: e, jobs: t.runs.size }, 'job thread died; its jobs failed');
     };
-    const t: JobThread = { worker, ready, runs: new Map(), fail };
+    const t: JobThread = { worker, ready, runs: new Map(), streams: new Map(), fail };
     this.threads.add(t);
     this.counted();
     worker.on('message', (m: FromThread) => {
@@ -130,9 +134,13 @@ export class JobThreadPool {
 
   private onMessage(t: JobThread, m: Exclude<FromThread, { type: 'ready' }>): void {
     if (m.type === 'call') { void this.answer(t, m); return; }
+    if (m.type === 'piece') { this.onPiece(t, m); return; }
     const run = t.runs.get(m.runId);
-    if (!run) return;
-    if (m.type === 'done') run.resolve(m.outcome);
+    if (!run) {
+      if (m.type === 'done') this.importStream(t, m.outcome.resultJson).destroy(); // a run already given up: its result is let go
+      return;
+    }
+    if (m.type === 'done') run.resolve({ ...m.outcome, resultJson: this.importStream(t, m.outcome.resultJson) });
     else if (m.type === 'failed') run.reject(fromWire(m.error));
   }
 
@@ -146,11 +154,48 @@ export class JobThreadPool {
       let target: unknown = run.ctx;
       for (const p of m.path) { owner = target; target = (target as Record<string, unknown> | undefined)?.[p]; }
       if (typeof target !== 'function') throw new Error(`${m.path.join('.')} is not a function of the job context`);
-      const value = await (target as (...a: unknown[]) => unknown).apply(owner, m.args.map(asBuffers));
-      this.post(t, { type: 'reply', callId: m.callId, value });
+      const args = m.args.map((a) => (isStreamRef(a) ? this.importStream(t, a) : asBuffers(a)));
+      try {
+        const value = await (target as (...a: unknown[]) => unknown).apply(owner, args);
+        this.post(t, { type: 'reply', callId: m.callId, value });
+      } finally {
+        // a stream argument the call did not read to its end is let go on the thread
+        for (const a of args) if (a instanceof Readable && !a.readableEnded) a.destroy();
+      }
     } catch (e) {
       this.post(t, { type: 'reply', callId: m.callId, error: toWire(e) });
     }
+  }
+
+  /**
+   * A stream left on thread `t` (see StreamRef), read here as a Readable: each read asks the thread for
+   * one piece, so the thread writes the next piece only when this side wants it. Destroying it before
+   * its end tells the thread to let the stream go.
+   */
+  private importStream(t: JobThread, ref: StreamRef): Readable {
+    const streamId = ref.$quireStream;
+    const readable = new Readable({
+      read: () => { if (t.streams.has(streamId)) this.post(t, { type: 'pull', streamId }); },
+      destroy: (err, cb) => {
+        try {
+          if (t.streams.delete(streamId)) this.post(t, { type: 'drop-stream', streamId });
+        } catch { /* the thread is gone, and its stream with it */ }
+        cb(err);
+      },
+    });
+    // the thread's end destroys its streams with an error: one nobody is reading yet (a reader that comes
+    // later still gets that error) must not take the process down as an unhandled 'error' event
+    readable.on('error', () => undefined);
+    t.streams.set(streamId, readable);
+    return readable;
+  }
+
+  private onPiece(t: JobThread, m: Extract<FromThread, { type: 'piece' }>): void {
+    const readable = t.streams.get(m.streamId);
+    if (!readable) return;
+    if (m.error) { t.streams.delete(m.streamId); readable.destroy(fromWire(m.error)); }
+    else if (m.end) { t.streams.delete(m.streamId); readable.push(null); }
+    else if (m.bytes) readable.push(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
   }
 
   private post(t: JobThread, m: ToThread): void {
@@ -168,7 +213,7 @@ export class JobThreadPool {
     t.worker.unref();
     clearTimeout(t.idleTimer);
     t.idleTimer = setTimeout(() => {
-      if (t.runs.size === 0 && this.threads.size > 1 && this.threads.delete(t)) {
+      if (t.runs.size === 0 && t.streams.size === 0 && this.threads.size > 1 && this.threads.delete(t)) {
         this.counted();
         void t.worker.terminate();
       }

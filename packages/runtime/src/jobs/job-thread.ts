@@ -3,9 +3,9 @@ import { QuireError } from '@quire/core';
 import type { BlobStore, MetadataStore } from '@quire/storage';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { jsonPieces } from './json-pieces.js';
+import { jsonPieceStream } from './json-pieces.js';
 import type { JobContext, JobHandler } from './job-handler.js';
-import { asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';
+import { asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadSetup {
   /** Job kind → handler, as the process would run them. */
@@ -35,11 +35,46 @@ export function serveJobThread(setup: JobThreadSetup): void {
   let nextCallId = 1;
   const send = (m: FromThread) => port.postMessage(m);
 
+  // Byte streams made here and read by the owning process (see StreamRef): a call's stream argument,
+  // or a job's result. `move`: the pieces are this thread's own (made for this stream), so their
+  // memory is moved rather than copied; a caller's stream may be made of buffers it still uses.
+  const streams = new Map<number, { it: Iterator<Uint8Array> | AsyncIterator<Uint8Array>; move: boolean }>();
+  let nextStreamId = 1;
+  const exportStream = (source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, move: boolean): StreamRef => {
+    const streamId = nextStreamId++;
+    const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+    streams.set(streamId, { it, move });
+    return { $quireStream: streamId };
+  };
+  const pull = async (streamId: number): Promise<void> => {
+    const s = streams.get(streamId);
+    if (!s) { send({ type: 'piece', streamId, error: toWire(new Error('unknown or finished stream')) }); return; }
+    try {
+      let r = await s.it.next();
+      while (!r.done && !r.value.byteLength) r = await s.it.next();
+      if (r.done) { streams.delete(streamId); send({ type: 'piece', streamId, end: true }); return; }
+      const b = r.value;
+      const own = s.move && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
+      port.postMessage({ type: 'piece', streamId, bytes: b } satisfies FromThread, own ? [b.buffer as ArrayBuffer] : []);
+    } catch (e) {
+      streams.delete(streamId);
+      send({ type: 'piece', streamId, error: toWire(e) });
+    }
+  };
+  const dropStream = (streamId: number): void => {
+    const s = streams.get(streamId);
+    streams.delete(streamId);
+    void Promise.resolve(s?.it.return?.()).catch(() => undefined);
+  };
+  // a call's argument that is a byte stream (a Readable, or any async iterable of bytes) crosses as a StreamRef
+  const wireArg = (a: unknown): unknown => (typeof a === 'object' && a !== null && Symbol.asyncIterator in a && !(a instanceof Uint8Array)
+    ? exportStream(a as AsyncIterable<Uint8Array>, false) : a);
+
   const callsOf = (runId: number): Call => (path, args) => new Promise((resolve, reject) => {
     const callId = nextCallId++;
     waiting.set(callId, { resolve, reject });
     try {
-      send({ type: 'call', runId, callId, path, args });
+      send({ type: 'call', runId, callId, path, args: args.map(wireArg) });
     } catch (e) { // an argument that cannot be cloned
       waiting.delete(callId);
       reject(e as Error);
@@ -61,13 +96,11 @@ export function serveJobThread(setup: JobThreadSetup): void {
         checkpoint: async (done, total) => { await call(['checkpoint'], [done, total]); },
       };
       const { result, ...rest } = await handler(ctx);
-      // Serialized here, sent as bytes (moved, not copied): the owning thread stores or sends a large
-      // result without rebuilding it. credits_used and plan_info are the runner's to add.
+      // Serialized here as the owning process reads it, piece by piece (moved, not copied): it stores or
+      // sends a large result without rebuilding it, and the result is never whole in memory on either
+      // thread. credits_used and plan_info are the runner's to add.
       const { credits_used: _credits, plan_info: _plan, ...own } = result;
-      const resultJson = jsonPieces(own);
-      // pieces that own their memory are moved; small ones (slices of node's shared pool) are copied
-      const movable = resultJson.filter((b) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength).map((b) => b.buffer as ArrayBuffer);
-      port.postMessage({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson } } satisfies FromThread, movable);
+      send({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson: exportStream(jsonPieceStream(own), true) } });
     } catch (e) {
       send({ type: 'failed', runId: m.runId, error: toWire(e) });
     }
@@ -75,6 +108,8 @@ export function serveJobThread(setup: JobThreadSetup): void {
 
   port.on('message', (m: ToThread) => {
     if (m.type === 'run') { void run(m); return; }
+    if (m.type === 'pull') { void pull(m.streamId); return; }
+    if (m.type === 'drop-stream') { dropStream(m.streamId); return; }
     const w = waiting.get(m.callId);
     if (!w) return;
     waiting.delete(m.callId);

@@ -1,5 +1,5 @@
 import { RawJson } from '@quire/core';
-import { jsonPieces } from './json-pieces.js';
+import { jsonPieceStream, jsonPieces } from './json-pieces.js';
 
 const text = (pieces: Buffer[]) => Buffer.concat(pieces).toString('utf8');
 
@@ -39,10 +39,25 @@ describe('jsonPieces', () => {
   });
 
   it('splices RawJson text in where it stands, at any depth; JSON.stringify of the same value agrees', () => {
-    const words = RawJson.arrayOf([[{ content: 'a' }, { content: 'b' }], [], [{ content: 'c' }]]);
-    const value = { page_count: 3, bounding_boxes: { Text: [{ id: 'txt-1' }], Words: words, markdown_with_ids: 'x' }, empty: RawJson.arrayOf([]) };
+    const words = RawJson.arrayOf(() => [[{ content: 'a' }, { content: 'b' }], [], [{ content: 'c' }]]);
+    const value = { page_count: 3, bounding_boxes: { Text: [{ id: 'txt-1' }], Words: words, markdown_with_ids: 'x' }, empty: RawJson.arrayOf(() => []) };
     const out = text(jsonPieces(value));
     expect(JSON.parse(out)).toEqual({ page_count: 3, bounding_boxes: { Text: [{ id: 'txt-1' }], Words: [{ content: 'a' }, { content: 'b' }, { content: 'c' }], markdown_with_ids: 'x' }, empty: [] });
     expect(out).toBe(JSON.stringify(value));
+  });
+
+  it('writes RawJson text when the stream reaches it, and again for each reading', () => {
+    let written = 0;
+    const words = RawJson.arrayOf(function* () { for (let p = 0; p < 3; p++) { written++; yield [{ page: p }]; } });
+    const stream = jsonPieceStream({ before: 'x'.repeat(100), words, after: 1 }, { pieceBytes: 10 });
+    expect(written).toBe(0);
+    const first = stream.next();
+    expect(first.value?.toString()).toContain('before');
+    expect(written).toBe(0); // nothing written before the walk gets there
+    const text = Buffer.concat([first.value as Buffer, ...stream]).toString('utf8');
+    expect(written).toBe(3);
+    expect(JSON.parse(text)).toEqual({ before: 'x'.repeat(100), words: [{ page: 0 }, { page: 1 }, { page: 2 }], after: 1 });
+    expect(JSON.stringify({ words })).toBe('{"words":[{"page":0},{"page":1},{"page":2}]}');
+    expect(written).toBe(6);
   });
 });

@@ -1,73 +1,82 @@
 import { RawJson } from '@quire/core';
 
 /**
- * JSON of a (possibly very large) result as a list of byte pieces, with the same text as
- * `Buffer.from(JSON.stringify(value))`.
+ * JSON of a (possibly very large) result as a stream of byte pieces, written as they are taken, with
+ * the same text as `Buffer.from(JSON.stringify(value))`.
  *
  * Why: a 1,000-page extraction's result is ~170 MB of JSON, most of it a few arrays with hundreds of
  * thousands of entries (bounding_boxes.Words). `JSON.stringify` builds the whole text as one string and
  * `Buffer.from` copies it again, on top of the result objects themselves: measured +510 MB of RSS at the
- * peak. Writing long arrays in batches of entries and encoding each batch's text at once holds only one
- * batch's text besides the pieces (+195 MB on the same result). The value is not modified.
+ * peak. Writing long arrays in batches of entries, encoding each batch's text at once and handing the
+ * pieces on as they fill (to a blob store's write stream) holds only one piece's text at a time besides
+ * the value. The value is not modified.
  *
- * A RawJson value (text written ahead) is spliced in as its pieces, at any depth the walk reaches.
+ * A RawJson value is spliced in as its pieces, written when the walk reaches it, at any depth.
  * Plain objects are walked down to `maxDepth` (results nest their big arrays shallowly); anything deeper,
  * and every value with a toJSON method, is written by JSON.stringify itself.
  */
-export function jsonPieces(value: unknown, opts: { batch?: number; pieceBytes?: number; maxDepth?: number } = {}): Buffer[] {
+export function* jsonPieceStream(value: unknown, opts: { batch?: number; pieceBytes?: number; maxDepth?: number } = {}): Generator<Buffer, void, undefined> {
   const batch = opts.batch ?? 4096;
   const pieceBytes = opts.pieceBytes ?? 256 * 1024;
   const maxDepth = opts.maxDepth ?? 4;
-  const pieces: Buffer[] = [];
   let pending: string[] = [];
   let pendingLength = 0;
-  const flush = () => {
-    if (!pendingLength) return;
-    pieces.push(Buffer.from(pending.join('')));
+  // the text gathered since the last piece, as a piece of its own (none when nothing is gathered)
+  const take = (): Buffer | undefined => {
+    if (!pendingLength) return undefined;
+    const piece = Buffer.from(pending.join(''));
     pending = [];
     pendingLength = 0;
+    return piece;
   };
-  const emit = (s: string) => {
+  // adds text; a piece when enough has gathered
+  const emit = (s: string): Buffer | undefined => {
     pending.push(s);
     pendingLength += s.length;
-    if (pendingLength >= pieceBytes) flush();
+    return pendingLength >= pieceBytes ? take() : undefined;
   };
 
-  const walk = (v: unknown, depth: number): void => {
+  function* walk(v: unknown, depth: number): Generator<Buffer, void, undefined> {
+    let piece: Buffer | undefined;
     if (v instanceof RawJson) {
-      flush();
-      for (const p of v.pieces) pieces.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+      if ((piece = take())) yield piece;
+      for (const p of v.pieces()) if (p.byteLength) yield Buffer.from(p.buffer, p.byteOffset, p.byteLength);
       return;
     }
     if (Array.isArray(v) && v.length > batch) {
-      emit('[');
+      if ((piece = emit('['))) yield piece;
       for (let i = 0; i < v.length; i += batch) {
         // a slice keeps holes and undefined entries, which JSON.stringify writes as null, as it would in place
         const text = JSON.stringify(v.slice(i, i + batch));
-        emit(i ? `,${text.slice(1, -1)}` : text.slice(1, -1));
+        if ((piece = emit(i ? `,${text.slice(1, -1)}` : text.slice(1, -1)))) yield piece;
       }
-      emit(']');
+      if ((piece = emit(']'))) yield piece;
       return;
     }
     if (depth < maxDepth && isPlainObject(v)) {
-      emit('{');
+      if ((piece = emit('{'))) yield piece;
       let first = true;
       for (const key of Object.keys(v)) {
         const member = v[key];
         // members JSON.stringify leaves out
         if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-        emit(`${first ? '' : ','}${JSON.stringify(key)}:`);
+        if ((piece = emit(`${first ? '' : ','}${JSON.stringify(key)}:`))) yield piece;
         first = false;
-        walk(member, depth + 1);
+        yield* walk(member, depth + 1);
       }
-      emit('}');
+      if ((piece = emit('}'))) yield piece;
       return;
     }
-    emit(JSON.stringify(v) ?? 'null');
-  };
-  walk(value, 0);
-  flush();
-  return pieces;
+    if ((piece = emit(JSON.stringify(v) ?? 'null'))) yield piece;
+  }
+  yield* walk(value, 0);
+  const last = take();
+  if (last) yield last;
+}
+
+/** All of jsonPieceStream's pieces at once (for values known to be small, and tests). */
+export function jsonPieces(value: unknown, opts: { batch?: number; pieceBytes?: number; maxDepth?: number } = {}): Buffer[] {
+  return [...jsonPieceStream(value, opts)];
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -74,6 +74,23 @@ describe('JobRunner with results serialized on a job thread', () => {
     expect(Object.keys(empty.job.result as object).sort()).toEqual(['credits_used', 'plan_info']);
   });
 
+  it('a streamed result: small ones go to the job row, large ones to the blob store, both with the runner\'s members', async () => {
+    const streamed = (text: string, pieceSize: number): RunnableJobHandler => async () => ({
+      resultJson: (async function* () { for (let i = 0; i < text.length; i += pieceSize) yield Buffer.from(text.slice(i, i + pieceSize)); })(),
+      credits: 2, pages: 1,
+    });
+    const small = await runWith(streamed(JSON.stringify({ a: 'b' }), 3));
+    expect(small.job.result).toMatchObject({ a: 'b', credits_used: 2 });
+    const big = { text: 'y'.repeat(300_000), list: Array.from({ length: 1000 }, (_, i) => i) };
+    // the closing brace alone in the last piece, and pieces across the row limit
+    const { job, blobs } = await runWith(streamed(JSON.stringify(big), 4096));
+    expect([job.result, job.result_blob]).toEqual([null, null]); // over the row limit, under the URL limit
+    const body = JSON.parse(Buffer.from(await blobs.getBytes(job.result_inline_blob!)).toString('utf8'));
+    expect(body).toMatchObject({ ...big, credits_used: 2 });
+    const empty = await runWith(streamed('{}', 1));
+    expect(Object.keys(empty.job.result as object).sort()).toEqual(['credits_used', 'plan_info']);
+  });
+
   it('writes a large serialized result to the blob store as it came', async () => {
     const { job, blobs } = await runWith(serialized({ text: 'x'.repeat(5000) }), { QUIRE_INLINE_RESULT_LIMIT_BYTES: '1000' });
     expect(job.result).toBeNull();

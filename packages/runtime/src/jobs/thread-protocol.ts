@@ -9,7 +9,10 @@ import { JobStoppedError, type SerializedJobOutcome } from './job-handler.js';
  * checkpoint (heartbeat + cancel check) and shared services such as the OCR pool — and the thread
  * reaches it through `call` messages naming a path on the job's context (`['store', 'artifacts',
  * 'getForOrg']`, `['checkpoint']`). Arguments and answers are structured clones: plain data, Dates,
- * byte arrays; a function or a stream cannot cross.
+ * byte arrays; a function cannot cross. A byte stream made on the thread (a call's argument, such as
+ * the body of `blobs.put`, or a job's serialized result) crosses as a StreamRef: it stays on the
+ * thread and the owning process reads it piece by piece (`pull` → `piece`), one piece in flight, so
+ * a large body is written as it is made instead of being built whole and copied.
  */
 export interface JobThreadData {
   config: Config;
@@ -19,13 +22,27 @@ export interface JobThreadData {
 
 export type ToThread =
   | { type: 'run'; runId: number; kind: string; job: JobRecord; org: Organization; blobPrefix: string }
-  | { type: 'reply'; callId: number; value?: unknown; error?: WireError };
+  | { type: 'reply'; callId: number; value?: unknown; error?: WireError }
+  /** Asks for the next piece of a thread's stream (sent again only after its `piece` arrived). */
+  | { type: 'pull'; streamId: number }
+  /** The owning process stopped reading a stream before its end: the thread lets it go. */
+  | { type: 'drop-stream'; streamId: number };
 
 export type FromThread =
   | { type: 'ready' }
   | { type: 'call'; runId: number; callId: number; path: string[]; args: unknown[] }
-  | { type: 'done'; runId: number; outcome: SerializedJobOutcome }
-  | { type: 'failed'; runId: number; error: WireError };
+  /** The result's JSON stays on the thread as a stream (jsonPieceStream) that the owning process reads. */
+  | { type: 'done'; runId: number; outcome: Omit<SerializedJobOutcome, 'resultJson'> & { resultJson: StreamRef } }
+  | { type: 'failed'; runId: number; error: WireError }
+  /** A stream's next piece, or its end, or the error that ended it. */
+  | { type: 'piece'; streamId: number; bytes?: Uint8Array; end?: true; error?: WireError };
+
+/** A byte stream left on the thread that made it, in place of the stream in a message. */
+export interface StreamRef { $quireStream: number }
+
+export function isStreamRef(v: unknown): v is StreamRef {
+  return typeof v === 'object' && v !== null && typeof (v as StreamRef).$quireStream === 'number';
+}
 
 /** The roots of the job context a thread may call into. */
 export const REMOTE_ROOTS = new Set(['store', 'blobs', 'checkpoint', 'services']);
