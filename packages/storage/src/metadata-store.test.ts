@@ -142,6 +142,8 @@ describe('MetadataStore on pglite in a data directory', () => {
     const dataDir = path.join(root, 'not', 'yet', 'there', 'pglite');
     try {
       const store = await openMetadataStore({ kind: 'pglite', dataDir });
+      // created (on a thread of its own, whose wasm memory goes with it) before this store opened it
+      expect(fs.existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
       const org = await store.orgs.create({ name: 'Fresh dir' });
       await store.close();
       const again = await openMetadataStore({ kind: 'pglite', dataDir });

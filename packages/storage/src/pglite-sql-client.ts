@@ -1,6 +1,16 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient, SqlExecutor, SqlResult } from './sql-client.js';
+
+/**
+ * Postgres's default 128 MB of shared buffers is resident memory in the wasm heap; embedded metadata
+ * (jobs, keys, ledger; large results live in the blob store) is a few MB, and 16 MB keeps a reopened
+ * store at ~190 MB of RSS instead of ~305 MB (measured on PGlite 0.5.16).
+ */
+const POSTGRES_CONF = ['shared_buffers=16MB'];
 
 /**
  * Embedded metadata: PGlite (Postgres compiled to WASM) in the data directory. It has a single
@@ -18,10 +28,8 @@ export class PgliteSqlClient implements SqlClient {
     // PGlite creates only the last level of its directory: a data directory that does not exist yet
     // (a fresh checkout's ./data) would fail with ENOENT on ./data/pglite.
     if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-    // Postgres's default 128 MB of shared buffers is resident memory in the wasm heap; embedded metadata
-    // (jobs, keys, ledger; large results live in the blob store) is a few MB, and 16 MB keeps a reopened
-    // store at ~190 MB of RSS instead of ~305 MB (measured on PGlite 0.5.16).
-    const db = await PGlite.create({ parsers, postgresqlconf: ['shared_buffers=16MB'], ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) });
+    if (dataDir && !template && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await createDataDir(dataDir);
+    const db = await PGlite.create({ parsers, postgresqlconf: POSTGRES_CONF, ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) });
     return new PgliteSqlClient(db);
   }
 
@@ -52,6 +60,28 @@ export class PgliteSqlClient implements SqlClient {
   close(): Promise<void> {
     return this.serial(() => this.db.close());
   }
+}
+
+/**
+ * Creates a new data directory (initdb) in a short-lived child process. initdb grows PGlite's wasm
+ * memory to ~700 MB, and wasm memory never shrinks while its instance lives: created in this process's
+ * own instance, a first start idled at ~780 MB of RSS (a reopened store holds ~200 MB). On a worker
+ * thread that then ended, ~170 MB stayed with this process (the thread's malloc arenas); a process
+ * gives it all back.
+ */
+async function createDataDir(dataDir: string): Promise<void> {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite'); // its CommonJS build
+  const script = `
+    const { PGlite } = require(process.argv[1]);
+    PGlite.create({ dataDir: process.argv[2], postgresqlconf: JSON.parse(process.argv[3]) })
+      .then((db) => db.close())
+      .catch((e) => { console.error(e && e.stack || e); process.exit(1); });
+  `;
+  const child = spawn(process.execPath, ['-e', script, entry, dataDir, JSON.stringify(POSTGRES_CONF)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString('utf8')).slice(-4000); });
+  const code = await new Promise<number | null>((resolve, reject) => { child.once('error', reject); child.once('exit', resolve); });
+  if (code !== 0) throw new Error(`creating the embedded database in ${dataDir} failed (exit code ${code}): ${stderr.trim()}`);
 }
 
 function toResult<T>(r: { rows: T[]; affectedRows?: number }): SqlResult<T> {
