@@ -60,4 +60,13 @@ describe('jsonPieces', () => {
     expect(JSON.stringify({ words })).toBe('{"words":[{"page":0},{"page":1},{"page":2}]}');
     expect(written).toBe(6);
   });
+
+  it('a short array of large entries is written entry by entry: no piece holds the whole array', () => {
+    const pages = Array.from({ length: 20 }, (_, n) => ({ number: n + 1, words: Array.from({ length: 500 }, (_, i) => ({ text: `w${i}`, box: { x0: i / 500 } })) }));
+    const value = { pageCount: 20, pages, holes: Object.assign(new Array(3), { 1: 'x' }), odd: [undefined, () => 1, Symbol('s'), null, 2] };
+    const pieces = jsonPieces(value, { pieceBytes: 4096 });
+    const whole = JSON.stringify(value);
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(whole);
+    expect(Math.max(...pieces.map((p) => p.byteLength))).toBeLessThan(whole.length / 10);
+  });
 });

@@ -12,8 +12,8 @@ import { RawJson } from '@quire/core';
  * the value. The value is not modified.
  *
  * A RawJson value is spliced in as its pieces, written when the walk reaches it, at any depth.
- * Plain objects are walked down to `maxDepth` (results nest their big arrays shallowly); anything deeper,
- * and every value with a toJSON method, is written by JSON.stringify itself.
+ * Plain objects, and arrays, are walked down to `maxDepth` (results and documents nest their big arrays
+ * shallowly); anything deeper, and every value with a toJSON method, is written by JSON.stringify itself.
  */
 export function* jsonPieceStream(value: unknown, opts: { batch?: number; pieceBytes?: number; maxDepth?: number } = {}): Generator<Buffer, void, undefined> {
   const batch = opts.batch ?? 4096;
@@ -49,6 +49,20 @@ export function* jsonPieceStream(value: unknown, opts: { batch?: number; pieceBy
         // a slice keeps holes and undefined entries, which JSON.stringify writes as null, as it would in place
         const text = JSON.stringify(v.slice(i, i + batch));
         if ((piece = emit(i ? `,${text.slice(1, -1)}` : text.slice(1, -1)))) yield piece;
+      }
+      if ((piece = emit(']'))) yield piece;
+      return;
+    }
+    if (Array.isArray(v) && depth + 1 < maxDepth) {
+      // A short array high in the value may still hold most of it (a document's 1,000 pages, 84 MB of
+      // JSON): its entries are walked one by one, so no single entry's text is the whole.
+      if ((piece = emit('['))) yield piece;
+      for (let i = 0; i < v.length; i++) {
+        if (i && (piece = emit(','))) yield piece;
+        const entry: unknown = v[i];
+        // as JSON.stringify writes array entries it cannot write (holes, undefined, functions, symbols)
+        if (entry === undefined || typeof entry === 'function' || typeof entry === 'symbol') { if ((piece = emit('null'))) yield piece; }
+        else yield* walk(entry, depth + 1);
       }
       if ((piece = emit(']'))) yield piece;
       return;
