@@ -49,6 +49,32 @@ if (mode === '--child-text') {
   console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, pages, rssMB: Math.round(process.resourceUsage().maxRSS / 1024) }));
   process.exit(0);
 }
+if (mode === '--child-pdfjs') {
+  // pdf.js alone, opened as quire opens documents (same worker thread, fonts and options): getTextContent
+  // or getOperatorList of every page, after one untimed pass. The parser's own ceiling for the text layer.
+  const { openDocument, loadPdfjs } = await import('../packages/formats/pdf/dist/pdfjs.js');
+  await loadPdfjs();
+  const bytes = new Uint8Array(fs.readFileSync(rest[0]));
+  const reps = Number(rest[1] ?? 3), what = rest[2] ?? 'text';
+  const pass = async () => {
+    const doc = await openDocument(bytes);
+    for (let p = 1; p <= doc.numPages; p++) {
+      const page = await doc.getPage(p);
+      if (what === 'text') await page.getTextContent(); else await page.getOperatorList();
+      page.cleanup();
+    }
+    const n = doc.numPages;
+    await doc.destroy();
+    return n;
+  };
+  await pass();
+  const t0 = performance.now(), c0 = process.cpuUsage();
+  let pages = 0;
+  for (let i = 0; i < reps; i++) pages += await pass();
+  const cpu = process.cpuUsage(c0);
+  console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, pages }));
+  process.exit(0);
+}
 if (mode === '--child-render') {
   const { openPdf } = await import('../packages/formats/pdf/dist/index.js');
   const pdf = await openPdf(new Uint8Array(fs.readFileSync(rest[0])));
@@ -222,6 +248,11 @@ if (want('text')) {
   if (hasFitz) {
     const m = await py(PYMUPDF_TEXT, [longPdf, '3']);
     msg += `\n  PyMuPDF 1 process:       ${f2(m.pages / m.seconds)} pages/s, CPU ${f2((1000 * m.cpuSeconds) / m.pages)} ms/page  → ${f2(q.pages / q.seconds / (m.pages / m.seconds))}× by wall clock, ${f2(m.cpuSeconds / m.pages / (q.cpuSeconds / q.pages))}× by CPU time`;
+    // the parser's ceiling: pdf.js alone (no words, layout, ids or markdown), warm, same process setup
+    for (const [label, what] of [['getTextContent', 'text'], ['getOperatorList', 'ops']]) {
+      const j = await child(['--child-pdfjs', longPdf, '3', what]);
+      msg += `\n  pdf.js ${label} alone, warm: ${f2(j.pages / j.seconds)} pages/s, CPU ${f2((1000 * j.cpuSeconds) / j.pages)} ms/page  → ${f2(j.pages / j.seconds / (m.pages / m.seconds))}× PyMuPDF by wall clock`;
+    }
   }
   line(msg);
 }
