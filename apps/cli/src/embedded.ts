@@ -48,7 +48,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   return {
     url: `http://${host}:${port}`, ctx, generatedKey: newKey,
     close: () => (closing ??= (async () => {
-      sweeper.stop();
+      await sweeper.stop(); // a round in progress ends after its job in hand, before the stores close
       await dispatcher.stop();
       await admin?.close();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,5 +1,5 @@
 // Fleet gateway: the express app over Postgres, Redis and S3 (QUIRE_MODE=distributed). Thin wiring.
-import { createContext, loadConfig, safeFetch } from '@quire/runtime';
+import { createContext, loadConfig, RetentionSweeper, safeFetch } from '@quire/runtime';
 import { JOB_HANDLERS } from '@quire/steps';
 import { createGatewayApp } from './app.js';
 import { createGatewayServer } from './http/server.js';
@@ -19,9 +19,15 @@ const server = createGatewayServer(app).listen(config.port, config.host, () => {
   ctx.log.info({ addr }, 'gateway listening');
   if (process.send) process.send({ ready: true, port: typeof addr === 'object' && addr ? addr.port : config.port });
 });
+// Retention in the fleet: every deployment has a gateway, so the gateways sweep; with several replicas
+// one of them runs each round (RetentionSweeper's advisory lock, docs/decisions.md "Platform").
+const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
+sweeper.start(config.sweepIntervalSeconds * 1000);
 const stop = async () => {
+  const sweeperStopped = sweeper.stop();
   server.close();
   server.closeAllConnections?.();
+  await sweeperStopped; // a round in progress ends after its job in hand, before the stores close
   await ctx.close();
   process.exit(0);
 };
