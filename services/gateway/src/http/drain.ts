@@ -41,16 +41,21 @@ export class ServerDrain {
   private draining?: Promise<DrainResult>;
 
   constructor(private readonly server: http.Server, private readonly lifecycle: GatewayLifecycle) {
+    // One listener function for every response (the emitter is `this`): no closure per request on the
+    // gateway's hot path.
+    const inFlight = this.inFlight;
+    const closeIdle = () => server.closeIdleConnections();
+    function ended(this: http.ServerResponse) {
+      inFlight.delete(this);
+      // A response whose headers went out before the drain kept its connection alive: close it now
+      // that it is idle (on the next turn, once node has marked the connection idle).
+      if (lifecycle.draining) setImmediate(closeIdle);
+    }
     // Before the app's own listener, so a response the app sends synchronously (/healthz) still gets the header.
     server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-      this.inFlight.add(res);
-      if (this.lifecycle.draining) res.setHeader('Connection', 'close');
-      res.once('close', () => {
-        this.inFlight.delete(res);
-        // A response whose headers went out before the drain kept its connection alive: close it now
-        // that it is idle (on the next turn, once node has marked the connection idle).
-        if (this.lifecycle.draining) setImmediate(() => this.server.closeIdleConnections());
-      });
+      inFlight.add(res);
+      if (lifecycle.draining) res.setHeader('Connection', 'close');
+      res.on('close', ended); // emitted once per response; `once` would wrap it in a closure
     });
   }
 
