@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { ENV_DOCS, Metrics, createLogger, loadConfig } from '@quire/runtime';
 import { JOB_CATALOG } from '@quire/queue';
-import { createGatewayApp, listenGateway, type GatewayDeps } from '@quire/gateway';
+import { DRAIN_MARGIN_MS, createGatewayApp, drainTimeoutMs, listenGateway, type GatewayDeps } from '@quire/gateway';
 import { ensureBuilt } from '../../scripts/lib/fleet.mjs';
 import {
   copySources, dockerignore, durationSeconds, envPairs, execForm, exists, globCovers, k8sFiles, nodeScript, read,
@@ -95,21 +95,31 @@ describe('deployment files against the code', () => {
     for (const d of deployments) check(`${d.metadata.name} sets args, not command (tini stays PID 1)`, container(d).command, undefined);
   });
 
-  it('give each worker time to finish the longest job on its queues, and the gateway time for its preStop', () => {
-    const graceNeeded = (role: string) => {
-      const queues = roles.get(role)!;
-      const limits = Object.values(JOB_CATALOG).filter((k) => queues.includes(k.queue)).map((k) => k.timeoutMs / 1000);
+  it('give each worker time to finish the longest job on its queues, and the gateway time for its preStop and its drain', () => {
+    const longestJob = (queues: readonly string[]) => Math.max(0, ...Object.values(JOB_CATALOG).filter((k) => queues.includes(k.queue)).map((k) => k.timeoutMs / 1000));
+    // The gateway lets requests in flight finish on SIGTERM for up to drainTimeoutMs (the sync wait, as
+    // the deployment configures it, plus a margin), then closes its stores.
+    const drain = (env: Record<string, string>) => drainTimeoutMs(loadConfig(env)) / 1000;
+    const graceNeeded = (role: string, env: Record<string, string>) => {
+      if (role === 'gateway') return drain(env) + 10;
       if (role === 'webhook-dispatcher') return Number(ENV_DOCS.QUIRE_WEBHOOK_TIMEOUT_SECONDS.default) + 5;
-      return limits.length ? Math.max(...limits) + 30 : 0;
+      const queues = roles.get(role)!;
+      return queues.length ? longestJob(queues) + 30 : 0;
     };
     for (const [role, queues] of roles) if (role.startsWith('worker-')) check(`${role} consumes queues`, queues.length > 0, true);
+    check('gateway drain bound', drain(envExample), Number(envExample.QUIRE_SYNC_WAIT_SECONDS) + DRAIN_MARGIN_MS / 1000);
     for (const [name, s] of quireServices.filter(([n]) => roles.has(n))) {
-      check(`compose ${name} stop_grace_period`, durationSeconds(s.stop_grace_period ?? '10s') >= graceNeeded(name), true);
+      check(`compose ${name} stop_grace_period`, durationSeconds(s.stop_grace_period ?? '10s') >= graceNeeded(name, composeEnv(s)), true);
     }
+    // Embedded mode drains its HTTP requests first while its workers still take jobs, then finishes the jobs in hand.
+    const [, embedded] = quireServices.find(([n]) => n === 'embedded')!;
+    const allQueues = [...new Set(Object.values(JOB_CATALOG).map((k) => k.queue))];
+    check('compose embedded stop_grace_period', durationSeconds(embedded.stop_grace_period ?? '10s') >= drain(composeEnv(embedded)) + longestJob(allQueues) + 30, true);
     for (const d of deployments) {
       const grace = d.spec.template.spec.terminationGracePeriodSeconds ?? 30;
+      // Kubernetes counts the preStop hook against the grace period: SIGTERM comes only after it.
       const preStop = Number(container(d).lifecycle?.preStop?.exec?.command?.[1] ?? 0);
-      check(`${d.metadata.name} terminationGracePeriodSeconds`, grace >= graceNeeded(deploymentRole(d)) && grace > preStop + 5, true);
+      check(`${d.metadata.name} terminationGracePeriodSeconds`, grace >= preStop + graceNeeded(deploymentRole(d), k8sEnv()) && grace > preStop + 5, true);
     }
   });
 
@@ -196,13 +206,13 @@ describe('the Dockerfile', () => {
 });
 
 describe('probes and ports', () => {
-  /** The real gateway app over stand-in stores; `storesUp` false makes every store's ping fail. */
-  async function gateway(storesUp: boolean): Promise<{ url: string; server: Server }> {
+  /** The real gateway app over stand-in stores; `storesUp` false makes every store's ping fail; `draining`: a graceful stop has begun. */
+  async function gateway(storesUp: boolean, draining = false): Promise<{ url: string; server: Server }> {
     const ping = async () => { if (!storesUp) throw new Error('down'); };
     const deps = {
       config: loadConfig({ QUIRE_LOG_LEVEL: 'silent' }), log: createLogger('silent'), metrics: new Metrics(async () => ({})),
       store: { ping }, blobs: { ping }, queue: { ping, depth: async () => ({}) }, jobs: {}, limiter: {},
-      fetchUrl: async () => { throw new Error('not used'); }, implementedKinds: new Set<string>(),
+      fetchUrl: async () => { throw new Error('not used'); }, implementedKinds: new Set<string>(), lifecycle: { draining },
     } as unknown as GatewayDeps;
     const server = await listenGateway(createGatewayApp(deps), 0, '127.0.0.1');
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
@@ -217,9 +227,10 @@ describe('probes and ports', () => {
     .filter((p) => container(d)[p])
     .map((p) => ({ name: d.metadata.name, probe: p, ...(container(d)[p].httpGet as { path: string; port: string | number }) })));
 
-  it('ask for routes the gateway serves: readiness fails with a store, liveness does not', async () => {
+  it('ask for routes the gateway serves: readiness fails with a store or while draining, liveness does not', async () => {
     const up = await gateway(true);
     const down = await gateway(false);
+    const draining = await gateway(true, true);
     try {
       expect(composeChecks.length).toBeGreaterThan(0);
       expect(k8sProbes.map((p) => p.probe)).toEqual(expect.arrayContaining(['readinessProbe', 'livenessProbe']));
@@ -228,11 +239,14 @@ describe('probes and ports', () => {
         check(`${name} ${probe} ${path}`, (await fetch(up.url + path)).status, 200);
         // a liveness probe that failed with Postgres would restart every gateway during an outage
         check(`${name} ${probe} ${path}, stores down`, (await fetch(down.url + path)).status, probe === 'readinessProbe' ? 503 : 200);
+        // a stopping gateway leaves the Service's endpoints, but is not restarted for it
+        check(`${name} ${probe} ${path}, draining`, (await fetch(draining.url + path)).status, probe === 'readinessProbe' ? 503 : 200);
       }
       expect((await fetch(up.url + '/livez')).status).not.toBe(200); // an unknown path does not pass: the check can fail
     } finally {
       up.server.close();
       down.server.close();
+      draining.server.close();
     }
   });
 

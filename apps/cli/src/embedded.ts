@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
 import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
-import { createGatewayApp, listenGateway, type GatewayDeps } from '@quire/gateway';
+import { ServerDrain, createGatewayApp, drainTimeoutMs, listenGateway, type GatewayDeps, type GatewayLifecycle } from '@quire/gateway';
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
@@ -40,7 +40,9 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   sweeper.start(config.sweepIntervalSeconds * 1000);
   const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
   if (opts.startWorkers !== false) dispatcher.start();
-  const server = await listen(createGatewayApp(gatewayDeps(ctx, Object.keys(handlers))), config);
+  const lifecycle: GatewayLifecycle = { draining: false };
+  const server = await listen(createGatewayApp({ ...gatewayDeps(ctx, Object.keys(handlers)), lifecycle }), config);
+  const drain = new ServerDrain(server, lifecycle);
   const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -48,11 +50,15 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   return {
     url: `http://${host}:${port}`, ctx, generatedKey: newKey,
     close: () => (closing ??= (async () => {
-      sweeper.stop();
+      const sweeperStopped = sweeper.stop();
+      // HTTP first, while the workers still run: a synchronous request in flight waits for a job that
+      // this process runs, so it can only finish if the queue is still being worked. Bounded like the
+      // fleet gateway's drain (the sync wait plus a margin).
+      const { timedOut, cut } = await drain.drain(drainTimeoutMs(config));
+      if (timedOut) ctx.log.warn({ cut }, 'requests still in flight at the drain bound were cut (accepted jobs run on, or after the next start)');
+      await sweeperStopped; // a round in progress ends after its job in hand, before the stores close
       await dispatcher.stop();
       await admin?.close();
-      await new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections?.();
       await ctx.queue.close();      // stop taking work, wait for handlers in flight
       await runner.drain();
       await services.close();

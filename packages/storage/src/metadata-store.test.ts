@@ -126,6 +126,52 @@ for (const [name, factory, enabled] of adapters) {
       expect(await store.artifacts.nextSchemaVersion(orgId, legacy)).toBe(9);
     });
 
+    it('withTryLock: one holder at a time, others skip without waiting, released after the holder ends (or throws)', async () => {
+      const KEY = 990001;
+      let release!: () => void;
+      let entered!: () => void;
+      const inside = new Promise<void>((r) => { entered = r; });
+      const released = new Promise<void>((r) => { release = r; });
+      const holder = store.sql.withTryLock(KEY, async () => {
+        // the store answers other queries while the lock is held (PGlite: its one connection is not held)
+        expect((await store.sql.query<{ n: number }>('SELECT 1 AS n')).rows[0].n).toBe(1);
+        entered();
+        await released;
+        return 'done';
+      });
+      await inside;
+      // a second caller (on Postgres: another connection, as another process would be) does not run and does not wait
+      let ran = false;
+      const started = Date.now();
+      expect(await store.sql.withTryLock(KEY, async () => { ran = true; })).toEqual({ acquired: false });
+      expect([ran, Date.now() - started < 2000]).toEqual([false, true]);
+      // another key is independent
+      expect(await store.sql.withTryLock(KEY + 1, async () => 7)).toEqual({ acquired: true, value: 7 });
+      release();
+      expect(await holder).toEqual({ acquired: true, value: 'done' });
+      await expect(store.sql.withTryLock(KEY, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+      expect(await store.sql.withTryLock(KEY, async () => 'again')).toEqual({ acquired: true, value: 'again' });
+    });
+
+    (name === 'postgres' ? it : it.skip)('withTryLock on Postgres: a lost lock connection frees the lock and does not crash the holder', async () => {
+      const KEY = 990011;
+      let release!: () => void;
+      const released = new Promise<void>((r) => { release = r; });
+      let entered!: () => void;
+      const inside = new Promise<void>((r) => { entered = r; });
+      const holder = store.sql.withTryLock(KEY, async () => { entered(); await released; return 'finished'; });
+      await inside;
+      // the server ends the lock's connection (a failover, an idle-in-transaction timeout, a dead process)
+      const { rows } = await store.sql.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted", [KEY]);
+      expect(rows).toHaveLength(1);
+      await store.sql.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      let got: unknown;
+      for (let i = 0; i < 50 && !(got = await store.sql.withTryLock(KEY, async () => 'next') as { acquired: boolean }).acquired; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(got).toEqual({ acquired: true, value: 'next' });
+      release();
+      expect(await holder).toEqual({ acquired: true, value: 'finished' });
+    });
+
     it('hides another organization\'s job', async () => {
       const id = await newJob();
       const other = (await store.orgs.create({ name: 'other' })).id;

@@ -19,6 +19,7 @@ const POSTGRES_CONF = ['shared_buffers=16MB'];
 export class PgliteSqlClient implements SqlClient {
   readonly kind = 'pglite' as const;
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly held = new Set<number>();
   private constructor(private readonly db: PGlite) {}
 
   /** `dataDir` undefined = in memory. `template` = a dumpDataDir() tarball to start from (fast test start). */
@@ -47,6 +48,22 @@ export class PgliteSqlClient implements SqlClient {
     return this.serial(() => this.db.transaction(async (tx) => fn({
       query: async <R>(sql: string, params?: unknown[]) => toResult<R>(await tx.query<R>(sql, params as unknown[])),
     })));
+  }
+
+  /**
+   * One process owns a PGlite data directory (PGlite cannot share it), so the holders to exclude are
+   * this client's own callers: the lock is a set of held keys in memory. Not an SQL advisory lock:
+   * pg_try_advisory_xact_lock needs a transaction around `fn`, and a PGlite transaction holds its only
+   * connection, which would stop every other query of the embedded server for the whole of `fn`.
+   */
+  async withTryLock<T>(key: number, fn: () => Promise<T>): Promise<{ acquired: true; value: T } | { acquired: false }> {
+    if (this.held.has(key)) return { acquired: false };
+    this.held.add(key);
+    try {
+      return { acquired: true, value: await fn() };
+    } finally {
+      this.held.delete(key);
+    }
   }
 
   exec(sql: string): Promise<void> {

@@ -15,6 +15,14 @@ export interface SqlClient extends SqlExecutor {
   readonly kind: 'postgres' | 'pglite';
   /** Runs `fn` in one transaction (BEGIN/COMMIT, ROLLBACK on throw). */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding the advisory lock `key`, if no one else (any process on this database) holds
+   * it; resolves `{ acquired: false }` at once, without running `fn`, when someone does. Never waits for
+   * the lock: for periodic work that one replica of a fleet should do per round (the retention sweep),
+   * where a replica that finds it taken simply skips the round. `fn`'s queries go through this client as
+   * usual; the lock itself never holds one of its connections.
+   */
+  withTryLock<T>(key: number, fn: () => Promise<T>): Promise<{ acquired: true; value: T } | { acquired: false }>;
   /** Runs a multi-statement script (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

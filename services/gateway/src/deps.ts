@@ -6,6 +6,12 @@ import type { Readable } from 'node:stream';
 /** Downloads a file_url through the SSRF guard. */
 export type UrlFetcher = (url: string) => Promise<{ body: Readable; contentType?: string }>;
 
+/** The process's state as the routes see it. */
+export interface GatewayLifecycle {
+  /** Set when a graceful stop begins (ServerDrain): /readyz answers 503 from then on. */
+  draining: boolean;
+}
+
 export interface GatewayDeps {
   config: Config;
   store: MetadataStore;
@@ -18,4 +24,6 @@ export interface GatewayDeps {
   fetchUrl: UrlFetcher;
   /** Which job kinds have a worker implementation (others answer 501 GENERAL_005). */
   implementedKinds: ReadonlySet<string>;
+  /** Shared with the process's ServerDrain; absent where nothing drains the server (tests over the app alone). */
+  lifecycle?: GatewayLifecycle;
 }

@@ -1,29 +1,45 @@
 // Fleet gateway: the express app over Postgres, Redis and S3 (QUIRE_MODE=distributed). Thin wiring.
-import { createContext, loadConfig, safeFetch } from '@quire/runtime';
+import { createContext, loadConfig, RetentionSweeper, safeFetch } from '@quire/runtime';
 import { JOB_HANDLERS } from '@quire/steps';
 import { createGatewayApp } from './app.js';
+import type { GatewayLifecycle } from './deps.js';
 import { createGatewayServer } from './http/server.js';
+import { ServerDrain, drainTimeoutMs } from './http/drain.js';
 
 const config = loadConfig();
 const ctx = await createContext(config, { role: 'gateway' });
+const lifecycle: GatewayLifecycle = { draining: false };
 const app = createGatewayApp({
   ...ctx,
+  lifecycle,
   implementedKinds: new Set(Object.keys(JOB_HANDLERS)),
   fetchUrl: async (url) => {
     const r = await safeFetch(url, { timeoutMs: config.fileUrl.timeoutMs, allowPrivate: config.fileUrl.allowPrivate, allowHosts: config.fileUrl.allowHosts });
     return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
   },
 });
-const server = createGatewayServer(app).listen(config.port, config.host, () => {
+const server = createGatewayServer(app);
+const drain = new ServerDrain(server, lifecycle);
+server.listen(config.port, config.host, () => {
   const addr = server.address();
   ctx.log.info({ addr }, 'gateway listening');
   if (process.send) process.send({ ready: true, port: typeof addr === 'object' && addr ? addr.port : config.port });
 });
-const stop = async () => {
-  server.close();
-  server.closeAllConnections?.();
+// Retention in the fleet: every deployment has a gateway, so the gateways sweep; with several replicas
+// one of them runs each round (RetentionSweeper's advisory lock, docs/decisions.md "Platform").
+const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
+sweeper.start(config.sweepIntervalSeconds * 1000);
+
+let stopping: Promise<void> | undefined;
+const stop = (signal: string) => (stopping ??= (async () => {
+  const timeoutMs = drainTimeoutMs(config);
+  ctx.log.info({ signal, drainSeconds: timeoutMs / 1000, inFlight: drain.active }, 'shutting down: finishing requests in flight');
+  const sweeperStopped = sweeper.stop();
+  const { timedOut, cut } = await drain.drain(timeoutMs);
+  if (timedOut) ctx.log.warn({ cut, drainSeconds: timeoutMs / 1000 }, 'requests still in flight at the drain bound were cut (accepted jobs go on in the workers)');
+  await sweeperStopped; // a round in progress ends after its job in hand, before the stores close
   await ctx.close();
   process.exit(0);
-};
-process.once('SIGTERM', () => void stop());
-process.once('SIGINT', () => void stop());
+})());
+process.once('SIGTERM', () => void stop('SIGTERM'));
+process.once('SIGINT', () => void stop('SIGINT'));

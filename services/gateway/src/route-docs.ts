@@ -70,7 +70,7 @@ export function routeDocs(implemented: ReadonlySet<string>): RouteDoc[] {
     { method: 'post', path: '/convert', tag: 'Legacy', summary: 'Deprecated: upload a file and receive a hosted URL', multipart: AnyJson, responses: { 200: { description: 'Hosted URL', schema: AnyJson } }, deprecated: true },
     { method: 'get', path: '/files/:fileId', tag: 'Legacy', summary: 'A document hosted by POST /convert (its ?token= URL, or the organization\'s key)', responses: { 200: { description: 'The document bytes', contentType: 'application/octet-stream' } }, errors: [404, 410] },
     { method: 'get', path: '/healthz', tag: 'Operations', summary: 'Liveness', responses: { 200: { description: 'ok' } } },
-    { method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: metadata store, queue and blob store', responses: { 200: { description: 'ready' } }, errors: [503] },
+    { method: 'get', path: '/readyz', tag: 'Operations', summary: 'Readiness: metadata store, queue and blob store reachable; 503 from the start of a graceful stop', responses: { 200: { description: 'ready' } }, errors: [503] },
     { method: 'get', path: '/metrics', tag: 'Operations', summary: 'Prometheus metrics', responses: { 200: { description: 'text exposition', contentType: 'text/plain' } } },
   ];
 }

@@ -1,14 +1,26 @@
 import { JOB_SUMMARY_COLUMNS, type BlobStore, type JobSummary, type MetadataStore } from '@quire/storage';
 import type { Logger } from '../logger.js';
 
+/** The advisory lock of a sweep round (migrate.ts's lock is 727274). */
+export const RETENTION_LOCK_KEY = 727275;
+
 /**
  * Retention: jobs past their expiry (48 h by default, per organization) lose their stored result,
  * offloaded payloads and staged source copies, and become `expired`. Organizations that opted into
  * delete-after-retrieval lose them as soon as the completed result was read once.
+ *
+ * Every gateway of a fleet runs one (embedded mode: the one process). A round runs under an advisory
+ * lock taken without waiting (`SqlClient.withTryLock`): the replica that gets it sweeps, the others skip
+ * that round. Not for correctness: expiring a job is already safe to run twice at once (the blob
+ * deletions and the artifact update are idempotent, and the status change is a compare-and-set that
+ * only one caller wins, so the job is counted and its event written once). The lock stops every replica
+ * from walking the same oldest batch in step and repeating each S3 listing and deletion N times, which
+ * matters most for a backlog (docs/decisions.md, "Platform").
  */
 export class RetentionSweeper {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private running?: Promise<number | null>;
+  private stopping = false;
   constructor(private readonly store: MetadataStore, private readonly blobs: BlobStore, private readonly log: Logger) {}
 
   start(intervalMs: number): void {
@@ -16,10 +28,22 @@ export class RetentionSweeper {
     this.timer.unref();
   }
 
-  /** One pass; returns how many jobs expired. Overlapping calls share the pass in progress. */
-  sweepOnce(now = new Date()): Promise<number> {
-    this.running ??= this.sweep(now).finally(() => { this.running = undefined; });
+  /**
+   * One round; returns how many jobs this round expired, or null when another sweeper (another process
+   * on the same database) was running a round and this one skipped. Overlapping calls share the round in progress.
+   */
+  sweepOnce(now = new Date()): Promise<number | null> {
+    this.running ??= this.round(now).finally(() => { this.running = undefined; });
     return this.running;
+  }
+
+  private async round(now: Date): Promise<number | null> {
+    const r = await this.store.sql.withTryLock(RETENTION_LOCK_KEY, () => this.sweep(now));
+    if (!r.acquired) {
+      this.log.debug('retention sweep skipped: another process is sweeping');
+      return null;
+    }
+    return r.value;
   }
 
   private async sweep(now: Date): Promise<number> {
@@ -27,17 +51,32 @@ export class RetentionSweeper {
     for (;;) {
       const batch = await this.store.jobs.listExpired(now);
       if (!batch.length) break;
-      for (const job of batch) if (await this.expire(job)) count++;
+      for (const job of batch) {
+        if (this.stopping) return this.done(count);
+        if (await this.expire(job)) count++;
+      }
       if (batch.length < 100) break;
     }
     const retrieved = await this.store.sql.query<JobSummary>(
       `SELECT ${JOB_SUMMARY_COLUMNS.map((c) => `j.${c}`).join(', ')} FROM jobs j JOIN organizations o ON o.id = j.org_id
        WHERE o.delete_after_retrieval AND j.status = 'completed' AND j.result_retrieved_at IS NOT NULL LIMIT 500`);
-    for (const job of retrieved.rows) if (await this.expire(job)) count++;
+    for (const job of retrieved.rows) {
+      if (this.stopping) break;
+      if (await this.expire(job)) count++;
+    }
+    return this.done(count);
+  }
+
+  private done(count: number): number {
     if (count) this.log.info({ count }, 'expired jobs swept');
     return count;
   }
 
+  /**
+   * Blobs first, status last: a process that dies in between leaves the job in a terminal status, so
+   * the next round lists it and finishes. True when this call made the job `expired` (the compare-and-set
+   * transition; false when it was already expired, e.g. by another sweeper).
+   */
   async expire(job: Pick<JobSummary, 'id' | 'org_id'>): Promise<boolean> {
     await this.blobs.deletePrefix(`${job.org_id}/${job.id}/`);
     await this.store.artifacts.markExpiredForJob(job.id);
@@ -45,7 +84,13 @@ export class RetentionSweeper {
     return Boolean(done);
   }
 
-  stop(): void {
+  /**
+   * No more rounds; a round in progress stops after the job in hand (the rest wait for the next start:
+   * they stay listed). Resolves when it has, so the caller can close the stores under it.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
   }
 }

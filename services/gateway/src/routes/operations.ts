@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import type { GatewayDeps } from '../deps.js';
 
-/** /healthz (process up), /readyz (metadata store, queue and blob store reachable), /metrics (Prometheus). No key needed. */
+/** /healthz (process up), /readyz (metadata store, queue and blob store reachable, and not stopping), /metrics (Prometheus). No key needed. */
 export function operationsRoutes(deps: GatewayDeps): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   r.get('/readyz', async (_req, res) => {
+    // Stopping: take this gateway out of the load balancer's rotation, whatever the stores say.
+    if (deps.lifecycle?.draining) { res.status(503).json({ status: 'draining' }); return; }
     const check = async (fn: () => Promise<unknown>) => {
       try { await withTimeout(fn(), 2000); return 'ok'; } catch (e) { return `error: ${(e as Error).message}`; }
     };
