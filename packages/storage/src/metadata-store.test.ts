@@ -153,7 +153,8 @@ for (const [name, factory, enabled] of adapters) {
       expect(await store.sql.withTryLock(KEY, async () => 'again')).toEqual({ acquired: true, value: 'again' });
     });
 
-    (name === 'postgres' ? it : it.skip)('withTryLock on Postgres: a lost lock connection frees the lock and does not crash the holder', async () => {
+    // a Postgres connection only: PGlite's lock is held keys in memory, with no connection to lose
+    if (name === 'postgres') it('withTryLock on Postgres: a lost lock connection frees the lock and does not crash the holder', async () => {
       const KEY = 990011;
       let release!: () => void;
       const released = new Promise<void>((r) => { release = r; });
