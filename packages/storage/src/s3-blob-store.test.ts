@@ -25,7 +25,41 @@ describeBlobStoreConformance('s3 (s3rver)', async () => {
   return store;
 }, { pathTraversal: true });
 
+/** A stand-in S3 endpoint that records requests: HeadBucket → 404, CreateBucket → 200. */
+async function recordingS3(): Promise<{ endpoint: string; requests: { method: string; url: string; body: string }[]; close(): Promise<void> }> {
+  const http = await import('node:http');
+  const requests: { method: string; url: string; body: string }[] = [];
+  const srv = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+    req.on('end', () => {
+      requests.push({ method: req.method!, url: req.url!, body });
+      res.statusCode = req.method === 'HEAD' ? 404 : 200;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const { port } = srv.address() as net.AddressInfo;
+  return { endpoint: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((r) => srv.close(() => r())) };
+}
+
 describe('S3BlobStore specifics', () => {
+  // AWS refuses a CreateBucket without a location constraint outside us-east-1, and one naming us-east-1;
+  // the SDK's location-constraint middleware adds it from the client's region (QUIRE_S3_REGION).
+  it('ensureBucket names the region outside us-east-1, and not in us-east-1', async () => {
+    const s3 = await recordingS3();
+    try {
+      await new S3BlobStore({ endpoint: s3.endpoint, region: 'eu-west-1', bucket: 'b-eu', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true }).ensureBucket();
+      await new S3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'b-us', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true }).ensureBucket();
+      const creates = s3.requests.filter((r) => r.method === 'PUT');
+      expect(creates.map((r) => r.url.replace(/\/$/, ''))).toEqual(['/b-eu', '/b-us']);
+      expect(creates[0].body).toContain('<LocationConstraint>eu-west-1</LocationConstraint>');
+      expect(creates[1].body).not.toContain('LocationConstraint');
+    } finally {
+      await s3.close();
+    }
+  });
+
   it('ensureBucket is idempotent', async () => {
     const store = makeStore('quire-ensure');
     await store.ensureBucket();
