@@ -32,6 +32,21 @@ export interface ContextOptions {
   role?: string;
 }
 
+/**
+ * The blob store the settings name: S3 in distributed mode, the data directory's blobs/ embedded. Its
+ * adapters are stateless clients (an S3 client, a directory written by atomic renames), so any thread
+ * may open its own over the same store (job threads do: see serveJobThread).
+ */
+export function blobStoreFor(config: Config): BlobStore {
+  if (config.mode === 'distributed') {
+    return new S3BlobStore({
+      endpoint: config.s3.endpoint, region: config.s3.region, bucket: config.s3.bucket, forcePathStyle: config.s3.forcePathStyle,
+      accessKeyId: config.s3.accessKeyId ?? '', secretAccessKey: config.s3.secretAccessKey ?? '',
+    });
+  }
+  return new FsBlobStore({ root: path.join(config.dataDir, 'blobs') });
+}
+
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<QuireContext> {
   const log = createLogger(config.logLevel, opts.role ? { role: opts.role } : {});
   const closers: (() => Promise<unknown>)[] = [];
@@ -40,20 +55,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl!, poolSize: config.databasePoolSize })
       : await openMetadataStore({ kind: 'pglite', dataDir: opts.inMemoryDatabase ? undefined : path.join(config.dataDir, 'pglite'), template: opts.pgliteTemplate });
     closers.push(() => store.close());
-    let blobs: BlobStore;
-    if (config.mode === 'distributed') {
-      const s3 = new S3BlobStore({
-        endpoint: config.s3.endpoint, region: config.s3.region, bucket: config.s3.bucket, forcePathStyle: config.s3.forcePathStyle,
-        accessKeyId: config.s3.accessKeyId ?? '', secretAccessKey: config.s3.secretAccessKey ?? '',
-      });
-      closers.push(() => s3.close());
-      // Without the bucket every upload fails; /readyz reports a bucket that still cannot be reached.
-      if (config.s3.createBucket) await s3.ensureBucket().catch((e) => log.warn({ err: e, bucket: config.s3.bucket }, 'could not ensure the S3 bucket exists'));
-      blobs = s3;
-    } else {
-      blobs = new FsBlobStore({ root: path.join(config.dataDir, 'blobs') });
-      closers.push(() => blobs.close());
-    }
+    const blobs = blobStoreFor(config);
+    closers.push(() => blobs.close());
+    // Without the bucket every upload fails; /readyz reports a bucket that still cannot be reached.
+    if (blobs instanceof S3BlobStore && config.s3.createBucket) await blobs.ensureBucket().catch((e) => log.warn({ err: e, bucket: config.s3.bucket }, 'could not ensure the S3 bucket exists'));
     const queue: JobQueue = config.mode === 'distributed'
       ? new BullMqJobQueue({ redisUrl: config.redisUrl!, prefix: config.queuePrefix, onError: (e, where) => log.warn({ err: e, where }, 'queue error') })
       : new InProcessJobQueue({ onError: (e, c) => log.warn({ err: e, queue: c.queue, jobId: c.msg.jobId, dropped: c.dropped }, 'queue handler error') });

@@ -15,6 +15,7 @@ export * from './jobs/job-runner.js';
 export * from './jobs/job-thread-pool.js';
 export * from './jobs/job-thread.js';
 export * from './jobs/json-pieces.js';
+export * from './jobs/result-placement.js';
 export * from './jobs/plan-info.js';
 export * from './jobs/retention-sweeper.js';
 export * from './webhook-wiring.js';

@@ -1,6 +1,7 @@
 import type { ArtifactType, BlobStore, JobRecord, MetadataStore, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { PlacedResult, ResultExtra, ResultPlacement } from './result-placement.js';
 
 /** Thrown by checkpoint() when the job is no longer processing (canceled, or taken elsewhere). */
 export class JobStoppedError extends Error {
@@ -58,6 +59,12 @@ export interface SerializedJobOutcome extends Omit<JobOutcome, 'result'> {
    * see jsonPieceStream; a large result is never one string or one buffer).
    */
   resultJson: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
+  /**
+   * A job thread's outcome: the thread writes the result (plus the runner's members) where the runner
+   * says, from the thread that serialized it, instead of streaming it here (see placeResult). The
+   * runner then never reads resultJson.
+   */
+  placeResult?: (extra: ResultExtra, placement: ResultPlacement) => Promise<PlacedResult>;
 }
 
 /** What the JobRunner runs: a handler, or a stand-in (a job thread) whose result comes serialized. */

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { QuireError, isQuireError } from '@quire/core';
 import type { BlobStore, JobRecord, MetadataStore } from '@quire/storage';
 import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
@@ -8,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { JobStoppedError, type JobContext, type JobOutcome, type RunnableJobHandler, type SerializedJobOutcome } from './job-handler.js';
 import { planInfo } from './plan-info.js';
-import { jsonPieceStream } from './json-pieces.js';
+import { placeResult, resultBody, type ResultPlacement } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
 
 export interface RunnerDeps {
@@ -87,57 +86,36 @@ export class JobRunner {
   private async complete(job: JobRecord, outcome: JobOutcome | SerializedJobOutcome): Promise<void> {
     const { store, blobs, config } = this.deps;
     const info = await planInfo(store, job.org_id, outcome.credits, outcome.pages);
-    // The body is written as it is read (a large result never exists as one buffer, nor as all its
-    // pieces at once): enough of it is read to tell whether it fits the job row; the rest goes straight
-    // from the writer (this thread's serializer, or a job thread's) to the blob store.
-    const body = resultBody(outcome, { credits_used: outcome.credits, plan_info: info })[Symbol.asyncIterator]();
-    try {
-      const head: Buffer[] = [];
-      let bodyLength = 0, ended = false;
-      const headLimit = Math.min(config.resultRowLimitBytes, config.inlineResultLimitBytes);
-      while (bodyLength < headLimit) {
-        const r = await body.next();
-        if (r.done) { ended = true; break; }
-        head.push(r.value);
-        bodyLength += r.value.byteLength;
+    const extra = { credits_used: outcome.credits, plan_info: info };
+    const placement: ResultPlacement = {
+      rowLimitBytes: config.resultRowLimitBytes, inlineLimitBytes: config.inlineResultLimitBytes,
+      wantsUrl: outcome.preferUrlDelivery === true && job.request.async === true,
+      blobKey: `${job.org_id}/${job.id}/result.json`,
+    };
+    // A job thread's result is placed by the thread itself (written from where it is serialized, so its
+    // pieces never cross to this thread); any other is written from here. Either way it is written as it
+    // is read (placeResult).
+    const placed = 'placeResult' in outcome && outcome.placeResult
+      ? await outcome.placeResult(extra, placement)
+      : await placeResult(resultBody(outcome, extra)[Symbol.asyncIterator](), blobs, placement);
+    const stored = 'blob' in placed ? placed.blob : null;
+    const asUrl = 'blob' in placed && placed.asUrl;
+    const token = asUrl ? randomBytes(18).toString('base64url') : null;
+    const done = await store.sql.transaction(async (tx) => {
+      const j = await store.jobs.transition(job.id, 'completed', {
+        ...('row' in placed ? { result_json: placed.row } : { result: null }),
+        result_blob: asUrl ? stored : null, result_inline_blob: asUrl ? null : stored, result_token: token,
+        credits_used: outcome.credits, pages: outcome.pages,
+      }, tx);
+      if (!j) return undefined; // canceled while we worked: the result is discarded below
+      for (const a of outcome.artifacts ?? []) {
+        await store.artifacts.create({ id: a.id, org_id: job.org_id, job_id: job.id, type: a.type, parent_id: a.parentId ?? null, data: a.data, expires_at: j.expires_at }, tx);
       }
-      // Three homes for a result: a single-use URL (at or over the inline limit, or asked for), the blob
-      // store with inline delivery (over the row limit: large jsonb is costly to write, print and read, and
-      // PGlite does it on the main thread), or the job row.
-      const wantsUrl = outcome.preferUrlDelivery === true && job.request.async === true;
-      const outOfRow = !ended || wantsUrl || bodyLength >= config.resultRowLimitBytes || bodyLength >= config.inlineResultLimitBytes;
-      let stored: string | null = null;
-      if (outOfRow) {
-        stored = `${job.org_id}/${job.id}/result.json`;
-        const all = async function* (): AsyncGenerator<Buffer> {
-          yield* head.splice(0);
-          for (let r = await body.next(); !r.done; r = await body.next()) {
-            bodyLength += r.value.byteLength;
-            yield r.value;
-          }
-        };
-        await blobs.put(stored, Readable.from(all(), { objectMode: false }), { contentType: 'application/json' });
-      }
-      const asUrl = outOfRow && (wantsUrl || bodyLength >= config.inlineResultLimitBytes);
-      const token = asUrl ? randomBytes(18).toString('base64url') : null;
-      const done = await store.sql.transaction(async (tx) => {
-        const j = await store.jobs.transition(job.id, 'completed', {
-          ...(outOfRow ? { result: null } : { result_json: Buffer.concat(head).toString('utf8') }),
-          result_blob: asUrl ? stored : null, result_inline_blob: asUrl ? null : stored, result_token: token,
-          credits_used: outcome.credits, pages: outcome.pages,
-        }, tx);
-        if (!j) return undefined; // canceled while we worked: the result is discarded below
-        for (const a of outcome.artifacts ?? []) {
-          await store.artifacts.create({ id: a.id, org_id: job.org_id, job_id: job.id, type: a.type, parent_id: a.parentId ?? null, data: a.data, expires_at: j.expires_at }, tx);
-        }
-        if (job.key_id) await store.keys.settle(tx, job.key_id, Number(job.credits_reserved), outcome.credits);
-        await store.ledger.record(tx, { org_id: job.org_id, key_id: job.key_id, job_id: job.id, kind: job.kind, credits: outcome.credits, pages: outcome.pages, documents: outcome.documents ?? 1 });
-        return j;
-      });
-      if (!done) await this.discard(job);
-    } finally {
-      await body.return(undefined); // a body not read to its end (an error) lets its writer go
-    }
+      if (job.key_id) await store.keys.settle(tx, job.key_id, Number(job.credits_reserved), outcome.credits);
+      await store.ledger.record(tx, { org_id: job.org_id, key_id: job.key_id, job_id: job.id, kind: job.kind, credits: outcome.credits, pages: outcome.pages, documents: outcome.documents ?? 1 });
+      return j;
+    });
+    if (!done) await this.discard(job);
   }
 
   /** A canceled job's artifacts are removed; its reservation was released by the cancel. */
@@ -170,30 +148,6 @@ export class JobRunner {
   async drain(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
   }
-}
-
-/**
- * The stored body: the handler's result plus credits_used and plan_info, as JSON bytes in consecutive
- * pieces, written as they are read. A serialized result (from a job thread) is extended as bytes, never
- * parsed on this thread.
- */
-async function* resultBody(outcome: JobOutcome | SerializedJobOutcome, extra: { credits_used: number; plan_info: unknown }): AsyncGenerator<Buffer, void, undefined> {
-  if (!('resultJson' in outcome)) { yield* jsonPieceStream({ ...outcome.result, ...extra }); return; }
-  const source = outcome.resultJson instanceof Uint8Array ? [outcome.resultJson] : outcome.resultJson;
-  // the result's closing brace is its last byte: the extra members go in before it, so the last
-  // piece is held back until the source ends
-  let held: Buffer | undefined, total = 0;
-  for await (const b of source) {
-    if (!b.byteLength) continue;
-    if (held) yield held;
-    held = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-    total += b.byteLength;
-  }
-  if (!held) throw new Error('a job thread sent an empty result');
-  const tail = JSON.stringify(extra).slice(1); // '"credits_used":…,"plan_info":{…}}'
-  const isEmpty = total === 2; // '{}'
-  if (held.byteLength > 1) yield held.subarray(0, held.byteLength - 1);
-  yield Buffer.from(isEmpty ? tail : `,${tail}`);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

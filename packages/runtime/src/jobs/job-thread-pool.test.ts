@@ -20,7 +20,11 @@ import { JobThreadPool } from './job-thread-pool.js';
  * tests/fixtures/job-threads/crash-entry.mjs over the built runtime (threads run JavaScript).
  */
 const ENTRY = pathToFileURL(path.resolve('tests/fixtures/job-threads/crash-entry.mjs'));
-const config = loadConfig({ QUIRE_LOG_LEVEL: 'silent' });
+// the threads open their own blob store from the settings: a data directory of the tests' own
+const DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-thread-pool-'));
+const config = loadConfig({ QUIRE_LOG_LEVEL: 'silent', QUIRE_DATA_DIR: DATA_DIR });
+const dataBlobs = new FsBlobStore({ root: path.join(DATA_DIR, 'blobs') });
+afterAll(() => fs.rmSync(DATA_DIR, { recursive: true, force: true }));
 
 function recordingLog(): Logger & { errors: unknown[] } {
   const errors: unknown[] = [];
@@ -141,22 +145,33 @@ describe('JobThreadPool streams', () => {
     expect((await parse(run({ value: 'after' }))).value).toBe('after');
   }, 60_000);
 
-  it('a stream passed to a call (blobs.put) is read here piece by piece', async () => {
-    const seen: { key: string; text: string; chunks: number }[] = [];
-    const blobs = {
-      put: async (key: string, body: AsyncIterable<Buffer>) => {
-        let text = '', chunks = 0;
-        for await (const c of body) { text += c.toString('utf8'); chunks++; }
-        seen.push({ key, text, chunks });
-        return { size: text.length };
-      },
-    };
-    const body = await parse(run({ mode: 'put-stream', value: 'p', pieces: 500 }, { blobs: blobs as never }));
-    expect(seen).toHaveLength(1);
-    expect(seen[0].key).toBe('streamed');
-    expect(seen[0].text).toBe(Array.from({ length: 500 }, (_, i) => `piece ${i};`).join(''));
-    expect(seen[0].chunks).toBe(500);
-    expect(body).toMatchObject({ value: 'p', info: { size: seen[0].text.length } });
+  it('a thread writes blobs to its own client of the blob store (what the owning thread reads back)', async () => {
+    const body = await parse(run({ mode: 'put-stream', value: 'p', pieces: 500 }));
+    const text = Array.from({ length: 500 }, (_, i) => `piece ${i};`).join('');
+    expect(body).toMatchObject({ value: 'p', info: { size: text.length } });
+    expect(Buffer.from(await dataBlobs.getBytes('streamed')).toString('utf8')).toBe(text);
+  }, 60_000);
+
+  it('a result placed by the thread: small ones come back for the job row, large ones are written to the blob store there', async () => {
+    const extra = { credits_used: 3, plan_info: { tier: 'test' } };
+    const placement = (key: string) => ({ rowLimitBytes: 131_072, inlineLimitBytes: 5_242_880, wantsUrl: false, blobKey: key });
+    const small = await run({ value: 'small' });
+    expect(await small.placeResult!(extra, placement('o/small/result.json'))).toEqual({ row: expect.stringContaining('"value":"small"') });
+    const big = await run({ mode: 'pages', value: 'big', pages: 40, perPage: 2_000 });
+    const placed = await big.placeResult!(extra, placement('o/big/result.json'));
+    expect(placed).toMatchObject({ blob: 'o/big/result.json', asUrl: false });
+    const stored = JSON.parse(Buffer.from(await dataBlobs.getBytes('o/big/result.json')).toString('utf8')) as { value: string; words: unknown[]; credits_used: number; plan_info: unknown };
+    expect([stored.value, stored.words.length, stored.credits_used, stored.plan_info]).toEqual(['big', 80_000, 3, { tier: 'test' }]);
+    expect((placed as { bytes: number }).bytes).toBe((await dataBlobs.head('o/big/result.json'))!.size);
+    // placed once: the stream is the thread's to finish, not read again here
+    await expect(big.placeResult!(extra, placement('o/again/result.json'))).rejects.toThrow(/already read or let go/);
+  }, 60_000);
+
+  it('a thread that dies while placing a result fails the placing', async () => {
+    const outcome = await run({ mode: 'pages', value: 'v', pages: 40, perPage: 2_000, exitAt: 20 });
+    await expect(outcome.placeResult!({ credits_used: 1, plan_info: {} }, { rowLimitBytes: 1000, inlineLimitBytes: 1e9, wantsUrl: false, blobKey: 'o/dies/result.json' })).rejects.toThrow(/job thread exited \(code 9\)/);
+    expect(await dataBlobs.head('o/dies/result.json')).toBeNull(); // a failed stream leaves no object
+    expect((await parse(run({ value: 'after' }))).value).toBe('after');
   }, 60_000);
 });
 
@@ -192,7 +207,7 @@ describe('JobRunner over a thread that dies', () => {
     const retried: unknown[] = [];
     const enqueue = queue.enqueue.bind(queue);
     queue.enqueue = async (q, msg, opts) => { retried.push({ msg, delayMs: opts?.delayMs }); return enqueue(q, msg, { delayMs: 0 }); };
-    const runner = new JobRunner({ store, blobs: new FsBlobStore({ root: dir }), queue, config, log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: pool.handler('extract') });
+    const runner = new JobRunner({ store, blobs: dataBlobs, queue, config, log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: pool.handler('extract') });
     try {
       // a job whose thread dies every time: retried (GENERAL_001 is retryable) until its attempts are used, then failed
       const doomed = await submit({ mode: 'exit' });
@@ -214,6 +229,13 @@ describe('JobRunner over a thread that dies', () => {
       expect(job!.status).toBe('completed');
       expect((job!.result as { value: string }).value).toBe('fine');
       expect(pool.threadCount).toBe(1);
+      // a large result is written by the thread where the runner says (blob, inline delivery), with its members
+      const big = await submit({ mode: 'pages', value: 'big', pages: 20, perPage: 2_000 });
+      await runner.handle({ jobId: big, kind: 'extract' });
+      job = await store.jobs.get(big);
+      expect([job!.status, job!.result, job!.result_blob, job!.result_inline_blob]).toEqual(['completed', null, null, `${org.id}/${big}/result.json`]);
+      const body = JSON.parse(Buffer.from(await dataBlobs.getBytes(job!.result_inline_blob!)).toString('utf8')) as { words: unknown[]; credits_used: number };
+      expect([body.words.length, body.credits_used]).toEqual([40_000, 1]);
     } finally {
       await queue.close();
       await pool.close();

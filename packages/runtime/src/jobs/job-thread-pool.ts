@@ -5,6 +5,7 @@ import { JOB_CATALOG, isJobKind } from '@quire/queue';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
+import type { PlacedResult } from './result-placement.js';
 import { REMOTE_ROOTS, asBuffers, fromWire, isStreamRef, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadPoolOptions {
@@ -32,6 +33,8 @@ interface JobThread {
   runs: Map<number, Run>;
   /** The thread's streams being read here (a call's stream argument, a job's result), by stream id. */
   streams: Map<number, Readable>;
+  /** Result streams the thread is placing (see placeResult), by stream id. */
+  placing: Map<number, { resolve: (p: PlacedResult) => void; reject: (e: Error) => void }>;
   idleTimer?: NodeJS.Timeout;
   /** Takes the thread out of the pool and rejects its jobs (once). */
   fail(e: Error): void;
@@ -118,9 +121,11 @@ export class JobThreadPool {
       onFail(e);
       for (const r of t.runs.values()) r.reject(e);
       for (const r of [...t.streams.values()]) r.destroy(e);
+      for (const p of t.placing.values()) p.reject(e);
+      t.placing.clear();
       if (!this.closed) this.opts.log.error({ err: e, jobs: t.runs.size }, 'job thread died; its jobs failed');
     };
-    const t: JobThread = { worker, ready, runs: new Map(), streams: new Map(), fail };
+    const t: JobThread = { worker, ready, runs: new Map(), streams: new Map(), placing: new Map(), fail };
     this.threads.add(t);
     this.counted();
     worker.on('message', (m: FromThread) => {
@@ -135,12 +140,32 @@ export class JobThreadPool {
   private onMessage(t: JobThread, m: Exclude<FromThread, { type: 'ready' }>): void {
     if (m.type === 'call') { void this.answer(t, m); return; }
     if (m.type === 'piece') { this.onPiece(t, m); return; }
+    if (m.type === 'placed') {
+      const p = t.placing.get(m.streamId);
+      t.placing.delete(m.streamId);
+      if (m.error) p?.reject(fromWire(m.error));
+      else p?.resolve(m.placed!);
+      return;
+    }
     const run = t.runs.get(m.runId);
     if (!run) {
       if (m.type === 'done') this.importStream(t, m.outcome.resultJson).destroy(); // a run already given up: its result is let go
       return;
     }
-    if (m.type === 'done') run.resolve({ ...m.outcome, resultJson: this.importStream(t, m.outcome.resultJson) });
+    if (m.type === 'done') {
+      const resultJson = this.importStream(t, m.outcome.resultJson);
+      const streamId = m.outcome.resultJson.$quireStream;
+      run.resolve({
+        ...m.outcome,
+        resultJson,
+        // placed by the thread instead of read here: the stream is then the thread's to finish
+        placeResult: (extra, placement) => new Promise<PlacedResult>((resolve, reject) => {
+          if (!t.streams.delete(streamId)) { reject(new Error('the result stream was already read or let go')); return; }
+          t.placing.set(streamId, { resolve, reject });
+          this.post(t, { type: 'place-result', streamId, extra, placement });
+        }),
+      });
+    }
     else if (m.type === 'failed') run.reject(fromWire(m.error));
   }
 
@@ -213,7 +238,7 @@ export class JobThreadPool {
     t.worker.unref();
     clearTimeout(t.idleTimer);
     t.idleTimer = setTimeout(() => {
-      if (t.runs.size === 0 && t.streams.size === 0 && this.threads.size > 1 && this.threads.delete(t)) {
+      if (t.runs.size === 0 && t.streams.size === 0 && t.placing.size === 0 && this.threads.size > 1 && this.threads.delete(t)) {
         this.counted();
         void t.worker.terminate();
       }

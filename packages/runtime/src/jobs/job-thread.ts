@@ -1,9 +1,11 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { QuireError } from '@quire/core';
-import type { BlobStore, MetadataStore } from '@quire/storage';
+import type { MetadataStore } from '@quire/storage';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
+import { blobStoreFor } from '../context.js';
 import { jsonPieceStream } from './json-pieces.js';
+import { placeResult, resultBody } from './result-placement.js';
 import type { JobContext, JobHandler } from './job-handler.js';
 import { asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
@@ -31,6 +33,9 @@ export function serveJobThread(setup: JobThreadSetup): void {
   const { config, remoteServices } = workerData as JobThreadData;
   const log = createLogger(config.logLevel, { role: 'job-thread', thread: threadId });
   const local = setup.services(config);
+  // The thread's own client of the blob store (the adapters are stateless clients): sources are read and
+  // outputs and results written from here, so no document or result crosses to the owning thread.
+  const blobs = blobStoreFor(config);
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextCallId = 1;
   const send = (m: FromThread) => port.postMessage(m);
@@ -59,6 +64,19 @@ export function serveJobThread(setup: JobThreadSetup): void {
     } catch (e) {
       streams.delete(streamId);
       send({ type: 'piece', streamId, error: toWire(e) });
+    }
+  };
+  // The runner's request to write a result stream where it belongs, from here.
+  const place = async (m: Extract<ToThread, { type: 'place-result' }>): Promise<void> => {
+    const s = streams.get(m.streamId);
+    streams.delete(m.streamId);
+    try {
+      if (!s) throw new Error('unknown or finished result stream');
+      const source: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => s.it as AsyncIterator<Uint8Array> };
+      const placed = await placeResult(resultBody({ resultJson: source }, m.extra)[Symbol.asyncIterator](), blobs, m.placement);
+      send({ type: 'placed', streamId: m.streamId, placed });
+    } catch (e) {
+      send({ type: 'placed', streamId: m.streamId, error: toWire(e) });
     }
   };
   const dropStream = (streamId: number): void => {
@@ -92,7 +110,7 @@ export function serveJobThread(setup: JobThreadSetup): void {
         job: m.job, org: m.org, config, blobPrefix: m.blobPrefix, services,
         log: log.child({ jobId: m.job.id, kind: m.job.kind }),
         store: remote(call, ['store']) as MetadataStore,
-        blobs: remote(call, ['blobs']) as BlobStore,
+        blobs,
         checkpoint: async (done, total) => { await call(['checkpoint'], [done, total]); },
       };
       const { result, ...rest } = await handler(ctx);
@@ -110,6 +128,7 @@ export function serveJobThread(setup: JobThreadSetup): void {
     if (m.type === 'run') { void run(m); return; }
     if (m.type === 'pull') { void pull(m.streamId); return; }
     if (m.type === 'drop-stream') { dropStream(m.streamId); return; }
+    if (m.type === 'place-result') { void place(m); return; }
     const w = waiting.get(m.callId);
     if (!w) return;
     waiting.delete(m.callId);

@@ -2,17 +2,21 @@ import { QuireError, isErrorCode, isQuireError } from '@quire/core';
 import type { JobRecord, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
 import { JobStoppedError, type SerializedJobOutcome } from './job-handler.js';
+import type { PlacedResult, ResultExtra, ResultPlacement } from './result-placement.js';
 
 /**
  * Messages between a process's event loop and its job threads (see job-thread-pool.ts). A job runs on
- * a thread; everything with I/O stays with the process that owns the connections — the stores, the
- * checkpoint (heartbeat + cancel check) and shared services such as the OCR pool — and the thread
- * reaches it through `call` messages naming a path on the job's context (`['store', 'artifacts',
- * 'getForOrg']`, `['checkpoint']`). Arguments and answers are structured clones: plain data, Dates,
- * byte arrays; a function cannot cross. A byte stream made on the thread (a call's argument, such as
- * the body of `blobs.put`, or a job's serialized result) crosses as a StreamRef: it stays on the
- * thread and the owning process reads it piece by piece (`pull` → `piece`), one piece in flight, so
- * a large body is written as it is made instead of being built whole and copied.
+ * a thread; the connections that must be one per process stay with the process that owns them — the
+ * metadata store, the checkpoint (heartbeat + cancel check) and shared services such as the OCR pool —
+ * and the thread reaches them through `call` messages naming a path on the job's context (`['store',
+ * 'artifacts', 'getForOrg']`, `['checkpoint']`). The blob store is the exception: its adapters are
+ * stateless clients, so each thread opens its own (blobStoreFor) and documents, outputs and results are
+ * read and written from the thread that uses them, never copied between threads.
+ * Arguments and answers are structured clones: plain data, Dates, byte arrays; a function cannot cross.
+ * A byte stream made on the thread (a call's stream argument, a job's serialized result) crosses as a
+ * StreamRef: it stays on the thread and the owning process reads it piece by piece (`pull` → `piece`),
+ * one piece in flight. A job's result is normally not read across at all: the runner asks the thread
+ * to place it (`place-result` → `placed`), and the thread writes it to its own blob store client.
  */
 export interface JobThreadData {
   config: Config;
@@ -26,16 +30,20 @@ export type ToThread =
   /** Asks for the next piece of a thread's stream (sent again only after its `piece` arrived). */
   | { type: 'pull'; streamId: number }
   /** The owning process stopped reading a stream before its end: the thread lets it go. */
-  | { type: 'drop-stream'; streamId: number };
+  | { type: 'drop-stream'; streamId: number }
+  /** Write a job's result stream (with the runner's members) where `placement` says (see placeResult). */
+  | { type: 'place-result'; streamId: number; extra: ResultExtra; placement: ResultPlacement };
 
 export type FromThread =
   | { type: 'ready' }
   | { type: 'call'; runId: number; callId: number; path: string[]; args: unknown[] }
-  /** The result's JSON stays on the thread as a stream (jsonPieceStream) that the owning process reads. */
-  | { type: 'done'; runId: number; outcome: Omit<SerializedJobOutcome, 'resultJson'> & { resultJson: StreamRef } }
+  /** The result's JSON stays on the thread as a stream (jsonPieceStream), placed or read by the owning process. */
+  | { type: 'done'; runId: number; outcome: Omit<SerializedJobOutcome, 'resultJson' | 'placeResult'> & { resultJson: StreamRef } }
   | { type: 'failed'; runId: number; error: WireError }
   /** A stream's next piece, or its end, or the error that ended it. */
-  | { type: 'piece'; streamId: number; bytes?: Uint8Array; end?: true; error?: WireError };
+  | { type: 'piece'; streamId: number; bytes?: Uint8Array; end?: true; error?: WireError }
+  /** Where a result stream was placed, or why it could not be. */
+  | { type: 'placed'; streamId: number; placed?: PlacedResult; error?: WireError };
 
 /** A byte stream left on the thread that made it, in place of the stream in a message. */
 export interface StreamRef { $quireStream: number }
@@ -45,7 +53,7 @@ export function isStreamRef(v: unknown): v is StreamRef {
 }
 
 /** The roots of the job context a thread may call into. */
-export const REMOTE_ROOTS = new Set(['store', 'blobs', 'checkpoint', 'services']);
+export const REMOTE_ROOTS = new Set(['store', 'checkpoint', 'services']);
 
 export type WireError =
   | { kind: 'quire'; code: string; message: string; details?: Record<string, unknown> }
