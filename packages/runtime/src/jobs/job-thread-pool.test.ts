@@ -157,7 +157,7 @@ describe('JobThreadPool streams', () => {
       },
     };
     try {
-      const body = await parse(sinkPool.handler('extract')({ ...ctxFor({ mode: 'send-stream', value: 's', pieces: 300 }), services: { sink } }));
+      const body = await parse(sinkPool.handler('extract')({ ...ctxFor({ mode: 'send-stream', value: 's', pieces: 300 }), services: { sink } }) as Promise<SerializedJobOutcome>);
       expect(seen).toEqual([{ text: Array.from({ length: 300 }, (_, i) => `piece ${i};`).join(''), chunks: 300 }]);
       expect(body).toMatchObject({ value: 's', info: { size: seen[0].text.length } });
     } finally {
