@@ -145,26 +145,6 @@ describe('JobThreadPool streams', () => {
     expect((await parse(run({ value: 'after' }))).value).toBe('after');
   }, 60_000);
 
-  it('a stream passed to a call into the owning thread (a shared service) is read there piece by piece', async () => {
-    const sinkPool = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent'), remoteServices: ['sink'] });
-    const seen: { text: string; chunks: number }[] = [];
-    const sink = {
-      consume: async (body: AsyncIterable<Buffer>) => {
-        let text = '', chunks = 0;
-        for await (const c of body) { text += c.toString('utf8'); chunks++; }
-        seen.push({ text, chunks });
-        return { size: text.length };
-      },
-    };
-    try {
-      const body = await parse(sinkPool.handler('extract')({ ...ctxFor({ mode: 'send-stream', value: 's', pieces: 300 }), services: { sink } }) as Promise<SerializedJobOutcome>);
-      expect(seen).toEqual([{ text: Array.from({ length: 300 }, (_, i) => `piece ${i};`).join(''), chunks: 300 }]);
-      expect(body).toMatchObject({ value: 's', info: { size: seen[0].text.length } });
-    } finally {
-      await sinkPool.close();
-    }
-  }, 60_000);
-
   it('a thread writes blobs to its own client of the blob store (what the owning thread reads back)', async () => {
     const body = await parse(run({ mode: 'put-stream', value: 'p', pieces: 500 }));
     const text = Array.from({ length: 500 }, (_, i) => `piece ${i};`).join('');

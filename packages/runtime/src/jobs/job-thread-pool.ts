@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { JobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
 import type { PlacedResult } from './result-placement.js';
-import { REMOTE_ROOTS, asBuffers, fromWire, isStreamRef, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
+import { REMOTE_ROOTS, asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadPoolOptions {
   /** The thread's module: it calls serveJobThread with the handlers of this build (built JS, not TypeScript source). */
@@ -31,7 +31,7 @@ interface JobThread {
   worker: Worker;
   ready: Promise<void>;
   runs: Map<number, Run>;
-  /** The thread's streams being read here (a call's stream argument, a job's result), by stream id. */
+  /** The thread's result streams being read here, by stream id. */
   streams: Map<number, Readable>;
   /** Result streams the thread is placing (see placeResult), by stream id. */
   placing: Map<number, { resolve: (p: PlacedResult) => void; reject: (e: Error) => void }>;
@@ -179,14 +179,8 @@ export class JobThreadPool {
       let target: unknown = run.ctx;
       for (const p of m.path) { owner = target; target = (target as Record<string, unknown> | undefined)?.[p]; }
       if (typeof target !== 'function') throw new Error(`${m.path.join('.')} is not a function of the job context`);
-      const args = m.args.map((a) => (isStreamRef(a) ? this.importStream(t, a) : asBuffers(a)));
-      try {
-        const value = await (target as (...a: unknown[]) => unknown).apply(owner, args);
-        this.post(t, { type: 'reply', callId: m.callId, value });
-      } finally {
-        // a stream argument the call did not read to its end is let go on the thread
-        for (const a of args) if (a instanceof Readable && !a.readableEnded) a.destroy();
-      }
+      const value = await (target as (...a: unknown[]) => unknown).apply(owner, m.args.map(asBuffers));
+      this.post(t, { type: 'reply', callId: m.callId, value });
     } catch (e) {
       this.post(t, { type: 'reply', callId: m.callId, error: toWire(e) });
     }

@@ -40,26 +40,24 @@ export function serveJobThread(setup: JobThreadSetup): void {
   let nextCallId = 1;
   const send = (m: FromThread) => port.postMessage(m);
 
-  // Byte streams made here and read by the owning process (see StreamRef): a call's stream argument,
-  // or a job's result. `move`: the pieces are this thread's own (made for this stream), so their
-  // memory is moved rather than copied; a caller's stream may be made of buffers it still uses.
-  const streams = new Map<number, { it: Iterator<Uint8Array> | AsyncIterator<Uint8Array>; move: boolean }>();
+  // Job results left here as streams (see StreamRef), placed from here or read by the owning process.
+  // Their pieces are made for the stream (jsonPieceStream), so they are moved, not copied.
+  const streams = new Map<number, { it: Iterator<Uint8Array> }>();
   let nextStreamId = 1;
-  const exportStream = (source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>, move: boolean): StreamRef => {
+  const exportStream = (source: Iterable<Uint8Array>): StreamRef => {
     const streamId = nextStreamId++;
-    const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-    streams.set(streamId, { it, move });
+    streams.set(streamId, { it: source[Symbol.iterator]() });
     return { $quireStream: streamId };
   };
   const pull = async (streamId: number): Promise<void> => {
     const s = streams.get(streamId);
     if (!s) { send({ type: 'piece', streamId, error: toWire(new Error('unknown or finished stream')) }); return; }
     try {
-      let r = await s.it.next();
-      while (!r.done && !r.value.byteLength) r = await s.it.next();
+      let r = s.it.next();
+      while (!r.done && !r.value.byteLength) r = s.it.next();
       if (r.done) { streams.delete(streamId); send({ type: 'piece', streamId, end: true }); return; }
       const b = r.value;
-      const own = s.move && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
+      const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
       port.postMessage({ type: 'piece', streamId, bytes: b } satisfies FromThread, own ? [b.buffer as ArrayBuffer] : []);
     } catch (e) {
       streams.delete(streamId);
@@ -72,7 +70,7 @@ export function serveJobThread(setup: JobThreadSetup): void {
     streams.delete(m.streamId);
     try {
       if (!s) throw new Error('unknown or finished result stream');
-      const source: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => s.it as AsyncIterator<Uint8Array> };
+      const source: Iterable<Uint8Array> = { [Symbol.iterator]: () => s.it };
       const placed = await placeResult(resultBody({ resultJson: source }, m.extra)[Symbol.asyncIterator](), blobs, m.placement);
       send({ type: 'placed', streamId: m.streamId, placed });
     } catch (e) {
@@ -82,17 +80,14 @@ export function serveJobThread(setup: JobThreadSetup): void {
   const dropStream = (streamId: number): void => {
     const s = streams.get(streamId);
     streams.delete(streamId);
-    void Promise.resolve(s?.it.return?.()).catch(() => undefined);
+    s?.it.return?.();
   };
-  // a call's argument that is a byte stream (a Readable, or any async iterable of bytes) crosses as a StreamRef
-  const wireArg = (a: unknown): unknown => (typeof a === 'object' && a !== null && Symbol.asyncIterator in a && !(a instanceof Uint8Array)
-    ? exportStream(a as AsyncIterable<Uint8Array>, false) : a);
 
   const callsOf = (runId: number): Call => (path, args) => new Promise((resolve, reject) => {
     const callId = nextCallId++;
     waiting.set(callId, { resolve, reject });
     try {
-      send({ type: 'call', runId, callId, path, args: args.map(wireArg) });
+      send({ type: 'call', runId, callId, path, args });
     } catch (e) { // an argument that cannot be cloned
       waiting.delete(callId);
       reject(e as Error);
@@ -114,11 +109,10 @@ export function serveJobThread(setup: JobThreadSetup): void {
         checkpoint: async (done, total) => { await call(['checkpoint'], [done, total]); },
       };
       const { result, ...rest } = await handler(ctx);
-      // Serialized here as the owning process reads it, piece by piece (moved, not copied): it stores or
-      // sends a large result without rebuilding it, and the result is never whole in memory on either
-      // thread. credits_used and plan_info are the runner's to add.
+      // Serialized here as it is placed (or read), piece by piece: a large result is never whole in
+      // memory. credits_used and plan_info are the runner's to add (place-result brings them).
       const { credits_used: _credits, plan_info: _plan, ...own } = result;
-      send({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson: exportStream(jsonPieceStream(own), true) } });
+      send({ type: 'done', runId: m.runId, outcome: { ...rest, resultJson: exportStream(jsonPieceStream(own)) } });
     } catch (e) {
       send({ type: 'failed', runId: m.runId, error: toWire(e) });
     }

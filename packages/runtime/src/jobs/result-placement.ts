@@ -26,7 +26,7 @@ export type PlacedResult = { row: string } | { blob: string; bytes: number; asUr
  * pieces, written as they are read. A serialized result (a job thread's) is extended as bytes, never
  * parsed.
  */
-export async function* resultBody(outcome: JobOutcome | Pick<SerializedJobOutcome, 'resultJson'>, extra: ResultExtra): AsyncGenerator<Buffer, void, undefined> {
+export async function* resultBody(outcome: JobOutcome | Pick<SerializedJobOutcome, 'resultJson'> | { resultJson: Iterable<Uint8Array> }, extra: ResultExtra): AsyncGenerator<Buffer, void, undefined> {
   if (!('resultJson' in outcome)) { yield* jsonPieceStream({ ...outcome.result, ...extra }); return; }
   const source = outcome.resultJson instanceof Uint8Array ? [outcome.resultJson] : outcome.resultJson;
   // the result's closing brace is its last byte: the extra members go in before it, so the last

@@ -12,11 +12,10 @@ import type { PlacedResult, ResultExtra, ResultPlacement } from './result-placem
  * 'artifacts', 'getForOrg']`, `['checkpoint']`). The blob store is the exception: its adapters are
  * stateless clients, so each thread opens its own (blobStoreFor) and documents, outputs and results are
  * read and written from the thread that uses them, never copied between threads.
- * Arguments and answers are structured clones: plain data, Dates, byte arrays; a function cannot cross.
- * A byte stream made on the thread (a call's stream argument, a job's serialized result) crosses as a
- * StreamRef: it stays on the thread and the owning process reads it piece by piece (`pull` → `piece`),
- * one piece in flight. A job's result is normally not read across at all: the runner asks the thread
- * to place it (`place-result` → `placed`), and the thread writes it to its own blob store client.
+ * Arguments and answers are structured clones: plain data, Dates, byte arrays; a function or a stream
+ * cannot cross. A job's serialized result stays on the thread as a StreamRef: the runner asks the thread
+ * to place it (`place-result` → `placed`), and the thread writes it to its own blob store client; a
+ * reader that wants the bytes instead reads them piece by piece (`pull` → `piece`), one in flight.
  */
 export interface JobThreadData {
   config: Config;
@@ -47,10 +46,6 @@ export type FromThread =
 
 /** A byte stream left on the thread that made it, in place of the stream in a message. */
 export interface StreamRef { $quireStream: number }
-
-export function isStreamRef(v: unknown): v is StreamRef {
-  return typeof v === 'object' && v !== null && typeof (v as StreamRef).$quireStream === 'number';
-}
 
 /** The roots of the job context a thread may call into. */
 export const REMOTE_ROOTS = new Set(['store', 'checkpoint', 'services']);
