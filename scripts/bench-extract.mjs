@@ -3,8 +3,8 @@
 //   1. text layer: a generated 60-page two-column PDF (headings, lists, a ruled table, page numbers)
 //      through extractDocument + renderExtraction (full layout, ids, markdown) vs PyMuPDF
 //      page.get_text("dict"), 1 process and one per core; peak RSS of one extraction
-//   2. page rendering at 300 DPI, 1 process, like for like: openPdf().renderRgba (pdf.js + canvas, raw
-//      RGBA) vs PyMuPDF get_pixmap(dpi=300) in memory, and openPdf().render (PNG) vs pixmap.tobytes('png');
+//   2. page rendering at 300 DPI, 1 process, like for like: openPdf().renderRgba (PDFium, the default,
+//      and pdf.js + canvas, the fallback; raw RGBA) vs PyMuPDF get_pixmap(dpi=300) in memory, and openPdf().render (PNG) vs pixmap.tobytes('png');
 //      2b. OCR input: scanned PDFs through readPdf with a stub OCR engine (the page read, judged and
 //      rendered grey for OCR) vs PyMuPDF get_text + grey get_pixmap(dpi=300) + PNG
 //   3. OCR at 300 DPI, 1 worker and one per core vs native tesseract: scripts/bench-ocr.mjs
@@ -49,6 +49,50 @@ if (mode === '--child-text') {
   console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, pages, rssMB: Math.round(process.resourceUsage().maxRSS / 1024) }));
   process.exit(0);
 }
+if (mode === '--child-pdfium-text') {
+  // Another parser's ceiling, for comparison only (Quire reads text with pdf.js): PDFium in WebAssembly
+  // (@embedpdf/pdfium, which Quire uses to draw pages) loading each page's text and asking every character
+  // for its code point, box and font size, plus walking the page objects; no words, layout or output.
+  const { init } = await import('@embedpdf/pdfium');
+  const { createRequire } = await import('node:module');
+  const m = await init({ wasmBinary: fs.readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm')) });
+  m.PDFiumExt_Init();
+  const P = m.pdfium;
+  const bytes = fs.readFileSync(rest[0]);
+  const reps = Number(rest[1] ?? 3);
+  const box = P.wasmExports.malloc(32);
+  const pass = () => {
+    const ptr = P.wasmExports.malloc(bytes.length);
+    P.HEAPU8.set(bytes, ptr);
+    const doc = m.FPDF_LoadMemDocument(ptr, bytes.length, '');
+    const n = m.FPDF_GetPageCount(doc);
+    for (let i = 0; i < n; i++) {
+      const page = m.FPDF_LoadPage(doc, i);
+      const text = m.FPDFText_LoadPage(page);
+      for (let k = 0, c = m.FPDFText_CountChars(text); k < c; k++) {
+        P._FPDFText_GetUnicode(text, k);
+        P._FPDFText_GetCharBox(text, k, box, box + 8, box + 16, box + 24);
+        P._FPDFText_GetFontSize(text, k);
+      }
+      for (let k = 0, c = m.FPDFPage_CountObjects(page); k < c; k++) {
+        const o = P._FPDFPage_GetObject(page, k);
+        if (P._FPDFPageObj_GetType(o) === 2) P._FPDFPath_CountSegments(o);
+      }
+      m.FPDFText_ClosePage(text);
+      m.FPDF_ClosePage(page);
+    }
+    m.FPDF_CloseDocument(doc);
+    P.wasmExports.free(ptr);
+    return n;
+  };
+  pass();
+  const t0 = performance.now(), c0 = process.cpuUsage();
+  let pages = 0;
+  for (let i = 0; i < reps; i++) pages += pass();
+  const cpu = process.cpuUsage(c0);
+  console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, pages }));
+  process.exit(0);
+}
 if (mode === '--child-pdfjs') {
   // pdf.js alone, opened as quire opens documents (same worker thread, fonts and options): getTextContent
   // or getOperatorList of every page, after one untimed pass. The parser's own ceiling for the text layer.
@@ -77,15 +121,18 @@ if (mode === '--child-pdfjs') {
 }
 if (mode === '--child-render') {
   const { openPdf } = await import('../packages/formats/pdf/dist/index.js');
-  const pdf = await openPdf(new Uint8Array(fs.readFileSync(rest[0])));
+  const pdf = await openPdf(new Uint8Array(fs.readFileSync(rest[0])), { rasterEngine: rest[2] ?? 'pdfium' });
   const n = Math.min(Number(rest[1]), pdf.pageCount);
-  await pdf.render(1, { dpi: 300 }); // warm fonts and the canvas binding
+  await pdf.render(1, { dpi: 300 }); // warm fonts, the canvas binding or PDFium's module
   let t0 = performance.now();
   for (let p = 1; p <= n; p++) await pdf.renderRgba(p, { dpi: 300 });
   const raw = (performance.now() - t0) / 1000;
   t0 = performance.now();
   for (let p = 1; p <= n; p++) await pdf.render(p, { dpi: 300 });
-  console.log(JSON.stringify({ seconds: (performance.now() - t0) / 1000, raw, pages: n }));
+  const seconds = (performance.now() - t0) / 1000;
+  t0 = performance.now();
+  for (let p = 1; p <= n; p++) await pdf.render(p, { dpi: 300, grey: true });
+  console.log(JSON.stringify({ seconds, raw, grey: (performance.now() - t0) / 1000, pages: n }));
   await pdf.close();
   process.exit(0);
 }
@@ -141,7 +188,11 @@ t0 = time.perf_counter()
 for i in range(n): doc[i].get_pixmap(dpi=300)
 t1 = time.perf_counter()
 for i in range(n): doc[i].get_pixmap(dpi=300).tobytes('png')
-print(t1 - t0, n, time.perf_counter() - t1)
+t2 = time.perf_counter()
+for i in range(n): doc[i].get_pixmap(dpi=300, colorspace=fitz.csGRAY)
+t3 = time.perf_counter()
+for i in range(n): doc[i].get_pixmap(dpi=300, colorspace=fitz.csGRAY).tobytes('png')
+print(t1 - t0, n, t2 - t1, t3 - t2, time.perf_counter() - t3)
 `;
 const PYMUPDF_OCR_INPUT = `
 import sys, time, fitz
@@ -158,8 +209,8 @@ print(time.perf_counter() - t0, pages, time.process_time() - c0)
 `;
 async function py(script, args) {
   const { stdout } = await run(PY, ['-c', script, ...args], { maxBuffer: 1 << 20 });
-  const [s, p, extra] = stdout.trim().split(/\s+/).map(Number);
-  return { seconds: s, pages: p, png: extra, cpuSeconds: extra };
+  const [s, p, extra, grey, greyPng] = stdout.trim().split(/\s+/).map(Number);
+  return { seconds: s, pages: p, png: extra, cpuSeconds: extra, grey, greyPng };
 }
 let hasFitz = true;
 try { await run(PY, ['-c', 'import fitz']); } catch { hasFitz = false; }
@@ -253,6 +304,8 @@ if (want('text')) {
       const j = await child(['--child-pdfjs', longPdf, '3', what]);
       msg += `\n  pdf.js ${label} alone, warm: ${f2(j.pages / j.seconds)} pages/s, CPU ${f2((1000 * j.cpuSeconds) / j.pages)} ms/page  → ${f2(j.pages / j.seconds / (m.pages / m.seconds))}× PyMuPDF by wall clock`;
     }
+    const f = await child(['--child-pdfium-text', longPdf, '3']);
+    msg += `\n  PDFium (wasm) characters alone, warm: ${f2(f.pages / f.seconds)} pages/s, CPU ${f2((1000 * f.cpuSeconds) / f.pages)} ms/page  → ${f2(f.pages / f.seconds / (m.pages / m.seconds))}× PyMuPDF by wall clock (another parser's ceiling; not used for text)`;
   }
   line(msg);
 }
@@ -262,15 +315,22 @@ if (want('render')) line('\n2. Page rendering at 300 DPI, 1 process');
 for (const [label, file, n] of !want('render') ? [] : [['generated text PDF, 10 pages', longPdf, 10], ['scanned linn.pdf, 1 page', path.join(corpus, 'scanned/linn.pdf'), 1], ['amt_handbook_sample.pdf (figures), 1 page', path.join(corpus, 'pdf-text/amt_handbook_sample.pdf'), 1]]) {
   if (!fs.existsSync(file)) continue;
   const reps = n === 1 ? 5 : 1;
-  let q = 0, qRaw = 0, m = 0, mPng = 0;
+  const quire = { pdfium: { png: 0, raw: 0, grey: 0 }, pdfjs: { png: 0, raw: 0, grey: 0 } };
+  let m = 0, mPng = 0, mGrey = 0, mGreyPng = 0;
   for (let r = 0; r < reps; r++) {
-    const c = await child(['--child-render', file, String(n)]);
-    q += c.seconds / n; qRaw += c.raw / n;
-    if (hasFitz) { const y = await py(PYMUPDF_RENDER, [file, String(n)]); m += y.seconds / n; mPng += y.png / n; }
+    for (const engine of ['pdfium', 'pdfjs']) {
+      const c = await child(['--child-render', file, String(n), engine]);
+      quire[engine].png += c.seconds / n; quire[engine].raw += c.raw / n; quire[engine].grey += c.grey / n;
+    }
+    if (hasFitz) {
+      const y = await py(PYMUPDF_RENDER, [file, String(n)]);
+      m += y.seconds / n; mPng += y.png / n; mGrey += y.grey / n; mGreyPng += y.greyPng / n;
+    }
   }
   const ms = (x) => f2((x / reps) * 1000);
-  line(`  ${label}: raw pixels quire ${ms(qRaw)} ms/page (RGBA)${hasFitz ? `, PyMuPDF ${ms(m)} ms/page (RGB pixmap) → ${f2(qRaw / m)}× (goal ≤ 10×)` : ''}`);
-  line(`  ${' '.repeat(label.length)}  PNG-encoded quire ${ms(q)} ms/page (sharp, level 6)${hasFitz ? `, PyMuPDF ${ms(mPng)} ms/page (pixmap + tobytes('png')) → ${f2(q / mPng)}×` : ''}`);
+  line(`  ${label}: raw pixels quire ${ms(quire.pdfium.raw)} ms/page (RGBA; pdf.js canvas ${ms(quire.pdfjs.raw)})${hasFitz ? `, PyMuPDF ${ms(m)} ms/page (RGB pixmap) → ${f2(quire.pdfium.raw / m)}× (canvas ${f2(quire.pdfjs.raw / m)}×; goal ≤ 10×)` : ''}`);
+  line(`  ${' '.repeat(label.length)}  PNG-encoded quire ${ms(quire.pdfium.png)} ms/page (sharp, level 6; canvas ${ms(quire.pdfjs.png)})${hasFitz ? `, PyMuPDF ${ms(mPng)} ms/page (pixmap + tobytes('png')) → ${f2(quire.pdfium.png / mPng)}×` : ''}`);
+  line(`  ${' '.repeat(label.length)}  grey PNG, as OCR takes it: quire ${ms(quire.pdfium.grey)} ms/page (sharp, level 1; canvas ${ms(quire.pdfjs.grey)})${hasFitz ? `, PyMuPDF grey pixmap ${ms(mGrey)} ms/page → ${f2(quire.pdfium.grey / mGrey)}× (goal ≤ 10×), + tobytes('png') ${ms(mGreyPng)} → ${f2(quire.pdfium.grey / mGreyPng)}×` : ''}`);
 }
 
 if (want('render')) line('\n2b. OCR input: a scanned PDF read with a stub OCR engine (text layer judged, page rendered grey at 300 DPI, PNG)');

@@ -3,7 +3,7 @@ import { type MarkedContentReader, alignActualText, needsMarkedContent } from '.
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
 import { judgeTextLayer } from './quality.js';
-import { fitDpi, renderPage } from './render.js';
+import { type PageRasterizer, fitDpi, renderPage } from './render.js';
 import { type SingleImage, findSingleImage } from './single-image.js';
 import { type FontLike, extractWords } from './text.js';
 import { extractVector } from './vector.js';
@@ -13,6 +13,8 @@ export interface PageContext {
   limits: ParseLimits; ocr?: OcrEngine; warnings: string[];
   /** The document's marked-content spans, for replacement text (/ActualText); none: glyphs as drawn. */
   markedContent?: MarkedContentReader;
+  /** Draws pages for OCR that are not one image; pdf.js's canvas when absent. */
+  rasterizer?: PageRasterizer;
 }
 
 const OCR_DPI = 300;
@@ -110,7 +112,7 @@ async function ocrPage(page: PDFPageProxy, raw: RawPage, ctx: PageContext, image
   if (dpi < MIN_OCR_DPI) {
     return fail(raw, `Page ${raw.number} is too large to render for OCR within ${ctx.limits.maxPixels} pixels; it was skipped`, ctx);
   }
-  const { png } = await renderPage(page, { dpi, grey: true, maxPixels: ctx.limits.maxPixels }, image);
+  const { png } = await renderPage(page, { dpi, grey: true, maxPixels: ctx.limits.maxPixels }, image, ctx.rasterizer);
   const ocr = await ctx.ocr!.recognize(png, { number: raw.number, widthPt: raw.width, heightPt: raw.height });
   const big = (b: { x0: number; y0: number; x1: number; y1: number }) => (b.x1 - b.x0) * (b.y1 - b.y0) >= 0.3;
   const out: RawPage = {

@@ -5,6 +5,7 @@ import { readOutline, readTitle } from './outline.js';
 import { type PDFDocumentProxy, openDocument } from './pdfjs.js';
 import { readPage } from './page.js';
 import { MarkedContentReader } from './actualtext.js';
+import { PageRasterizer } from './render.js';
 
 export interface PdfReadResult {
   pageCount: number;
@@ -37,6 +38,7 @@ export async function readPdfPages(
   const limits = resolveLimits(options);
   const doc = await openDocument(bytes, { maxImagePixels: limits.maxPixels });
   const warnings: string[] = [];
+  const rasterizer = new PageRasterizer(bytes);
   try {
     const pageCount = doc.numPages;
     const selected = selectPages(pageCount, options.pages, warnings);
@@ -46,7 +48,7 @@ export async function readPdfPages(
     const { outline, title } = await readDocumentInfo(doc, warnings);
     // One page ahead: pdf.js (on its worker thread) parses page i+1 while onRawPage handles page i.
     // readPage never throws, so a read left in flight by an error below cannot go unhandled.
-    const ctx = { limits, ocr: options.ocr, warnings, markedContent: new MarkedContentReader(bytes) };
+    const ctx = { limits, ocr: options.ocr, warnings, markedContent: new MarkedContentReader(bytes), rasterizer };
     let next = selected.length ? readPage(doc, selected[0], ctx) : undefined;
     for (let i = 0; i < selected.length; i++) {
       const page = await next!;
@@ -60,7 +62,11 @@ export async function readPdfPages(
     }
     return { pageCount, outline, ...(title ? { title } : {}), warnings };
   } finally {
-    await doc.destroy();
+    try {
+      await doc.destroy();
+    } finally {
+      await rasterizer.close();
+    }
   }
 }
 

@@ -18,9 +18,12 @@ async function darkPixels(png: Uint8Array, region?: { x0: number; y0: number; x1
   return n;
 }
 
-describe('openPdf: rendering', () => {
+// Every page below is drawn by each engine (render.ts, PageRasterizer): PDFium by default, pdf.js's canvas where PDFium cannot.
+describe.each(['pdfium', 'pdfjs'] as const)('openPdf: rendering with %s', (rasterEngine) => {
+  const open = (bytes: Uint8Array, options: Parameters<typeof openPdf>[1] = {}) => openPdf(bytes, { ...options, rasterEngine });
+
   test('renders a page at the asked DPI, not blank, on a white background', async () => {
-    const h = await openPdf(await makeMixedContentPdf());
+    const h = await open(await makeMixedContentPdf());
     try {
       expect(h.pageCount).toBe(5);
       const { png, width, height } = await h.render(1, { dpi: 72 });
@@ -38,7 +41,7 @@ describe('openPdf: rendering', () => {
   });
 
   test('renderRgba gives the same pixels as the PNG render, unencoded', async () => {
-    const h = await openPdf(await makeMixedContentPdf());
+    const h = await open(await makeMixedContentPdf());
     try {
       const { rgba, width, height } = await h.renderRgba(1, { dpi: 72 });
       expect([width, height, rgba.length]).toEqual([612, 792, 612 * 792 * 4]);
@@ -57,7 +60,7 @@ describe('openPdf: rendering', () => {
 
   test('renderRgba pixels stay valid after the handle, the canvas and many other renders are gone', async () => {
     const gc = runInNewContext('gc') as () => void; // exposed by setFlagsFromString below
-    const h = await openPdf(await makeMixedContentPdf());
+    const h = await open(await makeMixedContentPdf());
     let kept: Uint8Array;
     try {
       kept = (await h.renderRgba(1, { dpi: 150 })).rgba;
@@ -69,7 +72,7 @@ describe('openPdf: rendering', () => {
     const before = sum(kept);
     for (let i = 0; i < 4; i++) { gc(); await new Promise((r) => setImmediate(r)); Buffer.alloc(1 << 24, 1); }
     expect(sum(kept)).toBe(before);
-    const again = await openPdf(await makeMixedContentPdf());
+    const again = await open(await makeMixedContentPdf());
     try {
       expect(sum((await again.renderRgba(1, { dpi: 150 })).rgba)).toBe(before);
     } finally {
@@ -78,7 +81,7 @@ describe('openPdf: rendering', () => {
   });
 
   test('a crop has the size of its region at the DPI and shows what is there', async () => {
-    const h = await openPdf(await makeMixedContentPdf());
+    const h = await open(await makeMixedContentPdf());
     try {
       // the embedded PNG on page 4 sits at x 100..300, y 192..292 (pt from the top-left)
       const box = { x0: 100 / 612, y0: 192 / 792, x1: 300 / 612, y1: 292 / 792 };
@@ -102,7 +105,7 @@ describe('openPdf: rendering', () => {
     const bytes = await makeRotatedPdf();
     const { pages } = await readPdf(bytes);
     const w = pages[0].words.find((x) => x.text === 'Upright')!;
-    const h = await openPdf(bytes);
+    const h = await open(bytes);
     try {
       const { png, width, height } = await h.render(1, { dpi: 72 });
       expect([width, height]).toEqual([792, 612]);
@@ -116,8 +119,8 @@ describe('openPdf: rendering', () => {
     }
   });
 
-  test('form field appearances are drawn (AnnotationMode.ENABLE)', async () => {
-    const h = await openPdf(await makeFormPdf());
+  test('form field appearances are drawn (pdf.js: AnnotationMode.ENABLE; PDFium: the form layer, FPDF_FFLDraw)', async () => {
+    const h = await open(await makeFormPdf());
     try {
       const { png } = await h.render(1, { dpi: 72 });
       // text field value "Ada Lovelace" inside x 100..300, y 172..192
@@ -130,7 +133,7 @@ describe('openPdf: rendering', () => {
   });
 
   test('a render over maxPixels is refused; pages outside the document too', async () => {
-    const h = await openPdf(await makeMixedContentPdf(), { limits: { maxPixels: 1_000_000 } });
+    const h = await open(await makeMixedContentPdf(), { limits: { maxPixels: 1_000_000 } });
     try {
       await expect(h.render(1, { dpi: 300 })).rejects.toMatchObject({ code: 'REQ_003' });
       await expect(h.render(1, { dpi: 72 })).resolves.toMatchObject({ width: 612 });

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { type Box, QuireError } from '@quire/core';
 import type { Matrix } from './matrix.js';
 import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+import { PdfiumDocument, type PixelFormat, type Raster } from './pdfium.js';
 import { type DecodedImage, type ImageRaster, type SingleImage, findSingleImage, rasterFromImage } from './single-image.js';
 
 export interface RenderOptions {
@@ -29,19 +30,54 @@ export function renderSize(widthPt: number, heightPt: number, dpi: number, box?:
   return { scale, x, y, w, h };
 }
 
+/** Which engine draws pages that are not one image: PDFium (default), or pdf.js on @napi-rs/canvas. */
+export type RasterEngine = 'pdfium' | 'pdfjs';
+
 /**
- * Renders a page (or a crop of it) to PNG. The crop is rendered directly: the viewport is shifted so
- * the region lands at the canvas origin and the canvas is only as large as the region, so a small
- * figure crop at high DPI never allocates a full-page raster. Form fields are drawn
- * (AnnotationMode.ENABLE; the default ENABLE_FORMS leaves them to an HTML layer we do not have) on white.
- * `image`: the page is known to draw only this one image (see single-image.ts): its pixels are used
- * without a canvas when it is axis-aligned.
+ * Draws pages of one document for renderPage. With 'pdfium' the document's bytes are opened in
+ * PDFium on the first page that needs drawing (text-layer pages never do); a document or page PDFium
+ * cannot read, or whose size PDFium sees differently from pdf.js (whose geometry every box in the
+ * output uses), is drawn by pdf.js on the canvas instead. Close it with the document.
  */
-export async function renderPage(page: PDFPageProxy, opts: RenderOptions, image?: SingleImage): Promise<RenderedPng> {
-  const raster = image && await rasterOfImage(page, opts, image);
+export class PageRasterizer {
+  private opened: Promise<PdfiumDocument | undefined> | undefined;
+  private closed = false;
+
+  constructor(private readonly bytes: Uint8Array, readonly engine: RasterEngine = 'pdfium') {}
+
+  /** The page's pixels from PDFium; undefined where the canvas must draw it. */
+  async draw(page: PDFPageProxy, opts: RenderOptions, format: PixelFormat): Promise<Raster | undefined> {
+    if (this.engine !== 'pdfium' || this.closed) return undefined;
+    const { scale, x, y, w, h } = checkedSize(page, opts);
+    this.opened ??= PdfiumDocument.open(this.bytes).catch(() => undefined);
+    const doc = await this.opened;
+    if (!doc || this.closed) return undefined;
+    const base = page.getViewport({ scale: 1 });
+    const size = doc.pageSize(page.pageNumber);
+    if (!size || Math.abs(size.width - base.width) > 1 || Math.abs(size.height - base.height) > 1) return undefined;
+    const region = { fullWidth: Math.round(base.width * scale), fullHeight: Math.round(base.height * scale), x, y, w, h };
+    return doc.render(page.pageNumber, region, format);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    (await this.opened)?.close();
+  }
+}
+
+/**
+ * Renders a page (or a crop of it) to PNG. A crop is rendered directly: only the region is drawn, so a
+ * small figure crop at high DPI never allocates a full-page raster. Form fields are drawn (pdf.js:
+ * AnnotationMode.ENABLE, as its default ENABLE_FORMS leaves them to an HTML layer we do not have;
+ * PDFium: FPDF_ANNOT) on white.
+ * `image`: the page is known to draw only this one image (see single-image.ts): its pixels are used
+ * as they are when it is axis-aligned. Otherwise `rasterizer` draws the page, or pdf.js's canvas.
+ */
+export async function renderPage(page: PDFPageProxy, opts: RenderOptions, image?: SingleImage, rasterizer?: PageRasterizer): Promise<RenderedPng> {
+  const raster = (image && await rasterOfImage(page, opts, image)) || await rasterizer?.draw(page, opts, opts.grey ? 'grey' : 'rgb');
   if (raster) {
     let img = sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } });
-    if (opts.grey && raster.channels === 3) img = img.greyscale();
+    if (opts.grey && raster.channels !== 1) img = img.greyscale();
     const png = await img.png({ compressionLevel: opts.grey ? 1 : 6 }).toBuffer();
     return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width: raster.width, height: raster.height };
   }
@@ -55,13 +91,15 @@ export async function renderPage(page: PDFPageProxy, opts: RenderOptions, image?
 }
 
 /** renderPage without the PNG encoding (opts.grey is ignored: the pixels are RGBA). */
-export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions, image?: SingleImage): Promise<RenderedRgba> {
+export async function renderPageRgba(page: PDFPageProxy, opts: RenderOptions, image?: SingleImage, rasterizer?: PageRasterizer): Promise<RenderedRgba> {
   const raster = image && await rasterOfImage(page, opts, image);
   if (raster) {
     const rgba = await sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: raster.channels } })
       .toColourspace('srgb').ensureAlpha(1).raw().toBuffer();
     return { rgba: new Uint8Array(rgba.buffer, rgba.byteOffset, rgba.byteLength), width: raster.width, height: raster.height };
   }
+  const drawn = await rasterizer?.draw(page, opts, 'rgba');
+  if (drawn) return { rgba: drawn.data, width: drawn.width, height: drawn.height };
   const { canvas, w, h } = await drawPage(page, opts);
   // data() (where @napi-rs/canvas also rasterizes the recorded drawing) is a view of the canvas's own
   // pixel memory, freed with the canvas: a view handed on after the canvas became unreachable crashed
