@@ -49,7 +49,7 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; sho
   QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
   QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
   QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
-  QUIRE_PDF_WORKER_THREAD: { schema: bool, default: 'true', doc: 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread.' },
+  QUIRE_PDF_WORKER_THREAD: { schema: bool, shownDefault: 'true on the main thread, false in job threads', doc: 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread. Unset: a job thread parses on itself (it is already off the event loop; a thread of its own costs ~90 MB on a 1,000-page PDF for ~3 % of speed), handlers on the main thread (QUIRE_JOB_THREADS=0) get one.' },
   QUIRE_OCR_WORKERS: { schema: int(1), ...CORES, doc: 'Workers in the OCR pool: tesseract.js threads, or tesseract processes at once with the native engine.' },
   QUIRE_OCR_ENGINE: { schema: z.enum(['wasm', 'native']), default: 'wasm', doc: 'wasm: tesseract.js, nothing to install. native: the tesseract 4/5 command-line program (e.g. Debian tesseract-ocr), one process per recognition, about 0.65–0.8× tesseract.js\'s time per page with the same model; a process that runs OCR refuses to start when it is missing.' },
   QUIRE_TESSERACT_PATH: { schema: z.string(), default: 'tesseract', doc: 'The native engine\'s executable: a path, or a name looked up on PATH.' },
@@ -104,7 +104,8 @@ export interface Config {
   ocrEngine: 'wasm' | 'native';
   tesseractPath: string;
   ocrTessdataDir?: string;
-  pdfWorkerThread: boolean;
+  /** undefined: decided by the thread (see QUIRE_PDF_WORKER_THREAD). */
+  pdfWorkerThread: boolean | undefined;
   logLevel: string;
   debugErrors: boolean;
   webhooks: { portalTtlSeconds: number; retryScheduleSeconds: number[]; pollMs: number; timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
@@ -166,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ocrEngine: g('QUIRE_OCR_ENGINE'),
     tesseractPath: g('QUIRE_TESSERACT_PATH'),
     ocrTessdataDir: g<string | undefined>('QUIRE_OCR_TESSDATA') && path.resolve(g<string>('QUIRE_OCR_TESSDATA')),
-    pdfWorkerThread: g('QUIRE_PDF_WORKER_THREAD'),
+    pdfWorkerThread: g<boolean | undefined>('QUIRE_PDF_WORKER_THREAD'),
     logLevel: g('QUIRE_LOG_LEVEL'),
     debugErrors: g('QUIRE_DEBUG_ERRORS'),
     webhooks: {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import type { OcrEngine, RawPage } from '@quire/core';
 import { checkTesseractBinary, createOcrPool, type OcrPool } from '@quire/ocr';
@@ -32,7 +33,7 @@ const SHARED_SERVICES = ['ocr'];
  * handlers run on the calling thread as with QUIRE_JOB_THREADS=0.
  */
 export function createStepServices({ config, log, metrics }: { config: Config; log: Logger; metrics: Metrics }): StepServices {
-  setPdfWorkerThread(config.pdfWorkerThread);
+  setPdfWorkerThread(config.pdfWorkerThread ?? isMainThread); // handlers on this thread (QUIRE_JOB_THREADS=0); see threadLocalServices
   let pool: Promise<OcrPool> | undefined;
   const ocr: OcrEngine = {
     recognize: async (image: Uint8Array, page: { number: number; widthPt: number; heightPt: number }): Promise<RawPage> => {
@@ -80,6 +81,8 @@ export function checkOcrEngine(config: Config): void {
 
 /** The services a job thread makes for itself: a language model client (HTTP or the built-in engines). */
 export function threadLocalServices(config: Config): { languageModel: LanguageModel } {
-  setPdfWorkerThread(config.pdfWorkerThread);
+  // A job thread is already off the event loop: parsing on it saves a nested pdf.js thread per job thread
+  // (~90 MB at the peak of a 1,000-page PDF) for ~3 % of speed (docs/benchmarks.md, "pdf.js thread in job threads").
+  setPdfWorkerThread(config.pdfWorkerThread ?? isMainThread);
   return { languageModel: createLanguageModel(config.llm, { ...BUILTIN_ENGINES, mapFormInstructions: mapFormInstructionsBuiltin }) };
 }
