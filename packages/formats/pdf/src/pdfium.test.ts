@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { PdfiumDocument, pdfiumMemoryBytes } from './pdfium.js';
+import { PdfiumDocument, pdfiumMemoryBytes, pdfiumModulesLoaded } from './pdfium.js';
 import { PageRasterizer, renderPage } from './render.js';
 import { openDocument } from './pdfjs.js';
 import { makeMixedContentPdf, makeRotatedPdf } from '../../../../tests/fixtures/pdf/documents.js';
@@ -29,6 +29,23 @@ function inkBox(px: Uint8Array, width: number) {
 }
 
 const near = (a: number[], b: number[], px: number) => a.every((v, i) => Math.abs(v - b[i]) <= px);
+
+/** The error a WebAssembly trap throws (the lib settings here leave WebAssembly's types out). */
+const { RuntimeError } = (globalThis as unknown as { WebAssembly: { RuntimeError: new (message: string) => Error } }).WebAssembly;
+
+/** Makes PdfiumDocument's drawing throw `error` on its next call(s), as a trap inside PDFium would. */
+function trapNextDraws() {
+  const proto = PdfiumDocument.prototype as unknown as { drawRegion: (...args: unknown[]) => Promise<unknown> };
+  const real = proto.drawRegion;
+  const pending: Error[] = [];
+  let calls = 0;
+  proto.drawRegion = function (this: unknown, ...args: unknown[]) {
+    calls++;
+    const error = pending.shift();
+    return error ? Promise.reject(error) : real.apply(this, args);
+  };
+  return { next: (e: Error) => pending.push(e), calls: () => calls, restore: () => { proto.drawRegion = real; } };
+}
 
 const grey = async (png: Uint8Array) => new Uint8Array(await sharp(png).greyscale().raw().toBuffer());
 
@@ -110,6 +127,38 @@ describe('PDFium page rasterizer', () => {
       await Promise.all([garbage.close(), turned.close(), right.close()]);
       expect(await right.draw(page, opts, 'grey')).toBeUndefined(); // closed: the canvas would draw
     } finally {
+      await doc.destroy();
+    }
+  });
+
+  test('a failure inside PDFium (a WebAssembly trap) stops its use for that document; the canvas draws, the next document gets a fresh module', async () => {
+    const bytes = await makeMixedContentPdf();
+    const doc = await openDocument(bytes);
+    const trap = trapNextDraws();
+    trap.next(new RuntimeError('unreachable'));
+    const rasterizer = new PageRasterizer(bytes);
+    try {
+      const page = await doc.getPage(1);
+      const opts = { dpi: 72, grey: true, maxPixels: 1e8 };
+      expect(await rasterizer.draw(page, opts, 'grey')).toBeUndefined();
+      expect(trap.calls()).toBe(1);
+      expect(await rasterizer.draw(page, opts, 'grey')).toBeUndefined(); // not tried again on this document
+      expect(trap.calls()).toBe(1);
+      const png = await renderPage(page, opts, undefined, rasterizer); // the canvas drew it
+      expect((await grey(png.png)).some((v) => v < 100)).toBe(true);
+      const loaded = pdfiumModulesLoaded();
+      const fresh = new PageRasterizer(bytes);
+      expect(await fresh.draw(page, opts, 'grey')).toMatchObject({ width: 612, height: 792, channels: 1 });
+      await fresh.close();
+      expect(pdfiumModulesLoaded()).toBe(loaded + 1);
+      const direct = await PdfiumDocument.open(bytes);
+      trap.next(new RuntimeError('memory access out of bounds'));
+      await expect(direct.render(1, { fullWidth: 612, fullHeight: 792, x: 0, y: 0, w: 612, h: 792 }, 'grey')).rejects.toThrow(/PDFium failed: memory access out of bounds/);
+      await expect(direct.render(1, { fullWidth: 612, fullHeight: 792, x: 0, y: 0, w: 612, h: 792 }, 'grey')).rejects.toThrow(/failed on this document earlier/);
+      direct.close();
+    } finally {
+      trap.restore();
+      await rasterizer.close();
       await doc.destroy();
     }
   });

@@ -48,6 +48,20 @@ const WHITE = 0xffffffff;
 export const BAND_PIXELS = 4_000_000;
 
 let loading: Promise<WrappedPdfiumModule> | undefined;
+/** The module `loading` resolved to, so a failed one can be let go synchronously. */
+let current: WrappedPdfiumModule | undefined;
+let modulesLoaded = 0;
+
+/** How many PDFium modules this isolate has loaded (one, unless a failure made it load another). */
+export const pdfiumModulesLoaded = () => modulesLoaded;
+
+/**
+ * Lets go of a module a call failed in (a WebAssembly trap, e.g. on a malformed file, leaves its memory
+ * in an unknown state): the next document loads a fresh one; documents open on it stop using it.
+ */
+function discardModule(m: WrappedPdfiumModule): void {
+  if (current === m) { current = undefined; loading = undefined; }
+}
 
 /** The module's memory as bytes (Emscripten's HEAPU8, which the package's types leave out); a new view after memory grows. */
 const heapOf = (m: WrappedPdfiumModule) => (m.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8;
@@ -58,6 +72,8 @@ function loadPdfium(): Promise<WrappedPdfiumModule> {
     const wasm = await fs.readFile(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
     const m = await init({ wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer });
     m.PDFiumExt_Init();
+    current = m;
+    modulesLoaded++;
     return m;
   })();
   loading.catch(() => { loading = undefined; });
@@ -68,6 +84,8 @@ export class PdfiumDocument {
   private closed = false;
   /** Renders in progress: a render yields between bands, and the document must outlive it. */
   private rendering = 0;
+  /** A call into PDFium failed on this document (see discardModule). */
+  private broken = false;
 
   /**
    * `form`: PDFium's form-fill environment. FPDF_RenderPageBitmap leaves widget annotations out (form
@@ -104,8 +122,16 @@ export class PdfiumDocument {
    * PDFium cannot load the page.
    */
   async render(n: number, region: RasterRegion, format: PixelFormat, bandPixels = BAND_PIXELS): Promise<Raster | undefined> {
+    this.checkUsable();
+    try {
+      return await this.drawRegion(n, region, format, bandPixels);
+    } catch (e) {
+      throw this.failed(e);
+    }
+  }
+
+  private async drawRegion(n: number, region: RasterRegion, format: PixelFormat, bandPixels: number): Promise<Raster | undefined> {
     const { m } = this;
-    if (this.closed) throw new Error('The PDFium document is closed');
     const page = m.FPDF_LoadPage(this.doc, n - 1);
     if (!page) return undefined;
     if (this.form) m.FORM_OnAfterLoadPage(page, this.form);
@@ -152,6 +178,7 @@ export class PdfiumDocument {
   }
 
   private release(): void {
+    if (this.broken) return; // its module is let go as a whole
     if (this.form) this.m.PDFiumExt_ExitFormFillEnvironment(this.form);
     if (this.formInfo) this.m.PDFiumExt_CloseFormFillInfo(this.formInfo);
     this.m.FPDF_CloseDocument(this.doc);
@@ -160,14 +187,30 @@ export class PdfiumDocument {
 
   /** Size of page `n` (1-indexed) as displayed (its /Rotate applied), in points; undefined when PDFium cannot load it. */
   pageSize(n: number): { width: number; height: number } | undefined {
-    if (this.closed) throw new Error('The PDFium document is closed');
-    const page = this.m.FPDF_LoadPage(this.doc, n - 1);
-    if (!page) return undefined;
+    this.checkUsable();
     try {
-      return { width: this.m.FPDF_GetPageWidthF(page), height: this.m.FPDF_GetPageHeightF(page) };
-    } finally {
-      this.m.FPDF_ClosePage(page);
+      const page = this.m.FPDF_LoadPage(this.doc, n - 1);
+      if (!page) return undefined;
+      try {
+        return { width: this.m.FPDF_GetPageWidthF(page), height: this.m.FPDF_GetPageHeightF(page) };
+      } finally {
+        this.m.FPDF_ClosePage(page);
+      }
+    } catch (e) {
+      throw this.failed(e);
     }
+  }
+
+  private checkUsable(): void {
+    if (this.closed) throw new Error('The PDFium document is closed');
+    if (this.broken) throw new Error('PDFium failed on this document earlier');
+  }
+
+  /** A call into PDFium threw: this document and its module are not used again. */
+  private failed(e: unknown): Error {
+    this.broken = true;
+    discardModule(this.m);
+    return new Error(`PDFium failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 
