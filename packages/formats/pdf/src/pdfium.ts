@@ -21,6 +21,9 @@ export interface Raster { data: Uint8Array; width: number; height: number; chann
 
 export type PixelFormat = 'grey' | 'rgb' | 'rgba';
 
+/** The region to draw given the page's size as displayed, in points; undefined: do not draw it. */
+export type RegionOf = (pageSize: { width: number; height: number }) => RasterRegion | undefined;
+
 /** The part of a page to draw: the whole page is `fullWidth` × `fullHeight` pixels; the output is the w × h box at (x, y). */
 export interface RasterRegion { fullWidth: number; fullHeight: number; x: number; y: number; w: number; h: number }
 
@@ -119,9 +122,11 @@ export class PdfiumDocument {
 
   /**
    * Draws `region` of page `n` on white, with form field appearances, in `format`. Undefined when
-   * PDFium cannot load the page.
+   * PDFium cannot load the page. `region` may be a function of the page's size as displayed (its
+   * /Rotate applied, in points), answering undefined to draw nothing: the page is loaded (and its content
+   * parsed) once for both.
    */
-  async render(n: number, region: RasterRegion, format: PixelFormat, bandPixels = BAND_PIXELS): Promise<Raster | undefined> {
+  async render(n: number, region: RasterRegion | RegionOf, format: PixelFormat, bandPixels = BAND_PIXELS): Promise<Raster | undefined> {
     this.checkUsable();
     try {
       return await this.drawRegion(n, region, format, bandPixels);
@@ -130,13 +135,17 @@ export class PdfiumDocument {
     }
   }
 
-  private async drawRegion(n: number, region: RasterRegion, format: PixelFormat, bandPixels: number): Promise<Raster | undefined> {
+  private async drawRegion(n: number, regionOf: RasterRegion | RegionOf, format: PixelFormat, bandPixels: number): Promise<Raster | undefined> {
     const { m } = this;
     const page = m.FPDF_LoadPage(this.doc, n - 1);
     if (!page) return undefined;
     if (this.form) m.FORM_OnAfterLoadPage(page, this.form);
     this.rendering++;
     try {
+      const region = typeof regionOf === 'function'
+        ? regionOf({ width: m.FPDF_GetPageWidthF(page), height: m.FPDF_GetPageHeightF(page) })
+        : regionOf;
+      if (!region) return undefined;
       const { bitmap: bitmapFormat, channels, flags: formatFlags } = FORMATS[format];
       const rowBytes = region.w * channels;
       const buffer = Buffer.allocUnsafeSlow(region.h * rowBytes); // not zeroed (~5 ms for a page): every byte is written below
@@ -183,22 +192,6 @@ export class PdfiumDocument {
     if (this.formInfo) this.m.PDFiumExt_CloseFormFillInfo(this.formInfo);
     this.m.FPDF_CloseDocument(this.doc);
     this.m.pdfium.wasmExports.free(this.bytesPtr);
-  }
-
-  /** Size of page `n` (1-indexed) as displayed (its /Rotate applied), in points; undefined when PDFium cannot load it. */
-  pageSize(n: number): { width: number; height: number } | undefined {
-    this.checkUsable();
-    try {
-      const page = this.m.FPDF_LoadPage(this.doc, n - 1);
-      if (!page) return undefined;
-      try {
-        return { width: this.m.FPDF_GetPageWidthF(page), height: this.m.FPDF_GetPageHeightF(page) };
-      } finally {
-        this.m.FPDF_ClosePage(page);
-      }
-    } catch (e) {
-      throw this.failed(e);
-    }
   }
 
   private checkUsable(): void {

@@ -52,12 +52,12 @@ export class PageRasterizer {
     this.opened ??= PdfiumDocument.open(this.bytes).catch(() => undefined);
     const doc = await this.opened;
     if (!doc || this.closed) return undefined;
+    const base = page.getViewport({ scale: 1 });
+    const fullWidth = Math.round(base.width * scale), fullHeight = Math.round(base.height * scale);
     try {
-      const base = page.getViewport({ scale: 1 });
-      const size = doc.pageSize(page.pageNumber);
-      if (!size || Math.abs(size.width - base.width) > 1 || Math.abs(size.height - base.height) > 1) return undefined;
-      const region = { fullWidth: Math.round(base.width * scale), fullHeight: Math.round(base.height * scale), x, y, w, h };
-      return await doc.render(page.pageNumber, region, format);
+      return await doc.render(page.pageNumber, (size) => (
+        Math.abs(size.width - base.width) > 1 || Math.abs(size.height - base.height) > 1 ? undefined : { fullWidth, fullHeight, x, y, w, h }
+      ), format);
     } catch {
       // PDFium failed inside (pdfium.ts lets that module go): the canvas draws the rest of this document
       this.opened = Promise.resolve(undefined);
