@@ -132,7 +132,23 @@ if (mode === '--child-render') {
   const seconds = (performance.now() - t0) / 1000;
   t0 = performance.now();
   for (let p = 1; p <= n; p++) await pdf.render(p, { dpi: 300, grey: true });
-  console.log(JSON.stringify({ seconds, raw, grey: (performance.now() - t0) / 1000, pages: n }));
+  const grey = (performance.now() - t0) / 1000;
+  // the grey pixels alone, before PNG encoding: what the OCR read draws (PageRasterizer → PdfiumDocument)
+  let greyRaw = 0;
+  if ((rest[2] ?? 'pdfium') === 'pdfium') {
+    const { PdfiumDocument } = await import('../packages/formats/pdf/dist/pdfium.js');
+    const doc = await PdfiumDocument.open(new Uint8Array(fs.readFileSync(rest[0])));
+    const regionOf = ({ width, height }) => {
+      const w = Math.round((width * 300) / 72), h = Math.round((height * 300) / 72);
+      return { fullWidth: w, fullHeight: h, x: 0, y: 0, w, h };
+    };
+    await doc.render(1, regionOf, 'grey');
+    t0 = performance.now();
+    for (let p = 1; p <= n; p++) await doc.render(p, regionOf, 'grey');
+    greyRaw = (performance.now() - t0) / 1000;
+    doc.close();
+  }
+  console.log(JSON.stringify({ seconds, raw, grey, greyRaw, pages: n }));
   await pdf.close();
   process.exit(0);
 }
@@ -315,12 +331,12 @@ if (want('render')) line('\n2. Page rendering at 300 DPI, 1 process');
 for (const [label, file, n] of !want('render') ? [] : [['generated text PDF, 10 pages', longPdf, 10], ['scanned linn.pdf, 1 page', path.join(corpus, 'scanned/linn.pdf'), 1], ['amt_handbook_sample.pdf (figures), 1 page', path.join(corpus, 'pdf-text/amt_handbook_sample.pdf'), 1]]) {
   if (!fs.existsSync(file)) continue;
   const reps = n === 1 ? 5 : 1;
-  const quire = { pdfium: { png: 0, raw: 0, grey: 0 }, pdfjs: { png: 0, raw: 0, grey: 0 } };
+  const quire = { pdfium: { png: 0, raw: 0, grey: 0, greyRaw: 0 }, pdfjs: { png: 0, raw: 0, grey: 0, greyRaw: 0 } };
   let m = 0, mPng = 0, mGrey = 0, mGreyPng = 0;
   for (let r = 0; r < reps; r++) {
     for (const engine of ['pdfium', 'pdfjs']) {
       const c = await child(['--child-render', file, String(n), engine]);
-      quire[engine].png += c.seconds / n; quire[engine].raw += c.raw / n; quire[engine].grey += c.grey / n;
+      quire[engine].png += c.seconds / n; quire[engine].raw += c.raw / n; quire[engine].grey += c.grey / n; quire[engine].greyRaw += c.greyRaw / n;
     }
     if (hasFitz) {
       const y = await py(PYMUPDF_RENDER, [file, String(n)]);
@@ -330,6 +346,7 @@ for (const [label, file, n] of !want('render') ? [] : [['generated text PDF, 10 
   const ms = (x) => f2((x / reps) * 1000);
   line(`  ${label}: raw pixels quire ${ms(quire.pdfium.raw)} ms/page (RGBA; pdf.js canvas ${ms(quire.pdfjs.raw)})${hasFitz ? `, PyMuPDF ${ms(m)} ms/page (RGB pixmap) → ${f2(quire.pdfium.raw / m)}× (canvas ${f2(quire.pdfjs.raw / m)}×; goal ≤ 10×)` : ''}`);
   line(`  ${' '.repeat(label.length)}  PNG-encoded quire ${ms(quire.pdfium.png)} ms/page (sharp, level 6; canvas ${ms(quire.pdfjs.png)})${hasFitz ? `, PyMuPDF ${ms(mPng)} ms/page (pixmap + tobytes('png')) → ${f2(quire.pdfium.png / mPng)}×` : ''}`);
+  line(`  ${' '.repeat(label.length)}  grey pixels (PDFium, before PNG): quire ${ms(quire.pdfium.greyRaw)} ms/page${hasFitz ? `, PyMuPDF grey pixmap ${ms(mGrey)} ms/page → ${f2(quire.pdfium.greyRaw / mGrey)}× (goal ≤ 10×)` : ''}`);
   line(`  ${' '.repeat(label.length)}  grey PNG, as OCR takes it: quire ${ms(quire.pdfium.grey)} ms/page (sharp, level 1; canvas ${ms(quire.pdfjs.grey)})${hasFitz ? `, PyMuPDF grey pixmap ${ms(mGrey)} ms/page → ${f2(quire.pdfium.grey / mGrey)}× (goal ≤ 10×), + tobytes('png') ${ms(mGreyPng)} → ${f2(quire.pdfium.grey / mGreyPng)}×` : ''}`);
 }
 
