@@ -5,11 +5,11 @@ import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 /**
  * Page rasterization with PDFium (the @embedpdf/pdfium WebAssembly build, MIT; PDFium itself BSD).
  * pdf.js stays the parser for everything Quire reads from a page (words, rulings, images, widgets);
- * PDFium only turns pages into pixels, for OCR input and figure crops. Drawing a text page through
- * pdf.js onto @napi-rs/canvas cost 400+ ms at 300 DPI here (pdf.js builds a path per glyph, the
- * canvas fills them), 30-50× PyMuPDF; PDFium draws the same page in 40-65 ms (docs/benchmarks.md,
- * "Rendering with PDFium"; docs/decisions.md, "Page rasterizer"). render.ts falls back to the pdf.js
- * canvas for a document or page PDFium cannot open.
+ * PDFium only turns pages into pixels, for OCR input and figure crops. A text page drawn grey at 300
+ * DPI for OCR took 221 ms through pdf.js onto @napi-rs/canvas (pdf.js builds a path per glyph, the
+ * canvas fills them) and takes 42 ms with PDFium (docs/benchmarks.md, "Rendering with PDFium";
+ * docs/decisions.md, "Page rasterizer"). render.ts falls back to the pdf.js canvas for a document or
+ * page PDFium cannot open or fails on.
  *
  * The wasm module is loaded once per isolate, on the first render (never for text-layer pages), from
  * the npm package's own file: nothing is fetched. Its calls are synchronous, so one isolate never has
