@@ -81,7 +81,7 @@ describe('PDFium page rasterizer', () => {
     }
   });
 
-  test('a render drawn in bands is the same as one drawn whole, and leaves PDFium\'s memory bounded', async () => {
+  test('a render drawn in bands is the same as one drawn whole, also with others running at once, and leaves PDFium\'s memory bounded', async () => {
     const doc = await PdfiumDocument.open(await makeMixedContentPdf());
     try {
       const region = { fullWidth: 1275, fullHeight: 1650, x: 0, y: 0, w: 1275, h: 1650 };
@@ -89,6 +89,17 @@ describe('PDFium page rasterizer', () => {
       const banded = (await doc.render(1, region, 'rgba', 1275 * 97))!; // 17 bands, the last one short
       expect(banded.channels).toBe(4);
       expect(Buffer.compare(whole.data, banded.data)).toBe(0);
+      // renders of one document running at once (each yields between its bands) give the same pixels
+      const [p1, p4, again] = await Promise.all([
+        doc.render(1, region, 'rgba', 1275 * 97), doc.render(4, region, 'rgba', 1275 * 61), doc.render(1, region, 'rgba', 1275 * 130),
+      ]);
+      expect(Buffer.compare(p1!.data, whole.data)).toBe(0);
+      expect(Buffer.compare(again!.data, whole.data)).toBe(0);
+      // an image cut by a band edge is resampled from that band's origin: at most one level off (of 255)
+      const p4whole = (await doc.render(4, region, 'rgba'))!.data;
+      let worst = 0;
+      for (let i = 0; i < p4whole.length; i++) worst = Math.max(worst, Math.abs(p4whole[i] - p4!.data[i]));
+      expect(worst).toBeLessThanOrEqual(1);
       const crop = { ...region, x: 300, y: 500, w: 400, h: 300 };
       const a = (await doc.render(1, crop, 'rgb', 400 * 300))!, b = (await doc.render(1, crop, 'rgb', 400 * 7))!;
       expect(Buffer.compare(a.data, b.data)).toBe(0);
