@@ -53,10 +53,8 @@ if (mode === '--child-pdfium-text') {
   // Another parser's ceiling, for comparison only (Quire reads text with pdf.js): PDFium in WebAssembly
   // (@embedpdf/pdfium, which Quire uses to draw pages) loading each page's text and asking every character
   // for its code point, box and font size, plus walking the page objects; no words, layout or output.
-  const { init } = await import('@embedpdf/pdfium');
-  const { createRequire } = await import('node:module');
-  const m = await init({ wasmBinary: fs.readFileSync(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm')) });
-  m.PDFiumExt_Init();
+  const { loadPdfium } = await import('../packages/formats/pdf/dist/pdfium.js');
+  const m = await loadPdfium();
   const P = m.pdfium;
   const bytes = fs.readFileSync(rest[0]);
   const reps = Number(rest[1] ?? 3);
@@ -137,9 +135,10 @@ if (mode === '--child-render') {
   let greyRaw = 0;
   if ((rest[2] ?? 'pdfium') === 'pdfium') {
     const { PdfiumDocument } = await import('../packages/formats/pdf/dist/pdfium.js');
+    const { renderSize } = await import('../packages/formats/pdf/dist/render.js');
     const doc = await PdfiumDocument.open(new Uint8Array(fs.readFileSync(rest[0])));
     const regionOf = ({ width, height }) => {
-      const w = Math.round((width * 300) / 72), h = Math.round((height * 300) / 72);
+      const { w, h } = renderSize(width, height, 300);
       return { fullWidth: w, fullHeight: h, x: 0, y: 0, w, h };
     };
     await doc.render(1, regionOf, 'grey');

@@ -48,7 +48,7 @@ const WHITE = 0xffffffff;
  * before the next: WebAssembly memory grows to its largest use and never shrinks, so this bounds
  * what one render leaves behind (16 MB of RGBA), and the event loop gets a turn between bands.
  */
-export const BAND_PIXELS = 4_000_000;
+const BAND_PIXELS = 4_000_000;
 
 let loading: Promise<WrappedPdfiumModule> | undefined;
 /** The module `loading` resolved to, so a failed one can be let go synchronously. */
@@ -69,7 +69,12 @@ function discardModule(m: WrappedPdfiumModule): void {
 /** The module's memory as bytes (Emscripten's HEAPU8, which the package's types leave out); a new view after memory grows. */
 const heapOf = (m: WrappedPdfiumModule) => (m.pdfium as unknown as { HEAPU8: Uint8Array }).HEAPU8;
 
-function loadPdfium(): Promise<WrappedPdfiumModule> {
+/**
+ * This isolate's PDFium module, loaded on first use from the package's own wasm file. Exported for
+ * measurements that call PDFium's C API directly (scripts/bench-extract.mjs); Quire draws through
+ * PdfiumDocument.
+ */
+export function loadPdfium(): Promise<WrappedPdfiumModule> {
   loading ??= (async () => {
     const { init } = await import('@embedpdf/pdfium');
     const wasm = await fs.readFile(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
