@@ -154,9 +154,9 @@ maybe('fleet retention: sweepers of several gateways over one Postgres and one b
     for (let i = 0; i < n; i++) {
       const id = randomUUID();
       const { store, blobs } = a;
-      await store.sql.transaction((tx) => store.jobs.create(tx, {
+      await store.jobs.create({
         id, org_id: orgId, key_id: null, kind: 'extract', request: {}, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() - 60_000),
-      }));
+      });
       await blobs.put(`${orgId}/${id}/source`, Buffer.from(`source ${i}`));
       await blobs.put(`${orgId}/${id}/result.json`, Buffer.from('{"markdown":"x"}'));
       await store.artifacts.create({ id: randomUUID(), org_id: orgId, job_id: id, type: 'extraction', data: {}, expires_at: new Date(Date.now() - 60_000) });

@@ -45,7 +45,7 @@ export class ArtifactRepo {
        VALUES ($1, $2, (SELECT COALESCE(MAX((data->>'version')::int), 0) FROM artifacts WHERE org_id = $1 AND type = 'schema' AND data->>'config_key' = $2) + 1)
        ON CONFLICT (org_id, config_key) DO UPDATE SET last_version = schema_versions.last_version + 1
        RETURNING last_version AS v`, [orgId, configKey]);
-    return Number(rows[0].v);
+    return rows[0].v;
   }
 
   async listSchemaVersions(orgId: string, configKey: string): Promise<Artifact[]> {

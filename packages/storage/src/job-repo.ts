@@ -1,6 +1,7 @@
 import { eventTypeFor, fromStatusesFor, type JobStatus } from '@quire/core';
 import type { SqlClient, SqlExecutor } from './sql-client.js';
 import type { JobError, JobRecord, JobSummary } from './records.js';
+import type { KeyRepo } from './key-repo.js';
 
 export interface NewJob {
   id: string;
@@ -45,16 +46,23 @@ const SUMMARY = JOB_SUMMARY_COLUMNS.join(', ');
  * transaction, so no event is lost across a restart and no canceled job is ever completed.
  */
 export class JobRepo {
-  constructor(private readonly db: SqlClient) {}
+  constructor(private readonly db: SqlClient, private readonly keys: KeyRepo) {}
 
-  async create(tx: SqlExecutor, j: NewJob): Promise<JobRecord> {
-    const { rows } = await tx.query<JobRecord>(
-      `INSERT INTO jobs (id, org_id, key_id, kind, status, request, input, credits_reserved, expires_at, parent_id)
-       VALUES ($1,$2,$3,$4,'pending',$5,$6,$7,$8,$9) RETURNING *`,
-      [j.id, j.org_id, j.key_id, j.kind, JSON.stringify(j.request), JSON.stringify(j.input), j.credits_reserved, j.expires_at, j.parent_id ?? null],
-    );
-    await writeEvent(tx, rows[0]);
-    return rows[0];
+  /** Runs `fn` in the caller's transaction when there is one, else in a transaction of its own. */
+  private inTransaction<T>(tx: SqlExecutor | undefined, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return tx ? fn(tx) : this.db.transaction(fn);
+  }
+
+  async create(j: NewJob, tx?: SqlExecutor): Promise<JobRecord> {
+    return this.inTransaction(tx, async (ex) => {
+      const { rows } = await ex.query<JobRecord>(
+        `INSERT INTO jobs (id, org_id, key_id, kind, status, request, input, credits_reserved, expires_at, parent_id)
+         VALUES ($1,$2,$3,$4,'pending',$5,$6,$7,$8,$9) RETURNING *`,
+        [j.id, j.org_id, j.key_id, j.kind, JSON.stringify(j.request), JSON.stringify(j.input), j.credits_reserved, j.expires_at, j.parent_id ?? null],
+      );
+      await writeEvent(ex, rows[0]);
+      return rows[0];
+    });
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
@@ -77,7 +85,7 @@ export class JobRepo {
    * The row comes back without its result (the caller holds it when it just wrote it).
    */
   async transition(id: string, to: JobStatus, patch: TransitionPatch = {}, tx?: SqlExecutor): Promise<JobSummary | undefined> {
-    const run = async (ex: SqlExecutor) => {
+    return this.inTransaction(tx, async (ex) => {
       const sets = ['status = $2', 'updated_at = now()'];
       const params: unknown[] = [id, to, fromStatusesFor(to)];
       const add = (col: string, v: unknown) => { params.push(v); sets.push(`${col} = $${params.length}`); };
@@ -95,8 +103,21 @@ export class JobRepo {
         `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${SUMMARY}`, params);
       if (rows[0]) await writeEvent(ex, rows[0]);
       return rows[0];
-    };
-    return tx ? run(tx) : this.db.transaction(run);
+    });
+  }
+
+  /**
+   * Ends a job that will not be charged (it failed, or was canceled) and releases the credits its key
+   * reserved when it was accepted, in one transaction. Only the caller whose compare-and-set moves the
+   * job releases, so concurrent or repeated calls release once; undefined when the job had already
+   * ended (nothing released).
+   */
+  async endAndRelease(id: string, to: 'failed' | 'canceled', error?: JobError, tx?: SqlExecutor): Promise<JobSummary | undefined> {
+    return this.inTransaction(tx, async (ex) => {
+      const ended = await this.transition(id, to, error ? { error } : {}, ex);
+      if (ended?.key_id) await this.keys.settle(ended.key_id, ended.credits_reserved, 0, ex);
+      return ended;
+    });
   }
 
   /**
@@ -138,6 +159,13 @@ export class JobRepo {
       `SELECT ${SUMMARY} FROM jobs WHERE expires_at < $1 AND status IN ('completed','failed','canceled') ORDER BY expires_at LIMIT $2`, [now, limit])).rows;
   }
 
+  /** Completed jobs of organizations that delete a result once it was read, whose result was read. */
+  async listRetrievedToDelete(limit = 500): Promise<JobSummary[]> {
+    return (await this.db.query<JobSummary>(
+      `SELECT ${JOB_SUMMARY_COLUMNS.map((c) => `j.${c}`).join(', ')} FROM jobs j JOIN organizations o ON o.id = j.org_id
+       WHERE o.delete_after_retrieval AND j.status = 'completed' AND j.result_retrieved_at IS NOT NULL LIMIT $1`, [limit])).rows;
+  }
+
   async listChildren(parentId: string): Promise<JobSummary[]> {
     return (await this.db.query<JobSummary>(`SELECT ${SUMMARY} FROM jobs WHERE parent_id = $1 ORDER BY created_at`, [parentId])).rows;
   }
@@ -155,7 +183,7 @@ export class JobRepo {
 
   async countByStatus(): Promise<Record<string, number>> {
     const { rows } = await this.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM jobs GROUP BY status');
-    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 }
 

@@ -62,16 +62,16 @@ export class KeyRepo {
    * Reserves `credits` against the key's cap atomically: zero rows when used + reserved + credits
    * would pass the cap. This is how a request is rejected before any processing.
    */
-  async reserve(tx: SqlExecutor, keyId: string, credits: number): Promise<boolean> {
-    const { rowCount } = await tx.query(
+  async reserve(keyId: string, credits: number, tx?: SqlExecutor): Promise<boolean> {
+    const { rowCount } = await (tx ?? this.db).query(
       `UPDATE api_keys SET credits_reserved = credits_reserved + $2
        WHERE id = $1 AND (credit_cap IS NULL OR credits_used + credits_reserved + $2 <= credit_cap)`, [keyId, credits]);
     return rowCount > 0;
   }
 
-  /** Turns a reservation into a charge of `charged` (which may differ from the reservation). */
-  async settle(tx: SqlExecutor, keyId: string, reserved: number, charged: number): Promise<void> {
-    await tx.query(
+  /** Turns a reservation into a charge of `charged` (which may differ from the reservation; 0 releases it). */
+  async settle(keyId: string, reserved: number, charged: number, tx?: SqlExecutor): Promise<void> {
+    await (tx ?? this.db).query(
       `UPDATE api_keys SET credits_reserved = GREATEST(credits_reserved - $2, 0), credits_used = credits_used + $3 WHERE id = $1`,
       [keyId, reserved, charged]);
   }

@@ -24,8 +24,8 @@ export interface UsageBucket extends UsageTotals {
 export class LedgerRepo {
   constructor(private readonly db: SqlClient) {}
 
-  async record(tx: SqlExecutor, c: Charge): Promise<void> {
-    await tx.query('INSERT INTO ledger (org_id, key_id, job_id, kind, credits, pages, documents) VALUES ($1,$2,$3,$4,$5,$6,$7)',
+  async record(c: Charge, tx?: SqlExecutor): Promise<void> {
+    await (tx ?? this.db).query('INSERT INTO ledger (org_id, key_id, job_id, kind, credits, pages, documents) VALUES ($1,$2,$3,$4,$5,$6,$7)',
       [c.org_id, c.key_id, c.job_id, c.kind, c.credits, c.pages, c.documents]);
   }
 
@@ -34,8 +34,14 @@ export class LedgerRepo {
       `SELECT COALESCE(SUM(credits),0)::float8 AS credits, COALESCE(SUM(pages),0)::int AS pages, COALESCE(SUM(documents),0)::int AS documents
        FROM ledger WHERE org_id = $1 AND ($2::timestamptz IS NULL OR created_at >= $2) AND ($3::timestamptz IS NULL OR created_at < $3)`,
       [orgId, since ?? null, until ?? null]);
-    const r = rows[0];
-    return { credits: Number(r.credits), pages: Number(r.pages), documents: Number(r.documents) };
+    return rows[0];
+  }
+
+  /** Pages charged to `orgId` since `since`: what a plan's page limit is checked against when a job is accepted. */
+  async pagesSince(orgId: string, since: Date, tx?: SqlExecutor): Promise<number> {
+    const { rows } = await (tx ?? this.db).query<{ pages: number }>(
+      'SELECT COALESCE(SUM(pages),0)::int AS pages FROM ledger WHERE org_id = $1 AND created_at >= $2', [orgId, since]);
+    return rows[0].pages;
   }
 
   /** Buckets of `unit` (day/week/month) between since and until, empty buckets included. */
@@ -45,6 +51,6 @@ export class LedgerRepo {
        FROM generate_series(date_trunc($2, $3::timestamptz AT TIME ZONE 'UTC'), $4::timestamptz AT TIME ZONE 'UTC', ('1 ' || $2)::interval) AS g(start)
        LEFT JOIN ledger l ON l.org_id = $1 AND (l.created_at AT TIME ZONE 'UTC') >= g.start AND (l.created_at AT TIME ZONE 'UTC') < g.start + ('1 ' || $2)::interval
        GROUP BY g.start ORDER BY g.start`, [orgId, unit, since, until]);
-    return rows.map((r) => ({ start: new Date(r.start).toISOString().slice(0, 10), credits: Number(r.credits), pages: Number(r.pages), documents: Number(r.documents) }));
+    return rows.map((r) => ({ start: new Date(r.start).toISOString().slice(0, 10), credits: r.credits, pages: r.pages, documents: r.documents }));
   }
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { openMetadataStore, type MetadataStore } from './metadata-store.js';
+import type { JobSummary } from './records.js';
 import { createTestDatabase } from '../../../tests/support/postgres.js';
 
 type Factory = () => Promise<{ store: MetadataStore; cleanup: () => Promise<void> }>;
@@ -39,9 +40,9 @@ for (const [name, factory, enabled] of adapters) {
 
     const newJob = async () => {
       const id = randomUUID();
-      await store.sql.transaction((tx) => store.jobs.create(tx, {
+      await store.jobs.create({
         id, org_id: orgId, key_id: null, kind: 'extract', request: {}, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3600_000),
-      }));
+      });
       return id;
     };
 
@@ -93,21 +94,95 @@ for (const [name, factory, enabled] of adapters) {
 
     it('reserves credits against a cap atomically', async () => {
       const { record } = await store.keys.create(orgId, { creditCap: 10 });
-      expect(await store.sql.transaction((tx) => store.keys.reserve(tx, record.id, 6))).toBe(true);
-      expect(await store.sql.transaction((tx) => store.keys.reserve(tx, record.id, 6))).toBe(false);
-      await store.sql.transaction((tx) => store.keys.settle(tx, record.id, 6, 4));
+      expect(await store.keys.reserve(record.id, 6)).toBe(true);
+      expect(await store.keys.reserve(record.id, 6)).toBe(false);
+      await store.keys.settle(record.id, 6, 4);
       const k = await store.keys.get(record.id);
       expect([k?.credits_used, k?.credits_reserved]).toEqual([4, 0]);
     });
 
     it('sums the ledger into totals and a timeline', async () => {
       const other = (await store.orgs.create({ name: 'ledger-org' })).id;
-      await store.sql.transaction((tx) => store.ledger.record(tx, { org_id: other, key_id: null, job_id: null, kind: 'extract', credits: 2.5, pages: 2, documents: 1 }));
+      await store.ledger.record({ org_id: other, key_id: null, job_id: null, kind: 'extract', credits: 2.5, pages: 2, documents: 1 });
       expect(await store.ledger.totals(other)).toEqual({ credits: 2.5, pages: 2, documents: 1 });
+      expect(await store.ledger.pagesSince(other, new Date(Date.now() - 60_000))).toBe(2);
+      expect(await store.ledger.pagesSince(other, new Date(Date.now() + 60_000))).toBe(0);
       const now = new Date();
       const tl = await store.ledger.timeline(other, 'day', new Date(now.getTime() - 2 * 86400_000), now);
       expect(tl.length).toBeGreaterThanOrEqual(3);
       expect(tl.reduce((a, b) => a + b.credits, 0)).toBe(2.5);
+    });
+
+    it('returns numeric and bigint columns as numbers', async () => {
+      const { record } = await store.keys.create(orgId, { creditCap: 12.5 });
+      await store.keys.reserve(record.id, 1.5);
+      const key = (await store.keys.get(record.id))!;
+      expect([key.credit_cap, key.credits_used, key.credits_reserved]).toEqual([12.5, 0, 1.5]);
+      const id = randomUUID();
+      await store.jobs.create({ id, org_id: orgId, key_id: record.id, kind: 'extract', request: {}, input: {}, credits_reserved: 1.5, expires_at: new Date(Date.now() + 3600_000), parent_id: id });
+      expect((await store.jobs.claim(id, 60_000))?.credits_reserved).toBe(1.5);
+      const done = (await store.jobs.transition(id, 'completed', { result: {}, credits_used: 0.75, pages: 3 }))!;
+      expect([done.credits_reserved, done.credits_used, done.pages]).toEqual([1.5, 0.75, 3]);
+      const [child] = await store.jobs.listChildren(id);
+      expect([child.credits_reserved, child.credits_used]).toEqual([1.5, 0.75]);
+      const ledgerOrg = (await store.orgs.create({ name: 'numeric-org' })).id;
+      await store.ledger.record({ org_id: ledgerOrg, key_id: record.id, job_id: id, kind: 'extract', credits: 0.25, pages: 3, documents: 1 });
+      expect(await store.ledger.totals(ledgerOrg)).toEqual({ credits: 0.25, pages: 3, documents: 1 });
+      const events = await store.outbox.listForJob(id);
+      expect(events.map((e) => typeof e.id)).toEqual(['number', 'number', 'number']);
+      expect(Object.values(await store.jobs.countByStatus()).every((n) => typeof n === 'number')).toBe(true);
+      const endpoint = await store.webhooks.createEndpoint({ org_id: orgId, url: 'https://hooks.example/numeric', secret: 'whsec_test' });
+      expect(typeof (await store.webhooks.createTestDelivery(endpoint, 'job.completed', {})).id).toBe('number');
+    });
+
+    it('ends a job and releases its reservation exactly once, also when two calls race', async () => {
+      const { record } = await store.keys.create(orgId, { creditCap: 100 });
+      const reservedJob = async (credits: number) => {
+        const id = randomUUID();
+        await store.sql.transaction(async (tx) => {
+          expect(await store.keys.reserve(record.id, credits, tx)).toBe(true);
+          await store.jobs.create({ id, org_id: orgId, key_id: record.id, kind: 'extract', request: {}, input: {}, credits_reserved: credits, expires_at: new Date(Date.now() + 3600_000) }, tx);
+        });
+        return id;
+      };
+      const reserved = async () => (await store.keys.get(record.id))!.credits_reserved;
+      const failure = { code: 'GENERAL_001', message: 'boom' };
+      // another job's reservation stays outstanding throughout: a second release of the same job would eat into it
+      await reservedJob(3);
+      const once = await reservedJob(6);
+      expect(await reserved()).toBe(9);
+      const ended = await store.jobs.endAndRelease(once, 'failed', failure);
+      expect([ended?.status, ended?.error]).toEqual(['failed', failure]);
+      expect(await reserved()).toBe(3);
+      expect(await store.jobs.endAndRelease(once, 'failed', failure)).toBeUndefined();
+      expect(await store.jobs.endAndRelease(once, 'canceled')).toBeUndefined();
+      expect(await reserved()).toBe(3);
+
+      // The second call starts while the first one's transaction is open (on Postgres it waits on the row
+      // lock, on another connection), and finds the job already ended when that transaction commits.
+      const raced = await reservedJob(2);
+      let second!: Promise<JobSummary | undefined>;
+      const first = await store.sql.transaction(async (tx) => {
+        const won = await store.jobs.endAndRelease(raced, 'canceled', undefined, tx);
+        second = store.jobs.endAndRelease(raced, 'failed', failure);
+        if (name === 'postgres') {
+          const waiting = async () => (await store.sql.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n;
+          while (!(await waiting())) await new Promise((r) => setTimeout(r, 10));
+        }
+        return won;
+      });
+      expect(first?.status).toBe('canceled');
+      expect(await second).toBeUndefined();
+      expect(await reserved()).toBe(3);
+
+      // and two calls at once, neither in a transaction of the caller's
+      const both = await reservedJob(4);
+      const results = await Promise.all([store.jobs.endAndRelease(both, 'canceled'), store.jobs.endAndRelease(both, 'failed', failure)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await reserved()).toBe(3);
+      expect((await store.keys.get(record.id))!.credits_used).toBe(0);
+      expect((await store.outbox.listForJob(both)).map((e) => e.type)).toEqual(['job.created', results[0] ? 'job.cancelled' : 'job.failed']);
     });
 
     it('draws distinct schema versions for concurrent runs of one lineage, continuing after existing records', async () => {

@@ -25,7 +25,7 @@ export class MetadataStore {
   constructor(readonly sql: SqlClient) {
     this.orgs = new OrgRepo(sql);
     this.keys = new KeyRepo(sql);
-    this.jobs = new JobRepo(sql);
+    this.jobs = new JobRepo(sql, this.keys);
     this.artifacts = new ArtifactRepo(sql);
     this.ledger = new LedgerRepo(sql);
     this.outbox = new OutboxRepo(sql);

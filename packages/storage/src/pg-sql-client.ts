@@ -2,9 +2,15 @@ import pg from 'pg';
 import { QuireError } from '@quire/core';
 import type { SqlClient, SqlExecutor, SqlResult } from './sql-client.js';
 
-// numeric → number (credits are small decimals), int8 → number (bigserial ids and counts).
-pg.types.setTypeParser(1700, (v) => Number(v));
-pg.types.setTypeParser(20, (v) => Number(v));
+const NUMERIC = 1700, INT8 = 20;
+/**
+ * numeric → number (credits are small decimals), int8 → number (bigserial ids and counts), for this
+ * client's connections only: pg.types.setTypeParser would change every pg client in the process.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === NUMERIC || oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 const unavailable = (e: unknown) => new QuireError('STORAGE_003', 'Metadata store unavailable', { reason: (e as Error).message });
 
@@ -21,7 +27,7 @@ export class PgSqlClient implements SqlClient {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
   constructor(private readonly connectionString: string, opts: { max?: number } = {}) {
-    this.pool = new pg.Pool({ connectionString, max: opts.max ?? 10, connectionTimeoutMillis: 5000 });
+    this.pool = new pg.Pool({ connectionString, max: opts.max ?? 10, connectionTimeoutMillis: 5000, types });
     this.pool.on('error', () => { /* idle client errors surface on the next query */ });
   }
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>> {

@@ -24,7 +24,7 @@ export class PgliteSqlClient implements SqlClient {
 
   /** `dataDir` undefined = in memory. `template` = a dumpDataDir() tarball to start from (fast test start). */
   static async open(dataDir?: string, template?: Blob): Promise<PgliteSqlClient> {
-    // numeric and int8 as JS numbers, as the pg adapter returns them.
+    // numeric (a string by default) and int8 as JS numbers, as the pg adapter returns them.
     const parsers = { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) };
     // PGlite creates only the last level of its directory: a data directory that does not exist yet
     // (a fresh checkout's ./data) would fail with ENOENT on ./data/pglite.
@@ -102,16 +102,5 @@ async function createDataDir(dataDir: string): Promise<void> {
 }
 
 function toResult<T>(r: { rows: T[]; affectedRows?: number }): SqlResult<T> {
-  const rows = r.rows.map(normalizeRow) as T[];
-  return { rows, rowCount: r.affectedRows ?? rows.length };
-}
-
-// PGlite returns numeric as string and int8 as bigint-ish numbers; match the pg adapter (numbers).
-function normalizeRow<T>(row: T): T {
-  if (!row || typeof row !== 'object') return row;
-  const out = row as Record<string, unknown>;
-  for (const [k, v] of Object.entries(out)) {
-    if (typeof v === 'bigint') out[k] = Number(v);
-  }
-  return row;
+  return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
 }

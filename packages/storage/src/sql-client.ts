@@ -1,12 +1,19 @@
 /**
  * The SQL seam under the metadata store. Postgres (pg.Pool) and PGlite speak the same dialect, so
  * one set of migrations and one query layer serve both; only this small port has two adapters.
+ * Both return numeric and int8 values (credits, bigserial ids, counts) as JS numbers, so the
+ * repositories' row types say `number` and no caller converts.
  */
 export interface SqlResult<T> {
   rows: T[];
   rowCount: number;
 }
 
+/**
+ * Something statements run on: the client itself or a transaction it opened. Repository methods that
+ * can join a caller's transaction take one as their last, optional parameter (`tx`); without it they
+ * run on the client, in a transaction of their own when they write more than one row.
+ */
 export interface SqlExecutor {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<SqlResult<T>>;
 }

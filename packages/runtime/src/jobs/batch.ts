@@ -22,11 +22,11 @@ export async function submitBatch(store: MetadataStore, jobs: JobService, b: {
   request: Record<string, unknown>; children: (Omit<SubmitJob, 'org' | 'key' | 'parentId'> & { label: Record<string, unknown> })[];
 }): Promise<{ parent: JobSummary; children: JobSummary[] }> {
   const retention = b.org.retention_hours ?? b.retentionHours;
-  await store.sql.transaction((tx) => store.jobs.create(tx, {
+  await store.jobs.create({
     id: b.parentId, org_id: b.org.id, key_id: b.key?.id ?? null, kind: b.parentKind, request: b.request,
     input: { children: b.children.map((c) => ({ job_id: c.jobId, ...c.label })) }, credits_reserved: 0,
     expires_at: new Date(Date.now() + retention * 3600_000), parent_id: null,
-  }));
+  });
   const parent = (await store.jobs.claim(b.parentId, retention * 3600_000))!; // → processing (started_at, job.processing event)
   const accepted: JobSummary[] = [];
   try {
@@ -56,12 +56,12 @@ export async function settleBatchParent(store: MetadataStore, parentId: string):
   const labels = new Map(((parent.input.children ?? []) as { job_id: string }[]).map((c) => [c.job_id, c]));
   const summary = children.map((c) => ({
     ...labels.get(c.id), job_id: c.id, status: c.status,
-    ...(c.status === 'completed' ? { [BATCH_OUTPUT_ID[c.kind] ?? 'result_id']: c.id, pages: c.pages ?? 0, credits_used: Number(c.credits_used ?? 0) } : {}),
+    ...(c.status === 'completed' ? { [BATCH_OUTPUT_ID[c.kind] ?? 'result_id']: c.id, pages: c.pages, credits_used: c.credits_used } : {}),
     ...(c.error ? { error: c.error.message, error_code: c.error.code } : {}),
   }));
   const count = (s: string) => children.filter((c) => c.status === s).length;
-  const pages = children.reduce((a, c) => a + (c.pages ?? 0), 0);
-  const credits = children.reduce((a, c) => a + Number(c.credits_used ?? 0), 0);
+  const pages = children.reduce((a, c) => a + c.pages, 0);
+  const credits = children.reduce((a, c) => a + c.credits_used, 0);
   return store.jobs.transition(parentId, 'completed', {
     result: { batch_id: parentId, total: children.length, completed: count('completed'), failed: count('failed'), canceled: count('canceled'), pages, credits_used: credits, results: summary },
     pages, credits_used: 0,

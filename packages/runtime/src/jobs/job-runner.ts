@@ -43,10 +43,7 @@ export class JobRunner {
     const handler = this.handlers[msg.kind];
     if (!handler || !isJobKind(msg.kind)) {
       log.error({ msg }, 'no handler for job kind');
-      await store.sql.transaction(async (tx) => {
-        const failed = await store.jobs.transition(msg.jobId, 'failed', { error: { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` } }, tx);
-        if (failed?.key_id) await store.keys.settle(tx, failed.key_id, Number(failed.credits_reserved), 0);
-      });
+      await store.jobs.endAndRelease(msg.jobId, 'failed', { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` });
       return;
     }
     const job = await store.jobs.claim(msg.jobId, config.jobLeaseMs);
@@ -111,8 +108,8 @@ export class JobRunner {
       for (const a of outcome.artifacts ?? []) {
         await store.artifacts.create({ id: a.id, org_id: job.org_id, job_id: job.id, type: a.type, parent_id: a.parentId ?? null, data: a.data, expires_at: j.expires_at }, tx);
       }
-      if (job.key_id) await store.keys.settle(tx, job.key_id, Number(job.credits_reserved), outcome.credits);
-      await store.ledger.record(tx, { org_id: job.org_id, key_id: job.key_id, job_id: job.id, kind: job.kind, credits: outcome.credits, pages: outcome.pages, documents: outcome.documents ?? 1 });
+      if (job.key_id) await store.keys.settle(job.key_id, job.credits_reserved, outcome.credits, tx);
+      await store.ledger.record({ org_id: job.org_id, key_id: job.key_id, job_id: job.id, kind: job.kind, credits: outcome.credits, pages: outcome.pages, documents: outcome.documents ?? 1 }, tx);
       return j;
     });
     if (!done) await this.discard(job);
@@ -138,10 +135,7 @@ export class JobRunner {
         return;
       }
     }
-    await store.sql.transaction(async (tx) => {
-      const failed = await store.jobs.transition(job.id, 'failed', { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, tx);
-      if (failed?.key_id) await store.keys.settle(tx, failed.key_id, Number(failed.credits_reserved), 0);
-    });
+    await store.jobs.endAndRelease(job.id, 'failed', { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
   }
 
   /** Stops taking work and waits for jobs in flight (the queue's close does the former). */

@@ -34,39 +34,30 @@ export class JobService {
     const retention = s.org.retention_hours ?? this.retentionHours;
     const job = await this.store.sql.transaction(async (tx) => {
       if (s.org.page_limit !== null && s.quotePages > 0) {
-        const period = billingPeriod(new Date());
-        const { rows } = await tx.query<{ pages: number }>(
-          'SELECT COALESCE(SUM(pages),0)::int AS pages FROM ledger WHERE org_id = $1 AND created_at >= $2', [s.org.id, period.start]);
-        if (Number(rows[0].pages) + s.quotePages > s.org.page_limit) {
-          throw new QuireError('BILLING_002', `Page limit exceeded: this request needs ${s.quotePages} pages and ${s.org.page_limit - Number(rows[0].pages)} remain in this billing period`,
-            { page_limit: s.org.page_limit, pages_used: Number(rows[0].pages), pages_requested: s.quotePages });
+        const pagesUsed = await this.store.ledger.pagesSince(s.org.id, billingPeriod(new Date()).start, tx);
+        if (pagesUsed + s.quotePages > s.org.page_limit) {
+          throw new QuireError('BILLING_002', `Page limit exceeded: this request needs ${s.quotePages} pages and ${s.org.page_limit - pagesUsed} remain in this billing period`,
+            { page_limit: s.org.page_limit, pages_used: pagesUsed, pages_requested: s.quotePages });
         }
       }
-      if (s.key && s.quoteCredits > 0 && !(await this.store.keys.reserve(tx, s.key.id, s.quoteCredits))) {
+      if (s.key && s.quoteCredits > 0 && !(await this.store.keys.reserve(s.key.id, s.quoteCredits, tx))) {
         throw new QuireError('BILLING_004', `Credit cap reached: this request needs ${s.quoteCredits} credits and the API key's cap would be exceeded`,
           { credit_cap: s.key.credit_cap, credits_requested: s.quoteCredits });
       }
-      return this.store.jobs.create(tx, {
+      return this.store.jobs.create({
         id, org_id: s.org.id, key_id: s.key?.id ?? null, kind: s.kind, request: s.request, input: s.input,
         credits_reserved: s.key ? s.quoteCredits : 0, expires_at: new Date(Date.now() + retention * 3600_000), parent_id: s.parentId,
-      });
+      }, tx);
     });
     try {
       await this.queue.enqueue(JOB_CATALOG[s.kind].queue, { jobId: id, kind: s.kind });
     } catch (e) {
       this.log.error({ err: e, jobId: id }, 'enqueue failed; failing the job');
-      await this.failUnqueued(job, e);
+      await this.store.jobs.endAndRelease(id, 'failed', { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` });
       throw new QuireError('GENERAL_002', 'The job queue is unavailable; nothing was charged, please retry');
     }
     if (this.queue.brokered) return (await this.store.jobs.transition(id, 'queued')) ?? job;
     return job;
-  }
-
-  private async failUnqueued(job: JobSummary, e: unknown): Promise<void> {
-    await this.store.sql.transaction(async (tx) => {
-      await this.store.jobs.transition(job.id, 'failed', { error: { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` } }, tx);
-      if (job.key_id) await this.store.keys.settle(tx, job.key_id, Number(job.credits_reserved), 0);
-    });
   }
 
   /** DELETE /job/{id}: cancels pending/queued/processing work; the worker stops at its next page boundary. */
@@ -74,11 +65,7 @@ export class JobService {
     const job = await this.store.jobs.getForOrg(orgId, jobId);
     if (!job) throw new QuireError('JOB_001', 'Job not found', { job_id: jobId });
     assertCancelable(job.status);
-    const canceled = await this.store.sql.transaction(async (tx) => {
-      const j = await this.store.jobs.transition(jobId, 'canceled', {}, tx);
-      if (j?.key_id) await this.store.keys.settle(tx, j.key_id, Number(j.credits_reserved), 0);
-      return j;
-    });
+    const canceled = await this.store.jobs.endAndRelease(jobId, 'canceled');
     if (!canceled) {
       const now = await this.store.jobs.getForOrg(orgId, jobId);
       assertCancelable(now!.status); // raced to a terminal state: report that state's error

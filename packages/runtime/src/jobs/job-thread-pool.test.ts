@@ -197,8 +197,8 @@ describe('JobRunner over a thread that dies', () => {
     const submit = async (input: Record<string, unknown>) => {
       const id = crypto.randomUUID();
       await store.sql.transaction(async (tx) => {
-        await store.keys.reserve(tx, record.id, 1);
-        await store.jobs.create(tx, { id, org_id: org.id, key_id: record.id, kind: 'extract', request: {}, input, credits_reserved: 1, expires_at: new Date(Date.now() + 3_600_000) });
+        await store.keys.reserve(record.id, 1, tx);
+        await store.jobs.create({ id, org_id: org.id, key_id: record.id, kind: 'extract', request: {}, input, credits_reserved: 1, expires_at: new Date(Date.now() + 3_600_000) }, tx);
       });
       return id;
     };

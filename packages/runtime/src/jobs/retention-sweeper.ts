@@ -1,4 +1,4 @@
-import { JOB_SUMMARY_COLUMNS, type BlobStore, type JobSummary, type MetadataStore } from '@quire/storage';
+import type { BlobStore, JobSummary, MetadataStore } from '@quire/storage';
 import type { Logger } from '../logger.js';
 
 /** The advisory lock of a sweep round (migrate.ts's lock is 727274). */
@@ -57,10 +57,7 @@ export class RetentionSweeper {
       }
       if (batch.length < 100) break;
     }
-    const retrieved = await this.store.sql.query<JobSummary>(
-      `SELECT ${JOB_SUMMARY_COLUMNS.map((c) => `j.${c}`).join(', ')} FROM jobs j JOIN organizations o ON o.id = j.org_id
-       WHERE o.delete_after_retrieval AND j.status = 'completed' AND j.result_retrieved_at IS NOT NULL LIMIT 500`);
-    for (const job of retrieved.rows) {
+    for (const job of await this.store.jobs.listRetrievedToDelete()) {
       if (this.stopping) break;
       if (await this.expire(job)) count++;
     }

@@ -56,7 +56,7 @@ describe('JobRunner with results serialized on a job thread', () => {
   async function runWith(handler: RunnableJobHandler, env: Record<string, string> = {}) {
     const org = await store.orgs.create({ name: 'serialized' });
     const id = crypto.randomUUID();
-    await store.sql.transaction((tx) => store.jobs.create(tx, { id, org_id: org.id, key_id: null, kind: 'extract', request: {}, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3_600_000) }));
+    await store.jobs.create({ id, org_id: org.id, key_id: null, kind: 'extract', request: {}, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3_600_000) });
     const blobs = new FsBlobStore({ root: dir });
     const queue = new InProcessJobQueue();
     const runner = new JobRunner({ store, blobs, queue, config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: handler });

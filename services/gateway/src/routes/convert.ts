@@ -37,10 +37,10 @@ export function convertRoutes(deps: GatewayDeps): Router {
       const expiresAt = new Date(Date.now() + retention * 3600_000);
       const url = `${baseUrl(req, deps)}/files/${fileId}?token=${token}`;
       const result = { file_id: fileId, url, filename: document.filename ?? null, size: document.size, format: info.format, page_count: info.pageCount, expires_at: expiresAt.toISOString() };
-      await deps.store.sql.transaction((tx) => deps.store.jobs.create(tx, {
+      await deps.store.jobs.create({
         id: fileId, org_id: org.id, key_id: req.apiKey!.id, kind: 'convert', request: {}, credits_reserved: 0, expires_at: expiresAt,
         input: { blob_key: document.blobKey, filename: document.filename ?? null, size: document.size, format: info.format, token_hash: sha(token) },
-      }));
+      });
       await deps.store.jobs.claim(fileId, 60_000);
       await deps.store.jobs.transition(fileId, 'completed', { result, credits_used: 0, pages: 0 });
       res.json(result);

@@ -32,8 +32,8 @@ export function usageRoutes(deps: GatewayDeps): Router {
         page_limit: org.page_limit, pages_remaining: org.page_limit === null ? null : Math.max(0, org.page_limit - inPeriod.pages),
       },
       key: {
-        credit_cap: freshKey.credit_cap === null ? null : Number(freshKey.credit_cap), credits_used: Number(freshKey.credits_used),
-        credits_remaining: freshKey.credit_cap === null ? null : Math.max(0, Number(freshKey.credit_cap) - Number(freshKey.credits_used) - Number(freshKey.credits_reserved)),
+        credit_cap: freshKey.credit_cap, credits_used: freshKey.credits_used,
+        credits_remaining: freshKey.credit_cap === null ? null : Math.max(0, freshKey.credit_cap - freshKey.credits_used - freshKey.credits_reserved),
       },
       totals: { documents: all.documents, pages: all.pages, credits: all.credits },
       timeline: { granularity: q.granularity, from: from.toISOString(), to: to.toISOString(), buckets },
