@@ -5,7 +5,7 @@ import path from 'node:path';
 import { characterErrorRate, renderScan, SAMPLE_LINES, type Scan } from '../../../tests/fixtures/scans/generate.js';
 import { createOcrPool, type OcrPool } from './index.js';
 import { checkTesseractBinary, createNativeTesseractWorkerFactory, nativeTessdataDir, parseHocrRowHeights, parseTesseractTsv, parseTesseractVersion, splitNativeOutput } from './native-worker.js';
-import { describeOcrWorkerConformance } from './ocr-worker.conformance.js';
+import { describeOcrWorkerConformance } from '../test/ocr-worker.conformance.js';
 import { languageDataPath } from './tesseract-worker.js';
 
 const T = 120_000;
