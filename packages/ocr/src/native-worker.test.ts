@@ -6,7 +6,7 @@ import { characterErrorRate, renderScan, SAMPLE_LINES, type Scan } from '../../.
 import { createOcrPool, type OcrPool } from './index.js';
 import { checkTesseractBinary, createNativeTesseractWorkerFactory, nativeTessdataDir, parseHocrRowHeights, parseTesseractTsv, parseTesseractVersion, splitNativeOutput } from './native-worker.js';
 import { describeOcrWorkerConformance } from '../test/ocr-worker.conformance.js';
-import { languageDataPath } from './tesseract-worker.js';
+import { languageDataPath } from './tesseract-settings.js';
 
 const T = 120_000;
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { characterErrorRate, renderScan, type Scan } from '../../../tests/fixtures/scans/generate.js';
-import { SECOND_BINARISATION, type OcrWorker, type OcrWorkerFactory, type TessResult } from '../src/tesseract-worker.js';
+import { SECOND_BINARISATION, type OcrWorker, type OcrWorkerFactory, type TessResult } from '../src/ocr-worker.js';
 import { linesOf } from '../src/words.js';
 
 const T = 120_000;
