@@ -1,6 +1,6 @@
 import type { Box, RawWord } from '@quire/core';
-import { unionBox } from '@quire/core';
-import { dominantSize, joinWords, mostly } from './text.js';
+import { mostly, unionBox } from '@quire/core';
+import { dominantSize, joinWords } from './text.js';
 import type { Frag, PageGeom } from './types.js';
 
 /** A gap wider than this many ems ends a line fragment: column gutters are ≥ 1 em, justified word spaces < 0.9 em. */

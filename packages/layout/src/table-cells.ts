@@ -1,6 +1,6 @@
-import type { Box, RawPage, RawWord, TableCell, TableElement } from '@quire/core';
+import { meanConfidence, mostly, type Box, type RawPage, type RawWord, type TableCell, type TableElement } from '@quire/core';
 import { bandsOf, buildFragments } from './lines.js';
-import { joinLines, meanConfidence, mostly } from './text.js';
+import { joinLines } from './text.js';
 import type { PageGeom } from './types.js';
 
 /** Text of a cell: its words as lines, wrapped lines joined with hyphenation repaired. */
