@@ -1,7 +1,7 @@
 // Text-comparison metrics for the extraction evaluation (scripts/eval-extract.mjs): markup
 // stripping, character similarity from the exact Levenshtein distance, word-level F1 and a
 // reading-order score from the longest common subsequence of words. Pure functions; tested in
-// tests/helpers/text-metrics.test.ts.
+// tests/support/text-metrics.test.ts.
 import { parse } from 'parse5';
 
 /** NFKC (ligatures, full-width forms), typographic quotes/dashes to ASCII, whitespace collapsed. */

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './geometry.js';
 export * from './raw-page.js';
+export * from './word-stats.js';
 export * from './document.js';
 export * from './ids.js';
 export * from './page-range.js';

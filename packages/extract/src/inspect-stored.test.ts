@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
-import { inspectDocument, inspectStoredDocument, listZipEntriesByRange, type RandomAccessSource } from './inspect.js';
+import type { RandomAccessSource } from '@quire/format-ooxml';
+import { inspectDocument, inspectStoredDocument } from './inspect.js';
 
 /** A source over bytes that records how much was read. */
 function source(bytes: Uint8Array): RandomAccessSource & { bytesRead: number } {
@@ -25,14 +26,13 @@ describe('inspectStoredDocument (bounded memory)', () => {
     expect(await inspectStoredDocument(source(bytes))).toEqual(await inspectDocument(bytes)); // small: read whole
   });
 
-  it('lists zip entries from the central directory and identifies OOXML by them', async () => {
+  it('identifies OOXML by the zip entries of its central directory', async () => {
     const zip = new JSZip();
     zip.file('[Content_Types].xml', '<Types/>');
     zip.file('ppt/presentation.xml', '<p/>');
     for (let i = 1; i <= 3; i++) zip.file(`ppt/slides/slide${i}.xml`, '<s/>');
     zip.file('ppt/media/filler.bin', new Uint8Array(512 * 1024).map((_, i) => (i * 7919) % 251), { compression: 'STORE' });
     const bytes = await zip.generateAsync({ type: 'uint8array' });
-    expect((await listZipEntriesByRange(source(bytes))).sort()).toEqual(Object.keys(zip.files).sort());
     const src = source(bytes);
     expect(await inspectStoredDocument(src, 0)).toEqual({ format: 'pptx', pageCount: 3 });
     expect(src.bytesRead).toBeLessThan(bytes.byteLength / 2);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { QuireError, sniffFileType, type SourceFormat } from '@quire/core';
-import { listZipEntries } from '@quire/format-ooxml';
+import { listZipEntries, listZipEntriesByRange, type RandomAccessSource } from '@quire/format-ooxml';
 import { loadPdfjs } from '@quire/format-pdf';
 
 export interface DocumentInfo {
@@ -30,13 +30,6 @@ export async function inspectDocument(bytes: Uint8Array): Promise<DocumentInfo> 
   }
 }
 
-/** Random access to a stored document (a blob store's getRange), so large inputs are never read whole. */
-export interface RandomAccessSource {
-  size: number;
-  /** Bytes [start, end). */
-  read(start: number, end: number): Promise<Uint8Array>;
-}
-
 /** Documents up to this size are read whole by `inspectStoredDocument` (simplest, exact); larger ones by range. */
 export const INSPECT_WHOLE_LIMIT_BYTES = 16 * 1024 * 1024;
 const RANGE_CHUNK = 64 * 1024;
@@ -59,38 +52,6 @@ export async function inspectStoredDocument(src: RandomAccessSource, wholeLimit 
     case 'xlsx': return { format, pageCount: Math.max(1, entries!.filter((n) => /^xl\/(worksheets\/sheet|chartsheets\/sheet)\d+\.xml$/.test(n)).length) };
     default: return { format, pageCount: 1 };
   }
-}
-
-/** Zip entry names from the central directory (EOCD, zip64 aware), reading only the file's tail. */
-export async function listZipEntriesByRange(src: RandomAccessSource): Promise<string[]> {
-  const corrupt = () => new QuireError('FILE_003', 'File corrupted: not a readable zip/OOXML container');
-  const tailLen = Math.min(src.size, 22 + 65535 + 20);
-  const tailStart = src.size - tailLen;
-  const tail = Buffer.from(await src.read(tailStart, src.size));
-  let eocd = -1;
-  for (let i = tail.length - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
-  if (eocd < 0) throw corrupt();
-  let cdSize = tail.readUInt32LE(eocd + 12);
-  let cdOffset = tail.readUInt32LE(eocd + 16);
-  if (cdOffset === 0xffffffff || cdSize === 0xffffffff) {
-    const loc = eocd - 20;
-    if (loc < 0 || tail.readUInt32LE(loc) !== 0x07064b50) throw corrupt();
-    const z64At = Number(tail.readBigUInt64LE(loc + 8));
-    const z64 = Buffer.from(await src.read(z64At, z64At + 56));
-    if (z64.length < 56 || z64.readUInt32LE(0) !== 0x06064b50) throw corrupt();
-    cdSize = Number(z64.readBigUInt64LE(40));
-    cdOffset = Number(z64.readBigUInt64LE(48));
-  }
-  if (cdOffset + cdSize > src.size || cdSize > 64 * 1024 * 1024) throw corrupt();
-  const cd = Buffer.from(await src.read(cdOffset, cdOffset + cdSize));
-  const names: string[] = [];
-  for (let i = 0; i + 46 <= cd.length;) {
-    if (cd.readUInt32LE(i) !== 0x02014b50) throw corrupt();
-    const nameLen = cd.readUInt16LE(i + 28), extraLen = cd.readUInt16LE(i + 30), commentLen = cd.readUInt16LE(i + 32);
-    names.push(cd.toString('utf8', i + 46, i + 46 + nameLen));
-    i += 46 + nameLen + extraLen + commentLen;
-  }
-  return names;
 }
 
 const pdfjsOptions = () => ({

@@ -2,12 +2,11 @@ import type { Box, Page, RawPage, RawWord } from '@quire/core';
 import { boxArea, intersection, unionBox } from '@quire/core';
 import { buildBlocks } from './blocks.js';
 import { detectFigures, takesWord, type FigureCandidate } from './figures.js';
-import { buildFragments } from './lines.js';
+import { buildFragments, textOfWords } from './lines.js';
 import { readingOrder } from './reading-order.js';
 import { collectRulings } from './rulings.js';
 import { detectMarks } from './selection.js';
 import { linkCaptions, summarize } from './summarize.js';
-import { cellText } from './table-cells.js';
 import { detectRuledTables } from './tables-ruled.js';
 import { detectTextTables } from './tables-text.js';
 import { normalizeText } from './text.js';
@@ -106,7 +105,7 @@ function assignFigureWords(words: RawWord[], figures: readonly FigureCandidate[]
     else taken.set(f, [w]);
   }
   for (const [f, ws] of taken) {
-    f.figure.text = cellText(ws, geom);
+    f.figure.text = textOfWords(ws, geom);
     f.figure.box = unionBox([f.figure.box!, ...ws.map((w) => w.box)]);
   }
   return rest;

@@ -1,6 +1,6 @@
 import type { Box, RawWord } from '@quire/core';
-import { unionBox } from '@quire/core';
-import { dominantSize, joinWords, mostly } from './text.js';
+import { mostly, unionBox } from '@quire/core';
+import { dominantSize, joinLines, joinWords } from './text.js';
 import type { Frag, PageGeom } from './types.js';
 
 /** A gap wider than this many ems ends a line fragment: column gutters are ≥ 1 em, justified word spaces < 0.9 em. */
@@ -201,4 +201,11 @@ function lowerBound(xs: readonly number[], v: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** Text of some words (a table cell, a figure's labels): their lines, wrapped lines joined with hyphenation repaired. */
+export function textOfWords(words: readonly RawWord[], geom: PageGeom): string {
+  if (words.length === 0) return '';
+  const bands = bandsOf(buildFragments(words, geom));
+  return joinLines(bands.map((b) => b.map((f) => f.text).join(' ')));
 }

@@ -1,7 +1,7 @@
-import type { FigureElement, RawWord, TableElement } from '@quire/core';
+import { meanConfidence, type FigureElement, type RawWord, type TableElement } from '@quire/core';
 import type { BlockDraft } from './blocks.js';
 import { captionKind, footnoteSymbol, isFormula, isRefSymbol, startsCaption } from './markers.js';
-import { joinLines, joinWords, meanConfidence } from './text.js';
+import { joinLines, joinWords } from './text.js';
 import type { BlockSummary, Frag, PageGeom } from './types.js';
 
 /** Reduces a block to its text and features; the words are dropped here. */

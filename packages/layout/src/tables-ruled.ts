@@ -1,9 +1,7 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { isDots } from './leaders.js';
-import { bandsOf, buildFragments } from './lines.js';
+import { isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { bandsOf, buildFragments, textOfWords } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
-import { locate, toTable, type CellDraft } from './table-cells.js';
-import { joinWrappedRows } from './table-rows.js';
 import { basisRows, columnsOf, leaderSplit } from './tables-text.js';
 import type { PageGeom } from './types.js';
 
@@ -29,6 +27,18 @@ export function detectRuledTables(raw: RawPage, words: readonly RawWord[], rulin
     out.push(res);
   }
   return out;
+}
+
+/** Index i with edges[i] <= v < edges[i+1], or -1 outside. */
+function locate(edges: readonly number[], v: number): number {
+  if (v < edges[0] || v > edges[edges.length - 1]) return -1;
+  let lo = 0, hi = edges.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (edges[mid] <= v) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function positions(rules: readonly Rule[], lo: number, hi: number): number[] {
@@ -86,7 +96,7 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   // a frame whose every text cell spans the full width has no column rules (a boxed list, a banded table
   // ruled between rows only): its columns come from text alignment, left to the borderless detector
   if (joined.drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
-  const table = toTable(joined.drafts, joined.rows, cols, raw, geom, 0.95, false, joined.labelRows);
+  const table = tableFromDrafts(joined.drafts, joined.rows, cols, raw, (ws) => textOfWords(ws, geom), 0.95, false, joined.labelRows);
   table.extra = { source: 'ruled' };
   return { table, words: new Set(inGrid) };
 }

@@ -1,9 +1,7 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { isDots, splitAtLeaders } from './leaders.js';
-import { bandsOf, makeFrag } from './lines.js';
+import { isDots, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { bandsOf, makeFrag, textOfWords } from './lines.js';
 import type { Rule } from './rulings.js';
-import { toTable, type CellDraft } from './table-cells.js';
-import { joinWrappedRows } from './table-rows.js';
 import type { Frag, PageGeom } from './types.js';
 
 const MARKER = /^([•▪◦‣⁃∙·●○■□–\-*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxlc]{1,6}[.)])$/;
@@ -198,7 +196,7 @@ function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: P
   const joined = joinWrappedRows(drafts, rows.length, (r) => ruledGaps[r]);
   const gaps = joined.ruled.slice(0, joined.rows - 1);
   const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
-  const table = toTable(joined.drafts, joined.rows, cols.length, raw, geom, anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
+  const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
   return { table, frags: new Set(rows.flat()) };
 }

@@ -62,13 +62,6 @@ export function joinWords(words: readonly RawWord[], pageWidth: number, rtl = fa
   return out;
 }
 
-export const meanConfidence = (words: readonly RawWord[]): number => {
-  if (words.length === 0) return 1;
-  let s = 0;
-  for (const w of words) s += w.confidence;
-  return s / words.length;
-};
-
 /** Size with the most characters (ties to the larger), the way body text size is defined. */
 export function dominantSize(words: readonly RawWord[]): number {
   if (words.length === 1) return words[0].fontSize;
@@ -80,14 +73,4 @@ export function dominantSize(words: readonly RawWord[]): number {
   let best = 0, bestN = -1;
   for (const [k, n] of hist) if (n > bestN || (n === bestN && k > best)) { best = k; bestN = n; }
   return best;
-}
-
-/** True when at least 80% of the characters carry the flag. */
-export function mostly(words: readonly RawWord[], flag: 'bold' | 'italic'): boolean {
-  let yes = 0, all = 0;
-  for (const w of words) {
-    all += w.text.length;
-    if (w[flag]) yes += w.text.length;
-  }
-  return all > 0 && yes >= 0.8 * all;
 }

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { characterErrorRate, renderScan, type Scan } from '../../../tests/fixtures/scans/generate.js';
 import { recognizePage } from './recognize-page.js';
-import { createTesseractWorker, SECOND_BINARISATION, type OcrPass, type OcrWorker, type TessResult } from './tesseract-worker.js';
+import { SECOND_BINARISATION, type OcrPass, type OcrWorker, type TessResult } from './ocr-worker.js';
+import { createTesseractWorker } from './tesseract-worker.js';
 
 const T = 120_000;
 

@@ -2,7 +2,8 @@ import os from 'node:os';
 import { DEFAULT_LIMITS, type OcrEngine } from '@quire/core';
 import { recognizePage } from './recognize-page.js';
 import { createNativeTesseractWorkerFactory } from './native-worker.js';
-import { createTesseractWorker, type OcrWorkerFactory } from './tesseract-worker.js';
+import type { OcrWorkerFactory } from './ocr-worker.js';
+import { createTesseractWorker } from './tesseract-worker.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** Which tesseract runs the recognitions: tesseract.js (WASM, in worker threads) or the native CLI. */
@@ -75,7 +76,9 @@ export { recognizePage, rasterRulings, chooseScale, candidateAngles, type PageIn
 export { detectRulings, rulingsToRaw, dropTextUnderlines, type PixelLine, type PixelSquare, type RasterRulings, type RulingOptions } from './rulings.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
 export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';
-export { createTesseractWorker, languageDataPath, DEFAULT_BINARISATION, SECOND_BINARISATION, type Binarisation, type OcrPass, type OcrWorker, type OcrWorkerFactory, type OcrWorkerOptions, type TessResult } from './tesseract-worker.js';
+export { DEFAULT_BINARISATION, SECOND_BINARISATION, type Binarisation, type OcrPass, type OcrWorker, type OcrWorkerFactory, type OcrWorkerOptions, type TessResult } from './ocr-worker.js';
+export { createTesseractWorker } from './tesseract-worker.js';
+export { languageDataPath } from './tesseract-settings.js';
 export { mergeReadings } from './merge-readings.js';
 export { checkTesseractBinary, createNativeTesseractWorkerFactory, nativeTessdataDir, parseTesseractTsv, parseHocrRowHeights, parseTesseractVersion, splitNativeOutput, type NativeEngineOptions, type TesseractVersion } from './native-worker.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';

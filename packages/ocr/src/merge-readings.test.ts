@@ -1,5 +1,5 @@
 import { mergeReadings } from './merge-readings.js';
-import type { TessLine, TessResult } from './tesseract-worker.js';
+import type { TessLine, TessResult } from './ocr-worker.js';
 import { readability } from './words.js';
 
 /** A tesseract line at row `y` (30 px tall), its words laid left to right from `x` with confidences. */

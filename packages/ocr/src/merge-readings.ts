@@ -1,4 +1,4 @@
-import type { TessBbox, TessLine, TessResult } from './tesseract-worker.js';
+import type { TessBbox, TessLine, TessResult } from './ocr-worker.js';
 import { linesOf } from './words.js';
 
 /**

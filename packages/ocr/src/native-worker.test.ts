@@ -5,8 +5,8 @@ import path from 'node:path';
 import { characterErrorRate, renderScan, SAMPLE_LINES, type Scan } from '../../../tests/fixtures/scans/generate.js';
 import { createOcrPool, type OcrPool } from './index.js';
 import { checkTesseractBinary, createNativeTesseractWorkerFactory, nativeTessdataDir, parseHocrRowHeights, parseTesseractTsv, parseTesseractVersion, splitNativeOutput } from './native-worker.js';
-import { describeOcrWorkerConformance } from './ocr-worker.conformance.js';
-import { languageDataPath } from './tesseract-worker.js';
+import { describeOcrWorkerConformance } from '../test/ocr-worker.conformance.js';
+import { languageDataPath } from './tesseract-settings.js';
 
 const T = 120_000;
 

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { DEFAULT_BINARISATION, languageDataPath, THRESHOLDING_METHOD, type OcrWorker, type OcrWorkerFactory, type TessLine, type TessResult, type TessWord } from './tesseract-worker.js';
+import { DEFAULT_BINARISATION, type OcrWorker, type OcrWorkerFactory, type TessLine, type TessResult, type TessWord } from './ocr-worker.js';
+import { languageDataPath, THRESHOLDING_METHOD } from './tesseract-settings.js';
 
 /**
  * The second adapter of the OCR engine port: the native tesseract CLI (4.x or 5.x), one process per

@@ -1,7 +1,8 @@
 import { iou, QuireError, type RawPage, type RawWord } from '@quire/core';
 import { characterErrorRate, renderScan, rotateScan, skewScan, type Scan } from '../../../tests/fixtures/scans/generate.js';
 import { createOcrPool, type OcrPool } from './index.js';
-import { createTesseractWorker, type OcrWorker } from './tesseract-worker.js';
+import type { OcrWorker } from './ocr-worker.js';
+import { createTesseractWorker } from './tesseract-worker.js';
 import { rotateBoxQuarter, type ImageTransform, toPage } from './transform.js';
 
 // OCR takes about a second per small page on a shared 2-core machine: one pool, small pages.

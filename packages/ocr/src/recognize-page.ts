@@ -2,7 +2,7 @@ import type { RawPage } from '@quire/core';
 import { analysePage, type GreyImage, type PageAnalysis } from './analysis.js';
 import { decodeGrey, downscale, rescale, renderForOcr, renderProbe } from './preprocess.js';
 import { mergeReadings } from './merge-readings.js';
-import { SECOND_BINARISATION, type OcrPass, type TessResult } from './tesseract-worker.js';
+import { SECOND_BINARISATION, type OcrPass, type TessResult } from './ocr-worker.js';
 import { normalizeAngle, splitRotation, type ImageTransform } from './transform.js';
 import { readability, toRawWords } from './words.js';
 import { detectRulings, dropTextUnderlines, rulingsToRaw } from './rulings.js';

@@ -1,73 +1,10 @@
+// The tesseract.js adapter of the OCR worker port (ocr-worker.ts): tesseract compiled to WASM, run in a
+// worker thread, fully offline.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import tesseract from 'tesseract.js';
-
-const require = createRequire(import.meta.url);
-
-/** The part of tesseract's JSON output we read (tesseract.js `blocks` output). */
-export interface TessBbox { x0: number; y0: number; x1: number; y1: number }
-export interface TessWord { text: string; confidence: number; bbox: TessBbox }
-export interface TessLine { bbox: TessBbox; words: TessWord[]; rowAttributes?: { rowHeight?: number } }
-export interface TessBlock { paragraphs: { lines: TessLine[] }[] }
-export interface TessResult { blocks: TessBlock[]; confidence: number; text: string }
-
-/**
- * How tesseract turns the grey page into ink and paper before reading it: one global Otsu threshold,
- * Otsu per tile (adapts to uneven light), or Sauvola's local threshold (adapts to faint, low-contrast
- * print). Photos and thermal receipts read better with the local ones; they cost no extra time.
- */
-export type Binarisation = 'otsu' | 'adaptive-otsu' | 'sauvola';
-
-/** What may change from one recognition to the next on the same worker. */
-export interface OcrPass { binarisation?: Binarisation }
-
-/**
- * The first reading's binarisation: tesseract's own global Otsu, best on clean print (a local
- * threshold loses confidence on some words of a clean scan and, as a first reading, lowered the
- * corpus images' text similarity). A page that reads poorly gets a second reading (recognizePage)
- * with Otsu per tile, which recovers lines that uneven light or faint print cost the first.
- */
-export const DEFAULT_BINARISATION: Binarisation = 'otsu';
-export const SECOND_BINARISATION: Binarisation = 'adaptive-otsu';
-
-export const THRESHOLDING_METHOD: Record<Binarisation, string> = { otsu: '0', 'adaptive-otsu': '1', sauvola: '2' };
-
-/**
- * One OCR worker as the pool sees it. `onDeath` fires once when the underlying thread is gone
- * (crash, abort, terminate) so the pool can fail the job in flight and replace the worker.
- */
-export interface OcrWorker {
-  readonly id: string;
-  /** Recognizes an encoded image (PGM, PNG, JPEG …), with this pass's settings (default binarisation otherwise). */
-  recognize(image: Uint8Array, pass?: OcrPass): Promise<TessResult>;
-  /** Graceful stop. */
-  terminate(): Promise<void>;
-  /** Abrupt stop of the thread (what a crash looks like); used by the pool on timeouts. */
-  kill(): void;
-  onDeath(cb: (reason: Error) => void): void;
-}
-
-export interface OcrWorkerOptions {
-  languages: string;
-  psm: number;
-  /**
-   * Folder with `<lang>.traineddata.gz` or `<lang>.traineddata` (e.g. Debian's tessdata_fast in
-   * /usr/share/tesseract-ocr/5/tessdata). Default: the @tesseract.js-data packages' 4.0.0_best_int.
-   */
-  tessdataDir?: string;
-}
-
-export type OcrWorkerFactory = (opts: OcrWorkerOptions) => Promise<OcrWorker>;
-
-// The model: 4.0.0_best_int is the LSTM "best" network quantized to int8 — better accuracy than
-// tessdata_fast at a similar speed, and 3 MB instead of the 11 MB legacy+LSTM 4.0.0 file.
-const MODEL_DIR = '4.0.0_best_int';
-
-/** Folder holding `<lang>.traineddata.gz` for each language; a local path, so nothing is fetched. */
-export function languageDataPath(lang: string): string {
-  return path.join(path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), MODEL_DIR);
-}
+import { DEFAULT_BINARISATION, type Binarisation, type OcrWorker, type OcrWorkerFactory, type TessResult } from './ocr-worker.js';
+import { languageDataPath, THRESHOLDING_METHOD } from './tesseract-settings.js';
 
 function packagedTessdata(langs: string[]): { langPath: string; gzip: boolean } {
   const langPath = languageDataPath(langs[0]);

@@ -1,5 +1,5 @@
 import type { RawWord } from '@quire/core';
-import type { TessLine, TessResult } from './tesseract-worker.js';
+import type { TessLine, TessResult } from './ocr-worker.js';
 import { boxToPage, type ImageTransform } from './transform.js';
 
 // tesseract's row height (ascender top to descender bottom) is about 0.95 of the font's em size

@@ -1,5 +1,5 @@
 import { QuireError } from '@quire/core';
-import type { OcrPass, OcrWorker, OcrWorkerFactory, TessResult } from './tesseract-worker.js';
+import type { OcrPass, OcrWorker, OcrWorkerFactory, TessResult } from './ocr-worker.js';
 
 interface Job {
   image: Uint8Array;

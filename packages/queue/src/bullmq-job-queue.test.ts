@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BullMqJobQueue } from './bullmq-job-queue.js';
-import { describeJobQueueConformance, waitFor } from './job-queue.conformance.js';
+import { describeJobQueueConformance, waitFor } from '../test/job-queue.conformance.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 

@@ -1,5 +1,5 @@
 import { InProcessJobQueue } from './in-process-job-queue.js';
-import { describeJobQueueConformance, sleep, waitFor } from './job-queue.conformance.js';
+import { describeJobQueueConformance, sleep, waitFor } from '../test/job-queue.conformance.js';
 
 describeJobQueueConformance('in-process', async () => {
   const queue = new InProcessJobQueue({ redeliveryDelayMs: 20 });

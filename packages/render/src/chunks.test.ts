@@ -1,6 +1,6 @@
 import { assignIds } from '@quire/core';
 import { renderExtraction } from './render-extraction.js';
-import { doc, page, table, text } from './test-doc.js';
+import { doc, page, table, text } from '../test/test-doc.js';
 
 const para = (n: number, len: number) => text('Text', `Paragraph ${n} ${'lorem ipsum '.repeat(Math.ceil(len / 12))}`.slice(0, len).trim() + '.');
 

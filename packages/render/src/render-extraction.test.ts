@@ -1,7 +1,7 @@
 import { RawJson, assignIds, type Document } from '@quire/core';
 import { renderExtraction } from './render-extraction.js';
 import type { BoundingBoxes, ExtractionOutput, WordBox } from './output-types.js';
-import { box, doc, figure, page, table, text } from './test-doc.js';
+import { box, doc, figure, page, table, text } from '../test/test-doc.js';
 
 function sample(): Document {
   const d = doc([

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { FsBlobStore } from './fs-blob-store.js';
-import { describeBlobStoreConformance } from './blob-store.conformance.js';
+import { describeBlobStoreConformance } from '../test/blob-store.conformance.js';
 
 const dirs: string[] = [];
 const tempRoot = () => {

@@ -1,7 +1,7 @@
 import net from 'node:net';
-import { startS3rver, type S3rverTestServer } from './s3rver-test-server.js';
+import { startS3rver, type S3rverTestServer } from '../test/s3rver-test-server.js';
 import { S3BlobStore } from './s3-blob-store.js';
-import { describeBlobStoreConformance } from './blob-store.conformance.js';
+import { describeBlobStoreConformance } from '../test/blob-store.conformance.js';
 
 let server: S3rverTestServer;
 let endpoint: string;

@@ -8,3 +8,6 @@ export * from './to-html.js';
 export * from './to-json.js';
 export { slotsOf, rowsOf } from './grid.js';
 export * from './charts.js';
+export { tableFromDrafts, type CellDraft } from './table-cells.js';
+export { joinWrappedRows } from './table-rows.js';
+export { isDots, splitAtLeaders, type LeaderPiece } from './leaders.js';

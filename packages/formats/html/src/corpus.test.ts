@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Document, TextElement } from '@quire/core';
-import { htmlText, wordF1, words } from '../../../../tests/helpers/text-similarity.js';
+import { htmlText, wordF1, words } from '../../../../tests/support/text-similarity.js';
 import { parse } from './index.js';
 
 // Real pages with ground truth from ../shared/corpus (never copied into the repo); skipped when absent.

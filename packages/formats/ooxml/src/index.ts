@@ -1,4 +1,5 @@
 export * from './safe-zip.js';
+export * from './zip-by-range.js';
 export * from './xml.js';
 export * from './tree.js';
 export * from './number-format.js';

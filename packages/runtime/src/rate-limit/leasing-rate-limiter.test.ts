@@ -1,6 +1,6 @@
 import { LeasingRateLimiter } from './leasing-rate-limiter.js';
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
-import { describeRateLimiterConformance } from './rate-limiter.conformance.js';
+import { describeRateLimiterConformance } from '../../test/rate-limiter.conformance.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 describeRateLimiterConformance('leasing over memory', async () => new LeasingRateLimiter(new MemoryRateLimiter()));

@@ -1,5 +1,5 @@
 import { MemoryRateLimiter } from './memory-rate-limiter.js';
-import { describeRateLimiterConformance } from './rate-limiter.conformance.js';
+import { describeRateLimiterConformance } from '../../test/rate-limiter.conformance.js';
 
 describeRateLimiterConformance('memory', async () => new MemoryRateLimiter());
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
-import { describeRateLimiterConformance } from './rate-limiter.conformance.js';
+import { describeRateLimiterConformance } from '../../test/rate-limiter.conformance.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.log('RedisRateLimiter tests skipped: set REDIS_URL (e.g. redis://127.0.0.1:6379) to run them');

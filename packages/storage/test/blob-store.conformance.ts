@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { BlobStore } from './blob-store.js';
+import type { BlobStore } from '../src/blob-store.js';
 
 /**
  * The behaviour every BlobStore adapter must share. Run by each adapter's test file with a factory

@@ -1,4 +1,4 @@
-import type { JobQueue, QueueMessage } from './job-queue.js';
+import type { JobQueue, QueueMessage } from '../src/job-queue.js';
 
 /**
  * The behaviour every JobQueue adapter must share. `make()` returns a fresh queue in its own

@@ -1,15 +1,6 @@
-import type { Box, RawPage, RawWord, TableCell, TableElement } from '@quire/core';
-import { bandsOf, buildFragments } from './lines.js';
-import { joinLines, meanConfidence, mostly } from './text.js';
-import type { PageGeom } from './types.js';
+import { meanConfidence, mostly, type Box, type RawPage, type RawWord, type TableCell, type TableElement } from '@quire/core';
 
-/** Text of a cell: its words as lines, wrapped lines joined with hyphenation repaired. */
-export function cellText(words: readonly RawWord[], geom: PageGeom): string {
-  if (words.length === 0) return '';
-  const bands = bandsOf(buildFragments(words, geom));
-  return joinLines(bands.map((b) => b.map((f) => f.text).join(' ')));
-}
-
+/** A cell as layout's table detectors find it: its grid position and spans, its box and the words inside. */
 export interface CellDraft {
   row: number;
   col: number;
@@ -17,18 +8,6 @@ export interface CellDraft {
   colSpan: number;
   box: Box;
   words: RawWord[];
-}
-
-/** Index i with edges[i] <= v < edges[i+1], or -1 outside. */
-export function locate(edges: readonly number[], v: number): number {
-  if (v < edges[0] || v > edges[edges.length - 1]) return -1;
-  let lo = 0, hi = edges.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (edges[mid] <= v) lo = mid;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -77,8 +56,11 @@ function filledFirstRow(drafts: readonly CellDraft[], raw: RawPage): boolean {
   return f0 !== undefined && fillOf(1) !== f0;
 }
 
-/** The TableElement from cell drafts (already covering every grid position once). */
-export function toTable(drafts: CellDraft[], rows: number, cols: number, raw: RawPage, geom: PageGeom, structure: number, ruleBelowFirstOnly = false, labelRows = 0): TableElement {
+/**
+ * The TableElement from cell drafts (already covering every grid position once). `cellText` reads a
+ * cell's words as text (the page's line building, which lives in layout).
+ */
+export function tableFromDrafts(drafts: CellDraft[], rows: number, cols: number, raw: RawPage, cellText: (words: readonly RawWord[]) => string, structure: number, ruleBelowFirstOnly = false, labelRows = 0): TableElement {
   drafts.sort((a, b) => a.row - b.row || a.col - b.col);
   const hr = headerRows(drafts, raw, ruleBelowFirstOnly, labelRows <= rows / 2 ? labelRows : 0);
   const all: RawWord[] = [];
@@ -86,7 +68,7 @@ export function toTable(drafts: CellDraft[], rows: number, cols: number, raw: Ra
     all.push(...d.words);
     return {
       row: d.row, col: d.col, rowSpan: d.rowSpan, colSpan: d.colSpan,
-      text: cellText(d.words, geom), box: d.box, isHeader: d.row < hr,
+      text: cellText(d.words), box: d.box, isHeader: d.row < hr,
       confidence: d.words.length ? round(meanConfidence(d.words)) : null,
     };
   });

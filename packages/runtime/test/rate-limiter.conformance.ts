@@ -1,4 +1,4 @@
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from '../src/rate-limit/rate-limiter.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

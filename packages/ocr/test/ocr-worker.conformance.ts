@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { characterErrorRate, renderScan, type Scan } from '../../../tests/fixtures/scans/generate.js';
-import { SECOND_BINARISATION, type OcrWorker, type OcrWorkerFactory, type TessResult } from './tesseract-worker.js';
-import { linesOf } from './words.js';
+import { SECOND_BINARISATION, type OcrWorker, type OcrWorkerFactory, type TessResult } from '../src/ocr-worker.js';
+import { linesOf } from '../src/words.js';
 
 const T = 120_000;
 
