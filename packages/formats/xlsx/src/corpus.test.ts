@@ -1,14 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Document, FigureElement } from '@quire/core';
+import { corpusFiles } from '../../../../scripts/lib/corpus.mjs';
 import { emptyScore, scoreChart, type ExpectedChart } from '../../../../tests/fixtures/office/corpus-compare.js';
 import { cellName, parseRange, rectName } from './a1.js';
 import { parse } from './index.js';
 
-/** The shared corpus's XLSX files against their derived ground truth (skipped when the corpus is absent). */
-const DIR = '/work/shared/corpus/xlsx';
-const files = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((f) => f.endsWith('.xlsx') && fs.existsSync(path.join(DIR, f.replace(/\.xlsx$/, '.expected.json')))) : [];
-const maybe = files.length ? describe : describe.skip;
+/**
+ * The shared corpus's XLSX files against their derived ground truth (skipped when the corpus is absent).
+ * Both parts are scored in aggregate (the validation part only so: scripts/lib/corpus.mjs); the
+ * expectations are regression guards at the measured level.
+ */
+const parts = corpusFiles('xlsx', (f) => f.endsWith('.xlsx'));
+const DIR = parts.dir;
+const withTruth = (files: string[]) => files.filter((f) => fs.existsSync(path.join(DIR, f.replace(/\.xlsx$/, '.expected.json'))));
+const maybe = withTruth(parts.dev).length ? describe : describe.skip;
 
 interface ExpSheet { name: string; state: string; cells: Record<string, { v: string; t?: string }>; merged: string[]; charts: (ExpectedChart & { part: string })[]; tables: { ref: string }[] }
 
@@ -35,43 +41,63 @@ function spans(doc: Document, sheet: string): Set<string> {
   return out;
 }
 
-maybe('XLSX corpus', () => {
-  it('matches sheets, cell values, merges, tables and chart caches', async () => {
-    const charts = emptyScore();
-    let cells = 0, cellsExact = 0, merges = 0, mergesFound = 0, tables = 0, tablesFound = 0, sheets = 0, sheetsOk = 0, hiddenLeaked = 0;
-    for (const f of files) {
-      const exp = JSON.parse(fs.readFileSync(path.join(DIR, f.replace(/\.xlsx$/, '.expected.json')), 'utf8')) as { sheets: ExpSheet[] };
-      const doc = await parse(new Uint8Array(fs.readFileSync(path.join(DIR, f))));
-      const visible = exp.sheets.filter((s) => s.state === 'visible');
-      sheets += visible.length;
-      visible.forEach((s, i) => { if (doc.pages[i]?.spreadsheet?.sheetName === s.name && doc.pages[i].spreadsheet?.workbookSheetIndex === exp.sheets.indexOf(s)) sheetsOk++; });
-      hiddenLeaked += exp.sheets.filter((s) => s.state !== 'visible' && doc.pages.some((p) => p.spreadsheet?.sheetName === s.name)).length;
-      for (const s of visible) {
-        const texts = cellTexts(doc, s.name);
-        for (const [ref, c] of Object.entries(s.cells)) {
-          cells++;
-          const got = texts.get(ref);
-          if (got === c.v || (got !== undefined && c.t !== 's' && Number(got) === Number(c.v))) cellsExact++;
-        }
-        const sp = spans(doc, s.name);
-        for (const m of s.merged) { merges++; if (sp.has(m)) mergesFound++; }
-        const page = doc.pages.find((p) => p.spreadsheet?.sheetName === s.name);
-        for (const t of s.tables) { tables++; if (page?.elements.some((e) => e.kind === 'table' && e.spreadsheet?.excelRange === t.ref)) tablesFound++; }
-        const mine = (page?.elements ?? []).filter((e): e is FigureElement => e.kind === 'figure' && e.visualType === 'chart');
-        for (const ch of s.charts) {
-          const firstRef = ch.plots[0]?.series[0]?.values_ref;
-          scoreChart(charts, ch, mine.find((m) => m.chart?.sourceRanges.includes(firstRef ?? ''))?.chart);
-        }
+async function scoreFiles(files: string[]) {
+  const charts = emptyScore();
+  let cells = 0, cellsExact = 0, merges = 0, mergesFound = 0, tables = 0, tablesFound = 0, sheets = 0, sheetsOk = 0, hiddenLeaked = 0;
+  for (const f of files) {
+    const exp = JSON.parse(fs.readFileSync(path.join(DIR, f.replace(/\.xlsx$/, '.expected.json')), 'utf8')) as { sheets: ExpSheet[] };
+    const doc = await parse(new Uint8Array(fs.readFileSync(path.join(DIR, f))));
+    const visible = exp.sheets.filter((s) => s.state === 'visible');
+    sheets += visible.length;
+    visible.forEach((s, i) => { if (doc.pages[i]?.spreadsheet?.sheetName === s.name && doc.pages[i].spreadsheet?.workbookSheetIndex === exp.sheets.indexOf(s)) sheetsOk++; });
+    hiddenLeaked += exp.sheets.filter((s) => s.state !== 'visible' && doc.pages.some((p) => p.spreadsheet?.sheetName === s.name)).length;
+    for (const s of visible) {
+      const texts = cellTexts(doc, s.name);
+      for (const [ref, c] of Object.entries(s.cells)) {
+        cells++;
+        const got = texts.get(ref);
+        if (got === c.v || (got !== undefined && c.t !== 's' && Number(got) === Number(c.v))) cellsExact++;
+      }
+      const sp = spans(doc, s.name);
+      for (const m of s.merged) { merges++; if (sp.has(m)) mergesFound++; }
+      const page = doc.pages.find((p) => p.spreadsheet?.sheetName === s.name);
+      for (const t of s.tables) { tables++; if (page?.elements.some((e) => e.kind === 'table' && e.spreadsheet?.excelRange === t.ref)) tablesFound++; }
+      const mine = (page?.elements ?? []).filter((e): e is FigureElement => e.kind === 'figure' && e.visualType === 'chart');
+      for (const ch of s.charts) {
+        const firstRef = ch.plots[0]?.series[0]?.values_ref;
+        scoreChart(charts, ch, mine.find((m) => m.chart?.sourceRanges.includes(firstRef ?? ''))?.chart);
       }
     }
-    console.log(`XLSX corpus: ${files.length} files, visible sheets ${sheetsOk}/${sheets} (hidden leaked: ${hiddenLeaked}); cells equal to the raw value ${cellsExact}/${cells}; merges ${mergesFound}/${merges}; defined tables ${tablesFound}/${tables}\n`
-      + `charts exact ${charts.chartsExact}/${charts.charts} (date categories accepted as shown: ${charts.chartsExactDateAware}/${charts.charts}); series exact ${charts.seriesExact}/${charts.series}; plot types ${charts.typesExact}/${charts.types}; explicit titles ${charts.titlesExact}/${charts.titles}`);
-    expect(sheetsOk).toBe(sheets);
-    expect(hiddenLeaked).toBe(0);
-    expect(mergesFound).toBe(merges);
-    expect(tablesFound).toBe(tables);
-    expect(charts.chartsExact).toBe(charts.charts);
-    expect(charts.titlesExact).toBe(charts.titles);
-    expect(cellsExact / cells).toBeGreaterThan(0.95);
+  }
+  return { files: files.length, charts, cells, cellsExact, merges, mergesFound, tables, tablesFound, sheets, sheetsOk, hiddenLeaked };
+}
+
+const summary = (s: Awaited<ReturnType<typeof scoreFiles>>) => {
+  const { charts } = s;
+  return `${s.files} files, visible sheets ${s.sheetsOk}/${s.sheets} (hidden leaked: ${s.hiddenLeaked}); cells equal to the raw value ${s.cellsExact}/${s.cells}; merges ${s.mergesFound}/${s.merges}; defined tables ${s.tablesFound}/${s.tables}\n`
+    + `charts exact ${charts.chartsExact}/${charts.charts} (date categories accepted as shown: ${charts.chartsExactDateAware}/${charts.charts}); series exact ${charts.seriesExact}/${charts.series}; plot types ${charts.typesExact}/${charts.types}; explicit titles ${charts.titlesExact}/${charts.titles}`;
+};
+
+maybe('XLSX corpus', () => {
+  it('dev part: sheets, cell values, merges, tables and chart caches', async () => {
+    const s = await scoreFiles(withTruth(parts.dev));
+    console.log(`XLSX dev part: ${summary(s)}`);
+    expect(s.sheetsOk).toBe(s.sheets);
+    expect(s.hiddenLeaked).toBe(0);
+    expect(s.mergesFound).toBe(s.merges);
+    expect(s.tablesFound).toBe(s.tables);
+    expect(s.charts.chartsExactDateAware).toBe(s.charts.charts);
+    expect(s.charts.titlesExact).toBe(s.charts.titles);
+    expect(s.cellsExact / s.cells).toBeGreaterThan(0.95);
+  });
+
+  (withTruth(parts.validation).length ? it : it.skip)('validation part (aggregates only)', async () => {
+    const s = await scoreFiles(withTruth(parts.validation));
+    console.log(`XLSX validation part: ${summary(s)}`);
+    expect(s.sheetsOk).toBe(s.sheets);
+    expect(s.hiddenLeaked).toBe(0);
+    expect(s.mergesFound / Math.max(1, s.merges)).toBeGreaterThanOrEqual(0.9);
+    expect(s.charts.chartsExactDateAware / Math.max(1, s.charts.charts)).toBeGreaterThanOrEqual(0.85); // measured 7/8
+    expect(s.cellsExact / s.cells).toBeGreaterThan(0.95);
   });
 });
