@@ -46,7 +46,7 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     detectSelections: req.detect_selections === true,
     chunkSize: typeof req.chunk_size === 'number' ? req.chunk_size : undefined,
     returnHtml: req.return_html === true,
-    wordsAsJson: true, // the result is only serialized (jsonPieces splices the text in)
+    wordsAsJson: true, // the result is only serialized (jsonPieceStream writes it page by page)
   });
   const processed = doc.pages.length;
   const failedPages = doc.pages.filter((p) => p.error).map((p) => ({ page: p.number, code: p.error!.code, message: p.error!.message }));

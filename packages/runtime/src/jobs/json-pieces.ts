@@ -90,11 +90,6 @@ export function* jsonPieceStream(value: unknown, opts: { batch?: number; pieceBy
   if (last) yield last;
 }
 
-/** All of jsonPieceStream's pieces at once (for values known to be small, and tests). */
-export function jsonPieces(value: unknown, opts: { batch?: number; pieceBytes?: number; maxDepth?: number } = {}): Buffer[] {
-  return [...jsonPieceStream(value, opts)];
-}
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
