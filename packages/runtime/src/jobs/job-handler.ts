@@ -49,7 +49,7 @@ export interface JobContext {
   log: Logger;
   /** Blob key prefix owned by this job: "<org>/<job>/". Everything stored under it expires with the job. */
   blobPrefix: string;
-  /** Records progress and renews the lease; throws JobStoppedError when the job was canceled. */
+  /** Records progress and renews the lease; throws JobStoppedError when the job was canceled, and the signal's reason once it fired. */
   checkpoint(done: number, total: number): Promise<void>;
   /**
    * Fires when the job must stop: canceled (DELETE /job, or a checkpoint finding it canceled) or past its

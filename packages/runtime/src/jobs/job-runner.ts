@@ -58,6 +58,7 @@ export class JobRunner {
       job, org: org!, store, blobs: this.deps.blobs, config, log: log.child({ jobId: job.id, kind: job.kind }),
       blobPrefix: `${job.org_id}/${job.id}/`, services: this.deps.services, signal: stopping.signal,
       checkpoint: async (done, total) => {
+        stopping.signal.throwIfAborted(); // a job past its time limit stops at its next page, as a canceled one does
         const status = await store.jobs.heartbeat(job.id, config.jobLeaseMs, { pages_done: done, pages_total: total });
         if (status !== 'processing') {
           const stopped = new JobStoppedError(status);

@@ -64,7 +64,10 @@ export function serveJobThread(setup: JobThreadSetup): void {
         job: m.job, org: m.org, config, blobPrefix: m.blobPrefix, store, blobs, signal: abort.signal,
         services: { ...local, ...(ocr ? { ocr } : {}) },
         log: log.child({ jobId: m.job.id, kind: m.job.kind }),
-        checkpoint: (done, total) => call('checkpoint', done, total),
+        checkpoint: async (done, total) => {
+          abort.signal.throwIfAborted(); // told to stop: no need to ask the owning process
+          await call('checkpoint', done, total);
+        },
       };
       const outcome = await handler(ctx);
       abort.signal.throwIfAborted(); // stopped while finishing: its result is not stored
