@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InProcessJobQueue } from '@quire/queue';
+import { InProcessJobQueue, JOB_CATALOG } from '@quire/queue';
 import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate } from '@quire/storage';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -85,6 +85,21 @@ describe('JobRunner', () => {
     expect(ctx.signal.reason).toEqual(new JobStoppedError('canceled'));
     expect((await store.jobs.get(id))!.status).toBe('canceled');
     expect(await blobs.head(`${ctx.job.org_id}/${id}/result.json`)).toBeNull();
+  });
+
+  it('a job past its time limit (the catalog\'s, its only one) has its signal fired with PROC_002 and ends with that code', async () => {
+    const spec = JOB_CATALOG.extract as { timeoutMs: number };
+    const catalogLimit = spec.timeoutMs;
+    spec.timeoutMs = 300;
+    try {
+      const { handler, started } = waitingForSignal();
+      const { id, handled } = await setUp(handler);
+      await handled();
+      expect((await started).signal.reason).toMatchObject({ code: 'PROC_002' });
+      expect((await store.jobs.get(id))!.error).toMatchObject({ code: 'PROC_002' });
+    } finally {
+      spec.timeoutMs = catalogLimit;
+    }
   });
 
   it('a checkpoint that finds the job canceled fires its signal', async () => {
