@@ -12,8 +12,8 @@ import { makeFillableForm } from '../fixtures/forms/make-forms.js';
  * run on worker threads (QUIRE_JOB_THREADS). The servers the other e2e tests start inside jest run the
  * TypeScript source, which has no thread module to start, so their handlers run on the main thread.
  * Every answer here is compared with the same request to a second server whose handlers run on the
- * main thread (QUIRE_JOB_THREADS=0): the stores, checkpoint and OCR reached through the thread's
- * proxies must give the same results, errors and cancellation.
+ * main thread (QUIRE_JOB_THREADS=0): the store, checkpoint and OCR calls a thread makes into its owning
+ * process, and the result it stores itself, must give the same results, errors and cancellation.
  */
 const KEY = 'qk_test_job_threads_0123456789abcdef';
 
@@ -109,7 +109,7 @@ describe('embedded mode with job handlers on worker threads (built code)', () =>
     expect(comparable(charts)).toEqual(comparable(await cb.json() as Record<string, unknown>));
   }, 120_000);
 
-  it('detects form fields (the result PDF written through the blob store proxy) the same way', async () => {
+  it('detects form fields (the result PDF written by the thread\'s own blob store client) the same way', async () => {
     const form = await makeFillableForm();
     const [a] = await both('/form/detect', () => ({ method: 'POST', body: upload(form, 'form.pdf', PDF) }));
     expect(a.form_fields.length).toBeGreaterThan(0);

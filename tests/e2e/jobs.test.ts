@@ -231,6 +231,33 @@ describe('embedded: the job state machine with a controllable job', () => {
   });
 });
 
+describe('embedded: cancel reaches a job between checkpoints', () => {
+  let t: TestServer;
+  let onStart!: (jobId: string) => void;
+  const started = new Promise<string>((r) => { onStart = r; });
+  let onStop!: (reason: unknown) => void;
+  const stopped = new Promise<unknown>((r) => { onStop = r; });
+  // a job that makes no checkpoint: only its signal can tell it to stop
+  const waitsForSignal: JobHandler = async (ctx) => {
+    onStart(ctx.job.id);
+    if (!ctx.signal.aborted) await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
+    onStop(ctx.signal.reason);
+    throw ctx.signal.reason;
+  };
+  beforeAll(async () => { t = await startTestServer({}, { handlers: { extract: waitsForSignal } }); });
+  afterAll(() => t.close());
+
+  it('DELETE /job fires the job\'s signal with a canceled stop, and the job stays canceled', async () => {
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name: 'r.html' }, { async: 'true' }) });
+    const { job_id: jobId } = (await res.json()) as { job_id: string };
+    expect(await started).toBe(jobId);
+    const del = await t.api(`/job/${jobId}`, { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    expect(await stopped).toMatchObject({ name: 'JobStoppedError', status: 'canceled' });
+    expect((await pollJob(t, jobId)).status).toBe('canceled');
+  });
+});
+
 describe('embedded: retries only for retryable codes', () => {
   let t: TestServer;
   const calls = new Map<string, number>();

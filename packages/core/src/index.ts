@@ -9,4 +9,4 @@ export * from './credits.js';
 export * from './job-state.js';
 export * from './parse-options.js';
 export * from './file-type.js';
-export * from './raw-json.js';
+export * from './lazy-json-array.js';

@@ -130,4 +130,9 @@ export interface LanguageModel {
    * is not a usable table fails with PROC_001.
    */
   readChart?(req: ChartReadingRequest): Promise<ChartData>;
+  /**
+   * The same model, its calls stopped when `signal` fires (a job's JobContext.signal), failing with the
+   * signal's reason. Only adapters that call out; the built-in engine's work is the job's own.
+   */
+  withSignal?(signal: AbortSignal): LanguageModel;
 }

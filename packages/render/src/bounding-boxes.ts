@@ -1,4 +1,4 @@
-import { RawJson, boxToPolygon, type Box, type Document, type Page, type FigureElement, type TableElement, type TextCategory, type TextElement } from '@quire/core';
+import { LazyJsonArray, boxToPolygon, type Box, type Document, type Page, type FigureElement, type TableElement, type TextCategory, type TextElement } from '@quire/core';
 import type { BoundingBoxes, CellData, ImageBox, RenderOptions, SelectionMarkBox, TableBox, TextBox, WordBox } from './output-types.js';
 import { textPrefix } from './blocks.js';
 import { cellPolygon } from './table-render.js';
@@ -118,7 +118,7 @@ export function buildBoundingBoxes(doc: Document, markdownWithIds: string, opts:
   if (words.length > 0) out.Words = words;
   // Written page by page when the result is serialized: a page's word objects, and its text, exist only
   // while it is written (803,206 words of a 1,000-page document are ~400 MB as objects, ~150 MB as text).
-  else if (opts.wordsAsJson && doc.pages.some((p) => p.words.length > 0)) out.Words = RawJson.arrayOf(() => wordsByPage(doc));
+  else if (opts.wordsAsJson && doc.pages.some((p) => p.words.length > 0)) out.Words = new LazyJsonArray(() => wordsByPage(doc));
   if (marks.length > 0) out.SelectionMarks = marks;
   return { ...out, markdown_with_ids: markdownWithIds };
 }

@@ -1,4 +1,4 @@
-import type { FigureElement, FootnoteReference, Polygon, RawJson } from '@quire/core';
+import type { FigureElement, FootnoteReference, Polygon, LazyJsonArray } from '@quire/core';
 
 /** The spec's "Extraction layout" shapes, as emitted on the wire. */
 
@@ -78,7 +78,7 @@ export interface BoundingBoxes {
   Tables?: TableBox[];
   Images?: ImageBox[];
   /** Objects, or (with RenderOptions.wordsAsJson) the same array written as JSON text when the result is serialized. */
-  Words?: WordBox[] | RawJson;
+  Words?: WordBox[] | LazyJsonArray<WordBox>;
   SelectionMarks?: SelectionMarkBox[];
   markdown_with_ids: string;
 }
@@ -119,7 +119,7 @@ export interface RenderOptions {
   /** Legacy return_html: also an `html` rendering of the whole document. */
   returnHtml?: boolean;
   /**
-   * bounding_boxes.Words as a RawJson (written page by page) instead of objects: for results that are
+   * bounding_boxes.Words as a LazyJsonArray (made page by page as it is written) instead of objects: for results that are
    * serialized, not read (the extract step).
    */
   wordsAsJson?: boolean;

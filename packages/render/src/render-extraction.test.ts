@@ -1,4 +1,4 @@
-import { RawJson, assignIds, type Document } from '@quire/core';
+import { LazyJsonArray, assignIds, type Document } from '@quire/core';
 import { renderExtraction } from './render-extraction.js';
 import type { BoundingBoxes, ExtractionOutput, WordBox } from './output-types.js';
 import { box, doc, figure, page, table, text } from '../test/test-doc.js';
@@ -86,7 +86,7 @@ describe('renderExtraction', () => {
 
   it('wordsAsJson writes Words page by page as JSON text, the same JSON as the objects, in the same place', () => {
     const asJson = renderExtraction(sample(), { detectSelections: true, wordsAsJson: true });
-    expect(asJson.bounding_boxes.Words).toBeInstanceOf(RawJson);
+    expect(asJson.bounding_boxes.Words).toBeInstanceOf(LazyJsonArray);
     expect(JSON.stringify(asJson)).toBe(JSON.stringify(out));
     expect(Object.keys(asJson.bounding_boxes)).toEqual(Object.keys(out.bounding_boxes));
   });

@@ -6,6 +6,7 @@ import { renderExtraction } from '@quire/render';
 import { jsonPieceStream, safeFetch } from '@quire/runtime';
 import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
+import { languageModelFor } from './language-model.js';
 
 /**
  * The extract job: load the staged source, read it into the document model (page by page, with
@@ -25,7 +26,7 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
   });
   const base = String(req.base_url ?? '');
-  const describe = req.figure_description === true ? visionDescriber(ctx.services) : undefined;
+  const describe = req.figure_description === true ? visionDescriber(ctx) : undefined;
   const images = req.show_images === true || describe ? await figureImages(doc, input.format, () => blobs.getBytes(input.blob_key)) : [];
   const imageFiles = req.show_images === true ? await storeFigureImages(ctx, images) : new Map<string, string>();
   if (req.figure_description === true) {
@@ -45,7 +46,7 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     detectSelections: req.detect_selections === true,
     chunkSize: typeof req.chunk_size === 'number' ? req.chunk_size : undefined,
     returnHtml: req.return_html === true,
-    wordsAsJson: true, // the result is only serialized (jsonPieces splices the text in)
+    wordsAsJson: true, // the result is only serialized (jsonPieceStream writes it page by page)
   });
   const processed = doc.pages.length;
   const failedPages = doc.pages.filter((p) => p.error).map((p) => ({ page: p.number, code: p.error!.code, message: p.error!.message }));
@@ -84,13 +85,13 @@ async function storeFigureImages(ctx: JobContext, images: Awaited<ReturnType<typ
 }
 
 /**
- * A vision-capable language model among the shared services (services.languageModel, a packages/models
+ * The job's language model (languageModelFor) when it has vision (a packages/models
  * LanguageModel with supportsVision and describeFigure), or undefined: figures are then described
  * from their caption and text.
  */
-function visionDescriber(services: Record<string, unknown>): FigureDescriber | undefined {
-  const m = services.languageModel as { supportsVision?: boolean; describeFigure?: FigureDescriber } | undefined;
-  return m?.supportsVision && typeof m.describeFigure === 'function' ? m.describeFigure.bind(m) : undefined;
+function visionDescriber(ctx: JobContext): FigureDescriber | undefined {
+  const m = languageModelFor(ctx);
+  return m.supportsVision && typeof m.describeFigure === 'function' ? m.describeFigure.bind(m) : undefined;
 }
 
 /** The saved document keeps structure, not image bytes (those are separate blobs). */
@@ -119,12 +120,13 @@ function remoteImageFetcher(ctx: JobContext): (url: string) => Promise<{ bytes: 
   const { timeoutMs, allowPrivate, allowHosts } = ctx.config.fileUrl;
   return async (url) => {
     try {
-      const r = await safeFetch(url, { timeoutMs, allowPrivate, allowHosts, maxBytes: MAX_REMOTE_IMAGE_BYTES });
+      const r = await safeFetch(url, { timeoutMs, allowPrivate, allowHosts, maxBytes: MAX_REMOTE_IMAGE_BYTES, signal: ctx.signal });
       const mime = String(r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const chunks: Buffer[] = [];
       for await (const c of r.body) chunks.push(Buffer.from(c as Uint8Array));
       return mime.startsWith('image/') ? { bytes: Buffer.concat(chunks), mime } : null;
     } catch {
+      ctx.signal.throwIfAborted(); // the job was told to stop, not an image that failed
       return null;
     }
   };

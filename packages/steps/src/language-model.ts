@@ -9,11 +9,9 @@ export const BUILTIN_ENGINES: BuiltinEngines = { extractSchema: extractSchemaBui
 
 const fallback = new WeakMap<object, LanguageModel>();
 
-/** The process's model (step services), else one made from the job's config (QUIRE_LLM_*). */
+/** The process's model (step services), else one made from the job's config (QUIRE_LLM_*); its calls stop with the job. */
 export function languageModelFor(ctx: JobContext): LanguageModel {
-  const shared = ctx.services.languageModel as LanguageModel | undefined;
-  if (shared) return shared;
-  let lm = fallback.get(ctx.config);
+  let lm = ctx.services.languageModel as LanguageModel | undefined ?? fallback.get(ctx.config);
   if (!lm) fallback.set(ctx.config, (lm = createLanguageModel(ctx.config.llm, BUILTIN_ENGINES)));
-  return lm;
+  return lm.withSignal?.(ctx.signal) ?? lm;
 }

@@ -19,9 +19,6 @@ export interface StepServices {
   close(): Promise<void>;
 }
 
-/** What JobContext.services holds: the same names on the main thread and on job threads. */
-const SHARED_SERVICES = ['ocr'];
-
 /**
  * Process-wide services for handlers. The OCR pool starts on the first page that needs it (it costs
  * ~0.4 s and ~370 MB per worker), so text-only workloads never pay for it; job threads use this
@@ -43,7 +40,7 @@ export function createStepServices({ config, log, metrics }: { config: Config; l
   };
   const entry = new URL('./job-thread.js', import.meta.url);
   const threads = config.jobThreads > 0 && existsSync(fileURLToPath(entry))
-    ? new JobThreadPool({ entry, size: config.jobThreads, config, log, remoteServices: SHARED_SERVICES, onThreadCount: (n) => metrics.jobThreads.set(n) })
+    ? new JobThreadPool({ entry, size: config.jobThreads, config, log, sharedOcr: true, onThreadCount: (n) => metrics.jobThreads.set(n) })
     : undefined;
   threads?.warm();
   const handlers = threads ? Object.fromEntries(Object.keys(JOB_HANDLERS).map((kind) => [kind, threads.handler(kind)])) : JOB_HANDLERS;

@@ -18,7 +18,7 @@ const tokens = (text: string) => text.split(/\s+/).map(norm).flatMap((t) => (UNS
   : t.length >= 4 ? [t] : []));
 
 /** Share of a sample of the expected text's tokens found among the first page's words; boxes checked. */
-async function firstPageRecall(base: string): Promise<{ recall: number; sample: number; badBoxes: number; error?: string }> {
+async function firstPageRecall(base: string): Promise<{ recall: number; sample: number; badBoxes: number; error?: { code: string; message: string } }> {
   const bytes = new Uint8Array(fs.readFileSync(path.join(DIR, `${base}.pdf`)));
   const r = await readPdf(bytes, { pages: [1] });
   // found anywhere in the page's words run together, so where a reader splits a token ("Date：2019-4-25") does not matter
@@ -33,7 +33,7 @@ async function firstPageRecall(base: string): Promise<{ recall: number; sample: 
   // Known gap: a CJK document whose font maps codes through an unusual CMap reads wrong characters (dev part).
   test('dev part: first-page words contain words of the expected text', async () => {
     const scores = await Promise.all(dev.map(async (b) => [b, await firstPageRecall(b)] as const));
-    console.log(`pdf-text dev part:\n${scores.map(([b, s]) => `  ${b}: recall ${s.recall.toFixed(2)} of ${s.sample} tokens${s.error ? `, error ${s.error}` : ''}${s.badBoxes ? `, ${s.badBoxes} bad boxes` : ''}`).join('\n')}`);
+    console.log(`pdf-text dev part:\n${scores.map(([b, s]) => `  ${b}: recall ${s.recall.toFixed(2)} of ${s.sample} tokens${s.error ? `, error ${s.error.message}` : ''}${s.badBoxes ? `, ${s.badBoxes} bad boxes` : ''}`).join('\n')}`);
     for (const [, s] of scores) { expect(s.error).toBeUndefined(); expect(s.badBoxes).toBe(0); }
     const passing = scores.filter(([, s]) => s.sample >= 5 && s.recall > 0.8).length;
     expect(passing / scores.length).toBeGreaterThanOrEqual(0.75);

@@ -75,6 +75,24 @@ describe('OpenAiCompatibleModel', () => {
     await expect(down.classify({ document: doc, pipelines: [{ id: 'a', name: 'A' }] })).rejects.toMatchObject({ code: 'PROC_003' });
   });
 
+  it('withSignal: a call in flight stops when the job\'s signal fires, failing with its reason', async () => {
+    let onRequest!: () => void;
+    const requested = new Promise<void>((r) => { onRequest = r; });
+    // an endpoint that never answers, but gives up when its request is aborted (as fetch does)
+    const hanging = ((_url: string, init: RequestInit) => new Promise((_, reject) => {
+      onRequest();
+      init.signal!.addEventListener('abort', () => reject(init.signal!.reason), { once: true });
+    })) as unknown as typeof fetch;
+    const job = new AbortController();
+    const model = new OpenAiCompatibleModel({ ...settings, timeoutMs: 600_000 }, hanging).withSignal(job.signal);
+    const call = model.classify({ document: doc, pipelines: [{ id: 'a', name: 'A' }] });
+    await requested;
+    const reason = new QuireError('PROC_002', 'Processing took longer than 1 s');
+    job.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    expect('withSignal' in new BuiltinLanguageModel({})).toBe(false); // nothing of the built-in engine's to abort
+  });
+
   it('createLanguageModel picks the adapter from the settings', () => {
     expect(createLanguageModel(undefined, {})).toBeInstanceOf(BuiltinLanguageModel);
     expect(createLanguageModel(settings, {}).id).toBe('openai:m');

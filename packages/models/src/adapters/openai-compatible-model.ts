@@ -99,9 +99,13 @@ export class OpenAiCompatibleModel implements LanguageModel {
   readonly id: string;
   readonly supportsVision: boolean;
 
-  constructor(private readonly settings: OpenAiSettings, private readonly fetchFn: Fetch = fetch) {
+  constructor(private readonly settings: OpenAiSettings, private readonly fetchFn: Fetch = fetch, private readonly jobSignal?: AbortSignal) {
     this.id = `openai:${settings.model}`;
     this.supportsVision = Boolean(settings.visionModel);
+  }
+
+  withSignal(signal: AbortSignal): OpenAiCompatibleModel {
+    return new OpenAiCompatibleModel(this.settings, this.fetchFn, signal);
   }
 
   async classify(req: ClassifyRequest): Promise<ClassifyAnswer> {
@@ -177,9 +181,10 @@ export class OpenAiCompatibleModel implements LanguageModel {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.settings.apiKey ? { authorization: `Bearer ${this.settings.apiKey}` } : {}) },
         body: JSON.stringify({ model: opts.model ?? this.settings.model, messages, temperature: 0, ...(opts.responseFormat ? { response_format: opts.responseFormat } : {}) }),
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
+        signal: this.jobSignal ? AbortSignal.any([this.jobSignal, AbortSignal.timeout(this.settings.timeoutMs)]) : AbortSignal.timeout(this.settings.timeoutMs),
       });
     } catch (e) {
+      if (this.jobSignal?.aborted) throw this.jobSignal.reason; // the job was told to stop: its reason, not a model failure
       const name = (e as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') throw new QuireError('PROC_002', `Language model did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s`, { model: this.id });
       throw new QuireError('PROC_003', `Language model endpoint unreachable: ${(e as Error).message}`, { model: this.id });

@@ -1,7 +1,7 @@
-import type { ArtifactType, BlobStore, JobRecord, MetadataStore, Organization } from '@quire/storage';
+import type { ArtifactRepo, ArtifactType, BlobStore, JobRecord, JobRepo, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { PlacedResult, ResultExtra, ResultPlacement } from './result-placement.js';
+import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 
 /** Thrown by checkpoint() when the job is no longer processing (canceled, or taken elsewhere). */
 export class JobStoppedError extends Error {
@@ -30,18 +30,33 @@ export interface JobOutcome {
   preferUrlDelivery?: boolean;
 }
 
+/**
+ * The metadata store operations handlers use (reading what earlier jobs saved): all a job thread can
+ * reach of the owning process's store (see thread-protocol.ts).
+ */
+export interface JobStore {
+  artifacts: Pick<ArtifactRepo, 'getForOrg' | 'nextSchemaVersion'>;
+  jobs: Pick<JobRepo, 'get'>;
+}
+
 /** What a handler gets: the claimed job, the stores, and the cancellation/progress point. */
 export interface JobContext {
   job: JobRecord;
   org: Organization;
-  store: MetadataStore;
+  store: JobStore;
   blobs: BlobStore;
   config: Config;
   log: Logger;
   /** Blob key prefix owned by this job: "<org>/<job>/". Everything stored under it expires with the job. */
   blobPrefix: string;
-  /** Records progress and renews the lease; throws JobStoppedError when the job was canceled. */
+  /** Records progress and renews the lease; throws JobStoppedError when the job was canceled, and the signal's reason once it fired. */
   checkpoint(done: number, total: number): Promise<void>;
+  /**
+   * Fires when the job must stop: canceled (DELETE /job, or a checkpoint finding it canceled) or past its
+   * time limit; its reason is the error the job ends with. Long loops check it, and fetches and language
+   * model calls pass it on. A job thread that has not stopped soon after is terminated.
+   */
+  signal: AbortSignal;
   /** Shared services (OCR pool, language model) made once per process. */
   services: Record<string, unknown>;
 }
@@ -49,23 +64,12 @@ export interface JobContext {
 export type JobHandler = (ctx: JobContext) => Promise<JobOutcome>;
 
 /**
- * A JobOutcome whose result arrives as JSON bytes (how job threads hand results back): the runner
- * stores or delivers a large result without this thread ever rebuilding it as objects.
+ * A handler run elsewhere (on a job thread) that stores its own result as `plan` says, so the result's
+ * objects never leave the thread that made them.
  */
-export interface SerializedJobOutcome extends Omit<JobOutcome, 'result'> {
-  /**
-   * JSON of the result object, without credits_used and plan_info (the runner adds them): one buffer, or
-   * the text in consecutive pieces, or a stream of them written as they are read (a job thread's result:
-   * see jsonPieceStream; a large result is never one string or one buffer).
-   */
-  resultJson: Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
-  /**
-   * A job thread's outcome: the thread writes the result (plus the runner's members) where the runner
-   * says, from the thread that serialized it, instead of streaming it here (see placeResult). The
-   * runner then never reads resultJson.
-   */
-  placeResult?: (extra: ResultExtra, placement: ResultPlacement) => Promise<PlacedResult>;
+export interface RemoteJobHandler {
+  runAndStore(ctx: JobContext, plan: ResultPlan): Promise<StoredJobOutcome>;
 }
 
-/** What the JobRunner runs: a handler, or a stand-in (a job thread) whose result comes serialized. */
-export type RunnableJobHandler = (ctx: JobContext) => Promise<JobOutcome | SerializedJobOutcome>;
+/** What the JobRunner runs: a handler on its own thread, or one on a job thread. */
+export type RunnableJobHandler = JobHandler | RemoteJobHandler;

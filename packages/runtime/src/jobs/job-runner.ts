@@ -5,9 +5,9 @@ import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage,
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { JobStoppedError, type JobContext, type JobOutcome, type RunnableJobHandler, type SerializedJobOutcome } from './job-handler.js';
-import { planInfo } from './plan-info.js';
-import { placeResult, resultBody, type ResultPlacement } from './result-placement.js';
+import { JobStoppedError, type JobContext, type RunnableJobHandler } from './job-handler.js';
+import { billingSnapshot } from './plan-info.js';
+import { storeResult, type ResultPlan, type StoredJobOutcome } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
 
 export interface RunnerDeps {
@@ -50,26 +50,65 @@ export class JobRunner {
     if (!job) return; // canceled, finished, or another worker holds a live lease: acknowledge and stop
     const started = Date.now();
     const org = await store.orgs.get(job.org_id);
+    const stopping = new AbortController();
     const ctx: JobContext = {
       job, org: org!, store, blobs: this.deps.blobs, config, log: log.child({ jobId: job.id, kind: job.kind }),
-      blobPrefix: `${job.org_id}/${job.id}/`, services: this.deps.services,
+      blobPrefix: `${job.org_id}/${job.id}/`, services: this.deps.services, signal: stopping.signal,
       checkpoint: async (done, total) => {
+        stopping.signal.throwIfAborted(); // a job past its time limit stops at its next page, as a canceled one does
         const status = await store.jobs.heartbeat(job.id, config.jobLeaseMs, { pages_done: done, pages_total: total });
-        if (status !== 'processing') throw new JobStoppedError(status);
+        if (status !== 'processing') {
+          const stopped = new JobStoppedError(status);
+          stopping.abort(stopped);
+          throw stopped;
+        }
       },
     };
+    const limitMs = JOB_CATALOG[msg.kind].timeoutMs;
+    const timer = setTimeout(() => stopping.abort(new QuireError('PROC_002', `Processing took longer than ${Math.round(limitMs / 1000)} s`)), limitMs);
+    // a cancel (DELETE /job) settles the job wherever it was asked: this process hears of it here
+    const offSettled = this.deps.queue.onSettled((id) => { if (id === job.id) void this.stopIfNotProcessing(job.id, stopping); });
     try {
-      const outcome = await withTimeout(handler(ctx), JOB_CATALOG[msg.kind].timeoutMs);
-      await this.complete(job, outcome);
+      const stored = await untilAborted(this.run(handler, ctx, await this.resultPlan(job)), stopping.signal);
+      await this.complete(job, stored);
       this.deps.metrics.jobDuration.observe({ kind: job.kind, status: 'completed' }, (Date.now() - started) / 1000);
-      this.deps.metrics.pagesProcessed.inc({ kind: job.kind }, outcome.pages);
+      this.deps.metrics.pagesProcessed.inc({ kind: job.kind }, stored.pages);
     } catch (e) {
       this.deps.metrics.jobDuration.observe({ kind: job.kind, status: e instanceof JobStoppedError ? 'canceled' : 'failed' }, (Date.now() - started) / 1000);
-      if (e instanceof JobStoppedError) { await this.discard(job); return; }
-      await this.failOrRetry(job, e, msg);
+      if (e instanceof JobStoppedError) await this.discard(job);
+      else await this.failOrRetry(job, e, msg);
+    } finally {
+      clearTimeout(timer);
+      offSettled();
+      // whatever ended the job, work still going on for it stops (a job thread past its grace is terminated)
+      stopping.abort(new JobStoppedError(undefined));
     }
     await this.deps.queue.publishSettled(job.id).catch(() => undefined);
     if (job.parent_id) await this.settleParent(job.parent_id);
+  }
+
+  /** Runs the handler and stores its result: here, or on a job thread that stores it there. */
+  private async run(handler: RunnableJobHandler, ctx: JobContext, plan: ResultPlan): Promise<StoredJobOutcome> {
+    if (typeof handler !== 'function') return handler.runAndStore(ctx, plan);
+    const outcome = await handler(ctx);
+    ctx.signal.throwIfAborted(); // stopped while finishing: its result is not stored
+    return storeResult(outcome, plan, this.deps.blobs);
+  }
+
+  /** What storing the result needs, known before the job runs (so a job thread stores it once, itself). */
+  private async resultPlan(job: JobRecord): Promise<ResultPlan> {
+    const { config } = this.deps;
+    return {
+      billing: await billingSnapshot(this.deps.store, job.org_id),
+      rowLimitBytes: config.resultRowLimitBytes, inlineLimitBytes: config.inlineResultLimitBytes,
+      async: job.request.async === true,
+      blobKey: `${job.org_id}/${job.id}/result.json`,
+    };
+  }
+
+  private async stopIfNotProcessing(jobId: string, stopping: AbortController): Promise<void> {
+    const status = (await this.deps.store.jobs.get(jobId).catch(() => undefined))?.status;
+    if (status !== 'processing') stopping.abort(new JobStoppedError(status));
   }
 
   private async settleParent(parentId: string): Promise<void> {
@@ -80,21 +119,9 @@ export class JobRunner {
     }
   }
 
-  private async complete(job: JobRecord, outcome: JobOutcome | SerializedJobOutcome): Promise<void> {
-    const { store, blobs, config } = this.deps;
-    const info = await planInfo(store, job.org_id, outcome.credits, outcome.pages);
-    const extra = { credits_used: outcome.credits, plan_info: info };
-    const placement: ResultPlacement = {
-      rowLimitBytes: config.resultRowLimitBytes, inlineLimitBytes: config.inlineResultLimitBytes,
-      wantsUrl: outcome.preferUrlDelivery === true && job.request.async === true,
-      blobKey: `${job.org_id}/${job.id}/result.json`,
-    };
-    // A job thread's result is placed by the thread itself (written from where it is serialized, so its
-    // pieces never cross to this thread); any other is written from here. Either way it is written as it
-    // is read (placeResult).
-    const placed = 'placeResult' in outcome && outcome.placeResult
-      ? await outcome.placeResult(extra, placement)
-      : await placeResult(resultBody(outcome, extra)[Symbol.asyncIterator](), blobs, placement);
+  private async complete(job: JobRecord, outcome: StoredJobOutcome): Promise<void> {
+    const { store } = this.deps;
+    const { placed } = outcome;
     const stored = 'blob' in placed ? placed.blob : null;
     const asUrl = 'blob' in placed && placed.asUrl;
     const token = asUrl ? randomBytes(18).toString('base64url') : null;
@@ -144,10 +171,12 @@ export class JobRunner {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let t: NodeJS.Timeout;
-  return Promise.race([
-    p.finally(() => clearTimeout(t)),
-    new Promise<T>((_, reject) => { t = setTimeout(() => reject(new QuireError('PROC_002', `Processing took longer than ${Math.round(ms / 1000)} s`)), ms); }),
-  ]);
+/** `p`, or the signal's reason as soon as it fires (the work itself is told to stop by the same signal). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => { onAbort = () => reject(signal.reason); });
+  signal.addEventListener('abort', onAbort, { once: true });
+  p.catch(() => undefined); // an answer after the abort is let go
+  return Promise.race([p, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }

@@ -1,4 +1,4 @@
-import { RawJson } from '@quire/core';
+import { LazyJsonArray } from '@quire/core';
 
 /**
  * JSON of a (possibly very large) result as a stream of byte pieces, written as they are taken, with
@@ -11,7 +11,7 @@ import { RawJson } from '@quire/core';
  * pieces on as they fill (to a blob store's write stream) holds only one piece's text at a time besides
  * the value. The value is not modified.
  *
- * A RawJson value is spliced in as its pieces, written when the walk reaches it, at any depth.
+ * A LazyJsonArray is written like a long array, its groups made when the walk reaches it, at any depth.
  * Plain objects, and arrays, are walked down to `maxDepth` (results and documents nest their big arrays
  * shallowly); anything deeper, and every value with a toJSON method, is written by JSON.stringify itself.
  */
@@ -36,23 +36,25 @@ export function* jsonPieceStream(value: unknown, opts: { batch?: number; pieceBy
     return pendingLength >= pieceBytes ? take() : undefined;
   };
 
+  // the entries of `groups` as one array, `batch` entries' text at a time
+  function* longArray(groups: Iterable<readonly unknown[]>): Generator<Buffer, void, undefined> {
+    let piece: Buffer | undefined, first = true;
+    if ((piece = emit('['))) yield piece;
+    for (const items of groups) {
+      for (let i = 0; i < items.length; i += batch) {
+        // a slice keeps holes and undefined entries, which JSON.stringify writes as null, as it would in place
+        const text = JSON.stringify(items.slice(i, i + batch));
+        if ((piece = emit(first ? text.slice(1, -1) : `,${text.slice(1, -1)}`))) yield piece;
+        first = false;
+      }
+    }
+    if ((piece = emit(']'))) yield piece;
+  }
+
   function* walk(v: unknown, depth: number): Generator<Buffer, void, undefined> {
     let piece: Buffer | undefined;
-    if (v instanceof RawJson) {
-      if ((piece = take())) yield piece;
-      for (const p of v.pieces()) if (p.byteLength) yield Buffer.from(p.buffer, p.byteOffset, p.byteLength);
-      return;
-    }
-    if (Array.isArray(v) && v.length > batch) {
-      if ((piece = emit('['))) yield piece;
-      for (let i = 0; i < v.length; i += batch) {
-        // a slice keeps holes and undefined entries, which JSON.stringify writes as null, as it would in place
-        const text = JSON.stringify(v.slice(i, i + batch));
-        if ((piece = emit(i ? `,${text.slice(1, -1)}` : text.slice(1, -1)))) yield piece;
-      }
-      if ((piece = emit(']'))) yield piece;
-      return;
-    }
+    if (v instanceof LazyJsonArray) { yield* longArray(v.groups()); return; }
+    if (Array.isArray(v) && v.length > batch) { yield* longArray([v]); return; }
     if (Array.isArray(v) && depth + 1 < maxDepth) {
       // A short array high in the value may still hold most of it (a document's 1,000 pages, 84 MB of
       // JSON): its entries are walked one by one, so no single entry's text is the whole.
@@ -86,11 +88,6 @@ export function* jsonPieceStream(value: unknown, opts: { batch?: number; pieceBy
   yield* walk(value, 0);
   const last = take();
   if (last) yield last;
-}
-
-/** All of jsonPieceStream's pieces at once (for values known to be small, and tests). */
-export function jsonPieces(value: unknown, opts: { batch?: number; pieceBytes?: number; maxDepth?: number } = {}): Buffer[] {
-  return [...jsonPieceStream(value, opts)];
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,54 +1,63 @@
+import type { OcrEngine } from '@quire/core';
 import { QuireError, isErrorCode, isQuireError } from '@quire/core';
 import type { JobRecord, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
-import { JobStoppedError, type SerializedJobOutcome } from './job-handler.js';
-import type { PlacedResult, ResultExtra, ResultPlacement } from './result-placement.js';
+import { JobStoppedError, type JobContext, type JobStore } from './job-handler.js';
+import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 
 /**
  * Messages between a process's event loop and its job threads (see job-thread-pool.ts). A job runs on
- * a thread; the connections that must be one per process stay with the process that owns them — the
- * metadata store, the checkpoint (heartbeat + cancel check) and shared services such as the OCR pool —
- * and the thread reaches them through `call` messages naming a path on the job's context (`['store',
- * 'artifacts', 'getForOrg']`, `['checkpoint']`). The blob store is the exception: its adapters are
- * stateless clients, so each thread opens its own (blobStoreFor) and documents, outputs and results are
- * read and written from the thread that uses them, never copied between threads.
- * Arguments and answers are structured clones: plain data, Dates, byte arrays; a function or a stream
- * cannot cross. A job's serialized result stays on the thread as a StreamRef: the runner asks the thread
- * to place it (`place-result` → `placed`), and the thread writes it to its own blob store client; a
- * reader that wants the bytes instead reads them piece by piece (`pull` → `piece`), one in flight.
+ * a thread; what must be one per process stays with the process — the metadata store, the checkpoint
+ * (heartbeat + cancel check) and the OCR pool — and the thread reaches it through the calls of
+ * OwnerCalls, nothing else. The blob store is the exception: its adapters are stateless clients, so
+ * each thread opens its own and reads documents and writes outputs and the result from where they are.
+ * The result itself never crosses: the thread stores it as the run's ResultPlan says and answers where.
+ * Arguments and answers are structured clones: plain data, Dates, byte arrays.
  */
 export interface JobThreadData {
   config: Config;
-  /** Shared services of the owning process that the thread calls remotely (e.g. ['ocr']). */
-  remoteServices: string[];
+  /** The owning process shares its OCR engine (`ocr` calls); otherwise handlers on the thread have none. */
+  sharedOcr: boolean;
+}
+
+/** What a job thread may ask of the owning process, by name. */
+export interface OwnerCalls {
+  getArtifact: JobStore['artifacts']['getForOrg'];
+  nextSchemaVersion: JobStore['artifacts']['nextSchemaVersion'];
+  getJob: JobStore['jobs']['get'];
+  checkpoint: JobContext['checkpoint'];
+  ocr: OcrEngine['recognize'];
+}
+export type OwnerCallName = keyof OwnerCalls;
+type OwnerCall = { [K in OwnerCallName]: { op: K; args: Parameters<OwnerCalls[K]> } }[OwnerCallName];
+
+/** Answers a thread's call from the job's context on the owning process. */
+export function answerCall(ctx: JobContext, call: OwnerCall): Promise<unknown> {
+  switch (call.op) {
+    case 'getArtifact': return ctx.store.artifacts.getForOrg(...call.args);
+    case 'nextSchemaVersion': return ctx.store.artifacts.nextSchemaVersion(...call.args);
+    case 'getJob': return ctx.store.jobs.get(...call.args);
+    case 'checkpoint': return ctx.checkpoint(...call.args);
+    case 'ocr': {
+      const ocr = ctx.services.ocr as OcrEngine | undefined;
+      if (!ocr) throw new Error('this process has no OCR engine to share');
+      const [image, page] = call.args;
+      return ocr.recognize(asBuffers(image), page);
+    }
+  }
 }
 
 export type ToThread =
-  | { type: 'run'; runId: number; kind: string; job: JobRecord; org: Organization; blobPrefix: string }
-  | { type: 'reply'; callId: number; value?: unknown; error?: WireError }
-  /** Asks for the next piece of a thread's stream (sent again only after its `piece` arrived). */
-  | { type: 'pull'; streamId: number }
-  /** The owning process stopped reading a stream before its end: the thread lets it go. */
-  | { type: 'drop-stream'; streamId: number }
-  /** Write a job's result stream (with the runner's members) where `placement` says (see placeResult). */
-  | { type: 'place-result'; streamId: number; extra: ResultExtra; placement: ResultPlacement };
+  | { type: 'run'; runId: number; kind: string; job: JobRecord; org: Organization; blobPrefix: string; plan: ResultPlan }
+  /** The job's signal fired on the owning process: the thread fires its own with the same reason. */
+  | { type: 'abort'; runId: number; reason: WireError }
+  | { type: 'reply'; callId: number; value?: unknown; error?: WireError };
 
 export type FromThread =
   | { type: 'ready' }
-  | { type: 'call'; runId: number; callId: number; path: string[]; args: unknown[] }
-  /** The result's JSON stays on the thread as a stream (jsonPieceStream), placed or read by the owning process. */
-  | { type: 'done'; runId: number; outcome: Omit<SerializedJobOutcome, 'resultJson' | 'placeResult'> & { resultJson: StreamRef } }
-  | { type: 'failed'; runId: number; error: WireError }
-  /** A stream's next piece, or its end, or the error that ended it. */
-  | { type: 'piece'; streamId: number; bytes?: Uint8Array; end?: true; error?: WireError }
-  /** Where a result stream was placed, or why it could not be. */
-  | { type: 'placed'; streamId: number; placed?: PlacedResult; error?: WireError };
-
-/** A byte stream left on the thread that made it, in place of the stream in a message. */
-export interface StreamRef { $quireStream: number }
-
-/** The roots of the job context a thread may call into. */
-export const REMOTE_ROOTS = new Set(['store', 'checkpoint', 'services']);
+  | ({ type: 'call'; runId: number; callId: number } & OwnerCall)
+  | { type: 'done'; runId: number; outcome: StoredJobOutcome }
+  | { type: 'failed'; runId: number; error: WireError };
 
 export type WireError =
   | { kind: 'quire'; code: string; message: string; details?: Record<string, unknown> }
@@ -85,10 +94,9 @@ function plainClone(v: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * Bytes arrive from structured cloning as plain Uint8Arrays; callers written against the in-process
- * ports may rely on Buffer (as node's own APIs return), so top-level byte arrays become Buffers (a
- * view, no copy).
+ * ports may rely on Buffer (as node's own APIs return), so byte arrays become Buffers (a view, no copy).
  */
-export function asBuffers<T>(v: T): T {
+function asBuffers<T>(v: T): T {
   if (v instanceof Uint8Array && !Buffer.isBuffer(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength) as T;
   return v;
 }

@@ -134,6 +134,23 @@ describe('safeFetch failures', () => {
     await expect(readAll(res.body)).rejects.toMatchObject({ code: 'FILE_006' });
   });
 
+  it('a signal stops a download waiting for headers, or one reading its body, with the signal\'s reason', async () => {
+    const waiting = new AbortController();
+    const hanging = safeFetch(`${base}/slow`, { ...allowed, timeoutMs: 600_000, signal: waiting.signal });
+    await new Promise<void>((r) => server.once('request', () => r()));
+    const reason = new Error('job canceled');
+    waiting.abort(reason);
+    await expect(hanging).rejects.toBe(reason);
+    const reading = new AbortController();
+    const res = await safeFetch(`${base}/stall`, { ...allowed, timeoutMs: 600_000, signal: reading.signal });
+    const read = readAll(res.body);
+    reading.abort(reason);
+    await expect(read).rejects.toBe(reason);
+    const stopped = new AbortController();
+    stopped.abort(reason);
+    await expect(safeFetch(`${base}/ok`, { ...allowed, signal: stopped.signal })).rejects.toBe(reason);
+  });
+
   it('a refused connection is FILE_005', async () => {
     const closed = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {

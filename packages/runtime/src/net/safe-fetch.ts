@@ -27,6 +27,8 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   body?: Uint8Array | string;
   resolve?: Resolver;
+  /** Stops the download (connecting, or reading the body) with the signal's reason as the error. */
+  signal?: AbortSignal;
 }
 
 export interface SafeFetchResponse {
@@ -58,6 +60,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
   let method = opts.method ?? 'GET';
   let body = opts.body;
   for (let hop = 0; ; hop++) {
+    opts.signal?.throwIfAborted();
     const target = await withDeadline(checkTarget(current, allow, opts), deadline, current);
     const ctx: BodyContext = {};
     const res = await request(current, target, { ...opts, method, body }, deadline, ctx);
@@ -139,7 +142,7 @@ async function checkTarget(u: URL, allow: AllowList, opts: SafeFetchOptions): Pr
 type RequestOpts = SafeFetchOptions & { method: string; body?: Uint8Array | string };
 /** Lets the request's idle timer fail the body stream with FILE_006 once headers have arrived. */
 interface BodyContext {
-  fail?: (e: QuireError) => void;
+  fail?: (e: Error) => void;
 }
 
 function request(
@@ -159,6 +162,16 @@ function request(
       agent: false, // no pooled socket from an earlier, differently-checked address
     });
     const fail = (e: QuireError) => { clearTimeout(timer); req.destroy(e); reject(e); };
+    const signal = opts.signal;
+    const onAbort = () => {
+      const e = signal!.reason as Error;
+      clearTimeout(timer);
+      ctx.fail?.(e); // the body, once headers have arrived, ends with the reason too
+      req.destroy(e);
+      reject(e);
+    };
+    const offAbort = () => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
     const timer = setTimeout(() => fail(new QuireError('FILE_006', `Timeout downloading ${u.host}`, { url: u.href })),
       Math.max(0, deadline - Date.now()));
     // Idle timeout: also covers a body that stops arriving after the headers.
@@ -170,10 +183,12 @@ function request(
     });
     req.on('error', (e) => {
       clearTimeout(timer);
+      offAbort();
       reject(isQuireError(e) ? e : new QuireError('FILE_005', `Download from ${u.host} failed`, { url: u.href, cause: message(e) }));
     });
     req.on('response', (res) => {
       clearTimeout(timer);
+      res.once('close', offAbort);
       const len = Number(res.headers['content-length']);
       if (opts.maxBytes !== undefined && Number.isFinite(len) && len > opts.maxBytes) {
         res.destroy();
@@ -202,7 +217,8 @@ function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ct
   });
   const onError = (e: unknown) => {
     if (out.destroyed) return;
-    out.destroy(isQuireError(e) ? e : new QuireError('FILE_005', 'Download interrupted', { cause: message(e) }));
+    const stopped = opts.signal?.aborted && e === opts.signal.reason;
+    out.destroy(isQuireError(e) || stopped ? e as Error : new QuireError('FILE_005', 'Download interrupted', { cause: message(e) }));
   };
   ctx.fail = onError;
   res.on('error', onError);
