@@ -2,7 +2,6 @@ import { isQuireError, type Document, type FigureElement, type SourceFormat } fr
 import { figureImages } from '@quire/extract';
 import { NO_CHART_MODEL, type ChartReading } from '@quire/tables';
 import type { JobContext } from '@quire/runtime';
-import { languageModelFor } from './language-model.js';
 import type { SavedExtraction } from './saved-extraction.js';
 
 export interface DrawnChartReadings {
@@ -25,7 +24,7 @@ const drawnCharts = (doc: Document): FigureElement[] =>
 export async function readDrawnCharts(ctx: JobContext, saved: SavedExtraction, extractionId: string): Promise<DrawnChartReadings> {
   const readings = new Map<string, ChartReading>();
   const drawn = drawnCharts(saved.document);
-  const lm = languageModelFor(ctx);
+  const lm = ctx.services.languageModel;
   if (drawn.length === 0) return { readings, unreadable: NO_CHART_MODEL };
   if (!lm.supportsVision || !lm.readChart) {
     const unreadable = lm.id === 'builtin' ? NO_CHART_MODEL

@@ -1,3 +1,6 @@
+import { QuireError, type OcrEngine } from '@quire/core';
+import type { LanguageModel } from '@quire/models';
+import { parseJobPayload, type JobInput, type JobKind, type JobRequest } from '@quire/queue';
 import type { ArtifactType, BlobStore, JobRecord, MetadataStore, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -30,9 +33,23 @@ export interface JobOutcome {
   preferUrlDelivery?: boolean;
 }
 
-/** What a handler gets: the claimed job, the stores, and the cancellation/progress point. */
-export interface JobContext {
-  job: JobRecord;
+/** Services made once per process (or per job thread) and shared by the jobs it runs. */
+export interface JobServices {
+  /** The OCR pool; a worker without one reads only what the document's text layer holds. */
+  ocr?: OcrEngine;
+  languageModel: LanguageModel;
+}
+
+/** A job row whose request and input were checked against its kind's schemas (see parseJobPayload). */
+export interface JobRecordOf<K extends JobKind = JobKind> extends Omit<JobRecord, 'kind' | 'request' | 'input'> {
+  kind: K;
+  request: JobRequest<K>;
+  input: JobInput<K>;
+}
+
+/** What a handler of kind K gets: the claimed job with its payload typed, the stores, and the cancellation/progress point. */
+export interface JobContext<K extends JobKind = JobKind> {
+  job: JobRecordOf<K>;
   org: Organization;
   store: MetadataStore;
   blobs: BlobStore;
@@ -42,11 +59,33 @@ export interface JobContext {
   blobPrefix: string;
   /** Records progress and renews the lease; throws JobStoppedError when the job was canceled. */
   checkpoint(done: number, total: number): Promise<void>;
-  /** Shared services (OCR pool, language model) made once per process. */
-  services: Record<string, unknown>;
+  services: JobServices;
 }
 
-export type JobHandler = (ctx: JobContext) => Promise<JobOutcome>;
+/** The context the runner makes for a job it claimed: the row as stored, its payload not yet checked. */
+export interface ClaimedJobContext extends Omit<JobContext, 'job'> {
+  job: JobRecord;
+}
+
+export type JobHandler<K extends JobKind = JobKind> = (ctx: JobContext<K>) => Promise<JobOutcome>;
+
+/**
+ * A handler as the runner and job threads hold it (made by defineJobHandler): it takes the claimed job
+ * and checks its payload itself. `kind` lets a table of handlers be checked against the kinds it maps.
+ */
+export type CheckedJobHandler<K extends JobKind = JobKind> = ((ctx: ClaimedJobContext) => Promise<JobOutcome>) & { readonly kind: K };
+
+/**
+ * The handler of kind K. It checks the stored payload against K's schemas before `handle` runs: a
+ * payload that does not fit fails the job (JOB_005, not retried) instead of reaching the handler.
+ */
+export function defineJobHandler<K extends JobKind>(kind: K, handle: JobHandler<K>): CheckedJobHandler<K> {
+  const run = async (ctx: ClaimedJobContext): Promise<JobOutcome> => {
+    if (ctx.job.kind !== kind) throw new QuireError('GENERAL_005', `The ${kind} handler was given a ${ctx.job.kind} job`);
+    return handle({ ...ctx, job: { ...ctx.job, kind, ...parseJobPayload(kind, ctx.job) } });
+  };
+  return Object.assign(run, { kind });
+}
 
 /**
  * A JobOutcome whose result arrives as JSON bytes (how job threads hand results back): the runner
@@ -68,4 +107,4 @@ export interface SerializedJobOutcome extends Omit<JobOutcome, 'result'> {
 }
 
 /** What the JobRunner runs: a handler, or a stand-in (a job thread) whose result comes serialized. */
-export type RunnableJobHandler = (ctx: JobContext) => Promise<JobOutcome | SerializedJobOutcome>;
+export type RunnableJobHandler = (ctx: ClaimedJobContext) => Promise<JobOutcome | SerializedJobOutcome>;

@@ -5,7 +5,7 @@ import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage,
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { JobStoppedError, type JobContext, type JobOutcome, type RunnableJobHandler, type SerializedJobOutcome } from './job-handler.js';
+import { JobStoppedError, type ClaimedJobContext, type JobOutcome, type JobServices, type RunnableJobHandler, type SerializedJobOutcome } from './job-handler.js';
 import { planInfo } from './plan-info.js';
 import { placeResult, resultBody, type ResultPlacement } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
@@ -17,7 +17,7 @@ export interface RunnerDeps {
   config: Config;
   log: Logger;
   metrics: Metrics;
-  services: Record<string, unknown>;
+  services: JobServices;
 }
 
 /**
@@ -53,7 +53,7 @@ export class JobRunner {
     if (!job) return; // canceled, finished, or another worker holds a live lease: acknowledge and stop
     const started = Date.now();
     const org = await store.orgs.get(job.org_id);
-    const ctx: JobContext = {
+    const ctx: ClaimedJobContext = {
       job, org: org!, store, blobs: this.deps.blobs, config, log: log.child({ jobId: job.id, kind: job.kind }),
       blobPrefix: `${job.org_id}/${job.id}/`, services: this.deps.services,
       checkpoint: async (done, total) => {

@@ -8,7 +8,7 @@ import { ensureBuilt } from '../../../../scripts/lib/fleet.mjs';
 import { loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { Metrics } from '../metrics.js';
-import type { JobContext, SerializedJobOutcome } from './job-handler.js';
+import type { ClaimedJobContext, SerializedJobOutcome } from './job-handler.js';
 import { JobRunner } from './job-runner.js';
 import { JobThreadPool } from './job-thread-pool.js';
 
@@ -33,10 +33,10 @@ function recordingLog(): Logger & { errors: unknown[] } {
 }
 
 let seq = 0;
-const ctxFor = (input: Record<string, unknown>): JobContext => {
+const ctxFor = (input: Record<string, unknown>): ClaimedJobContext => {
   const job = { id: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`, kind: 'extract', input, org_id: 'o' } as unknown as JobRecord;
   return {
-    job, org: { id: 'o' } as Organization, config, log: createLogger('silent'), blobPrefix: `o/${job.id}/`, services: {},
+    job, org: { id: 'o' } as Organization, config, log: createLogger('silent'), blobPrefix: `o/${job.id}/`, services: { languageModel: {} as never },
     store: {} as never, blobs: {} as never, checkpoint: async () => undefined,
   };
 };
@@ -117,7 +117,7 @@ describe('JobThreadPool streams', () => {
   let pool: JobThreadPool;
   beforeEach(() => { pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent') }); });
   afterEach(() => pool.close());
-  const run = (input: Record<string, unknown>, ctx?: Partial<JobContext>) => pool.handler('extract')({ ...ctxFor(input), ...ctx }) as Promise<SerializedJobOutcome>;
+  const run = (input: Record<string, unknown>, ctx?: Partial<ClaimedJobContext>) => pool.handler('extract')({ ...ctxFor(input), ...ctx }) as Promise<SerializedJobOutcome>;
 
   it('a result comes back as a stream written on the thread as it is read, the same JSON as the objects', async () => {
     const outcome = await run({ mode: 'pages', value: 'v', pages: 40, perPage: 2_000 });
@@ -207,7 +207,7 @@ describe('JobRunner over a thread that dies', () => {
     const retried: unknown[] = [];
     const enqueue = queue.enqueue.bind(queue);
     queue.enqueue = async (q, msg, opts) => { retried.push({ msg, delayMs: opts?.delayMs }); return enqueue(q, msg, { delayMs: 0 }); };
-    const runner = new JobRunner({ store, blobs: dataBlobs, queue, config, log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: pool.handler('extract') });
+    const runner = new JobRunner({ store, blobs: dataBlobs, queue, config, log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: pool.handler('extract') });
     try {
       // a job whose thread dies every time: retried (GENERAL_001 is retryable) until its attempts are used, then failed
       const doomed = await submit({ mode: 'exit' });

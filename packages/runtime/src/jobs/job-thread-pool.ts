@@ -4,7 +4,7 @@ import { QuireError } from '@quire/core';
 import { JOB_CATALOG, isJobKind } from '@quire/queue';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { JobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
+import type { ClaimedJobContext, RunnableJobHandler, SerializedJobOutcome } from './job-handler.js';
 import type { PlacedResult } from './result-placement.js';
 import { REMOTE_ROOTS, asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
@@ -25,7 +25,7 @@ export interface JobThreadPoolOptions {
   timeoutMs?: (kind: string) => number;
 }
 
-interface Run { ctx: JobContext; resolve: (o: SerializedJobOutcome) => void; reject: (e: Error) => void }
+interface Run { ctx: ClaimedJobContext; resolve: (o: SerializedJobOutcome) => void; reject: (e: Error) => void }
 
 interface JobThread {
   worker: Worker;
@@ -72,7 +72,7 @@ export class JobThreadPool {
     return (ctx) => this.run(kind, ctx);
   }
 
-  private async run(kind: string, ctx: JobContext): Promise<SerializedJobOutcome> {
+  private async run(kind: string, ctx: ClaimedJobContext): Promise<SerializedJobOutcome> {
     if (this.closed) throw new Error('job thread pool is closed');
     const t = this.pick();
     clearTimeout(t.idleTimer);

@@ -1,22 +1,22 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { QuireError } from '@quire/core';
+import { QuireError, type OcrEngine } from '@quire/core';
 import type { MetadataStore } from '@quire/storage';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { blobStoreFor } from '../context.js';
 import { jsonPieceStream } from './json-pieces.js';
 import { placeResult, resultBody } from './result-placement.js';
-import type { JobContext, JobHandler } from './job-handler.js';
+import type { CheckedJobHandler, ClaimedJobContext, JobServices } from './job-handler.js';
 import { asBuffers, fromWire, toWire, type FromThread, type JobThreadData, type StreamRef, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadSetup {
   /** Job kind → handler, as the process would run them. */
-  handlers: Partial<Record<string, JobHandler>>;
+  handlers: Partial<Record<string, CheckedJobHandler>>;
   /**
    * Services this thread makes for itself (e.g. a language model client). Those the owning process
    * shares (JobThreadPoolOptions.remoteServices, e.g. the OCR pool) are reached remotely instead.
    */
-  services(config: Config): Record<string, unknown>;
+  services(config: Config): JobServices;
 }
 
 type Call = (path: string[], args: unknown[]) => Promise<unknown>;
@@ -99,9 +99,8 @@ export function serveJobThread(setup: JobThreadSetup): void {
     try {
       const handler = setup.handlers[m.kind];
       if (!handler) throw new QuireError('GENERAL_005', `No worker handles ${m.kind} jobs`);
-      const services = { ...local };
-      for (const name of remoteServices) services[name] = remote(call, ['services', name]);
-      const ctx: JobContext = {
+      const services: JobServices = { ...local, ...(remoteServices.includes('ocr') ? { ocr: remote(call, ['services', 'ocr']) as OcrEngine } : {}) };
+      const ctx: ClaimedJobContext = {
         job: m.job, org: m.org, config, blobPrefix: m.blobPrefix, services,
         log: log.child({ jobId: m.job.id, kind: m.job.kind }),
         store: remote(call, ['store']) as MetadataStore,

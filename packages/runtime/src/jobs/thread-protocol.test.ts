@@ -59,7 +59,7 @@ describe('JobRunner with results serialized on a job thread', () => {
     await store.sql.transaction((tx) => store.jobs.create(tx, { id, org_id: org.id, key_id: null, kind: 'extract', request: {}, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3_600_000) }));
     const blobs = new FsBlobStore({ root: dir });
     const queue = new InProcessJobQueue();
-    const runner = new JobRunner({ store, blobs, queue, config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: handler });
+    const runner = new JobRunner({ store, blobs, queue, config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: handler });
     await runner.handle({ jobId: id, kind: 'extract' });
     await queue.close();
     return { job: (await store.jobs.get(id))!, blobs };
