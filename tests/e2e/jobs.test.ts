@@ -1,16 +1,15 @@
 import { QuireError, type JobStatus } from '@quire/core';
-import type { JobHandler } from '@quire/runtime';
-import { RetentionSweeper } from '@quire/runtime';
+import { RetentionSweeper, defineJobHandler } from '@quire/runtime';
 import { startTestServer, formWith, pollJob, SAMPLE_HTML, type TestServer } from '../support/embedded.js';
 
 /** A controllable job: walks `pages` checkpoints slowly, so cancel and timeouts can land mid-flight. */
-const slowHandler = (pages: number, stepMs: number): JobHandler => async (ctx) => {
+const slowHandler = (pages: number, stepMs: number) => defineJobHandler('extract', async (ctx) => {
   for (let i = 1; i <= pages; i++) {
     await new Promise((r) => setTimeout(r, stepMs));
     await ctx.checkpoint(i, pages);
   }
   return { result: { done: true, pages }, credits: pages, pages };
-};
+});
 
 describe('embedded: jobs through HTTP', () => {
   let t: TestServer;
@@ -238,12 +237,12 @@ describe('embedded: cancel reaches a job between checkpoints', () => {
   let onStop!: (reason: unknown) => void;
   const stopped = new Promise<unknown>((r) => { onStop = r; });
   // a job that makes no checkpoint: only its signal can tell it to stop
-  const waitsForSignal: JobHandler = async (ctx) => {
+  const waitsForSignal = defineJobHandler('extract', async (ctx) => {
     onStart(ctx.job.id);
     if (!ctx.signal.aborted) await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
     onStop(ctx.signal.reason);
     throw ctx.signal.reason;
-  };
+  });
   beforeAll(async () => { t = await startTestServer({}, { handlers: { extract: waitsForSignal } }); });
   afterAll(() => t.close());
 
@@ -262,13 +261,13 @@ describe('embedded: retries only for retryable codes', () => {
   let t: TestServer;
   const calls = new Map<string, number>();
   // "flaky.html" fails once with a retryable code; "broken.html" always fails with a non-retryable one.
-  const handler: JobHandler = async (ctx) => {
-    const name = String((ctx.job.input as { filename?: string }).filename);
+  const handler = defineJobHandler('extract', async (ctx) => {
+    const name = String(ctx.job.input.filename);
     calls.set(name, (calls.get(name) ?? 0) + 1);
     if (name === 'broken.html') throw new QuireError('FILE_003', 'bad file');
     if (calls.get(name) === 1) throw new QuireError('PROC_003', 'temporarily unavailable');
     return { result: { ok: true }, credits: 1, pages: 1 };
-  };
+  });
   beforeAll(async () => { t = await startTestServer({}, { handlers: { extract: handler } }); });
   afterAll(() => t.close());
 

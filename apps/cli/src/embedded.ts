@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
-import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
+import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type QuireContext, type RunnableJobHandler } from '@quire/runtime';
 import { ServerDrain, createGatewayApp, drainTimeoutMs, listenGateway, type GatewayDeps, type GatewayLifecycle } from '@quire/gateway';
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
@@ -17,8 +17,8 @@ export interface EmbeddedServer {
 
 /** Embedded mode: gateway, every worker queue, the retention sweeper — one process over PGlite, fs blobs and the in-process queue. */
 export interface EmbeddedOptions extends ContextOptions {
-  /** Tests: replace or add job handlers (e.g. a controllable slow job). */
-  handlers?: Record<string, JobHandler>;
+  /** Tests: replace or add job handlers (e.g. a controllable slow job, made with defineJobHandler). */
+  handlers?: Record<string, RunnableJobHandler>;
   /** Tests: accept jobs without running them (to stop with work pending). */
   startWorkers?: boolean;
   /** The local admin channel for `quire admin` while serving (default on; see admin-channel.ts). */

@@ -1,8 +1,8 @@
-import { isQuireError, type Document, type FigureElement, type SourceFormat } from '@quire/core';
+import { isQuireError, type Document, type FigureElement } from '@quire/core';
 import { figureImages } from '@quire/extract';
+import { JOB_CATALOG } from '@quire/queue';
 import { NO_CHART_MODEL, type ChartReading } from '@quire/tables';
 import type { JobContext } from '@quire/runtime';
-import { languageModelFor } from './language-model.js';
 import type { SavedExtraction } from './saved-extraction.js';
 
 export interface DrawnChartReadings {
@@ -25,19 +25,19 @@ const drawnCharts = (doc: Document): FigureElement[] =>
 export async function readDrawnCharts(ctx: JobContext, saved: SavedExtraction, extractionId: string): Promise<DrawnChartReadings> {
   const readings = new Map<string, ChartReading>();
   const drawn = drawnCharts(saved.document);
-  const lm = languageModelFor(ctx);
+  const lm = ctx.services.languageModel;
   if (drawn.length === 0) return { readings, unreadable: NO_CHART_MODEL };
   if (!lm.supportsVision || !lm.readChart) {
     const unreadable = lm.id === 'builtin' ? NO_CHART_MODEL
       : `no series data: the chart is drawn, not stored with its values (PDF or image), and the configured model (${lm.id}) has no vision model to read it (QUIRE_LLM_VISION_MODEL)`;
     return { readings, unreadable };
   }
-  const source = await ctx.store.jobs.get(extractionId);
-  const blobKey = typeof source?.input.blob_key === 'string' ? source.input.blob_key : undefined;
-  const format = saved.artifact.data.format as SourceFormat | undefined;
-  if (!blobKey || !format) {
+  // the extract job that saved the extraction names its staged source
+  const source = JOB_CATALOG.extract.input.safeParse((await ctx.store.jobs.get(extractionId))?.input);
+  if (!source.success) {
     return { readings, unreadable: 'no series data, and the source document of the extraction is no longer available to render the chart for the vision model' };
   }
+  const { blob_key: blobKey, format } = source.data;
   const onlyDrawn: Document = { ...saved.document, pages: saved.document.pages.map((p) => ({ ...p, elements: p.elements.filter((e) => drawn.includes(e as FigureElement)) })) };
   const pictures = await figureImages(onlyDrawn, format, () => ctx.blobs.getBytes(blobKey));
   for (const [k, pic] of pictures.entries()) {

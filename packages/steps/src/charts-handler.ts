@@ -1,5 +1,5 @@
 import { creditsFor } from '@quire/core';
-import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
+import { defineJobHandler } from '@quire/runtime';
 import { reconstructCharts } from '@quire/tables';
 import { readDrawnCharts } from './chart-readings.js';
 import { loadSavedExtraction } from './saved-extraction.js';
@@ -11,8 +11,8 @@ import { loadSavedExtraction } from './saved-extraction.js';
  * else they are listed under not_converted with the reason. The result lives on the job; no artifact
  * chains on it.
  */
-export const chartsHandler: JobHandler = async (ctx: JobContext): Promise<JobOutcome> => {
-  const input = ctx.job.input as { extraction_id: string };
+export const chartsHandler = defineJobHandler('charts', async (ctx) => {
+  const { input } = ctx.job;
   const saved = await loadSavedExtraction(ctx, input.extraction_id);
   await ctx.checkpoint(0, 1);
   const { readings, unreadable } = await readDrawnCharts(ctx, saved, input.extraction_id);
@@ -24,4 +24,4 @@ export const chartsHandler: JobHandler = async (ctx: JobContext): Promise<JobOut
     pages: 0,
     artifacts: [],
   };
-};
+});

@@ -1,37 +1,27 @@
-import { creditsFor, parsePageRange, type Document, type OcrEngine, type SourceFormat } from '@quire/core';
+import { creditsFor, parsePageRange, type Document } from '@quire/core';
 import { CLASSIFY_PAGES, classifyPagePlan } from '@quire/classify';
 import { extractDocument } from '@quire/extract';
-import type { PipelineCandidate } from '@quire/models';
-import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
+import type { JobInput } from '@quire/queue';
+import { defineJobHandler, type JobContext } from '@quire/runtime';
 import { loadSavedExtraction } from './saved-extraction.js';
-import { languageModelFor } from './language-model.js';
 
-export interface ClassifyJobInput {
-  /** A staged upload or download… */
-  blob_key?: string;
-  format?: SourceFormat;
-  page_count?: number;
-  /** …or a saved extraction. */
-  extraction_id?: string;
-  /** The candidates, resolved at submission (saved pipelines or inline ones). */
-  pipelines: PipelineCandidate[];
-}
+/** A staged document to classify (the other input is a saved extraction). */
+type StagedClassifyInput = Extract<JobInput<'classify'>, { blob_key: string }>;
 
 /**
  * The classify job: read only the pages classification needs (the first 5 by default, for PDFs and
  * images; office and HTML files are laid out whole), ask the LanguageModel port which pipeline the
  * document belongs to, and return the choice with every candidate's score.
  */
-export const classifyHandler: JobHandler = async (ctx: JobContext): Promise<JobOutcome> => {
+export const classifyHandler = defineJobHandler('classify', async (ctx) => {
   const { job } = ctx;
-  const input = job.input as unknown as ClassifyJobInput;
-  const req = job.request as { page_range?: string };
-  const { document, pageCount, read, billed } = input.extraction_id
+  const { request: req, input } = job;
+  const { document, pageCount, read, billed } = 'extraction_id' in input
     ? await fromExtraction(ctx, input.extraction_id, req.page_range)
     : await fromSource(ctx, input, req.page_range);
   const readSet = new Set(read);
   const reading: Document = { ...document, pages: document.pages.filter((p) => readSet.has(p.number)) };
-  const lm = languageModelFor(ctx);
+  const lm = ctx.services.languageModel;
   const answer = await lm.classify({ document: reading, pipelines: input.pipelines, maxPages: reading.pages.length });
   const names = new Map(input.pipelines.map((p) => [p.id, p.name]));
   const scores = answer.scores.map((s) => ({ pipeline_id: s.pipelineId, name: names.get(s.pipelineId) ?? '', score: s.score }));
@@ -50,9 +40,9 @@ export const classifyHandler: JobHandler = async (ctx: JobContext): Promise<JobO
     result,
     credits: creditsFor('classify', { pages: billed }),
     pages: billed,
-    artifacts: [{ id: job.id, type: 'classify', parentId: input.extraction_id ?? null, data: { pipeline_id: chosen, scores, pages_read: result.pages_read, model: lm.id } }],
+    artifacts: [{ id: job.id, type: 'classify', parentId: 'extraction_id' in input ? input.extraction_id : null, data: { pipeline_id: chosen, scores, pages_read: result.pages_read, model: lm.id } }],
   };
-};
+});
 
 interface Reading { document: Document; pageCount: number; read: number[]; billed: number }
 
@@ -66,16 +56,16 @@ async function fromExtraction(ctx: JobContext, extractionId: string, pageRange?:
 }
 
 /** The staged file: parses only the pages read (PDFs, images) or the whole file (office, HTML). */
-async function fromSource(ctx: JobContext, input: ClassifyJobInput, pageRange?: string): Promise<Reading> {
-  const format = input.format!;
-  const bytes = await ctx.blobs.getBytes(input.blob_key!);
-  const first = classifyPagePlan(format, input.page_count!, pageRange);
+async function fromSource(ctx: JobContext, input: StagedClassifyInput, pageRange?: string): Promise<Reading> {
+  const { format } = input;
+  const bytes = await ctx.blobs.getBytes(input.blob_key);
+  const first = classifyPagePlan(format, input.page_count, pageRange);
   const document = await extractDocument(bytes, format, {
     pages: first.parse,
     onPage: (done, total) => ctx.checkpoint(done, total),
-    ocr: ctx.services.ocr as OcrEngine | undefined,
+    ocr: ctx.services.ocr,
   });
-  if (first.parse) return { document, pageCount: input.page_count!, read: first.read, billed: first.billed };
+  if (first.parse) return { document, pageCount: input.page_count, read: first.read, billed: first.billed };
   // office/HTML: the real page count is known only now
   const plan = classifyPagePlan(format, document.pages.length, pageRange);
   return { document, pageCount: document.pages.length, read: plan.read, billed: plan.billed };

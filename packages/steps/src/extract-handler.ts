@@ -1,51 +1,49 @@
 import { Readable } from 'node:stream';
-import type { Document, FigureElement, OcrEngine, SourceFormat } from '@quire/core';
+import type { Document, FigureElement } from '@quire/core';
 import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
+import type { LanguageModel } from '@quire/models';
 import { renderExtraction } from '@quire/render';
-import { jsonPieceStream, safeFetch } from '@quire/runtime';
-import type { JobContext, JobHandler, JobOutcome, NewArtifactSpec } from '@quire/runtime';
+import { defineJobHandler, jsonPieceStream, safeFetch } from '@quire/runtime';
+import type { JobContext, NewArtifactSpec } from '@quire/runtime';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
-import { languageModelFor } from './language-model.js';
 
 /**
  * The extract job: load the staged source, read it into the document model (page by page, with
  * progress and cancellation at each page), render the spec's output, and save the document so
  * tables, schema, split and charts can chain on the extraction_id.
  */
-export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOutcome> => {
+export const extractHandler = defineJobHandler('extract', async (ctx) => {
   const { job, blobs, blobPrefix } = ctx;
-  const req = job.request as Record<string, unknown>;
-  const input = job.input as { blob_key: string; format: SourceFormat; page_count: number };
+  const { request: req, input } = job;
   const bytes = await blobs.getBytes(input.blob_key);
-  const pages = typeof req.pages === 'string' ? parsePageRange(req.pages, input.page_count) : undefined;
+  const pages = req.pages !== undefined ? parsePageRange(req.pages, input.page_count) : undefined;
   const doc = await extractDocument(bytes, input.format, {
-    pages, detectSelections: req.detect_selections === true,
+    pages, detectSelections: req.detect_selections,
     onPage: (done, total) => ctx.checkpoint(done, total),
-    ocr: ctx.services.ocr as OcrEngine | undefined,
+    ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
   });
-  const base = String(req.base_url ?? '');
-  const describe = req.figure_description === true ? visionDescriber(ctx) : undefined;
-  const images = req.show_images === true || describe ? await figureImages(doc, input.format, () => blobs.getBytes(input.blob_key)) : [];
-  const imageFiles = req.show_images === true ? await storeFigureImages(ctx, images) : new Map<string, string>();
-  if (req.figure_description === true) {
+  const describe = req.figure_description ? visionDescriber(ctx.services.languageModel) : undefined;
+  const images = req.show_images || describe ? await figureImages(doc, input.format, () => blobs.getBytes(input.blob_key)) : [];
+  const imageFiles = req.show_images ? await storeFigureImages(ctx, images) : new Map<string, string>();
+  if (req.figure_description) {
     const pictures = new Map<FigureElement, FigureImage>();
     for (const r of images) if ('image' in r) pictures.set(r.figure, r.image);
     await describeFigures(doc, { describe, images: pictures });
   }
-  const storage = req.storage !== false;
+  const storage = req.storage;
   const documentBlob = `${blobPrefix}out/document.json`;
   // Saved before the output is rendered, written as it is stored (from a job thread too): the
   // document's JSON (~85 MB for 1,000 dense pages) is never whole in memory, and never next to the output.
   if (storage) await blobs.put(documentBlob, Readable.from(jsonPieceStream(stripImageBytes(doc)), { objectMode: false }), { contentType: 'application/json' });
   const output = renderExtraction(doc, {
-    imageUrl: (f: FigureElement) => (f.id && imageFiles.has(f.id) ? `${base}/results/${job.id}/images/${imageFiles.get(f.id)}` : undefined),
-    includeDescriptions: req.figure_description === true,
-    footnoteReferences: req.footnote_references === true,
-    detectSelections: req.detect_selections === true,
-    chunkSize: typeof req.chunk_size === 'number' ? req.chunk_size : undefined,
-    returnHtml: req.return_html === true,
+    imageUrl: (f: FigureElement) => (f.id && imageFiles.has(f.id) ? `${req.base_url}/results/${job.id}/images/${imageFiles.get(f.id)}` : undefined),
+    includeDescriptions: req.figure_description,
+    footnoteReferences: req.footnote_references,
+    detectSelections: req.detect_selections,
+    chunkSize: req.chunk_size,
+    returnHtml: req.return_html,
     wordsAsJson: true, // the result is only serialized (jsonPieceStream writes it page by page)
   });
   const processed = doc.pages.length;
@@ -54,7 +52,9 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
   if (failedPages.length) result.errors = { code: 'PROC_005', message: 'Partial extraction failure: some pages could not be read', pages: failedPages };
   if (doc.warnings.length) result.warnings = doc.warnings;
   const artifacts: NewArtifactSpec[] = storage ? [{ id: job.id, type: 'extraction', data: { document_blob: documentBlob, page_count: doc.pageCount, pages_processed: processed, format: input.format, ...elementCounts(doc) } }] : [];
-  const legacy = req.legacy_schema ? await legacyStructuredOutput(ctx, doc, storage) : undefined;
+  const legacy = req.legacy_schema && req.legacy_schema_key !== undefined
+    ? await legacyStructuredOutput(ctx, doc, { config: req.legacy_schema, key: req.legacy_schema_key }, storage)
+    : undefined;
   if (legacy) {
     Object.assign(result, legacy.fields);
     if (legacy.artifact) artifacts.push(legacy.artifact);
@@ -66,7 +66,7 @@ export const extractHandler: JobHandler = async (ctx: JobContext): Promise<JobOu
     artifacts,
     preferUrlDelivery: input.format === 'xlsx',
   };
-};
+});
 
 /**
  * Saves each figure's picture (figureImages: embedded office/html pictures as they are, PDF figures
@@ -84,14 +84,9 @@ async function storeFigureImages(ctx: JobContext, images: Awaited<ReturnType<typ
   return files;
 }
 
-/**
- * The job's language model (languageModelFor) when it has vision (a packages/models
- * LanguageModel with supportsVision and describeFigure), or undefined: figures are then described
- * from their caption and text.
- */
-function visionDescriber(ctx: JobContext): FigureDescriber | undefined {
-  const m = languageModelFor(ctx);
-  return m.supportsVision && typeof m.describeFigure === 'function' ? m.describeFigure.bind(m) : undefined;
+/** The model's figure description when it has vision, else undefined: figures are then described from their caption and text. */
+function visionDescriber(m: LanguageModel): FigureDescriber | undefined {
+  return m.supportsVision && m.describeFigure ? m.describeFigure.bind(m) : undefined;
 }
 
 /** The saved document keeps structure, not image bytes (those are separate blobs). */

@@ -1,4 +1,5 @@
-import type { JobHandler } from '@quire/runtime';
+import type { JobKind } from '@quire/queue';
+import type { CheckedJobHandler } from '@quire/runtime';
 import { extractHandler } from './extract-handler.js';
 import { formClearHandler, formDetectHandler, formFillHandler } from './form-handlers.js';
 import { tablesHandler } from './tables-handler.js';
@@ -7,8 +8,8 @@ import { splitHandler } from './split-handler.js';
 import { schemaHandler } from './schema-handler.js';
 import { chartsHandler } from './charts-handler.js';
 
-/** Job kind → handler: what the workers of this build can run. The gateway answers 501 for the rest. */
-export const JOB_HANDLERS: Record<string, JobHandler> = {
+/** Job kind → its handler: every kind of the catalog, each with the handler defined for it. */
+export const JOB_HANDLERS: { readonly [K in JobKind]: CheckedJobHandler<K> } = {
   extract: extractHandler,
   form_detect: formDetectHandler,
   form_fill: formFillHandler,

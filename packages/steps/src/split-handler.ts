@@ -1,20 +1,18 @@
 import { creditsFor } from '@quire/core';
-import type { SplitTopic } from '@quire/models';
-import type { JobContext, JobHandler, JobOutcome } from '@quire/runtime';
+import { defineJobHandler } from '@quire/runtime';
 import { splitsByTopic } from '@quire/split';
 import { loadSavedExtraction } from './saved-extraction.js';
-import { languageModelFor } from './language-model.js';
 
 /**
  * The split job: segment a saved extraction into page groups per topic through the LanguageModel
  * port, answer one entry per topic, and save a 'split' artifact (split_id = job id) that /schema's
  * split mode reads: data.groups = [{topic, pages (1-indexed original pages), confidence}].
  */
-export const splitHandler: JobHandler = async (ctx: JobContext): Promise<JobOutcome> => {
+export const splitHandler = defineJobHandler('split', async (ctx) => {
   const { job } = ctx;
-  const input = job.input as { extraction_id: string; topics: SplitTopic[] };
+  const { input } = job;
   const { document } = await loadSavedExtraction(ctx, input.extraction_id);
-  const lm = languageModelFor(ctx);
+  const lm = ctx.services.languageModel;
   const answer = await lm.split({ document, topics: input.topics });
   const allPages = document.pages.map((p) => p.number);
   const { splits, unassigned } = splitsByTopic(answer, input.topics, allPages);
@@ -29,4 +27,4 @@ export const splitHandler: JobHandler = async (ctx: JobContext): Promise<JobOutc
       data: { extraction_id: input.extraction_id, groups, documents: splits.map((s) => ({ topic: s.name, documents: s.documents })), topics: input.topics, model: lm.id },
     }],
   };
-};
+});

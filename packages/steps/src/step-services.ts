@@ -6,7 +6,9 @@ import { checkTesseractBinary, createOcrPool, type OcrPool } from '@quire/ocr';
 import { ConfigError, JobThreadPool, type Config, type Logger, type Metrics, type RunnableJobHandler } from '@quire/runtime';
 import { createLanguageModel, mapFormInstructionsBuiltin, type LanguageModel } from '@quire/models';
 import { setPdfWorkerThread } from '@quire/format-pdf';
-import { BUILTIN_ENGINES } from './language-model.js';
+import { classifyBuiltin } from '@quire/classify';
+import { extractSchemaBuiltin } from '@quire/schema';
+import { splitBuiltin } from '@quire/split';
 import { JOB_HANDLERS } from './handlers.js';
 
 export interface StepServices {
@@ -81,5 +83,7 @@ export function threadLocalServices(config: Config): { languageModel: LanguageMo
   // A job thread is already off the event loop: parsing on it saves a nested pdf.js thread per job thread
   // (~90 MB at the peak of a 1,000-page PDF) for ~3 % of speed (docs/benchmarks.md, "pdf.js thread in job threads").
   setPdfWorkerThread(config.pdfWorkerThread ?? isMainThread);
-  return { languageModel: createLanguageModel(config.llm, { ...BUILTIN_ENGINES, mapFormInstructions: mapFormInstructionsBuiltin }) };
+  return { languageModel: createLanguageModel(config.llm, {
+    extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin, mapFormInstructions: mapFormInstructionsBuiltin,
+  }) };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isTerminal } from '@quire/core';
+import type { JobKind } from '@quire/queue';
 import type { JobSummary, MetadataStore, Organization, ApiKeyRecord } from '@quire/storage';
 import type { JobService, SubmitJob } from './job-service.js';
 
@@ -17,9 +18,9 @@ export const BATCH_OUTPUT_ID: Record<string, string> = { extract: 'extraction_id
  * child cannot be accepted, the children already accepted are canceled (releasing their reservations),
  * the parent fails, and the error is rethrown: a batch is accepted whole or not at all.
  */
-export async function submitBatch(store: MetadataStore, jobs: JobService, b: {
+export async function submitBatch<K extends JobKind>(store: MetadataStore, jobs: JobService, b: {
   org: Organization; key: ApiKeyRecord | null; parentKind: string; parentId: string; retentionHours: number;
-  request: Record<string, unknown>; children: (Omit<SubmitJob, 'org' | 'key' | 'parentId'> & { label: Record<string, unknown> })[];
+  request: Record<string, unknown>; children: (Omit<SubmitJob<K>, 'org' | 'key' | 'parentId'> & { label: Record<string, unknown> })[];
 }): Promise<{ parent: JobSummary; children: JobSummary[] }> {
   const retention = b.org.retention_hours ?? b.retentionHours;
   await store.jobs.create({

@@ -1,3 +1,6 @@
+import { QuireError, type OcrEngine } from '@quire/core';
+import type { LanguageModel } from '@quire/models';
+import { parseJobPayload, type JobInput, type JobKind, type JobRequest } from '@quire/queue';
 import type { ArtifactRepo, ArtifactType, BlobStore, JobRecord, JobRepo, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -39,9 +42,29 @@ export interface JobStore {
   jobs: Pick<JobRepo, 'get'>;
 }
 
-/** What a handler gets: the claimed job, the stores, and the cancellation/progress point. */
-export interface JobContext {
-  job: JobRecord;
+/** Services made once per process (or per job thread) and shared by the jobs it runs. */
+export interface JobServices {
+  /** The OCR pool; a worker without one reads only what the document's text layer holds. */
+  ocr?: OcrEngine;
+  languageModel: LanguageModel;
+}
+
+/** The services as one job sees them: the language model's calls stop with the job (its signal). */
+export function servicesForJob(services: JobServices, signal: AbortSignal): JobServices {
+  const lm = services.languageModel;
+  return { ...services, languageModel: lm.withSignal?.(signal) ?? lm };
+}
+
+/** A job row whose request and input were checked against its kind's schemas (see parseJobPayload). */
+export interface JobRecordOf<K extends JobKind = JobKind> extends Omit<JobRecord, 'kind' | 'request' | 'input'> {
+  kind: K;
+  request: JobRequest<K>;
+  input: JobInput<K>;
+}
+
+/** What a handler of kind K gets: the claimed job with its payload typed, the stores, and the cancellation/progress point. */
+export interface JobContext<K extends JobKind = JobKind> {
+  job: JobRecordOf<K>;
   org: Organization;
   store: JobStore;
   blobs: BlobStore;
@@ -57,19 +80,41 @@ export interface JobContext {
    * model calls pass it on. A job thread that has not stopped soon after is terminated.
    */
   signal: AbortSignal;
-  /** Shared services (OCR pool, language model) made once per process. */
-  services: Record<string, unknown>;
+  services: JobServices;
 }
 
-export type JobHandler = (ctx: JobContext) => Promise<JobOutcome>;
+/** The context the runner makes for a job it claimed: the row as stored, its payload not yet checked. */
+export interface ClaimedJobContext extends Omit<JobContext, 'job'> {
+  job: JobRecord;
+}
+
+export type JobHandler<K extends JobKind = JobKind> = (ctx: JobContext<K>) => Promise<JobOutcome>;
+
+/**
+ * A handler as the runner and job threads hold it (made by defineJobHandler): it takes the claimed job
+ * and checks its payload itself. `kind` lets a table of handlers be checked against the kinds it maps.
+ */
+export type CheckedJobHandler<K extends JobKind = JobKind> = ((ctx: ClaimedJobContext) => Promise<JobOutcome>) & { readonly kind: K };
+
+/**
+ * The handler of kind K. It checks the stored payload against K's schemas before `handle` runs: a
+ * payload that does not fit fails the job (JOB_005, not retried) instead of reaching the handler.
+ */
+export function defineJobHandler<K extends JobKind>(kind: K, handle: JobHandler<K>): CheckedJobHandler<K> {
+  const run = async (ctx: ClaimedJobContext): Promise<JobOutcome> => {
+    if (ctx.job.kind !== kind) throw new QuireError('GENERAL_005', `The ${kind} handler was given a ${ctx.job.kind} job`);
+    return handle({ ...ctx, job: { ...ctx.job, kind, ...parseJobPayload(kind, ctx.job) } });
+  };
+  return Object.assign(run, { kind });
+}
 
 /**
  * A handler run elsewhere (on a job thread) that stores its own result as `plan` says, so the result's
  * objects never leave the thread that made them.
  */
 export interface RemoteJobHandler {
-  runAndStore(ctx: JobContext, plan: ResultPlan): Promise<StoredJobOutcome>;
+  runAndStore(ctx: ClaimedJobContext, plan: ResultPlan): Promise<StoredJobOutcome>;
 }
 
-/** What the JobRunner runs: a handler on its own thread, or one on a job thread. */
-export type RunnableJobHandler = JobHandler | RemoteJobHandler;
+/** What the JobRunner runs: a checked handler on its own thread, or one on a job thread. */
+export type RunnableJobHandler = ((ctx: ClaimedJobContext) => Promise<JobOutcome>) | RemoteJobHandler;

@@ -6,7 +6,10 @@ import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate } from '@quire/sto
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { Metrics } from '../metrics.js';
-import { JobStoppedError, type JobContext, type JobHandler } from './job-handler.js';
+import { JobStoppedError, type ClaimedJobContext, type JobOutcome } from './job-handler.js';
+
+/** The runner's side of a handler: the claimed job as stored (defineJobHandler would check its payload). */
+type JobHandler = (ctx: ClaimedJobContext) => Promise<JobOutcome>;
 import { JobRunner } from './job-runner.js';
 
 describe('JobRunner', () => {
@@ -29,7 +32,7 @@ describe('JobRunner', () => {
     await store.jobs.create({ id, org_id: org.id, key_id: null, kind: 'extract', request, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3_600_000) });
     const blobs = new FsBlobStore({ root: dir });
     const queue = new InProcessJobQueue();
-    const runner = new JobRunner({ store, blobs, queue, config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: handler });
+    const runner = new JobRunner({ store, blobs, queue, config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: handler });
     return { id, blobs, queue, handled: () => runner.handle({ jobId: id, kind: 'extract' }).finally(() => queue.close()) };
   }
   async function runWith(handler: JobHandler, env: Record<string, string> = {}, request: Record<string, unknown> = {}) {
@@ -63,8 +66,8 @@ describe('JobRunner', () => {
 
   /** A handler that waits for its signal and ends with its reason; `started` resolves when it runs. */
   function waitingForSignal() {
-    let onStart!: (ctx: JobContext) => void;
-    const started = new Promise<JobContext>((r) => { onStart = r; });
+    let onStart!: (ctx: ClaimedJobContext) => void;
+    const started = new Promise<ClaimedJobContext>((r) => { onStart = r; });
     const handler: JobHandler = async (ctx) => {
       onStart(ctx);
       if (!ctx.signal.aborted) await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));

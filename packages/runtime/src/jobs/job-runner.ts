@@ -5,7 +5,7 @@ import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage,
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { JobStoppedError, type JobContext, type RunnableJobHandler } from './job-handler.js';
+import { JobStoppedError, servicesForJob, type ClaimedJobContext, type JobServices, type RunnableJobHandler } from './job-handler.js';
 import { billingSnapshot } from './plan-info.js';
 import { storeResult, type ResultPlan, type StoredJobOutcome } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
@@ -17,7 +17,7 @@ export interface RunnerDeps {
   config: Config;
   log: Logger;
   metrics: Metrics;
-  services: Record<string, unknown>;
+  services: JobServices;
 }
 
 /**
@@ -51,9 +51,9 @@ export class JobRunner {
     const started = Date.now();
     const org = await store.orgs.get(job.org_id);
     const stopping = new AbortController();
-    const ctx: JobContext = {
+    const ctx: ClaimedJobContext = {
       job, org: org!, store, blobs: this.deps.blobs, config, log: log.child({ jobId: job.id, kind: job.kind }),
-      blobPrefix: `${job.org_id}/${job.id}/`, services: this.deps.services, signal: stopping.signal,
+      blobPrefix: `${job.org_id}/${job.id}/`, services: servicesForJob(this.deps.services, stopping.signal), signal: stopping.signal,
       checkpoint: async (done, total) => {
         stopping.signal.throwIfAborted(); // a job past its time limit stops at its next page, as a canceled one does
         const status = await store.jobs.heartbeat(job.id, config.jobLeaseMs, { pages_done: done, pages_total: total });
@@ -88,7 +88,7 @@ export class JobRunner {
   }
 
   /** Runs the handler and stores its result: here, or on a job thread that stores it there. */
-  private async run(handler: RunnableJobHandler, ctx: JobContext, plan: ResultPlan): Promise<StoredJobOutcome> {
+  private async run(handler: RunnableJobHandler, ctx: ClaimedJobContext, plan: ResultPlan): Promise<StoredJobOutcome> {
     if (typeof handler !== 'function') return handler.runAndStore(ctx, plan);
     const outcome = await handler(ctx);
     ctx.signal.throwIfAborted(); // stopped while finishing: its result is not stored

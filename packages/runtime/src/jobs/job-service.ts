@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { QuireError, assertCancelable, isTerminal } from '@quire/core';
 import type { ApiKeyRecord, JobRecord, JobSummary, MetadataStore, Organization } from '@quire/storage';
-import { JOB_CATALOG, type JobKind, type JobQueue } from '@quire/queue';
+import { JOB_CATALOG, type JobInput, type JobKind, type JobOptions, type JobQueue } from '@quire/queue';
 import type { Logger } from '../logger.js';
 import { settleBatchParent } from './batch.js';
 
-export interface SubmitJob {
+export interface SubmitJob<K extends JobKind = JobKind> {
   org: Organization;
   key: ApiKeyRecord | null;
-  kind: JobKind;
-  /** Normalized request options (what the handler needs besides the inputs). */
-  request: Record<string, unknown>;
+  kind: K;
+  /** Whether the caller waits for the result (false) or polls by id; stored as the request's `async`. */
+  async: boolean;
+  /** Normalized request options (what the handler needs besides the inputs), as the catalog gives them for K. */
+  request: JobOptions<K>;
   /** Input references: blob keys, artifact ids. Never document bytes. */
-  input: Record<string, unknown>;
+  input: JobInput<K>;
   /** Credits reserved against the key's cap before any processing. */
   quoteCredits: number;
   /** Pages the quote is based on (checked against the plan's page limit). */
@@ -29,7 +31,7 @@ export interface SubmitJob {
 export class JobService {
   constructor(private readonly store: MetadataStore, private readonly queue: JobQueue, private readonly retentionHours: number, private readonly log: Logger) {}
 
-  async submit(s: SubmitJob): Promise<JobSummary> {
+  async submit<K extends JobKind>(s: SubmitJob<K>): Promise<JobSummary> {
     const id = s.jobId ?? randomUUID();
     const retention = s.org.retention_hours ?? this.retentionHours;
     const job = await this.store.sql.transaction(async (tx) => {
@@ -45,7 +47,7 @@ export class JobService {
           { credit_cap: s.key.credit_cap, credits_requested: s.quoteCredits });
       }
       return this.store.jobs.create({
-        id, org_id: s.org.id, key_id: s.key?.id ?? null, kind: s.kind, request: s.request, input: s.input,
+        id, org_id: s.org.id, key_id: s.key?.id ?? null, kind: s.kind, request: { ...s.request, async: s.async }, input: s.input,
         credits_reserved: s.key ? s.quoteCredits : 0, expires_at: new Date(Date.now() + retention * 3600_000), parent_id: s.parentId,
       }, tx);
     });

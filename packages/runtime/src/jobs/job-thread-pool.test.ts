@@ -1,3 +1,4 @@
+import type { OcrEngine } from '@quire/core';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { ensureBuilt } from '../../../../scripts/lib/fleet.mjs';
 import { loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { Metrics } from '../metrics.js';
-import { JobStoppedError, type JobContext } from './job-handler.js';
+import { JobStoppedError, type ClaimedJobContext } from './job-handler.js';
 import { JobRunner } from './job-runner.js';
 import { JobThreadPool } from './job-thread-pool.js';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
@@ -39,14 +40,14 @@ const billing = { tier: 'test', credits: 10, pages: 5, pageLimit: null, periodEn
 const planFor = (key: string): ResultPlan => ({ billing, rowLimitBytes: 131_072, inlineLimitBytes: 5_242_880, async: false, blobKey: key });
 
 let seq = 0;
-interface Started { ctx: JobContext; started: Promise<void> }
+interface Started { ctx: ClaimedJobContext; started: Promise<void> }
 /** A job's context; `started` resolves at the handler's first checkpoint (every fixture handler makes one). */
-const ctxFor = (input: Record<string, unknown>, over: Partial<JobContext> = {}): Started => {
+const ctxFor = (input: Record<string, unknown>, over: Partial<ClaimedJobContext> = {}): Started => {
   const job = { id: `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`, kind: 'extract', input, org_id: 'o', request: {} } as unknown as JobRecord;
   let onStart!: () => void;
   const started = new Promise<void>((r) => { onStart = r; });
-  const ctx: JobContext = {
-    job, org: { id: 'o' } as Organization, config, log: createLogger('silent'), blobPrefix: `o/${job.id}/`, services: {},
+  const ctx: ClaimedJobContext = {
+    job, org: { id: 'o' } as Organization, config, log: createLogger('silent'), blobPrefix: `o/${job.id}/`, services: { languageModel: {} as never },
     store: {} as never, blobs: {} as never, signal: new AbortController().signal,
     checkpoint: async () => { onStart(); },
     ...over,
@@ -158,7 +159,7 @@ describe('JobThreadPool results and calls', () => {
   let pool: JobThreadPool;
   beforeEach(() => { pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent'), sharedOcr: true }); });
   afterEach(() => pool.close());
-  const run = (input: Record<string, unknown>, key: string, over: Partial<JobContext> = {}) => pool.handler('extract').runAndStore(ctxFor(input, over).ctx, planFor(key));
+  const run = (input: Record<string, unknown>, key: string, over: Partial<ClaimedJobContext> = {}) => pool.handler('extract').runAndStore(ctxFor(input, over).ctx, planFor(key));
 
   it('the thread stores the result once, with credits_used and plan_info: small ones for the job row, large ones in the blob store', async () => {
     const small = await run({ value: 'small' }, 'o/small/result.json');
@@ -192,9 +193,9 @@ describe('JobThreadPool results and calls', () => {
         nextSchemaVersion: async (...a: unknown[]) => { seen.push(['nextSchemaVersion', ...a]); return 4; },
       },
       jobs: { get: async (...a: unknown[]) => { seen.push(['get', ...a]); return undefined; } },
-    } as unknown as JobContext['store'];
-    const ocr = { recognize: async (image: Uint8Array, page: unknown) => { seen.push(['ocr', Buffer.isBuffer(image) && [...image], page]); return { words: [] }; } };
-    const out = await run({ mode: 'owner-calls' }, 'o/calls/result.json', { store, services: { ocr } });
+    } as unknown as ClaimedJobContext['store'];
+    const ocr = { recognize: async (image: Uint8Array, page: unknown) => { seen.push(['ocr', Buffer.isBuffer(image) && [...image], page]); return { words: [] }; } } as unknown as OcrEngine;
+    const out = await run({ mode: 'owner-calls' }, 'o/calls/result.json', { store, services: { ocr, languageModel: {} as never } });
     expect(out).toMatchObject({ credits: 2, pages: 3, artifacts: [{ id: 'a1', type: 'form', data: { n: 1 } }] });
     const result = await body(out);
     expect(result).toMatchObject({ artifact: { id: 'f1', data: { when: new Date(0).toISOString() } }, version: 4, page: { words: [] } });
@@ -230,7 +231,7 @@ describe('JobRunner over a thread that dies', () => {
     const retried: unknown[] = [];
     const enqueue = queue.enqueue.bind(queue);
     queue.enqueue = async (q, msg, opts) => { retried.push({ msg, delayMs: opts?.delayMs }); return enqueue(q, msg, { delayMs: 0 }); };
-    const runner = new JobRunner({ store, blobs: dataBlobs, queue, config, log: createLogger('silent'), metrics: new Metrics(), services: {} }, { extract: pool.handler('extract') });
+    const runner = new JobRunner({ store, blobs: dataBlobs, queue, config, log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: pool.handler('extract') });
     try {
       // a job whose thread dies every time: retried (GENERAL_001 is retryable) until its attempts are used, then failed
       const doomed = await submit({ mode: 'exit' });

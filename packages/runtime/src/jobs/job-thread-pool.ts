@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { JobContext, RemoteJobHandler } from './job-handler.js';
+import type { ClaimedJobContext, RemoteJobHandler } from './job-handler.js';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 import { answerCall, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';
 
@@ -22,7 +22,7 @@ export interface JobThreadPoolOptions {
   abortGraceMs?: number;
 }
 
-interface Run { ctx: JobContext; resolve: (o: StoredJobOutcome) => void; reject: (e: Error) => void }
+interface Run { ctx: ClaimedJobContext; resolve: (o: StoredJobOutcome) => void; reject: (e: Error) => void }
 
 interface JobThread {
   worker: Worker;
@@ -65,7 +65,7 @@ export class JobThreadPool {
     return { runAndStore: (ctx, plan) => this.run(kind, ctx, plan) };
   }
 
-  private async run(kind: string, ctx: JobContext, plan: ResultPlan): Promise<StoredJobOutcome> {
+  private async run(kind: string, ctx: ClaimedJobContext, plan: ResultPlan): Promise<StoredJobOutcome> {
     if (this.closed) throw new Error('job thread pool is closed');
     ctx.signal.throwIfAborted();
     const t = this.pick();

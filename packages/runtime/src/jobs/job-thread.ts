@@ -4,14 +4,14 @@ import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { blobStoreFor } from '../context.js';
 import { storeResult } from './result-placement.js';
-import type { JobContext, JobHandler, JobStore } from './job-handler.js';
+import { servicesForJob, type CheckedJobHandler, type ClaimedJobContext, type JobServices, type JobStore } from './job-handler.js';
 import { fromWire, toWire, type FromThread, type JobThreadData, type OwnerCallName, type OwnerCalls, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadSetup {
   /** Job kind → handler, as the process would run them. */
-  handlers: Partial<Record<string, JobHandler>>;
+  handlers: Partial<Record<string, CheckedJobHandler>>;
   /** Services this thread makes for itself (e.g. a language model client); the OCR engine is the owning process's. */
-  services(config: Config): Record<string, unknown>;
+  services(config: Config): JobServices;
 }
 
 /**
@@ -60,9 +60,9 @@ export function serveJobThread(setup: JobThreadSetup): void {
         jobs: { get: (...a) => call('getJob', ...a) },
       };
       const ocr: OcrEngine | undefined = sharedOcr ? { recognize: (...a) => call('ocr', ...a) } : undefined;
-      const ctx: JobContext = {
+      const ctx: ClaimedJobContext = {
         job: m.job, org: m.org, config, blobPrefix: m.blobPrefix, store, blobs, signal: abort.signal,
-        services: { ...local, ...(ocr ? { ocr } : {}) },
+        services: servicesForJob({ ...local, ...(ocr ? { ocr } : {}) }, abort.signal),
         log: log.child({ jobId: m.job.id, kind: m.job.kind }),
         checkpoint: async (done, total) => {
           abort.signal.throwIfAborted(); // told to stop: no need to ask the owning process

@@ -1,8 +1,7 @@
-import type { OcrEngine } from '@quire/core';
-import { QuireError, isErrorCode, isQuireError } from '@quire/core';
+import { QuireError, isErrorCode, isQuireError, type OcrEngine } from '@quire/core';
 import type { JobRecord, Organization } from '@quire/storage';
 import type { Config } from '../config.js';
-import { JobStoppedError, type JobContext, type JobStore } from './job-handler.js';
+import { JobStoppedError, type ClaimedJobContext, type JobStore } from './job-handler.js';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 
 /**
@@ -25,21 +24,21 @@ export interface OwnerCalls {
   getArtifact: JobStore['artifacts']['getForOrg'];
   nextSchemaVersion: JobStore['artifacts']['nextSchemaVersion'];
   getJob: JobStore['jobs']['get'];
-  checkpoint: JobContext['checkpoint'];
+  checkpoint: ClaimedJobContext['checkpoint'];
   ocr: OcrEngine['recognize'];
 }
 export type OwnerCallName = keyof OwnerCalls;
 type OwnerCall = { [K in OwnerCallName]: { op: K; args: Parameters<OwnerCalls[K]> } }[OwnerCallName];
 
 /** Answers a thread's call from the job's context on the owning process. */
-export function answerCall(ctx: JobContext, call: OwnerCall): Promise<unknown> {
+export function answerCall(ctx: ClaimedJobContext, call: OwnerCall): Promise<unknown> {
   switch (call.op) {
     case 'getArtifact': return ctx.store.artifacts.getForOrg(...call.args);
     case 'nextSchemaVersion': return ctx.store.artifacts.nextSchemaVersion(...call.args);
     case 'getJob': return ctx.store.jobs.get(...call.args);
     case 'checkpoint': return ctx.checkpoint(...call.args);
     case 'ocr': {
-      const ocr = ctx.services.ocr as OcrEngine | undefined;
+      const ocr = ctx.services.ocr;
       if (!ocr) throw new Error('this process has no OCR engine to share');
       const [image, page] = call.args;
       return ocr.recognize(asBuffers(image), page);

@@ -1,15 +1,8 @@
 import { creditsFor, type Document } from '@quire/core';
 import { conformAnswer, documentIds, type LanguageModel } from '@quire/models';
 import { renderExtraction } from '@quire/render';
+import type { ResolvedSchemaConfig } from '@quire/queue';
 import type { JobContext, NewArtifactSpec } from '@quire/runtime';
-
-/** A schema configuration as the gateway resolved and validated it. */
-export interface ResolvedSchemaConfig {
-  input_schema: Record<string, unknown>;
-  schema_prompt?: string;
-  effort?: boolean;
-  agentic_confidence?: boolean;
-}
 
 export interface AppliedSchema {
   schema_output: { values: unknown; citations: unknown; confidence?: unknown };
@@ -22,11 +15,11 @@ export interface AppliedSchema {
  * confidence (agentic_confidence) mirrors values.
  */
 export async function applySchema(lm: LanguageModel, document: Document, config: ResolvedSchemaConfig): Promise<AppliedSchema> {
-  const want = config.agentic_confidence === true;
+  const want = config.agentic_confidence;
   // a model reads markdown_with_ids; the built-in engine reads the document itself
   const markdownWithIds = lm.id === 'builtin' ? undefined : renderExtraction(structuredClone(document)).markdown_with_ids;
   const answer = await lm.extractSchema({
-    document, markdownWithIds, schema: config.input_schema, prompt: config.schema_prompt, effort: config.effort === true, wantConfidence: want,
+    document, markdownWithIds, schema: config.input_schema, prompt: config.schema_prompt, effort: config.effort, wantConfidence: want,
   });
   const c = conformAnswer(config.input_schema, answer, { knownIds: documentIds(document), wantConfidence: want });
   const notes = Object.fromEntries(Object.entries(c.notes ?? {}).map(([k, v]) => [k || '/', v]));
@@ -37,7 +30,7 @@ export async function applySchema(lm: LanguageModel, document: Document, config:
 }
 
 export const schemaCredits = (pages: number, config: ResolvedSchemaConfig) =>
-  creditsFor('schema', { pages, effort: config.effort === true, agenticConfidence: config.agentic_confidence === true });
+  creditsFor('schema', { pages, effort: config.effort, agenticConfidence: config.agentic_confidence });
 
 /**
  * A schema record (artifact type 'schema'): the next version of its lineage (configuration key),

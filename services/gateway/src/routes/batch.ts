@@ -18,7 +18,7 @@ import { planTablesJob } from './tables.js';
 import type { StepPlan } from './step-plan.js';
 
 /** One child of a batch: its planned step run and the label the summary repeats (filename, input id). */
-interface BatchChild { jobId: string; plan: StepPlan; label: Record<string, unknown> }
+interface BatchChild<K extends BatchStep> { jobId: string; plan: StepPlan<K>; label: Record<string, unknown> }
 
 /**
  * POST /batch/{extract,schema,tables,split} (the spec leaves the shapes open): one step run across
@@ -39,7 +39,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
       if (opts.file_url) throw new QuireError('REQ_003', 'Use file_urls (a list) with /batch/extract');
       if (opts.structured_output || opts.schema || opts.schema_prompt) throw new QuireError('REQ_003', 'structured_output, schema and schema_prompt are not accepted on /batch/extract; run /schema on the batch afterwards');
       const normalized = normalizeExtractOptions(opts);
-      const children: BatchChild[] = [];
+      const children: BatchChild<'extract'>[] = [];
       for (const doc of inputs) {
         const info = await forItem(doc.filename ?? doc.blobKey, { filename: doc.filename }, () => inspectReceived(deps, doc));
         const pages = normalized.pages ? parsePageRange(normalized.pages, info.pageCount) : undefined;
@@ -82,7 +82,7 @@ export function batchRoutes(deps: GatewayDeps): Router {
   r.post('/batch/schema', async (req, res) => {
     const org = req.org!;
     const { async: _a, extraction_ids, batch_id, split_ids, ...shared } = parseOrThrow(BatchSchemaRequestSchema, req.body);
-    let children: BatchChild[];
+    let children: BatchChild<'schema'>[];
     if (split_ids) {
       if (extraction_ids || batch_id) throw new QuireError('REQ_003', 'Give one of extraction_ids, batch_id or split_ids', { fields: ['extraction_ids', 'batch_id', 'split_ids'] });
       children = await planEach([...new Set(split_ids)], 'split_id', (id) => planSchemaJob(deps, org, { ...shared, split_id: id }));
@@ -110,8 +110,8 @@ async function extractionInputs(deps: GatewayDeps, org: Organization, body: { ex
 }
 
 /** Plans every item in order; the first item that fails rejects the batch, its error naming the item. */
-async function planEach(ids: string[], noun: string, plan: (id: string, field: string) => Promise<StepPlan>): Promise<BatchChild[]> {
-  const children: BatchChild[] = [];
+async function planEach<K extends BatchStep>(ids: string[], noun: string, plan: (id: string, field: string) => Promise<StepPlan<K>>): Promise<BatchChild<K>[]> {
+  const children: BatchChild<K>[] = [];
   for (const [i, id] of ids.entries()) {
     const field = `${noun}s[${i}]`;
     children.push({ jobId: randomUUID(), label: { [noun]: id }, plan: await forItem(`${field} ${id}`, { index: i, [noun]: id }, () => plan(id, field)) });
@@ -130,11 +130,11 @@ async function forItem<T>(name: string, details: Record<string, unknown>, fn: ()
 }
 
 /** Creates the parent and its children (all or nothing) and answers 202 with both. */
-async function acceptBatch(req: Request, res: Response, deps: GatewayDeps, step: BatchStep, request: Record<string, unknown>, children: BatchChild[], what: string): Promise<void> {
+async function acceptBatch<K extends BatchStep>(req: Request, res: Response, deps: GatewayDeps, step: K, request: Record<string, unknown>, children: BatchChild<K>[], what: string): Promise<void> {
   const parentId = randomUUID();
   const { parent, children: accepted } = await submitBatch(deps.store, deps.jobs, {
     org: req.org!, key: req.apiKey!, parentKind: BATCH_KINDS[step], parentId, retentionHours: deps.config.retentionHours, request,
-    children: children.map((c) => ({ kind: step, jobId: c.jobId, request: { ...c.plan.request, async: true }, input: c.plan.input, quoteCredits: c.plan.quoteCredits, quotePages: c.plan.quotePages, label: c.label })),
+    children: children.map((c) => ({ kind: step, jobId: c.jobId, async: true, request: c.plan.request, input: c.plan.input, quoteCredits: c.plan.quoteCredits, quotePages: c.plan.quotePages, label: c.label })),
   });
   res.status(202).json({
     job_id: parent.id, status: 'pending',

@@ -20,8 +20,8 @@ export function chartsRoutes(deps: GatewayDeps): Router {
     const extraction = await requireArtifact(deps, org, 'extraction', body.extraction_id);
     const isAsync = body.async === true;
     const job = await deps.jobs.submit({
-      org, key: req.apiKey!, kind: 'charts', jobId: randomUUID(),
-      request: { async: isAsync }, input: { extraction_id: extraction.id }, parentId: extraction.id,
+      org, key: req.apiKey!, kind: 'charts', jobId: randomUUID(), async: isAsync,
+      request: {}, input: { extraction_id: extraction.id }, parentId: extraction.id,
       quoteCredits: creditsFor('charts', { charts: Number(extraction.data.chart_count ?? 0) }), quotePages: 0,
     });
     await respondWithJob(req, res, deps, job, isAsync, { charts_id: job.id });

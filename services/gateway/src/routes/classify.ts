@@ -4,6 +4,7 @@ import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { ClassifyOptionsSchema, type ClassifyOptions } from '@quire/contracts';
 import { CLASSIFY_PAGES, classifyPagePlan } from '@quire/classify';
 import type { PipelineCandidate } from '@quire/models';
+import type { JobInput } from '@quire/queue';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
@@ -36,7 +37,7 @@ async function handleClassify(req: Request, res: Response, deps: GatewayDeps): P
     if (document && opts.extraction_id) throw new QuireError('REQ_002', 'Send a document (file or file_url) or an extraction_id, not both');
     if (!document && !opts.extraction_id) throw new QuireError('REQ_001', 'No file or URL provided: send a file (multipart), file_url or extraction_id');
     const pipelines = await candidates(deps, org, opts);
-    let input: Record<string, unknown>, quotePages: number;
+    let input: JobInput<'classify'>, quotePages: number;
     if (document) {
       const info = await inspectReceived(deps, document);
       quotePages = classifyPagePlan(info.format, info.pageCount, isPaged(info.format) ? pageRange : undefined).billed;
@@ -49,8 +50,8 @@ async function handleClassify(req: Request, res: Response, deps: GatewayDeps): P
     }
     const isAsync = opts.async === true;
     const job = await deps.jobs.submit({
-      org, key: req.apiKey!, kind: 'classify', jobId,
-      request: { page_range: pageRange, async: isAsync, pipeline_ids: opts.pipeline_ids, inline_pipelines: Boolean(opts.pipelines) },
+      org, key: req.apiKey!, kind: 'classify', jobId, async: isAsync,
+      request: { page_range: pageRange, pipeline_ids: opts.pipeline_ids, inline_pipelines: Boolean(opts.pipelines) },
       input, quoteCredits: creditsFor('classify', { pages: quotePages }), quotePages,
     });
     await respondWithJob(req, res, deps, job, isAsync);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { ExtractOptionsSchema, type ExtractOptions } from '@quire/contracts';
+import type { NormalizedExtractOptions } from '@quire/queue';
 import type { GatewayDeps } from '../deps.js';
 import { receiveDocument } from '../intake/receive-document.js';
 import { inspectReceived } from '../intake/inspect-stored.js';
@@ -33,8 +34,8 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
     const pageCount = pages?.length ?? info.pageCount;
     const isAsync = forceAsync || opts.async === true;
     const job = await deps.jobs.submit({
-      org, key: req.apiKey!, kind: 'extract', jobId,
-      request: { ...normalized, async: isAsync, base_url: baseUrl(req, deps), ...(legacy ? { legacy_schema: legacy.config, legacy_schema_key: legacy.key } : {}) },
+      org, key: req.apiKey!, kind: 'extract', jobId, async: isAsync,
+      request: { ...normalized, base_url: baseUrl(req, deps), ...(legacy ? { legacy_schema: legacy.config, legacy_schema_key: legacy.key } : {}) },
       input: { blob_key: document.blobKey, format: info.format, filename: document.filename ?? null, size: document.size, page_count: info.pageCount, source: document.source },
       quoteCredits: creditsFor('extract', { pages: pageCount }) + (legacy ? creditsFor('schema', { pages: pageCount }) : 0), quotePages: pageCount,
     });
@@ -45,17 +46,6 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
     if (!(await deps.store.jobs.get(jobId))) await deps.blobs.deletePrefix(prefix).catch(() => undefined);
     throw e;
   }
-}
-
-export interface NormalizedExtractOptions {
-  pages?: string;
-  show_images: boolean;
-  figure_description: boolean;
-  footnote_references: boolean;
-  detect_selections: boolean;
-  return_html: boolean;
-  chunk_size?: number;
-  storage: boolean;
 }
 
 /** Folds legacy names into the current ones and validates ranges (REQ_005 chunk size, REQ_006 page syntax). */

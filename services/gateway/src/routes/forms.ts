@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor, parsePageRange } from '@quire/core';
-import { FormRequestSchema } from '@quire/contracts';
-import { fromSpecFormCells, toSpecFormCells } from '@quire/forms';
+import { FormRequestSchema, type FormRequest } from '@quire/contracts';
+import { fromSpecFormCells, toSpecFormCells, type FormCell } from '@quire/forms';
+import type { JobInput } from '@quire/queue';
+import type { SubmitJob } from '@quire/runtime';
+import type { JobSummary } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';
 import { requireFlag } from '../http/auth.js';
@@ -40,17 +43,14 @@ async function handleForm(req: Request, res: Response, deps: GatewayDeps, op: Fo
     const formId = given(opts.form_id) ? opts.form_id : undefined;
     if (formId && document) throw tooManySources();
     if (!formId && !document) throw new QuireError('REQ_001', 'No PDF provided: send exactly one of form_id, file_url or file');
-    if (op !== 'fill' && opts.instructions !== undefined) throw new QuireError('REQ_002', `instructions apply to /form/fill only, not /form/${op}`, { field: 'instructions' });
-    if (op === 'detect' && opts.form_fields !== undefined) throw new QuireError('REQ_002', 'form_fields apply to /form/fill and /form/clear, not /form/detect', { field: 'form_fields' });
-    const instructions = opts.instructions?.trim();
-    if (op === 'fill' && !instructions) throw new QuireError('REQ_004', 'Missing required parameter: instructions', { field: 'instructions' });
+    const operation = operationOptions(op, opts);
     // malformed cells answer 400 here rather than failing the job
     const formFields = opts.form_fields !== undefined ? toSpecFormCells(fromSpecFormCells(opts.form_fields)) : undefined;
     const pageFilter = opts.pages ?? opts.page_range;
     if (pageFilter !== undefined) parsePageRange(pageFilter);
 
     let pageCount: number;
-    let input: Record<string, unknown>;
+    let input: FormInput;
     if (formId) {
       const artifact = await requireArtifact(deps, org, 'form', formId);
       pageCount = Number(artifact.data.page_count);
@@ -68,21 +68,42 @@ async function handleForm(req: Request, res: Response, deps: GatewayDeps, op: Fo
     }
     const billed = pages?.length ?? pageCount;
     const isAsync = opts.async === true;
-    const job = await deps.jobs.submit({
-      org, key: req.apiKey!, kind: `form_${op}`, jobId,
-      request: {
-        async: isAsync, base_url: baseUrl(req, deps),
-        ...(pageFilter !== undefined ? { pages: pageFilter } : {}),
-        ...(op === 'fill' ? { instructions } : {}),
-        ...(formFields ? { form_fields: formFields } : {}),
-      },
-      input,
-      quoteCredits: creditsFor(`form_${op}`, { pages: billed }), quotePages: billed,
-    });
+    const job = await submitForm(deps, operation, {
+      org, key: req.apiKey!, jobId, async: isAsync, input,
+      quoteCredits: creditsFor(operation.kind, { pages: billed }), quotePages: billed,
+    }, { base_url: baseUrl(req, deps), ...(pageFilter !== undefined ? { pages: pageFilter } : {}) }, formFields);
     await respondWithJob(req, res, deps, job, isAsync);
   } catch (e) {
     if (!(await deps.store.jobs.get(jobId))) await deps.blobs.deletePrefix(prefix).catch(() => undefined);
     throw e;
+  }
+}
+
+type FormInput = JobInput<'form_detect' | 'form_fill' | 'form_clear'>;
+
+/** The operation's job kind and what only it takes, checked before any work: instructions (fill only, required), form_fields (not detect). */
+type FormOperation = { kind: 'form_detect' } | { kind: 'form_fill'; instructions: string } | { kind: 'form_clear' };
+
+function operationOptions(op: FormOp, opts: FormRequest): FormOperation {
+  if (op !== 'fill' && opts.instructions !== undefined) throw new QuireError('REQ_002', `instructions apply to /form/fill only, not /form/${op}`, { field: 'instructions' });
+  if (op === 'detect' && opts.form_fields !== undefined) throw new QuireError('REQ_002', 'form_fields apply to /form/fill and /form/clear, not /form/detect', { field: 'form_fields' });
+  if (op === 'detect') return { kind: 'form_detect' };
+  if (op === 'clear') return { kind: 'form_clear' };
+  const instructions = opts.instructions?.trim();
+  if (!instructions) throw new QuireError('REQ_004', 'Missing required parameter: instructions', { field: 'instructions' });
+  return { kind: 'form_fill', instructions };
+}
+
+/** Submits the operation's job: the options every operation takes, plus its own. */
+function submitForm(
+  deps: GatewayDeps, operation: FormOperation, s: Omit<SubmitJob<FormOperation['kind']>, 'kind' | 'request'>,
+  base: { base_url: string; pages?: string }, formFields: FormCell[] | undefined,
+): Promise<JobSummary> {
+  const cells = formFields ? { form_fields: formFields } : {};
+  switch (operation.kind) {
+    case 'form_detect': return deps.jobs.submit({ ...s, kind: operation.kind, request: base });
+    case 'form_fill': return deps.jobs.submit({ ...s, kind: operation.kind, request: { ...base, instructions: operation.instructions, ...cells } });
+    case 'form_clear': return deps.jobs.submit({ ...s, kind: operation.kind, request: { ...base, ...cells } });
   }
 }
 

@@ -23,8 +23,8 @@ export function schemaRoutes(deps: GatewayDeps): Router {
     const plan = await planSchemaJob(deps, org, body);
     const isAsync = body.async === true;
     const job = await deps.jobs.submit({
-      org, key: req.apiKey!, kind: 'schema', jobId: randomUUID(),
-      request: { ...plan.request, async: isAsync }, input: plan.input,
+      org, key: req.apiKey!, kind: 'schema', jobId: randomUUID(), async: isAsync,
+      request: plan.request, input: plan.input,
       quoteCredits: plan.quoteCredits, quotePages: plan.quotePages, parentId: plan.parentId,
     });
     await respondWithJob(req, res, deps, job, isAsync, { schema_id: job.id });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor } from '@quire/core';
 import { SplitOptionsSchema, type SplitOptions } from '@quire/contracts';
+import type { JobInput } from '@quire/queue';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';
@@ -9,7 +10,7 @@ import { respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
 import type { StepPlan } from './step-plan.js';
 
-type SplitTopic = { name: string; description?: string };
+type SplitTopic = JobInput<'split'>['topics'][number];
 
 /**
  * POST /split: extraction_id + split_config.split_input [{name, description}] → split_id and one
@@ -31,7 +32,7 @@ export function splitTopics(config: SplitOptions['split_config']): SplitTopic[] 
 }
 
 /** Checks the extraction and quotes one /split run (also used per item by /batch/split). */
-export async function planSplitJob(deps: GatewayDeps, org: Organization, extractionId: unknown, topics: SplitTopic[], field = 'extraction_id'): Promise<StepPlan> {
+export async function planSplitJob(deps: GatewayDeps, org: Organization, extractionId: unknown, topics: SplitTopic[], field = 'extraction_id'): Promise<StepPlan<'split'>> {
   const artifact = await requireArtifact(deps, org, 'extraction', extractionId, field);
   const pages = Number(artifact.data.pages_processed ?? artifact.data.page_count ?? 1);
   return {
@@ -47,8 +48,8 @@ async function handleSplit(req: Request, res: Response, deps: GatewayDeps): Prom
   const plan = await planSplitJob(deps, org, opts.extraction_id, splitTopics(opts.split_config));
   const isAsync = opts.async === true;
   const job = await deps.jobs.submit({
-    org, key: req.apiKey!, kind: 'split', jobId: randomUUID(),
-    request: { ...plan.request, async: isAsync }, input: plan.input,
+    org, key: req.apiKey!, kind: 'split', jobId: randomUUID(), async: isAsync,
+    request: plan.request, input: plan.input,
     quoteCredits: plan.quoteCredits, quotePages: plan.quotePages,
   });
   await respondWithJob(req, res, deps, job, isAsync, isAsync ? { split_id: job.id } : {});

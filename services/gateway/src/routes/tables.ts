@@ -21,7 +21,7 @@ export function tablesRoutes(deps: GatewayDeps): Router {
 }
 
 /** Checks the extraction and quotes one /tables run (also used per item by /batch/tables). */
-export async function planTablesJob(deps: GatewayDeps, org: Organization, extractionId: unknown, cfg: NonNullable<TablesRequest['tables_config']>, field = 'extraction_id'): Promise<StepPlan> {
+export async function planTablesJob(deps: GatewayDeps, org: Organization, extractionId: unknown, cfg: NonNullable<TablesRequest['tables_config']>, field = 'extraction_id'): Promise<StepPlan<'tables'>> {
   const extraction = await requireArtifact(deps, org, 'extraction', extractionId, field);
   const merge = cfg.merge === true;
   const chartsToTables = cfg.charts_to_tables === true;
@@ -40,8 +40,8 @@ async function handleTables(req: Request, res: Response, deps: GatewayDeps): Pro
   const body = parseOrThrow(TablesRequestSchema, req.body);
   const plan = await planTablesJob(deps, org, body.extraction_id, body.tables_config ?? {});
   const job = await deps.jobs.submit({
-    org, key: req.apiKey!, kind: 'tables', jobId: randomUUID(),
-    request: { ...plan.request, async: body.async === true }, input: plan.input,
+    org, key: req.apiKey!, kind: 'tables', jobId: randomUUID(), async: body.async === true,
+    request: plan.request, input: plan.input,
     parentId: plan.parentId, quoteCredits: plan.quoteCredits, quotePages: plan.quotePages,
   });
   await respondWithJob(req, res, deps, job, body.async === true, { tables_id: job.id });

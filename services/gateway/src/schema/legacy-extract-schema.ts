@@ -1,6 +1,7 @@
 import { QuireError } from '@quire/core';
 import type { ExtractOptions } from '@quire/contracts';
-import { inlineConfigKey, resolveConfig, type ResolvedConfig } from './plan-schema-job.js';
+import type { ResolvedSchemaConfig } from '@quire/queue';
+import { inlineConfigKey, resolveConfig } from './plan-schema-job.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -9,7 +10,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * `schema_prompt`, or `structured_output` holding either a JSON Schema itself or
  * {schema | input_schema, schema_prompt}. Validated here (SCHEMA_00x) before anything is accepted.
  */
-export function legacySchemaConfig(o: ExtractOptions): { config: ResolvedConfig; key: string } | undefined {
+export function legacySchemaConfig(o: ExtractOptions): { config: ResolvedSchemaConfig; key: string } | undefined {
   if (!o.structured_output && !o.schema && o.schema_prompt === undefined) return undefined;
   const so = o.structured_output;
   const nested = so && (isObject(so.schema) ? so.schema : isObject(so.input_schema) ? so.input_schema : undefined);

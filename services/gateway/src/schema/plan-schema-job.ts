@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { QuireError, creditsFor } from '@quire/core';
 import type { SchemaConfig, SchemaRequest, TopicSchemaConfig } from '@quire/contracts';
+import type { ResolvedSchemaConfig } from '@quire/queue';
 import { validateSchemaInput } from '@quire/schema';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';
 import { batchExtractionIds } from '../http/batch-parent.js';
+import type { StepPlan } from '../routes/step-plan.js';
 
 /**
  * POST /schema before any work: infer the mode, resolve the configuration (inline or saved),
@@ -14,18 +16,7 @@ import { batchExtractionIds } from '../http/batch-parent.js';
  * saved configuration edited later does not change an accepted job.
  */
 
-export interface ResolvedConfig {
-  input_schema: Record<string, unknown>;
-  schema_prompt?: string;
-  effort: boolean;
-  agentic_confidence: boolean;
-}
-
-export interface SchemaJobPlan {
-  request: Record<string, unknown>;
-  input: { extraction_ids: string[]; split_id?: string };
-  quoteCredits: number;
-  quotePages: number;
+export interface SchemaJobPlan extends StepPlan<'schema'> {
   parentId: string;
 }
 
@@ -41,7 +32,7 @@ const hash = (v: unknown) => createHash('sha256').update(canonicalJson(v)).diges
 /** The lineage of an inline configuration: equal configurations share versions. */
 export const inlineConfigKey = (config: unknown) => `inline:${hash(config)}`;
 
-export function resolveConfig(c: SchemaConfig | TopicSchemaConfig, where: string): ResolvedConfig {
+export function resolveConfig(c: SchemaConfig | TopicSchemaConfig, where: string): ResolvedSchemaConfig {
   const schema = 'input_schema' in c && c.input_schema ? c.input_schema : (c as TopicSchemaConfig).schema;
   if (schema === undefined) throw new QuireError('REQ_004', `Missing required parameter: ${where}.input_schema`, { field: `${where}.input_schema` });
   try {
@@ -53,7 +44,7 @@ export function resolveConfig(c: SchemaConfig | TopicSchemaConfig, where: string
   return { input_schema: schema, schema_prompt: c.schema_prompt, effort: c.effort === true, agentic_confidence: c.agentic_confidence === true };
 }
 
-function requireConfidenceFlag(org: Organization, configs: ResolvedConfig[]): void {
+function requireConfidenceFlag(org: Organization, configs: ResolvedSchemaConfig[]): void {
   if (configs.some((c) => c.agentic_confidence) && !org.flags?.agentic_confidence) {
     throw new QuireError('AUTH_004', 'The agentic_confidence feature is not enabled for this organization', { flag: 'agentic_confidence' });
   }
@@ -70,7 +61,7 @@ export async function planSchemaJob(deps: GatewayDeps, org: Organization, body: 
   if (body.schema_config && body.schema_config_id) throw new QuireError('REQ_003', 'Give schema_config or schema_config_id, not both', { fields: ['schema_config', 'schema_config_id'] });
   if (!body.schema_config && !body.schema_config_id) throw new QuireError('REQ_004', 'Missing required parameter: schema_config or schema_config_id', { field: 'schema_config' });
 
-  let config: ResolvedConfig;
+  let config: ResolvedSchemaConfig;
   let configKey: string;
   let saved: { id: string; version: number } | undefined;
   if (body.schema_config_id) {
@@ -108,7 +99,7 @@ async function planSplit(deps: GatewayDeps, org: Organization, body: SchemaReque
   if (body.schema_config || body.schema_config_id) throw new QuireError('REQ_003', 'Split mode takes split_schema_config (one config per topic), not schema_config', { field: 'schema_config' });
   const topicsIn = body.split_schema_config;
   if (!topicsIn || !Object.keys(topicsIn).length) throw new QuireError('REQ_004', 'Missing required parameter: split_schema_config', { field: 'split_schema_config' });
-  const topics: Record<string, ResolvedConfig> = {};
+  const topics: Record<string, ResolvedSchemaConfig> = {};
   for (const [name, c] of Object.entries(topicsIn)) topics[name] = resolveConfig(c, `split_schema_config.${name}`);
   requireConfidenceFlag(org, Object.values(topics));
 
