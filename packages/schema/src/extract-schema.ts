@@ -114,7 +114,7 @@ const DAY_FIRST_TAXES = /\b(VAT|GST|TVA|MwSt|USt|IVA|BTW|IGST|CGST|SGST)\b/;
  * are, symbols only on a price (with decimals, "$" in front) — an OCR'd "$000022185" or "53.50 $" is a
  * misread letter, not dollars.
  */
-export function documentCurrency(texts: readonly string[]): string | undefined {
+function documentCurrency(texts: readonly string[]): string | undefined {
   const counts = new Map<string, number>();
   const add = (code: string) => counts.set(code, (counts.get(code) ?? 0) + 1);
   for (const t of texts) {
