@@ -1,5 +1,4 @@
-import type { ValidateFunction } from 'ajv';
-import { createAjv, type JsonSchema, type SchemaAnswer, type SchemaRequest } from '@quire/models';
+import { validatorFor, type JsonSchema, type SchemaAnswer, type SchemaRequest } from '@quire/models';
 import { scalarCandidates, type SearchContext } from './candidates.js';
 import { choose } from './choose.js';
 import { buildIndex, type DocIndex } from './doc-index.js';
@@ -134,15 +133,6 @@ function setAt(obj: unknown, path: string[], value: unknown): void {
 }
 
 /** Anything ajv still rejects becomes null with the reason (declared nulls are expected failures). */
-const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
-
-function validatorFor(root: JsonSchema): ValidateFunction | null {
-  if (!compiled.has(root)) {
-    try { compiled.set(root, createAjv(root).compile(root)); } catch { compiled.set(root, null); }
-  }
-  return compiled.get(root)!;
-}
-
 function enforceSchema(root: JsonSchema, answer: SchemaAnswer, notes: Record<string, string>): void {
   const validate = validatorFor(root);
   if (!validate) return;
