@@ -2,23 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BullMqJobQueue } from './bullmq-job-queue.js';
 import { describeJobQueueConformance, waitFor } from './job-queue.conformance.js';
+import { deleteRedisKeys as deleteKeys } from '../../../scripts/lib/fleet.mjs';
 
 const REDIS_URL = process.env.REDIS_URL;
-
-/** Deletes every key under `${prefix}:` (SCAN, not KEYS, so a shared Redis is not blocked). */
-async function deleteKeys(url: string, prefix: string): Promise<void> {
-  const r = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await r.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await r.quit();
-  }
-}
 
 const testPrefix = () => `quire-test-${randomBytes(6).toString('hex')}`;
 
