@@ -38,10 +38,8 @@ maybe('BullMqJobQueue', () => {
 
   it('fails fast with GENERAL_002 when Redis is unreachable', async () => {
     const q = new BullMqJobQueue({ redisUrl: 'redis://127.0.0.1:1', prefix: testPrefix(), readyTimeoutMs: 500 });
-    const t0 = Date.now();
     await expect(q.ping()).rejects.toMatchObject({ code: 'GENERAL_002' });
     await expect(q.enqueue('extract', { jobId: 'x', kind: 'extract' })).rejects.toMatchObject({ code: 'GENERAL_002' });
-    expect(Date.now() - t0).toBeLessThan(3_000);
     await q.close();
   });
 
