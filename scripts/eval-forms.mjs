@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { detectForm, fillForm, toFillableCells } from '../packages/forms/dist/index.js';
 import { createLanguageModel, normalizeLabel } from '../packages/models/dist/index.js';
 import { loadConfig } from '../packages/runtime/dist/index.js';
+import { instructionsFor, readBack } from './lib/form-instructions.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.resolve(process.argv[2] ?? path.join(root, '../shared/corpus/pdf-forms'));
@@ -56,33 +57,9 @@ function scoreDetection(cells, gtFields, minScore) {
   return r;
 }
 
-const short = (label) => label.split(/[.;(]|\s[-–]\s/)[0].replace(/[:?]+$/, '').trim();
-const readBack = (c) => (c.type === 'checkbox' ? (c.checkbox_details ?? []).filter((d) => d.selected).map((d) => d.text).join('|') : c.text);
-
-/** Instructions for every cell with a usable, distinct label; returns what each cell should read afterwards. */
-function instructionsFor(cells) {
-  const lines = [], expected = new Map(), seen = new Set();
-  cells.forEach((c, i) => {
-    const label = short(c.label);
-    if (!label || seen.has(normalizeLabel(label)) || /^\d*$/.test(label)) return;
-    seen.add(normalizeLabel(label));
-    if (c.type === 'checkbox') {
-      const opts = (c.checkbox_details ?? []).map((d) => d.text);
-      const pick = opts.length > 1 ? opts[opts.length - 1] : '';
-      lines.push(pick ? `check '${pick}' for ${label}` : `${label}: yes`);
-      expected.set(i, pick || opts[0]);
-    } else {
-      const v = c.options?.length ? c.options[c.options.length - 1] : `V${i}x`.slice(0, c.maxLength ?? 10);
-      lines.push(`${label}: ${v}`);
-      expected.set(i, v);
-    }
-  });
-  return { text: lines.join('\n'), expected };
-}
-
 async function fillTest(pdf) {
   const { cells } = await detectForm(pdf);
-  const { text, expected } = instructionsFor(cells);
+  const { text, expected } = instructionsFor(cells, normalizeLabel);
   const answer = await model.mapFormInstructions({ instructions: text, cells: toFillableCells(cells) });
   const r = await fillForm(pdf, cells, answer.assignments.map((a) => ({ cellIndex: a.cellIndex, value: a.value })));
   const after = (await detectForm(r.pdf)).cells;

@@ -5,6 +5,7 @@ export function fleetEnvAvailable(): boolean;
 export function fleetSkipMessage(what: string): string;
 export function ensureBuilt(): Promise<boolean>;
 export function createDatabase(base: string, prefix?: string): Promise<{ url: string; drop(): Promise<void> }>;
+export function deleteRedisKeys(url: string, prefix: string): Promise<void>;
 export function startS3rver(): Promise<{ endpoint: string; stop(): Promise<void> }>;
 
 export interface ServiceExit { code: number | null; signal: NodeJS.Signals | null }

@@ -109,7 +109,8 @@ export async function createDatabase(base, prefix = 'quire_fleet') {
   };
 }
 
-async function deleteRedisKeys(url, prefix) {
+/** Deletes every key under `${prefix}:` (SCAN, not KEYS, so a shared Redis is not blocked). */
+export async function deleteRedisKeys(url, prefix) {
   const { Redis } = require('ioredis');
   const r = new Redis(url, { maxRetriesPerRequest: 1 });
   try {

@@ -6,5 +6,6 @@ export function words(text: string): string[];
 export function levenshtein(a: string, b: string): number;
 export function charSimilarity(candidate: string, reference: string): number;
 export function wordScores(candidate: string, reference: string): { precision: number; recall: number; f1: number };
+export function bagScores(a: string[], b: string[]): { precision: number; recall: number; f1: number };
 export function lcsLength<T>(a: T[], b: T[]): number;
 export function orderScore(candidate: string, reference: string): number | null;

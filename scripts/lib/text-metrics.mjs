@@ -136,7 +136,11 @@ export function charSimilarity(candidate, reference) {
 
 /** Bag-of-words precision, recall and F1 (1 = the same words with the same counts). */
 export function wordScores(candidate, reference) {
-  const a = words(candidate), b = words(reference);
+  return bagScores(words(candidate), words(reference));
+}
+
+/** Precision, recall and F1 of token list `a` against `b` as multisets. */
+export function bagScores(a, b) {
   if (a.length === 0 && b.length === 0) return { precision: 1, recall: 1, f1: 1 };
   const counts = new Map();
   for (const w of b) counts.set(w, (counts.get(w) ?? 0) + 1);

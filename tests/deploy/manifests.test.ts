@@ -212,7 +212,7 @@ describe('probes and ports', () => {
     const deps = {
       config: loadConfig({ QUIRE_LOG_LEVEL: 'silent' }), log: createLogger('silent'), metrics: new Metrics(async () => ({})),
       store: { ping }, blobs: { ping }, queue: { ping, depth: async () => ({}) }, jobs: {}, limiter: {},
-      fetchUrl: async () => { throw new Error('not used'); }, implementedKinds: new Set<string>(), lifecycle: { draining },
+      fetchUrl: async () => { throw new Error('not used'); }, lifecycle: { draining },
     } as unknown as GatewayDeps;
     const server = await listenGateway(createGatewayApp(deps), 0, '127.0.0.1');
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };

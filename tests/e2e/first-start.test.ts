@@ -29,7 +29,9 @@ describe('embedded: first start in a fresh directory, default settings', () => {
       child!.once('message', () => resolve());
       child!.once('exit', (code) => reject(new Error(`quire serve exited with ${code}:\n${out}`)));
     });
-    await new Promise((r) => setTimeout(r, 200)); // the banner is printed just before the ready message
+    // the banner is printed just before the ready message; its pipe may deliver it a little later
+    const bannerOut = () => /Quire is listening on/.test(out) && /Dev API key \(shown once[^)]*\): \S+\n/.test(out);
+    if (!bannerOut()) await new Promise<void>((r) => child!.stdout!.on('data', () => { if (bannerOut()) r(); }));
     const url = /Quire is listening on (http:\/\/\S+)/.exec(out)?.[1];
     const key = /Dev API key \(shown once[^)]*\): (\S+)/.exec(out)?.[1];
     expect(url).toBeDefined();

@@ -142,14 +142,14 @@ describe('embedded mode with job handlers on worker threads (built code)', () =>
     }
     expect(job.status).toBe('processing');
     expect((await threads.api(`/job/${id}`, { method: 'DELETE' })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500)); // the thread reaches a page boundary and stops
+    // the thread reaches a page boundary and its handler stops with JobStoppedError, counted as canceled
+    // (a run that finished would count as completed, and this wait would run into the test's timeout)
+    const stopped = /^quire_job_duration_seconds_count{kind="extract",status="canceled"} 1$/m;
+    while (!stopped.test(await (await fetch(`${threads.url}/metrics`)).text())) await new Promise((r) => setTimeout(r, 50));
     const after = await (await threads.api(`/job/${id}`)).json() as Record<string, any>;
     expect(after.status).toBe('canceled');
     expect(after.result).toBeUndefined();
     expect(after.progress.pages_done).toBeLessThan(150);
-    // the handler on the thread stopped with JobStoppedError (a run that finished would count as completed)
-    const metrics = await (await fetch(`${threads.url}/metrics`)).text();
-    expect(metrics).toMatch(/^quire_job_duration_seconds_count{kind="extract",status="canceled"} 1$/m);
   }, 120_000);
 
   it('reports its job threads in /metrics', async () => {

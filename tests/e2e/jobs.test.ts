@@ -2,14 +2,26 @@ import { QuireError, type JobStatus } from '@quire/core';
 import { RetentionSweeper, defineJobHandler } from '@quire/runtime';
 import { startTestServer, formWith, pollJob, SAMPLE_HTML, type TestServer } from '../support/embedded.js';
 
+/** Ids of jobs whose slow handler has returned or thrown (a canceled one stops at its next checkpoint). */
+const handlerDone = new Set<string>();
+
 /** A controllable job: walks `pages` checkpoints slowly, so cancel and timeouts can land mid-flight. */
 const slowHandler = (pages: number, stepMs: number) => defineJobHandler('extract', async (ctx) => {
-  for (let i = 1; i <= pages; i++) {
-    await new Promise((r) => setTimeout(r, stepMs));
-    await ctx.checkpoint(i, pages);
+  try {
+    for (let i = 1; i <= pages; i++) {
+      await new Promise((r) => setTimeout(r, stepMs));
+      await ctx.checkpoint(i, pages);
+    }
+    return { result: { done: true, pages }, credits: pages, pages };
+  } finally {
+    handlerDone.add(ctx.job.id);
   }
-  return { result: { done: true, pages }, credits: pages, pages };
 });
+
+/** Resolves once `cond` holds, checking every 20 ms (the test's timeout bounds the wait). */
+async function until(cond: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await cond())) await new Promise((r) => setTimeout(r, 20));
+}
 
 describe('embedded: jobs through HTTP', () => {
   let t: TestServer;
@@ -202,15 +214,15 @@ describe('embedded: the job state machine with a controllable job', () => {
   it('cancel during processing: canceled stays canceled, progress stops, a second DELETE is JOB_002', async () => {
     const acc = (await (await submit({ async: 'true' })).json()) as { job_id: string };
     const store = t.server.ctx.store;
-    for (let i = 0; i < 100 && (await store.jobs.status(acc.job_id)) !== 'processing'; i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
-    const view = (await (await t.api(`/job/${acc.job_id}`)).json()) as any;
+    const jobView = async () => (await (await t.api(`/job/${acc.job_id}`)).json()) as any;
+    await until(async () => ((await jobView()).progress?.pages_done ?? 0) > 0);
+    const view = await jobView();
     expect(view.status).toBe('processing');
     expect(view.progress.pages_done).toBeGreaterThan(0);
     const del = await t.api(`/job/${acc.job_id}`, { method: 'DELETE' });
     expect(del.status).toBe(200);
     expect(((await del.json()) as any).status).toBe('canceled');
-    await new Promise((r) => setTimeout(r, 400)); // the worker reaches its next checkpoint and stops
+    await until(() => handlerDone.has(acc.job_id)); // the worker reaches its next checkpoint and stops
     const after = await store.jobs.get(acc.job_id);
     expect(after!.status).toBe('canceled' satisfies JobStatus);
     expect(after!.result).toBeNull();

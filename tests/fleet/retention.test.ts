@@ -109,8 +109,11 @@ maybe('fleet retention: the gateway process sweeps expired jobs and their S3 blo
     const again = await fleet.api(`/job/${read}`, { key });
     expect([again.status, ((await again.json()) as any).error.code]).toEqual([410, 'JOB_003']);
     expect(await s3Keys(fleet.s3Endpoint, 'quire-fleet', `${org.id}/${read}/`)).toEqual([]);
-    // A few more rounds: the unread result stays, with its blobs.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Later rounds (one of them sweeps a result read after the first): the unread result stays, with its blobs.
+    const later = await submit(key, 'Read later');
+    await completed(later);
+    expect((await fleet.api(`/job/${later}`, { key })).status).toBe(200);
+    await until(`job ${later} to expire after its retrieval${dump()}`, async () => (await row(later)).status === 'expired');
     expect((await row(unread)).status).toBe('completed');
     expect((await s3Keys(fleet.s3Endpoint, 'quire-fleet', `${org.id}/${unread}/`)).length).toBeGreaterThanOrEqual(2);
   }, 60_000);

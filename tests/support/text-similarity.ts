@@ -1,4 +1,5 @@
 import { parse } from 'parse5';
+import { bagScores } from '../../scripts/lib/text-metrics.mjs';
 
 /** Words of a markdown or plain text, lowercased, markup and punctuation removed. */
 export function words(text: string): string[] {
@@ -25,15 +26,5 @@ export function htmlText(html: string): string {
 
 /** Bag-of-words F1 between a candidate and a reference text (1 = same words with the same counts). */
 export function wordF1(candidate: string, reference: string): number {
-  const a = words(candidate), b = words(reference);
-  if (a.length === 0 && b.length === 0) return 1;
-  const counts = new Map<string, number>();
-  for (const w of b) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let hit = 0;
-  for (const w of a) {
-    const c = counts.get(w) ?? 0;
-    if (c > 0) { hit++; counts.set(w, c - 1); }
-  }
-  const p = hit / Math.max(1, a.length), r = hit / Math.max(1, b.length);
-  return p + r === 0 ? 0 : (2 * p * r) / (p + r);
+  return bagScores(words(candidate), words(reference)).f1;
 }

@@ -14,7 +14,7 @@ import { runAdmin } from './admin.js';
  * bearer credential; the server runs the same `runAdmin` on its own store. Whoever can read the data
  * directory can already read the database, so the file's permissions are the right boundary.
  */
-export const ADMIN_FILE = 'admin.json';
+const ADMIN_FILE = 'admin.json';
 
 export interface AdminChannel {
   url: string;

@@ -1,6 +1,6 @@
 import type { MetadataStore, Organization } from '@quire/storage';
 
-export const DEV_ORG_NAME = 'dev';
+const DEV_ORG_NAME = 'dev';
 
 /**
  * Embedded mode's dev organization: every feature flag on, no cap. With QUIRE_BOOTSTRAP_API_KEY it

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
-import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type QuireContext, type RunnableJobHandler } from '@quire/runtime';
-import { ServerDrain, createGatewayApp, drainTimeoutMs, listenGateway, type GatewayDeps, type GatewayLifecycle } from '@quire/gateway';
+import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, type Config, type ContextOptions, type QuireContext, type RunnableJobHandler } from '@quire/runtime';
+import { ServerDrain, createGatewayApp, drainTimeoutMs, fileUrlFetcher, listenGateway, type GatewayLifecycle } from '@quire/gateway';
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
@@ -41,7 +41,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
   if (opts.startWorkers !== false) dispatcher.start();
   const lifecycle: GatewayLifecycle = { draining: false };
-  const server = await listen(createGatewayApp({ ...gatewayDeps(ctx, Object.keys(handlers)), lifecycle }), config);
+  const server = await listen(createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config.fileUrl) }), config);
   const drain = new ServerDrain(server, lifecycle);
   const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir);
   const { port } = server.address() as AddressInfo;
@@ -64,17 +64,6 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
       await services.close();
       await ctx.close();
     })()),
-  };
-}
-
-export function gatewayDeps(ctx: QuireContext, kinds: string[] = Object.keys(JOB_HANDLERS)): GatewayDeps {
-  return {
-    ...ctx,
-    implementedKinds: new Set(kinds),
-    fetchUrl: async (url) => {
-      const r = await safeFetch(url, { timeoutMs: ctx.config.fileUrl.timeoutMs, allowPrivate: ctx.config.fileUrl.allowPrivate, allowHosts: ctx.config.fileUrl.allowHosts });
-      return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
-    },
   };
 }
 

@@ -11,7 +11,7 @@ import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, soft
 /** Pages read (the spec's default page_range for classify is the first 5). */
 export const CLASSIFY_PAGES = 5;
 /** Below this BM25 score the best pipeline is a coincidence of common words: no pipeline. */
-export const MIN_EVIDENCE = 1.0;
+const MIN_EVIDENCE = 1.0;
 
 export function documentText(doc: Document, maxPages = CLASSIFY_PAGES): string {
   const parts: string[] = [];
@@ -27,7 +27,7 @@ export function documentText(doc: Document, maxPages = CLASSIFY_PAGES): string {
 }
 
 /** A pipeline as a BM25 document: its name and keywords count twice (they are chosen words). */
-export function pipelineTokens(p: PipelineCandidate): string[] {
+function pipelineTokens(p: PipelineCandidate): string[] {
   const name = retrievalTokens(p.name.replace(/[_-]+/g, ' '));
   const keywords = (p.keywords ?? []).flatMap(retrievalTokens);
   return [...name, ...name, ...retrievalTokens(p.description ?? ''), ...keywords, ...keywords];

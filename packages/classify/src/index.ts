@@ -1,2 +1,2 @@
-export { classifyBuiltin, documentText, pipelineTokens, CLASSIFY_PAGES, MIN_EVIDENCE } from './classify.js';
+export { classifyBuiltin, documentText, CLASSIFY_PAGES } from './classify.js';
 export { classifyPagePlan, type ClassifyPagePlan } from './page-plan.js';

@@ -27,22 +27,30 @@ export const FormRequestSchema = z.object({
 export type FormRequest = z.infer<typeof FormRequestSchema>;
 
 const unit = z.number().min(0).max(1);
-export const FormCellOutSchema = z.object({
-  page_number: z.number().int(),
+/** The spec's FormCell: detect's output and, hand-edited, fill's and clear's form_fields input (validated by @quire/forms). */
+export const FormCellSchema = z.object({
+  page_number: z.number().int().min(1),
   type: z.enum(['text', 'checkbox', 'signature']),
-  bounding_box: z.array(unit).length(4).describe('[left, top, right, bottom], normalized 0..1 from the top left'),
-  text: z.string(),
-  row: z.number().int().optional(),
-  col: z.number().int().optional(),
-  table_idx: z.number().int().optional(),
-  checkbox_details: z.array(z.object({ center_coord: z.array(unit).length(2), selected: z.boolean(), text: z.string() })).optional(),
+  bounding_box: z.tuple([unit, unit, unit, unit]).refine((b) => b[2] >= b[0] && b[3] >= b[1], 'bounding_box must be [left, top, right, bottom]')
+    .describe('[left, top, right, bottom], normalized 0..1 from the top left'),
+  text: z.string().default(''),
+  row: z.number().int().min(0).optional(),
+  col: z.number().int().min(0).optional(),
+  table_idx: z.number().int().min(0).optional(),
+  checkbox_details: z.array(z.object({
+    center_coord: z.tuple([unit, unit]),
+    selected: z.boolean(),
+    text: z.string().default(''),
+  })).optional(),
 }).meta({ id: 'FormCell' });
+
+export type FormCell = z.infer<typeof FormCellSchema>;
 
 export const FormResultSchema = z.object({
   form_id: z.string(),
   page_count: z.number().int(),
   pdf_url: z.string(),
-  form_fields: z.array(FormCellOutSchema),
+  form_fields: z.array(FormCellSchema),
   fields_filled: z.number().int().optional().describe('Fill only: cells whose value changed'),
   fields_cleared: z.number().int().optional().describe('Clear only'),
   details: z.record(z.string(), z.unknown()).optional().describe('Instructions that matched no cell, values that could not be applied, warnings'),

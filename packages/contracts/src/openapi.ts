@@ -16,8 +16,6 @@ export interface RouteDoc {
   deprecated?: boolean;
   /** How the caller authenticates (default apiKey): the webhook portal uses its portal token; health probes none. */
   auth?: 'apiKey' | 'portalToken' | 'none';
-  /** false: the path answers 501 GENERAL_005 until the step is built. */
-  implemented?: boolean;
 }
 
 const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input', reused: 'inline' }) as Record<string, unknown>;
@@ -35,12 +33,12 @@ export function buildOpenApi(routes: readonly RouteDoc[], version = '0.1.0'): Re
     for (const [code, resp] of Object.entries(r.responses)) {
       responses[code] = { description: resp.description, ...(resp.schema ? { content: { [resp.contentType ?? 'application/json']: { schema: toSchema(resp.schema) } } } : resp.contentType ? { content: { [resp.contentType]: {} } } : {}) };
     }
-    for (const status of [...new Set([401, 429, 500, ...(r.errors ?? []), ...(r.implemented === false ? [501] : [])])]) {
+    for (const status of [...new Set([401, 429, 500, ...(r.errors ?? [])])]) {
       responses[String(status)] = { description: errorDescription(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     paths[oasPath] ??= {};
     paths[oasPath][r.method] = {
-      summary: r.summary + (r.implemented === false ? ' (not implemented yet: 501 GENERAL_005)' : ''),
+      summary: r.summary,
       tags: [r.tag], operationId: `${r.method}${oasPath.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
       ...(r.deprecated ? { deprecated: true } : {}),
       ...(r.auth === 'portalToken' ? { security: [{ portalToken: [] }] } : r.auth === 'none' ? { security: [] } : {}),

@@ -2,7 +2,7 @@
  * The spec's credit price table, in one place. Prices are per page unless the unit says otherwise.
  * /schema with effort: the spec gives both 6 and 4 per page; we charge 6 (see docs/decisions.md).
  */
-export const PRICES = {
+const PRICES = {
   classify: { perPage: 0.5 },
   extract: { perPage: 1 },
   split: { perPage: 2 },

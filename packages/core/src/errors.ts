@@ -65,7 +65,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Codes the spec says may be retried with exponential backoff and jitter. */
-export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'FILE_005', 'FILE_006', 'PROC_001', 'PROC_002', 'PROC_003', 'PROC_004',
   'STORAGE_003', 'GENERAL_001', 'GENERAL_002', 'GENERAL_003', 'GENERAL_004',
 ]);

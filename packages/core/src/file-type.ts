@@ -37,11 +37,3 @@ function looksLikeHtml(head: Uint8Array): boolean {
   return t.startsWith('<!doctype html') || t.startsWith('<html') || /^<(\?xml[^>]*>\s*)?<!doctype html/.test(t) ||
     /<(html|head|body|p|div|table|h[1-6])[\s>]/.test(t.slice(0, 1024));
 }
-
-export const MIME_TYPES: Record<SourceFormat, string> = {
-  pdf: 'application/pdf', png: 'image/png', jpeg: 'image/jpeg', tiff: 'image/tiff',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  html: 'text/html',
-};

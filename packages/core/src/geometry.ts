@@ -17,12 +17,6 @@ export function boxToPolygon(b: Box): Polygon {
   return [x0, y0, x1, y0, x1, y1, x0, y1];
 }
 
-export function polygonToBox(p: readonly number[]): Box {
-  const xs = [p[0], p[2], p[4], p[6]];
-  const ys = [p[1], p[3], p[5], p[7]];
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-}
-
 export function unionBox(boxes: readonly Box[]): Box | null {
   if (boxes.length === 0) return null;
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -35,8 +29,6 @@ export function unionBox(boxes: readonly Box[]): Box | null {
   return { x0, y0, x1, y1 };
 }
 
-export const boxWidth = (b: Box) => b.x1 - b.x0;
-export const boxHeight = (b: Box) => b.y1 - b.y0;
 export const boxArea = (b: Box) => Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0);
 
 export function intersection(a: Box, b: Box): number {

@@ -35,7 +35,3 @@ export function findElementById(doc: Document, id: string): { element: Element; 
   }
   return undefined;
 }
-
-export function* iterateElements(doc: Document): Generator<Element> {
-  for (const page of doc.pages) yield* page.elements;
-}

@@ -1,10 +1,10 @@
 import { QuireError } from './errors.js';
 
 /** The spec's job states. `queued` only appears where a queue sits between acceptance and dispatch. */
-export const JOB_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'canceled', 'expired'] as const;
+const JOB_STATUSES = ['pending', 'queued', 'processing', 'completed', 'failed', 'canceled', 'expired'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'canceled', 'expired']);
+const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'canceled', 'expired']);
 export const isTerminal = (s: JobStatus) => TERMINAL_STATUSES.has(s);
 
 /**

@@ -23,8 +23,3 @@ export function parsePageRange(spec: string, pageCount?: number): number[] {
   }
   return [...pages].sort((a, b) => a - b);
 }
-
-/** Validates syntax only (no page count known yet), for request validation at the gateway. */
-export function assertPageRangeSyntax(spec: string): void {
-  parsePageRange(spec);
-}

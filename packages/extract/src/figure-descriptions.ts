@@ -37,7 +37,7 @@ export async function describeFigures(doc: Document, opts: { describe?: FigureDe
 const NO_SOURCE = 'No description: no image model is configured and the figure has no caption, chart data or text inside it';
 
 /** The description from caption, chart data and inner text, prefixed with where it came from; undefined when there is nothing. */
-export function textDescription(f: FigureElement, modelConfigured = false): string | undefined {
+function textDescription(f: FigureElement, modelConfigured = false): string | undefined {
   const parts: string[] = [];
   if (f.caption) parts.push(`Caption: ${clean(f.caption)}`);
   if (f.chart) {

@@ -3,7 +3,7 @@ import { openPdf, type PdfHandle } from '@quire/format-pdf';
 import { cropImage } from '@quire/format-image';
 
 /** Resolution of PDF figure crops: sharp enough to read labels, small enough to store per figure. */
-export const FIGURE_CROP_DPI = 150;
+const FIGURE_CROP_DPI = 150;
 
 export interface FigureImage { bytes: Uint8Array; mime: 'image/png' | 'image/jpeg'; ext: 'png' | 'jpg' }
 

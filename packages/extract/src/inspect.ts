@@ -31,7 +31,7 @@ export async function inspectDocument(bytes: Uint8Array): Promise<DocumentInfo> 
 }
 
 /** Documents up to this size are read whole by `inspectStoredDocument` (simplest, exact); larger ones by range. */
-export const INSPECT_WHOLE_LIMIT_BYTES = 16 * 1024 * 1024;
+const INSPECT_WHOLE_LIMIT_BYTES = 16 * 1024 * 1024;
 const RANGE_CHUNK = 64 * 1024;
 
 /**

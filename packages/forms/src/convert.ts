@@ -1,24 +1,10 @@
 import { z } from 'zod';
 import { QuireError } from '@quire/core';
+import { FormCellSchema, type FormCell } from '@quire/contracts';
 import type { FillableCell } from '@quire/models';
 import type { DetectedCell } from './types.js';
 
-const unit = z.number().min(0).max(1);
-export const FormCellSchema = z.object({
-  page_number: z.number().int().min(1),
-  type: z.enum(['text', 'checkbox', 'signature']),
-  bounding_box: z.tuple([unit, unit, unit, unit]).refine((b) => b[2] >= b[0] && b[3] >= b[1], 'bounding_box must be [left, top, right, bottom]'),
-  text: z.string().default(''),
-  row: z.number().int().min(0).optional(),
-  col: z.number().int().min(0).optional(),
-  table_idx: z.number().int().min(0).optional(),
-  checkbox_details: z.array(z.object({
-    center_coord: z.tuple([unit, unit]),
-    selected: z.boolean(),
-    text: z.string().default(''),
-  })).optional(),
-});
-export type FormCell = z.infer<typeof FormCellSchema>;
+export type { FormCell };
 
 /** The spec's FormCell JSON: internal fields (label, source, options…) are left out. */
 export function toSpecFormCells(cells: DetectedCell[]): FormCell[] {

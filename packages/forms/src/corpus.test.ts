@@ -7,6 +7,7 @@ import { toFillableCells } from './convert.js';
 import { detectForm } from './detect.js';
 import { fillForm } from './fill.js';
 import { qpdfCheck } from '../../../tests/fixtures/forms/test-helpers.js';
+import { instructionsFor, readBack } from '../../../scripts/lib/form-instructions.mjs';
 import type { DetectedCell } from './types.js';
 
 // Real forms from ../shared/corpus (read in place, never copied); skipped when absent. The dev part is
@@ -151,36 +152,14 @@ async function flatTotals(files: string[], perFile: string[] | undefined) {
  */
 /** One form: instructions generated from its detected labels, filled, read back, then cleared. */
 async function fillAndClear(f: string) {
-  const short = (label: string) => label.split(/[.;(]|\s[-–]\s/)[0].replace(/[:?]+$/, '').trim();
   const pdf = new Uint8Array(fs.readFileSync(path.join(DIR, f)));
   const { cells } = await detectForm(pdf);
-  const lines: string[] = [];
-  const expected = new Map<number, string>();
-  const seen = new Set<string>();
-  cells.forEach((c, i) => {
-    const label = short(c.label);
-    if (!label || seen.has(normalizeLabel(label)) || /^\d*$/.test(label)) return;
-    seen.add(normalizeLabel(label));
-    if (c.type === 'checkbox') {
-      const opts = (c.checkbox_details ?? []).map((d) => d.text);
-      const pick = opts.length > 1 ? opts[opts.length - 1] : '';
-      lines.push(pick ? `check '${pick}' for ${label}` : `${label}: yes`);
-      expected.set(i, pick || opts[0]);
-    } else {
-      const v = c.options?.length ? c.options[c.options.length - 1] : `V${i}x`.slice(0, c.maxLength ?? 10);
-      lines.push(`${label}: ${v}`);
-      expected.set(i, v);
-    }
-  });
-  const answer = mapFormInstructionsBuiltin({ instructions: lines.join('\n'), cells: toFillableCells(cells) });
+  const { text, expected } = instructionsFor(cells, normalizeLabel);
+  const answer = mapFormInstructionsBuiltin({ instructions: text, cells: toFillableCells(cells) });
   const r = await fillForm(pdf, cells, answer.assignments);
   const after = (await detectForm(r.pdf)).cells;
   let landed = 0;
-  for (const [i, v] of expected) {
-    const c = after[i];
-    const got = c.type === 'checkbox' ? (c.checkbox_details ?? []).filter((d) => d.selected).map((d) => d.text).join('|') : c.text;
-    if (got === v) landed++;
-  }
+  for (const [i, v] of expected) if (readBack(after[i]) === v) landed++;
   const q = qpdfCheck(r.pdf);
   const cl = await clearForm(r.pdf, after, { overlays: r.overlays });
   const left = (await detectForm(cl.pdf)).cells.filter((c) => (c.type === 'checkbox' ? c.checkbox_details?.some((d) => d.selected) : c.text.trim()));

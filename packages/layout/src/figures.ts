@@ -1,7 +1,7 @@
 import type { Box, FigureElement, RawImage, RawPage, RawSegment, RawWord } from '@quire/core';
 import { boxArea, centreInside, intersection } from '@quire/core';
 
-export const CLASSIFIER_MODEL = 'quire-heuristic-v1';
+const CLASSIFIER_MODEL = 'quire-heuristic-v1';
 const NUMERIC = /^[-+−(]?[$€£¥]?\d[\d.,]*%?[)kKmMbB]?$/;
 
 export interface FigureCandidate {
@@ -49,7 +49,7 @@ export function detectFigures(raw: RawPage, words: readonly RawWord[]): FigureCa
  * A score ≥ 0.5 is a chart; a raster picture can only reach it through the text around it (ticks, legend).
  * Confidence is 0.5 + the distance from the threshold, capped at 0.95.
  */
-export function classifyFigure(im: RawImage, raw: RawPage, words: readonly RawWord[]): { visualType: 'chart' | 'image'; confidence: number } {
+function classifyFigure(im: RawImage, raw: RawPage, words: readonly RawWord[]): { visualType: 'chart' | 'image'; confidence: number } {
   const b = im.box;
   let score = 0;
   if (im.kind === 'vector' && hasAxes(b, raw.segments)) score += 0.35;

@@ -2,5 +2,4 @@ export { layoutDocument, type LayoutInput, type LayoutOptions } from './layout-d
 export { analyzePage, type PageRegion } from './analyze-page.js';
 export { finishDocument } from './finish.js';
 export type { PageAnalysis, PageItem, BlockSummary } from './types.js';
-export { CLASSIFIER_MODEL, classifyFigure } from './figures.js';
-export { normalizeText, joinLines } from './text.js';
+export { normalizeText } from './text.js';

@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchema } from './language-model.js';
@@ -13,4 +13,14 @@ export function createAjv(schema?: JsonSchema): Ajv {
   const ajv = (is2020 ? new Ajv2020({ allErrors: true, strict: false }) : new Ajv({ allErrors: true, strict: false })) as unknown as Ajv;
   addFormats.default(ajv);
   return ajv;
+}
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
+
+/** The compiled validator of a caller's schema, once per schema object; null when ajv cannot compile it. */
+export function validatorFor(schema: JsonSchema): ValidateFunction | null {
+  if (!compiled.has(schema)) {
+    try { compiled.set(schema, createAjv(schema).compile(schema)); } catch { compiled.set(schema, null); }
+  }
+  return compiled.get(schema)!;
 }

@@ -14,10 +14,10 @@ import { monthNumber } from './dates.js';
  *   citations hold it, else the cap);
  * - a null value has no confidence (null).
  */
-export const UNSUPPORTED_CAP = 0.3;
-export const PARTIAL_CAP = 0.6;
-export const CHANGED_CAP = 0.7;
-export const SUPPORTED_DEFAULT = 0.6;
+const UNSUPPORTED_CAP = 0.3;
+const PARTIAL_CAP = 0.6;
+const CHANGED_CAP = 0.7;
+const SUPPORTED_DEFAULT = 0.6;
 
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,6 +1,5 @@
-import type { ValidateFunction } from 'ajv';
 import type { Document } from '@quire/core';
-import { createAjv } from './ajv.js';
+import { validatorFor } from './ajv.js';
 import type { JsonSchema, SchemaAnswer } from './language-model.js';
 
 /**
@@ -9,15 +8,6 @@ import type { JsonSchema, SchemaAnswer } from './language-model.js';
  * mirror the values (a leaf cites an array of element ids, a null value cites null) and cite only
  * ids that exist in the document.
  */
-
-const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
-
-function validatorFor(schema: JsonSchema): ValidateFunction | null {
-  if (!compiled.has(schema)) {
-    try { compiled.set(schema, createAjv(schema).compile(schema)); } catch { compiled.set(schema, null); }
-  }
-  return compiled.get(schema)!;
-}
 
 /** JSON pointer of a path ("/vendor/name"). */
 export const jsonPointer = (path: (string | number)[]) => '/' + path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');

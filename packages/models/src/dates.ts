@@ -40,7 +40,7 @@ function fullYear(y: string): number {
   return n < 50 ? 2000 + n : 1900 + n;
 }
 
-export function isValidDate(y: number, m: number, d: number): boolean {
+function isValidDate(y: number, m: number, d: number): boolean {
   if (y < 1000 || y > 2999 || m < 1 || m > 12 || d < 1) return false;
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }

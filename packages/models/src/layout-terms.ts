@@ -21,7 +21,7 @@ export interface LayoutProfile {
   blanks: number;
 }
 
-export function layoutProfile(page: Page): LayoutProfile {
+function layoutProfile(page: Page): LayoutProfile {
   let text = 0, table = 0, prose = 0, blanks = page.selectionMarks?.length ?? 0;
   for (const el of page.elements) {
     if (el.kind === 'table') {

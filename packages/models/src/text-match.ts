@@ -77,13 +77,13 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** 1 − normalized edit distance. */
-export function stringSimilarity(a: string, b: string): number {
+function stringSimilarity(a: string, b: string): number {
   const m = Math.max(a.length, b.length);
   return m === 0 ? 1 : 1 - editDistance(a, b) / m;
 }
 
 /** Token-set similarity with fuzzy token matching (typos count as partial matches). */
-export function tokenSimilarity(a: string, b: string): number {
+function tokenSimilarity(a: string, b: string): number {
   const ta = labelTokens(a), tb = labelTokens(b);
   if (!ta.length || !tb.length) return 0;
   const score = (xs: string[], ys: string[]) =>

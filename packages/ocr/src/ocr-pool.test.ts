@@ -126,8 +126,9 @@ describe('OCR pool resilience', () => {
           id: w.id,
           recognize: (png) => {
             const job = w.recognize(png);
-            // The first job's thread is killed underneath it, as a WASM abort or OOM would.
-            if (killNext) { killNext = false; setTimeout(() => w.kill(), 50); }
+            // The first job's thread is killed underneath it once the job is handed over, as a WASM abort
+            // or OOM would (no wait: a recognition outlasts the thread's termination on any machine).
+            if (killNext) { killNext = false; w.kill(); }
             return job;
           },
         };

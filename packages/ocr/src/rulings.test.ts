@@ -25,27 +25,23 @@ function matchLines(truth: TruthLine[], found: PixelLine[], map: (x: number, y: 
 
 async function check(scan: RuledScan, d: Parameters<typeof degrade>[1], tol: number) {
   const { grey, map } = await degrade(scan, d);
-  const t0 = performance.now();
   const r = detectRulings(grey, { skewDeg: d.skewDeg ?? 0, pxPerPt: scan.dpi / 72 });
-  const ms = performance.now() - t0;
   // rules come out deskewed about the image centre: the drawing recentred on the (grown) canvas
   const upright = (x: number, y: number): [number, number] => [x - scan.width / 2 + grey.width / 2, y - scan.height / 2 + grey.height / 2];
   const h = matchLines(scan.horizontal, r.horizontal, upright, 'h', tol);
   const v = matchLines(scan.vertical, r.vertical, upright, 'v', tol);
-  return { r, ms, h, v, grey, map };
+  return { r, h, v, grey, map };
 }
 
 describe('raster ruling detection', () => {
-  test('a clean ruled table: every rule found within 2 px, nothing else, quickly at 300 DPI', async () => {
+  test('a clean ruled table: every rule found within 2 px, nothing else, at 300 DPI', async () => {
     const scan = await renderRuledTable({ cells: TABLE, colWidthsIn: [1.6, 1.2, 1.5, 1.1], title: 'Quarterly results by region' });
-    const { r, ms, h, v } = await check(scan, {}, 2);
+    const { r, h, v } = await check(scan, {}, 2);
     expect(h.misses).toEqual([]);
     expect(v.misses).toEqual([]);
     expect(r.horizontal).toHaveLength(scan.horizontal.length);
     expect(r.vertical).toHaveLength(scan.vertical.length);
     expect(r.squares).toEqual([]);
-    // 2550×3300 page; generous bound for a loaded 2-core machine (measured figures in docs/accuracy.md)
-    expect(ms).toBeLessThan(1500);
   });
 
   test.each([

@@ -1,5 +1,5 @@
 import { InProcessJobQueue } from './in-process-job-queue.js';
-import { describeJobQueueConformance, sleep, waitFor } from '../test/job-queue.conformance.js';
+import { describeJobQueueConformance, waitFor } from '../test/job-queue.conformance.js';
 
 describeJobQueueConformance('in-process', async () => {
   const queue = new InProcessJobQueue({ redeliveryDelayMs: 20 });
@@ -18,7 +18,7 @@ describe('InProcessJobQueue specifics', () => {
     q.work('extract', async () => { calls++; throw new Error('always'); }, { concurrency: 1 });
     await q.enqueue('extract', { jobId: 'x', kind: 'extract' });
     await waitFor(() => errors.length === 3);
-    await sleep(100);
+    expect((await q.depth()).extract).toBe(0); // nothing left to deliver: no fourth call can come
     expect(calls).toBe(3);
     expect(errors.map((e) => [e.delivery, e.dropped])).toEqual([[1, false], [2, false], [3, true]]);
     await q.close();
@@ -32,12 +32,18 @@ describe('InProcessJobQueue specifics', () => {
   });
 
   it('drops pending delays on close (they must not fire later)', async () => {
-    const q = new InProcessJobQueue();
-    const seen: string[] = [];
-    q.work('extract', async (m) => { seen.push(m.jobId); }, { concurrency: 1 });
-    await q.enqueue('extract', { jobId: 'later', kind: 'extract' }, { delayMs: 50 });
-    await q.close();
-    await sleep(120);
-    expect(seen).toEqual([]);
+    const { jest } = import.meta;
+    jest.useFakeTimers();
+    try {
+      const q = new InProcessJobQueue();
+      const seen: string[] = [];
+      q.work('extract', async (m) => { seen.push(m.jobId); }, { concurrency: 1 });
+      await q.enqueue('extract', { jobId: 'later', kind: 'extract' }, { delayMs: 50 });
+      await q.close();
+      await jest.advanceTimersByTimeAsync(1_000); // well past the delay
+      expect(seen).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

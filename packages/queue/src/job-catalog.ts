@@ -78,8 +78,6 @@ function payloadError(kind: JobKind, part: 'request' | 'input', error: z.ZodErro
 export const isJobKind = (k: unknown): k is JobKind =>
   typeof k === 'string' && Object.prototype.hasOwnProperty.call(JOB_CATALOG, k);
 
-export const jobSpec = (kind: JobKind): JobSpec => JOB_CATALOG[kind];
-
 /** True when a job whose `attemptsMade` attempts all failed (retryably) may run again. */
 export const canRetry = (kind: JobKind, attemptsMade: number): boolean => attemptsMade < JOB_CATALOG[kind].attempts;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SourceFormat } from '@quire/core';
-import { FormCellOutSchema, PageRangeField, SchemaConfigSchema, SplitTopicSchema, TablesConfigSchema } from '@quire/contracts';
+import { FormCellSchema, PageRangeField, SchemaConfigSchema, SplitTopicSchema, TablesConfigSchema } from '@quire/contracts';
 
 /**
  * What the gateway stores on a job, per kind (the job catalog names them): `request`, the normalized
@@ -132,6 +132,6 @@ export const FormJobInputSchema = z.union([
 
 export const FormDetectJobRequestSchema = z.object({ async: Async, base_url: z.string(), pages: PageRangeField.optional() });
 /** Hand-edited cells (the spec's FormCell JSON) used instead of the form_id's or detected ones. */
-const FormFields = z.array(FormCellOutSchema);
+const FormFields = z.array(FormCellSchema);
 export const FormFillJobRequestSchema = FormDetectJobRequestSchema.extend({ instructions: z.string(), form_fields: FormFields.optional() });
 export const FormClearJobRequestSchema = FormDetectJobRequestSchema.extend({ form_fields: FormFields.optional() });

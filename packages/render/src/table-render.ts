@@ -84,7 +84,7 @@ export function safeRowBoundaries(table: TableElement): Set<number> {
 }
 
 /** The header rows plus body rows [from, to) as a table of its own (row spans clipped to the slice). */
-export function sliceTable(table: TableElement, from: number, to: number): TableElement {
+function sliceTable(table: TableElement, from: number, to: number): TableElement {
   return tableSlicer(table)(from, to);
 }
 

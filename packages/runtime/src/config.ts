@@ -4,180 +4,162 @@ import { z } from 'zod';
 
 /**
  * Every setting, parsed once from QUIRE_* environment variables. Empty means unset; an invalid value
- * fails at start with a message naming the variable. The README's configuration table mirrors ENV_DOCS.
+ * fails at start with a message naming the variable. SETTINGS is the one table: it names each
+ * variable's place in `Config`, its parser (which also converts units), default and meaning; the
+ * `Config` type is derived from it and the README's configuration table mirrors it (config.test.ts).
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 const int = (min: number) => z.coerce.number().int().min(min);
 const num = (min: number) => z.coerce.number().min(min);
 const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+/** Seconds in the variable, milliseconds in Config. */
+const secondsAsMs = (min: number) => num(min).transform((s) => s * 1000);
+const absolutePath = z.string().transform((p) => path.resolve(p));
+const withoutTrailingSlash = z.string().url().transform((u) => u.replace(/\/$/, ''));
+const retrySchedule = list
+  .refine((xs) => xs.length > 0 && xs.every((x) => Number.isFinite(Number(x)) && Number(x) >= 0), 'a comma-separated list of seconds >= 0')
+  .transform((xs) => xs.map(Number));
 
-/** The number of cores, the default of per-process parallelism; documented as such (`shownDefault`), not as this machine's figure. */
-const CORES = { default: String(Math.max(1, os.availableParallelism())), shownDefault: 'number of cores' };
-
-/** `shownDefault`: how the README states a default computed at start. */
-export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; shownDefault?: string; doc: string }> = {
-  QUIRE_MODE: { schema: z.enum(['embedded', 'distributed']), default: 'embedded', doc: 'embedded: one process with PGlite, filesystem blobs and an in-process queue. distributed: Postgres, Redis (BullMQ) and S3; each service runs separately.' },
-  QUIRE_HOST: { schema: z.string(), default: '0.0.0.0', doc: 'Address the gateway listens on.' },
-  QUIRE_PORT: { schema: int(0), default: '8080', doc: 'Gateway port (0 picks a free one).' },
-  QUIRE_PUBLIC_URL: { schema: z.string().url(), doc: 'Base URL used in pdf_url, image_url and result URLs. Default: derived from each request.' },
-  QUIRE_DATA_DIR: { schema: z.string(), default: './data', doc: 'Embedded mode: where PGlite and blobs live.' },
-  QUIRE_DATABASE_URL: { schema: z.string(), doc: 'Distributed mode: Postgres connection string.' },
-  QUIRE_DATABASE_POOL_SIZE: { schema: int(1), default: '10', doc: 'Postgres pool size per process.' },
-  QUIRE_REDIS_URL: { schema: z.string(), doc: 'Distributed mode: Redis for BullMQ, settled notifications and rate limits.' },
-  QUIRE_QUEUE_PREFIX: { schema: z.string(), default: 'quire', doc: 'Key prefix for BullMQ queues in Redis.' },
-  QUIRE_S3_ENDPOINT: { schema: z.string(), doc: 'S3-compatible endpoint (MinIO). Unset = AWS default endpoint.' },
-  QUIRE_S3_REGION: { schema: z.string(), default: 'us-east-1', doc: 'S3 region.' },
-  QUIRE_S3_BUCKET: { schema: z.string(), default: 'quire', doc: 'S3 bucket for blobs.' },
-  QUIRE_S3_ACCESS_KEY_ID: { schema: z.string(), doc: 'S3 access key.' },
-  QUIRE_S3_SECRET_ACCESS_KEY: { schema: z.string(), doc: 'S3 secret key.' },
-  QUIRE_S3_CREATE_BUCKET: { schema: bool, default: 'true', doc: 'Create the bucket at start when it does not exist (needs s3:CreateBucket; turn off where the bucket is provisioned).' },
-  QUIRE_S3_FORCE_PATH_STYLE: { schema: bool, default: 'true', doc: 'Path-style S3 URLs (needed for MinIO and localhost).' },
-  QUIRE_BOOTSTRAP_API_KEY: { schema: z.string().min(16), doc: 'Embedded mode: the dev organization gets this key (every flag on, no cap). Unset: a key is generated and printed once.' },
-  QUIRE_RETENTION_HOURS: { schema: num(0), default: '48', doc: 'Default lifetime of jobs and their artifacts (organizations may override).' },
-  QUIRE_SWEEP_INTERVAL_SECONDS: { schema: num(1), default: '300', doc: 'How often expired jobs and artifacts are swept (embedded: the process; fleet: one gateway per round).' },
-  QUIRE_UPLOAD_LIMIT_MB: { schema: num(0.001), default: '100', doc: 'Largest direct upload; larger files must use file_url (413 FILE_TOO_LARGE_USE_URL).' },
-  QUIRE_FILE_URL_TIMEOUT_SECONDS: { schema: num(1), default: '120', doc: 'Time limit for a file_url download (FILE_006 past it).' },
-  QUIRE_HTML_FETCH_IMAGES: { schema: bool, default: 'false', doc: 'Fetch remote <img> sources of HTML uploads (through the same SSRF guard and allow-list as file_url; at most 10 MB each). Off: they are listed in warnings.' },
-  QUIRE_FILE_URL_ALLOW_PRIVATE: { schema: bool, default: 'false', doc: 'Allow file_url to reach loopback/private/link-local addresses. Development only.' },
-  QUIRE_FILE_URL_ALLOW_HOSTS: { schema: list, default: '', doc: 'Comma-separated hosts or IPs file_url may reach even when private (e.g. 127.0.0.1 for tests).' },
-  QUIRE_INLINE_RESULT_LIMIT_BYTES: { schema: int(1), default: String(5 * 1024 * 1024), doc: 'Results this size or larger are delivered as a single-use URL.' },
-  QUIRE_RESULT_ROW_LIMIT_BYTES: { schema: int(0), default: String(128 * 1024), doc: 'Results this size or larger (and under QUIRE_INLINE_RESULT_LIMIT_BYTES) are kept in the blob store instead of the job row, and still delivered inline: large jsonb is costly to write and read (in embedded mode PGlite parses it on the main thread). 0 keeps every inline result in the blob store.' },
-  QUIRE_SYNC_WAIT_SECONDS: { schema: num(0.1), default: '300', doc: 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned. A stopping gateway (SIGTERM) lets requests in flight finish for up to this plus 15 s.' },
-  QUIRE_WORKER_CONCURRENCY: { schema: int(1), ...CORES, doc: 'Jobs processed at once per queue in this process.' },
-  QUIRE_JOB_THREADS: { schema: int(0), shownDefault: 'QUIRE_WORKER_CONCURRENCY', doc: 'Worker threads that run job handlers in this process (layout, XLSX, tables, forms…), so CPU-heavy steps never block its event loop (the gateway in embedded mode; queue heartbeats and cancel checks in both). Unset: QUIRE_WORKER_CONCURRENCY. 0: handlers run on the main thread.' },
-  QUIRE_JOB_LEASE_SECONDS: { schema: num(1), default: '120', doc: 'A processing job whose worker stops heartbeating for this long is claimed again.' },
-  QUIRE_AUTH_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.' },
-  QUIRE_JOB_CACHE_SECONDS: { schema: num(0), default: '5', doc: 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).' },
-  QUIRE_RATE_LIMIT_PER_MINUTE: { schema: int(1), default: '600', doc: 'Requests per minute per API key (token bucket; burst = the same number).' },
-  QUIRE_PDF_WORKER_THREAD: { schema: bool, shownDefault: 'true on the main thread, false in job threads', doc: 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread. Unset: a job thread parses on itself (it is already off the event loop; a thread of its own costs ~90 MB on a 1,000-page PDF for ~3 % of speed), handlers on the main thread (QUIRE_JOB_THREADS=0) get one.' },
-  QUIRE_OCR_WORKERS: { schema: int(1), ...CORES, doc: 'Workers in the OCR pool: tesseract.js threads, or tesseract processes at once with the native engine.' },
-  QUIRE_OCR_ENGINE: { schema: z.enum(['wasm', 'native']), default: 'wasm', doc: 'wasm: tesseract.js, nothing to install. native: the tesseract 4/5 command-line program (e.g. Debian tesseract-ocr), one process per recognition, about 0.65–0.8× tesseract.js\'s time per page with the same model; a process that runs OCR refuses to start when it is missing.' },
-  QUIRE_TESSERACT_PATH: { schema: z.string(), default: 'tesseract', doc: 'The native engine\'s executable: a path, or a name looked up on PATH.' },
-  QUIRE_OCR_TESSDATA: { schema: z.string(), doc: 'Folder of <lang>.traineddata (or .traineddata.gz) to read instead of the packaged 4.0.0_best_int model, for both engines (e.g. /usr/share/tesseract-ocr/5/tessdata). Nothing is ever downloaded.' },
-  QUIRE_LOG_LEVEL: { schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: 'Log level (JSON logs on stdout).' },
-  QUIRE_DEBUG_ERRORS: { schema: bool, default: 'false', doc: 'Include internal error text in GENERAL_001 responses (never in production).' },
-  QUIRE_WEBHOOK_PORTAL_TTL_SECONDS: { schema: int(60), default: '3600', doc: 'How long a webhook portal link from POST /webhook stays valid.' },
-  QUIRE_WEBHOOK_RETRY_SCHEDULE: { schema: list, default: '0,5,300,1800,7200,18000,36000,36000', doc: 'Webhook delivery attempts: seconds to wait before each (the first is normally 0); a delivery fails after the last.' },
-  QUIRE_WEBHOOK_POLL_MS: { schema: int(10), default: '1000', doc: 'How often the webhook dispatcher looks for new events when idle.' },
-  QUIRE_WEBHOOK_TIMEOUT_SECONDS: { schema: num(1), default: '15', doc: 'Time limit for one webhook delivery request.' },
-  QUIRE_WEBHOOK_ALLOW_PRIVATE: { schema: bool, default: 'false', doc: 'Allow webhook endpoints on loopback/private addresses. Development only.' },
-  QUIRE_WEBHOOK_ALLOW_HOSTS: { schema: list, default: '', doc: 'Hosts, IPs or CIDRs webhook endpoints may use even when private (e.g. 127.0.0.1 for tests).' },
-  QUIRE_LLM_BASE_URL: { schema: z.string().url(), doc: 'OpenAI-compatible endpoint (…/v1). Unset: the built-in offline engine answers schema/classify/split/form-fill.' },
-  QUIRE_LLM_API_KEY: { schema: z.string(), doc: 'API key for the OpenAI-compatible endpoint.' },
-  QUIRE_LLM_MODEL: { schema: z.string(), doc: 'Model name for schema, classify, split and form filling.' },
-  QUIRE_LLM_STRONG_MODEL: { schema: z.string(), doc: 'Model used when effort=true (default: QUIRE_LLM_MODEL). effort always makes a second verification pass with this model: it checks its first answer against the cited elements and returns a corrected one.' },
-  QUIRE_LLM_VISION_MODEL: { schema: z.string(), doc: 'Model for figure descriptions and chart reading (must accept images).' },
-  QUIRE_LLM_TIMEOUT_SECONDS: { schema: num(1), default: '120', doc: 'Time limit per model call.' },
-};
-
-type Parsed = { [K in keyof typeof ENV_DOCS]: unknown };
-
-export interface Config {
-  mode: 'embedded' | 'distributed';
-  host: string;
-  port: number;
-  publicUrl?: string;
-  dataDir: string;
-  databaseUrl?: string;
-  databasePoolSize: number;
-  redisUrl?: string;
-  queuePrefix: string;
-  s3: { endpoint?: string; region: string; bucket: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; createBucket: boolean };
-  bootstrapApiKey?: string;
-  retentionHours: number;
-  sweepIntervalSeconds: number;
-  uploadLimitBytes: number;
-  fileUrl: { timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
-  htmlFetchImages: boolean;
-  inlineResultLimitBytes: number;
-  /** Inline results this size or larger live in the blob store (job row keeps the key), still delivered inline. */
-  resultRowLimitBytes: number;
-  syncWaitMs: number;
-  workerConcurrency: number;
-  /** Threads for job handlers (0 = the main thread). */
-  jobThreads: number;
-  jobLeaseMs: number;
-  rateLimitPerMinute: number;
-  authCacheMs: number;
-  jobCacheMs: number;
-  ocrWorkers: number;
-  ocrEngine: 'wasm' | 'native';
-  tesseractPath: string;
-  ocrTessdataDir?: string;
-  /** undefined: decided by the thread (see QUIRE_PDF_WORKER_THREAD). */
-  pdfWorkerThread: boolean | undefined;
-  logLevel: string;
-  debugErrors: boolean;
-  webhooks: { portalTtlSeconds: number; retryScheduleSeconds: number[]; pollMs: number; timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
-  llm?: { baseUrl: string; apiKey?: string; model: string; strongModel?: string; visionModel?: string; timeoutMs: number };
+interface Setting<S extends z.ZodType = z.ZodType> {
+  env: `QUIRE_${string}`;
+  /** Parses the raw text (or undefined when unset and without a default: optional settings accept it). */
+  schema: S;
+  default?: string;
+  /** How the README states a default computed at start. */
+  shownDefault?: string;
+  /** Another variable whose value stands in while this one is unset. */
+  orElse?: `QUIRE_${string}`;
+  doc: string;
 }
+
+const set = <S extends z.ZodType>(env: Setting['env'], schema: S, doc: string, opts: Omit<Setting, 'env' | 'schema' | 'doc'> = {}): Setting<S> => ({ env, schema, doc, ...opts });
+/** A setting with a default: always present in Config. */
+const def = <S extends z.ZodType>(env: Setting['env'], schema: S, value: string, doc: string): Setting<S> => set(env, schema, doc, { default: value });
+/** A setting without a default: undefined in Config while unset. */
+const opt = <S extends z.ZodType>(env: Setting['env'], schema: S, doc: string, opts: Omit<Setting, 'env' | 'schema' | 'doc'> = {}) => set(env, schema.optional(), doc, opts);
+/** The number of cores, the default of per-process parallelism; documented as such, not as this machine's figure. */
+const cores = <S extends z.ZodType>(env: Setting['env'], schema: S, doc: string): Setting<S> => set(env, schema, doc, { default: String(Math.max(1, os.availableParallelism())), shownDefault: 'number of cores' });
+
+/** A group of settings that exists in Config only while `when` (one of its settings) is set. */
+interface Conditional<G extends Table, K extends keyof G> { when: K; group: G }
+type Table = { [key: string]: Setting | Table | Conditional<Table, string> };
+const presentWhen = <G extends Table, K extends keyof G & string>(when: K, group: G): Conditional<G, K> => ({ when, group });
+
+const SETTINGS = {
+  mode: def('QUIRE_MODE', z.enum(['embedded', 'distributed']), 'embedded', 'embedded: one process with PGlite, filesystem blobs and an in-process queue. distributed: Postgres, Redis (BullMQ) and S3; each service runs separately.'),
+  host: def('QUIRE_HOST', z.string(), '0.0.0.0', 'Address the gateway listens on.'),
+  port: def('QUIRE_PORT', int(0), '8080', 'Gateway port (0 picks a free one).'),
+  publicUrl: opt('QUIRE_PUBLIC_URL', withoutTrailingSlash, 'Base URL used in pdf_url, image_url and result URLs. Default: derived from each request.'),
+  dataDir: def('QUIRE_DATA_DIR', absolutePath, './data', 'Embedded mode: where PGlite and blobs live.'),
+  databaseUrl: opt('QUIRE_DATABASE_URL', z.string(), 'Distributed mode: Postgres connection string.'),
+  databasePoolSize: def('QUIRE_DATABASE_POOL_SIZE', int(1), '10', 'Postgres pool size per process.'),
+  redisUrl: opt('QUIRE_REDIS_URL', z.string(), 'Distributed mode: Redis for BullMQ, settled notifications and rate limits.'),
+  queuePrefix: def('QUIRE_QUEUE_PREFIX', z.string(), 'quire', 'Key prefix for BullMQ queues in Redis.'),
+  s3: {
+    endpoint: opt('QUIRE_S3_ENDPOINT', z.string(), 'S3-compatible endpoint (MinIO). Unset = AWS default endpoint.'),
+    region: def('QUIRE_S3_REGION', z.string(), 'us-east-1', 'S3 region.'),
+    bucket: def('QUIRE_S3_BUCKET', z.string(), 'quire', 'S3 bucket for blobs.'),
+    accessKeyId: opt('QUIRE_S3_ACCESS_KEY_ID', z.string(), 'S3 access key.'),
+    secretAccessKey: opt('QUIRE_S3_SECRET_ACCESS_KEY', z.string(), 'S3 secret key.'),
+    createBucket: def('QUIRE_S3_CREATE_BUCKET', bool, 'true', 'Create the bucket at start when it does not exist (needs s3:CreateBucket; turn off where the bucket is provisioned).'),
+    forcePathStyle: def('QUIRE_S3_FORCE_PATH_STYLE', bool, 'true', 'Path-style S3 URLs (needed for MinIO and localhost).'),
+  },
+  bootstrapApiKey: opt('QUIRE_BOOTSTRAP_API_KEY', z.string().min(16), 'Embedded mode: the dev organization gets this key (every flag on, no cap). Unset: a key is generated and printed once.'),
+  retentionHours: def('QUIRE_RETENTION_HOURS', num(0), '48', 'Default lifetime of jobs and their artifacts (organizations may override).'),
+  sweepIntervalSeconds: def('QUIRE_SWEEP_INTERVAL_SECONDS', num(1), '300', 'How often expired jobs and artifacts are swept (embedded: the process; fleet: one gateway per round).'),
+  uploadLimitBytes: def('QUIRE_UPLOAD_LIMIT_MB', num(0.001).transform((mb) => Math.round(mb * 1024 * 1024)), '100', 'Largest direct upload; larger files must use file_url (413 FILE_TOO_LARGE_USE_URL).'),
+  fileUrl: {
+    timeoutMs: def('QUIRE_FILE_URL_TIMEOUT_SECONDS', secondsAsMs(1), '120', 'Time limit for a file_url download (FILE_006 past it).'),
+    allowPrivate: def('QUIRE_FILE_URL_ALLOW_PRIVATE', bool, 'false', 'Allow file_url to reach loopback/private/link-local addresses. Development only.'),
+    allowHosts: def('QUIRE_FILE_URL_ALLOW_HOSTS', list, '', 'Comma-separated hosts or IPs file_url may reach even when private (e.g. 127.0.0.1 for tests).'),
+  },
+  htmlFetchImages: def('QUIRE_HTML_FETCH_IMAGES', bool, 'false', 'Fetch remote <img> sources of HTML uploads (through the same SSRF guard and allow-list as file_url; at most 10 MB each). Off: they are listed in warnings.'),
+  inlineResultLimitBytes: def('QUIRE_INLINE_RESULT_LIMIT_BYTES', int(1), String(5 * 1024 * 1024), 'Results this size or larger are delivered as a single-use URL.'),
+  resultRowLimitBytes: def('QUIRE_RESULT_ROW_LIMIT_BYTES', int(0), String(128 * 1024), 'Results this size or larger (and under QUIRE_INLINE_RESULT_LIMIT_BYTES) are kept in the blob store instead of the job row, and still delivered inline: large jsonb is costly to write and read (in embedded mode PGlite parses it on the main thread). 0 keeps every inline result in the blob store.'),
+  syncWaitMs: def('QUIRE_SYNC_WAIT_SECONDS', secondsAsMs(0.1), '300', 'How long a synchronous request waits for its job; past it the job is canceled and PROC_002 returned. A stopping gateway (SIGTERM) lets requests in flight finish for up to this plus 15 s.'),
+  workerConcurrency: cores('QUIRE_WORKER_CONCURRENCY', int(1), 'Jobs processed at once per queue in this process.'),
+  jobThreads: set('QUIRE_JOB_THREADS', int(0), 'Worker threads that run job handlers in this process (layout, XLSX, tables, forms…), so CPU-heavy steps never block its event loop (the gateway in embedded mode; queue heartbeats and cancel checks in both). Unset: QUIRE_WORKER_CONCURRENCY. 0: handlers run on the main thread.', { orElse: 'QUIRE_WORKER_CONCURRENCY', shownDefault: 'QUIRE_WORKER_CONCURRENCY' }),
+  jobLeaseMs: def('QUIRE_JOB_LEASE_SECONDS', secondsAsMs(1), '120', 'A processing job whose worker stops heartbeating for this long is claimed again.'),
+  authCacheMs: def('QUIRE_AUTH_CACHE_SECONDS', secondsAsMs(0), '5', 'How long the gateway caches a successful API key lookup (key + organization); revocations and flag changes take effect within this time. 0 disables.'),
+  jobCacheMs: def('QUIRE_JOB_CACHE_SECONDS', secondsAsMs(0), '5', 'How long the gateway keeps the serialized view of a completed job for repeated GET /job (0 disables).'),
+  rateLimitPerMinute: def('QUIRE_RATE_LIMIT_PER_MINUTE', int(1), '600', 'Requests per minute per API key (token bucket; burst = the same number).'),
+  pdfWorkerThread: opt('QUIRE_PDF_WORKER_THREAD', bool, 'Parse PDFs with pdf.js on a worker thread of its own (overlaps parsing with layout); false parses on the calling thread. Unset: a job thread parses on itself (it is already off the event loop; a thread of its own costs ~90 MB on a 1,000-page PDF for ~3 % of speed), handlers on the main thread (QUIRE_JOB_THREADS=0) get one.', { shownDefault: 'true on the main thread, false in job threads' }),
+  ocrWorkers: cores('QUIRE_OCR_WORKERS', int(1), 'Workers in the OCR pool: tesseract.js threads, or tesseract processes at once with the native engine.'),
+  ocrEngine: def('QUIRE_OCR_ENGINE', z.enum(['wasm', 'native']), 'wasm', 'wasm: tesseract.js, nothing to install. native: the tesseract 4/5 command-line program (e.g. Debian tesseract-ocr), one process per recognition, about 0.65–0.8× tesseract.js\'s time per page with the same model; a process that runs OCR refuses to start when it is missing.'),
+  tesseractPath: def('QUIRE_TESSERACT_PATH', z.string(), 'tesseract', 'The native engine\'s executable: a path, or a name looked up on PATH.'),
+  ocrTessdataDir: opt('QUIRE_OCR_TESSDATA', absolutePath, 'Folder of <lang>.traineddata (or .traineddata.gz) to read instead of the packaged 4.0.0_best_int model, for both engines (e.g. /usr/share/tesseract-ocr/5/tessdata). Nothing is ever downloaded.'),
+  logLevel: def('QUIRE_LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'Log level (JSON logs on stdout).'),
+  debugErrors: def('QUIRE_DEBUG_ERRORS', bool, 'false', 'Include internal error text in GENERAL_001 responses (never in production).'),
+  webhooks: {
+    portalTtlSeconds: def('QUIRE_WEBHOOK_PORTAL_TTL_SECONDS', int(60), '3600', 'How long a webhook portal link from POST /webhook stays valid.'),
+    retryScheduleSeconds: def('QUIRE_WEBHOOK_RETRY_SCHEDULE', retrySchedule, '0,5,300,1800,7200,18000,36000,36000', 'Webhook delivery attempts: seconds to wait before each (the first is normally 0); a delivery fails after the last.'),
+    pollMs: def('QUIRE_WEBHOOK_POLL_MS', int(10), '1000', 'How often the webhook dispatcher looks for new events when idle.'),
+    timeoutMs: def('QUIRE_WEBHOOK_TIMEOUT_SECONDS', secondsAsMs(1), '15', 'Time limit for one webhook delivery request.'),
+    allowPrivate: def('QUIRE_WEBHOOK_ALLOW_PRIVATE', bool, 'false', 'Allow webhook endpoints on loopback/private addresses. Development only.'),
+    allowHosts: def('QUIRE_WEBHOOK_ALLOW_HOSTS', list, '', 'Hosts, IPs or CIDRs webhook endpoints may use even when private (e.g. 127.0.0.1 for tests).'),
+  },
+  llm: presentWhen('baseUrl', {
+    baseUrl: opt('QUIRE_LLM_BASE_URL', withoutTrailingSlash, 'OpenAI-compatible endpoint (…/v1). Unset: the built-in offline engine answers schema/classify/split/form-fill.'),
+    apiKey: opt('QUIRE_LLM_API_KEY', z.string(), 'API key for the OpenAI-compatible endpoint.'),
+    // 'default' is sent as the model name to a server that serves one model; not a documented default.
+    model: set('QUIRE_LLM_MODEL', z.string().default('default'), 'Model name for schema, classify, split and form filling.'),
+    strongModel: opt('QUIRE_LLM_STRONG_MODEL', z.string(), 'Model used when effort=true (default: QUIRE_LLM_MODEL). effort always makes a second verification pass with this model: it checks its first answer against the cited elements and returns a corrected one.'),
+    visionModel: opt('QUIRE_LLM_VISION_MODEL', z.string(), 'Model for figure descriptions and chart reading (must accept images).'),
+    timeoutMs: def('QUIRE_LLM_TIMEOUT_SECONDS', secondsAsMs(1), '120', 'Time limit per model call.'),
+  }),
+} satisfies Table;
+
+type Resolved<T> =
+  T extends Setting<infer S> ? z.output<S>
+  : T extends Conditional<infer G, infer K> ? (Resolved<G> & { [P in K & keyof Resolved<G>]-?: NonNullable<Resolved<G>[P]> }) | undefined
+  : { [P in keyof T]: Resolved<T[P]> };
+type OptionalKeys<T> = { [P in keyof T]: undefined extends T[P] ? P : never }[keyof T];
+/** Keys whose value may be undefined become optional (`publicUrl?:`), as a hand-written interface would have them. */
+type Tidy<T> = T extends readonly unknown[] ? T
+  : T extends object ? { [P in Exclude<keyof T, OptionalKeys<T>>]: Tidy<T[P]> } & { [P in OptionalKeys<T>]?: Tidy<T[P]> }
+  : T;
+
+export type Config = Tidy<Resolved<typeof SETTINGS>>;
+
+const isSetting = (x: object): x is Setting => 'env' in x && 'schema' in x;
+const isConditional = (x: object): x is Conditional<Table, string> => 'when' in x && 'group' in x;
+
+function flatten(table: Table): Setting[] {
+  return Object.values(table).flatMap((x) => (isSetting(x) ? [x] : isConditional(x) ? flatten(x.group) : flatten(x)));
+}
+
+/** Every variable by name (the README's configuration table lists exactly these). */
+export const ENV_DOCS: Record<string, Setting> = Object.fromEntries(flatten(SETTINGS).map((s) => [s.env, s]));
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const v = {} as Parsed;
   const problems: string[] = [];
-  for (const [name, spec] of Object.entries(ENV_DOCS)) {
-    const raw = env[name] === '' || env[name] === undefined ? spec.default : env[name];
-    if (raw === undefined) continue;
-    const r = spec.schema.safeParse(raw);
-    if (r.success) v[name] = r.data;
-    else problems.push(`${name}=${JSON.stringify(raw)}: ${r.error.issues[0]?.message ?? 'invalid'}`);
-  }
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  const g = <T>(k: string) => v[k] as T;
-  const mode = g<Config['mode']>('QUIRE_MODE');
-  if (mode === 'distributed') {
-    for (const k of ['QUIRE_DATABASE_URL', 'QUIRE_REDIS_URL']) if (v[k] === undefined) problems.push(`${k} is required in distributed mode`);
-  }
-  const schedule = v.QUIRE_WEBHOOK_RETRY_SCHEDULE as string[] | undefined;
-  if (schedule && (!schedule.length || schedule.some((x) => !Number.isFinite(Number(x)) || Number(x) < 0))) problems.push('QUIRE_WEBHOOK_RETRY_SCHEDULE: a comma-separated list of seconds >= 0');
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  const llmBase = g<string | undefined>('QUIRE_LLM_BASE_URL');
-  return {
-    mode,
-    host: g('QUIRE_HOST'),
-    port: g('QUIRE_PORT'),
-    publicUrl: g<string | undefined>('QUIRE_PUBLIC_URL')?.replace(/\/$/, ''),
-    dataDir: path.resolve(g<string>('QUIRE_DATA_DIR')),
-    databaseUrl: g('QUIRE_DATABASE_URL'),
-    databasePoolSize: g('QUIRE_DATABASE_POOL_SIZE'),
-    redisUrl: g('QUIRE_REDIS_URL'),
-    queuePrefix: g('QUIRE_QUEUE_PREFIX'),
-    s3: {
-      endpoint: g('QUIRE_S3_ENDPOINT'), region: g('QUIRE_S3_REGION'), bucket: g('QUIRE_S3_BUCKET'),
-      accessKeyId: g('QUIRE_S3_ACCESS_KEY_ID'), secretAccessKey: g('QUIRE_S3_SECRET_ACCESS_KEY'), forcePathStyle: g('QUIRE_S3_FORCE_PATH_STYLE'), createBucket: g('QUIRE_S3_CREATE_BUCKET'),
-    },
-    bootstrapApiKey: g('QUIRE_BOOTSTRAP_API_KEY'),
-    retentionHours: g('QUIRE_RETENTION_HOURS'),
-    sweepIntervalSeconds: g('QUIRE_SWEEP_INTERVAL_SECONDS'),
-    uploadLimitBytes: Math.round(g<number>('QUIRE_UPLOAD_LIMIT_MB') * 1024 * 1024),
-    htmlFetchImages: g('QUIRE_HTML_FETCH_IMAGES'),
-    fileUrl: { timeoutMs: g<number>('QUIRE_FILE_URL_TIMEOUT_SECONDS') * 1000, allowPrivate: g('QUIRE_FILE_URL_ALLOW_PRIVATE'), allowHosts: g('QUIRE_FILE_URL_ALLOW_HOSTS') },
-    inlineResultLimitBytes: g('QUIRE_INLINE_RESULT_LIMIT_BYTES'),
-    resultRowLimitBytes: g('QUIRE_RESULT_ROW_LIMIT_BYTES'),
-    syncWaitMs: g<number>('QUIRE_SYNC_WAIT_SECONDS') * 1000,
-    workerConcurrency: g('QUIRE_WORKER_CONCURRENCY'),
-    jobThreads: g<number | undefined>('QUIRE_JOB_THREADS') ?? g<number>('QUIRE_WORKER_CONCURRENCY'),
-    jobLeaseMs: g<number>('QUIRE_JOB_LEASE_SECONDS') * 1000,
-    rateLimitPerMinute: g('QUIRE_RATE_LIMIT_PER_MINUTE'),
-    authCacheMs: g<number>('QUIRE_AUTH_CACHE_SECONDS') * 1000,
-    jobCacheMs: g<number>('QUIRE_JOB_CACHE_SECONDS') * 1000,
-    ocrWorkers: g('QUIRE_OCR_WORKERS'),
-    ocrEngine: g('QUIRE_OCR_ENGINE'),
-    tesseractPath: g('QUIRE_TESSERACT_PATH'),
-    ocrTessdataDir: g<string | undefined>('QUIRE_OCR_TESSDATA') && path.resolve(g<string>('QUIRE_OCR_TESSDATA')),
-    pdfWorkerThread: g<boolean | undefined>('QUIRE_PDF_WORKER_THREAD'),
-    logLevel: g('QUIRE_LOG_LEVEL'),
-    debugErrors: g('QUIRE_DEBUG_ERRORS'),
-    webhooks: {
-      portalTtlSeconds: g('QUIRE_WEBHOOK_PORTAL_TTL_SECONDS'), retryScheduleSeconds: g<string[]>('QUIRE_WEBHOOK_RETRY_SCHEDULE').map(Number),
-      pollMs: g('QUIRE_WEBHOOK_POLL_MS'), timeoutMs: g<number>('QUIRE_WEBHOOK_TIMEOUT_SECONDS') * 1000,
-      allowPrivate: g('QUIRE_WEBHOOK_ALLOW_PRIVATE'), allowHosts: g('QUIRE_WEBHOOK_ALLOW_HOSTS'),
-    },
-    llm: llmBase ? {
-      baseUrl: llmBase.replace(/\/$/, ''), apiKey: g('QUIRE_LLM_API_KEY'), model: g<string | undefined>('QUIRE_LLM_MODEL') ?? 'default',
-      strongModel: g('QUIRE_LLM_STRONG_MODEL'), visionModel: g('QUIRE_LLM_VISION_MODEL'), timeoutMs: g<number>('QUIRE_LLM_TIMEOUT_SECONDS') * 1000,
-    } : undefined,
+  const rawOf = (s: Setting): string | undefined => {
+    const given = env[s.env] === '' ? undefined : env[s.env];
+    return given ?? (s.orElse ? rawOf(ENV_DOCS[s.orElse]) : s.default);
   };
+  const read = (table: Table): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, x] of Object.entries(table)) {
+      if (isSetting(x)) {
+        const raw = rawOf(x);
+        const r = x.schema.safeParse(raw);
+        if (r.success) out[key] = r.data;
+        else problems.push(`${x.env}=${JSON.stringify(raw)}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+      } else if (isConditional(x)) {
+        const group = read(x.group);
+        if (group[x.when] !== undefined) out[key] = group;
+      } else out[key] = read(x);
+    }
+    return out;
+  };
+  const config = read(SETTINGS) as Config;
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (config.mode === 'distributed') {
+    if (config.databaseUrl === undefined) problems.push('QUIRE_DATABASE_URL is required in distributed mode');
+    if (config.redisUrl === undefined) problems.push('QUIRE_REDIS_URL is required in distributed mode');
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config;
 }

@@ -9,7 +9,7 @@ import { safeFetch } from './net/safe-fetch.js';
  * Webhook POSTs through the SSRF guard (endpoints are user-supplied URLs): public addresses only unless
  * allow-listed, no redirects. Any HTTP status is returned; network failures and timeouts reject.
  */
-export function webhookSender(config: Config): WebhookSender {
+function webhookSender(config: Config): WebhookSender {
   return async ({ url, headers, body, timeoutMs }) => {
     try {
       const r = await safeFetch(url, {

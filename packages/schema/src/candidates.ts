@@ -30,7 +30,7 @@ export interface Candidate {
   summed?: boolean;
 }
 
-export const LABEL_MIN = 0.78;
+const LABEL_MIN = 0.78;
 
 const PROXIMITY: Record<Candidate['how'], number> = {
   inline: 1, 'cell-right': 0.97, right: 0.95, below: 0.92, 'cell-below': 0.9, 'inline-nosep': 0.88, pattern: 0.5, letterhead: 1,
@@ -203,7 +203,7 @@ const isDateKind = (f: FieldSpec) => f.kind === 'date' || f.kind === 'date-time'
 const asksForDeadline = (f: FieldSpec) => f.labels.some((l) => DEADLINE.test(normalizeLabel(l.text)));
 
 /** A date that is a deadline, not the date of the document (English, French, German, Spanish, Italian). */
-export const DEADLINE = /\b(due|until|expir\w*|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
+const DEADLINE = /\b(due|until|expir\w*|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
 
 /**
  * "Date © 09/01/2019 8:01:11 PM Cashier : 01", "Doc No 123 Date 25/12/2018": a date or amount

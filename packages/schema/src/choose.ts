@@ -15,7 +15,7 @@ export interface Choice {
   runnerUp?: Candidate;
 }
 
-export const ACCEPT = { optional: 0.45, required: 0.3 };
+const ACCEPT = { optional: 0.45, required: 0.3 };
 
 const key = (v: unknown) => JSON.stringify(v);
 

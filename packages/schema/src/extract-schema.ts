@@ -1,5 +1,4 @@
-import type { ValidateFunction } from 'ajv';
-import { createAjv, type JsonSchema, type SchemaAnswer, type SchemaRequest } from '@quire/models';
+import { validatorFor, type JsonSchema, type SchemaAnswer, type SchemaRequest } from '@quire/models';
 import { scalarCandidates, type SearchContext } from './candidates.js';
 import { choose } from './choose.js';
 import { buildIndex, type DocIndex } from './doc-index.js';
@@ -114,7 +113,7 @@ const DAY_FIRST_TAXES = /\b(VAT|GST|TVA|MwSt|USt|IVA|BTW|IGST|CGST|SGST)\b/;
  * are, symbols only on a price (with decimals, "$" in front) — an OCR'd "$000022185" or "53.50 $" is a
  * misread letter, not dollars.
  */
-export function documentCurrency(texts: readonly string[]): string | undefined {
+function documentCurrency(texts: readonly string[]): string | undefined {
   const counts = new Map<string, number>();
   const add = (code: string) => counts.set(code, (counts.get(code) ?? 0) + 1);
   for (const t of texts) {
@@ -134,15 +133,6 @@ function setAt(obj: unknown, path: string[], value: unknown): void {
 }
 
 /** Anything ajv still rejects becomes null with the reason (declared nulls are expected failures). */
-const compiled = new WeakMap<JsonSchema, ValidateFunction | null>();
-
-function validatorFor(root: JsonSchema): ValidateFunction | null {
-  if (!compiled.has(root)) {
-    try { compiled.set(root, createAjv(root).compile(root)); } catch { compiled.set(root, null); }
-  }
-  return compiled.get(root)!;
-}
-
 function enforceSchema(root: JsonSchema, answer: SchemaAnswer, notes: Record<string, string>): void {
   const validate = validatorFor(root);
   if (!validate) return;

@@ -30,8 +30,6 @@ export interface FieldSpec {
   isTotal: boolean;
 }
 
-export const humanize = (name: string) => normalizeLabel(name);
-
 function kindOf(root: JsonSchema, node: JsonSchema, name: string, description: string): FieldKind {
   const types = typesOf(root, node);
   const format = typeof node.format === 'string' ? node.format : '';

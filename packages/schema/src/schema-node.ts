@@ -27,7 +27,7 @@ export function deref(root: JsonSchema, node: JsonSchema): JsonSchema {
 }
 
 /** Union branches (anyOf/oneOf), dereferenced. */
-export function branches(root: JsonSchema, node: JsonSchema): JsonSchema[] {
+function branches(root: JsonSchema, node: JsonSchema): JsonSchema[] {
   const list = (node.anyOf ?? node.oneOf) as unknown;
   return Array.isArray(list) ? list.filter(isObj).map((b) => deref(root, b)) : [];
 }

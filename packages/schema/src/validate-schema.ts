@@ -4,7 +4,7 @@ import { createAjv, type JsonSchema } from '@quire/models';
 import { SUPPORTED_TYPES, deref, isObjectNode } from './schema-node.js';
 
 /** Deepest nesting a schema may have (objects/arrays inside objects/arrays); the spec's SCHEMA_003. */
-export const MAX_SCHEMA_DEPTH = 5;
+const MAX_SCHEMA_DEPTH = 5;
 
 const SCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'additionalItems'];
 const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions'];

@@ -85,7 +85,7 @@ function posteriors(em: number[][], boundary: number[]): number[][] {
 }
 
 /** A same-topic run is cut where a new document is more likely than not. */
-export const NEW_DOCUMENT = 0.5;
+const NEW_DOCUMENT = 0.5;
 
 export function splitBuiltin(req: SplitRequest): SplitAnswer {
   const doc = req.document;

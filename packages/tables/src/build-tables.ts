@@ -46,7 +46,7 @@ export interface TablesOutput {
   views: TableView[];
 }
 
-export function viewOfTable(t: TableElement): TableView {
+function viewOfTable(t: TableElement): TableView {
   return { id: t.id ?? '', citations: t.id ? [t.id] : [], pages: [t.page], table: t, structure: analyzeStructure(t), fromChart: false, merges: [] };
 }
 

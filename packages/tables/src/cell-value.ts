@@ -55,9 +55,3 @@ export function parseCellValue(raw: string): CellValue {
   if (currency) return { type: 'currency', value, unit: currency.toUpperCase() };
   return { type: 'number', value };
 }
-
-/** True for text that reads as a quantity (number, percent, currency) or a missing-value mark. */
-export const isNumericText = (text: string) => {
-  const t = parseCellValue(text).type;
-  return t === 'number' || t === 'percent' || t === 'currency';
-};

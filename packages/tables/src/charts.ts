@@ -83,7 +83,7 @@ function seriesOut(s: ChartSeries): ChartOutput['series'][number] {
 }
 
 /** RFC 4180 CSV of the chart's table (header row, then one row per category or point); CRLF line ends. */
-export function chartCsv(fig: FigureElement, chart: NonNullable<FigureElement['chart']>): string {
+function chartCsv(fig: FigureElement, chart: NonNullable<FigureElement['chart']>): string {
   const table = chartToTable(fig, chart);
   const grid: string[][] = Array.from({ length: table.rows }, () => Array<string>(table.cols).fill(''));
   for (const c of table.cells) grid[c.row][c.col] = c.text;

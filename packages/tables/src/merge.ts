@@ -5,7 +5,7 @@ import { analyzeStructure } from './structure.js';
 import type { MergeDecision, TableView } from './table-view.js';
 
 /** Merges at or above this confidence are applied. */
-export const MERGE_THRESHOLD = 0.6;
+const MERGE_THRESHOLD = 0.6;
 
 interface Piece { view: TableView; source: TableElement; page: Page }
 

@@ -2,7 +2,6 @@
 export const WEBHOOK_EVENT_TYPES = ['job.created', 'job.processing', 'job.completed', 'job.failed', 'job.cancelled'] as const;
 /** Sent only by the portal's "send test event". */
 export const TEST_EVENT_TYPE = 'webhook.test';
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | typeof TEST_EVENT_TYPE;
 
 export interface WebhookEndpoint {
   id: string;

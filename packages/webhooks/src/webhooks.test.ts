@@ -80,8 +80,13 @@ function describeDispatcher(name: string, open: () => Promise<{ sql: SqlClient; 
       try {
         const { endpoint } = await seed(store, rx.url, 2); // job.created (500 then 200), job.completed (…)
         const d = new WebhookDispatcher({ store: store.webhooks, send, name: 'retry', retryScheduleSeconds: [0, 0.05, 0.05] });
-        for (let i = 0; i < 12; i++) { await d.tick(); await new Promise((r) => setTimeout(r, 40)); }
-        const deliveries = await store.webhooks.listDeliveries(endpoint.id, endpoint.org_id);
+        // tick until both deliveries are settled (each retry waits out its 50 ms on the schedule)
+        let deliveries = await store.webhooks.listDeliveries(endpoint.id, endpoint.org_id);
+        while (deliveries.length < 2 || deliveries.some((x) => x.status !== 'failed' && x.status !== 'succeeded')) {
+          await d.tick();
+          await new Promise((r) => setTimeout(r, 10));
+          deliveries = await store.webhooks.listDeliveries(endpoint.id, endpoint.org_id);
+        }
         const byType = Object.fromEntries(deliveries.map((x) => [x.event_type, x]));
         // Attempts interleave across the two deliveries; whichever got the 500 was retried.
         const statuses = deliveries.map((x) => x.status).sort();

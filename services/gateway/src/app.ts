@@ -1,5 +1,4 @@
-import express, { type RequestHandler } from 'express';
-import { QuireError } from '@quire/core';
+import express from 'express';
 import type { GatewayDeps } from './deps.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
@@ -23,19 +22,18 @@ import { batchRoutes } from './routes/batch.js';
 import { chartsRoutes } from './routes/charts.js';
 import { convertRoutes, hostedFileRoutes } from './routes/convert.js';
 
-export type RouteModule = (deps: GatewayDeps) => express.Router;
+type RouteModule = (deps: GatewayDeps) => express.Router;
 
 /**
  * The gateway: validates keys and requests, stores inputs, enqueues ids and (for sync calls) waits
- * for the job. Step routes come from `stepRoutes`, so steps plug in as they are built; any spec path
- * without an implementation answers 501 GENERAL_005.
+ * for the job.
  */
-export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = []): express.Express {
+export function createGatewayApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestContext(deps.log, deps.metrics));
-  const docs = routeDocs(deps.implementedKinds);
+  const docs = routeDocs();
   // Each group is one routeIndex: a request enters only the modules with a route under its first path segment.
   app.use(routeIndex([
     operationsRoutes(deps),
@@ -47,8 +45,7 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
-  // One route module per line (steps add theirs here).
-  const builtIn: RouteModule[] = [
+  const routes: RouteModule[] = [
     extractRoutes,
     formRoutes,
     jobRoutes,
@@ -64,13 +61,8 @@ export function createGatewayApp(deps: GatewayDeps, stepRoutes: RouteModule[] = 
     convertRoutes,
     chartsRoutes,
   ];
-  const notBuilt = express.Router();
-  for (const r of docs.filter((d) => d.implemented === false)) notBuilt[r.method](r.path, notImplemented(r.path));
-  app.use(routeIndex([...[...builtIn, ...stepRoutes].map((mod) => mod(deps)), notBuilt]));
+  app.use(routeIndex(routes.map((mod) => mod(deps))));
   app.use(notFound);
   app.use(errorHandler(deps.log, deps.config.debugErrors));
   return app;
 }
-
-const notImplemented = (path: string): RequestHandler => (_req, _res, next) =>
-  next(new QuireError('GENERAL_005', `${path} is not implemented in this version of Quire yet`, { path }));

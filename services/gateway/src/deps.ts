@@ -22,8 +22,6 @@ export interface GatewayDeps {
   log: Logger;
   metrics: Metrics;
   fetchUrl: UrlFetcher;
-  /** Which job kinds have a worker implementation (others answer 501 GENERAL_005). */
-  implementedKinds: ReadonlySet<string>;
   /** Shared with the process's ServerDrain; absent where nothing drains the server (tests over the app alone). */
   lifecycle?: GatewayLifecycle;
 }

@@ -1,7 +1,7 @@
 // Fleet gateway: the express app over Postgres, Redis and S3 (QUIRE_MODE=distributed). Thin wiring.
-import { createContext, loadConfig, RetentionSweeper, safeFetch } from '@quire/runtime';
-import { JOB_HANDLERS } from '@quire/steps';
+import { createContext, loadConfig, RetentionSweeper } from '@quire/runtime';
 import { createGatewayApp } from './app.js';
+import { fileUrlFetcher } from './intake/file-url-fetcher.js';
 import type { GatewayLifecycle } from './deps.js';
 import { createGatewayServer } from './http/server.js';
 import { ServerDrain, drainTimeoutMs } from './http/drain.js';
@@ -9,15 +9,7 @@ import { ServerDrain, drainTimeoutMs } from './http/drain.js';
 const config = loadConfig();
 const ctx = await createContext(config, { role: 'gateway' });
 const lifecycle: GatewayLifecycle = { draining: false };
-const app = createGatewayApp({
-  ...ctx,
-  lifecycle,
-  implementedKinds: new Set(Object.keys(JOB_HANDLERS)),
-  fetchUrl: async (url) => {
-    const r = await safeFetch(url, { timeoutMs: config.fileUrl.timeoutMs, allowPrivate: config.fileUrl.allowPrivate, allowHosts: config.fileUrl.allowHosts });
-    return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
-  },
-});
+const app = createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config.fileUrl) });
 const server = createGatewayServer(app);
 const drain = new ServerDrain(server, lifecycle);
 server.listen(config.port, config.host, () => {

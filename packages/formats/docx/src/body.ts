@@ -138,7 +138,7 @@ export class BodyWalker {
   }
 }
 
-export const tableText = (t: TableElement) => t.cells.map((c) => c.text).filter(Boolean).join(' ');
+const tableText = (t: TableElement) => t.cells.map((c) => c.text).filter(Boolean).join(' ');
 
 /** Tabs and runs of spaces become one space; line breaks stay; the ends are trimmed. */
 export const clean = (s: string) => s.split('\n').map((l) => l.replace(/[\t \u00a0]+/g, ' ').trim()).join('\n').replace(/\n{2,}/g, '\n').trim();

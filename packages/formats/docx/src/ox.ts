@@ -11,7 +11,7 @@ export const local = (name: string) => name.slice(name.indexOf(':') + 1);
 export const tagOf = (n: X): string => { for (const k in n) if (k !== ':@') return k; return ''; };
 export const nameOf = (n: X) => local(tagOf(n));
 export const kids = (n: X): X[] => { const v = n[tagOf(n)]; return Array.isArray(v) ? (v as X[]) : []; };
-export const isText = (n: X) => tagOf(n) === '#text';
+const isText = (n: X) => tagOf(n) === '#text';
 
 export function attr(n: X, name: string): string | undefined {
   const a = n[':@'] as Record<string, unknown> | undefined;

@@ -35,7 +35,7 @@ export function readStyles(xml: string | undefined): Styles {
 }
 
 /** Walks a style and its basedOn chain (cycle-safe), nearest first. */
-export function* styleChain(styles: Styles, id: string | undefined): Generator<StyleInfo & { id: string }> {
+function* styleChain(styles: Styles, id: string | undefined): Generator<StyleInfo & { id: string }> {
   const seen = new Set<string>();
   while (id && !seen.has(id)) {
     seen.add(id);

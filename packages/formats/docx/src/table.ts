@@ -15,8 +15,8 @@ function unwrap(nodes: X[], name: string): X[] {
   return out;
 }
 
-export const tableRows = (tbl: X) => unwrap(kids(tbl), 'tr').filter((tr) => !path(tr, 'trPr', 'del'));
-export const rowCells = (tr: X) => unwrap(kids(tr), 'tc');
+const tableRows = (tbl: X) => unwrap(kids(tbl), 'tr').filter((tr) => !path(tr, 'trPr', 'del'));
+const rowCells = (tr: X) => unwrap(kids(tr), 'tc');
 
 export interface TableRead {
   table: TableElement;

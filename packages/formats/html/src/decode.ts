@@ -3,7 +3,7 @@
  * <meta charset> / http-equiv Content-Type in the first 4 KB, then UTF-8 when the bytes are valid
  * UTF-8, else windows-1252 (what "latin1" and unlabeled legacy pages mean on the web).
  */
-export function detectCharset(bytes: Uint8Array): { charset: string; bomLength: number } {
+function detectCharset(bytes: Uint8Array): { charset: string; bomLength: number } {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { charset: 'utf-8', bomLength: 3 };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { charset: 'utf-16be', bomLength: 2 };
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { charset: 'utf-16le', bomLength: 2 };

@@ -1,2 +1,1 @@
 export { parse } from './parse-html.js';
-export { decodeHtml, detectCharset } from './decode.js';

@@ -16,7 +16,7 @@ const PLOT_NAMES: Record<string, string> = {
 };
 
 /** Chart class of a plot element: bar charts split by direction (barDir col → column). */
-export function plotTypeOf(plot: XEl): string {
+function plotTypeOf(plot: XEl): string {
   const dir = xAttr(xChild(plot, 'barDir'), 'val');
   if (plot.local === 'barChart') return dir === 'bar' ? 'bar' : 'column';
   if (plot.local === 'bar3DChart') return dir === 'bar' ? 'bar3D' : 'column3D';
@@ -98,7 +98,7 @@ interface Data { ref?: string; points: (string | number | null)[] }
  * literal. Points are placed by idx over ptCount, so gaps stay null. Numeric caches with a date
  * format come back as the text the chart shows; other numbers stay numbers.
  */
-export function readData(el: XEl): Data {
+function readData(el: XEl): Data {
   const holder = el.children.find((c) => /^(strRef|numRef|multiLvlStrRef|strLit|numLit)$/.test(c.local));
   if (!holder) return { points: [] };
   const ref = xChild(holder, 'f')?.text.trim() || undefined;
@@ -176,10 +176,4 @@ function axisTitles(plotArea: XEl | undefined): ChartData['axes'] | undefined {
     if (!axes[key]) axes[key] = { title: t };
   }
   return axes.x || axes.y ? axes : undefined;
-}
-
-/** Relationship id of the chart inside a graphicFrame's graphicData (`c:chart r:id`), if it holds a chart. */
-export function chartRelId(graphicData: XEl | undefined): string | undefined {
-  const c = xPath(graphicData, 'chart');
-  return c ? xAttr(c, 'r:id') : undefined;
 }

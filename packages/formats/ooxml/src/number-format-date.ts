@@ -15,7 +15,7 @@ interface Parts { y: number; mo: number; d: number; wd: number; h: number; mi: n
  * Serial → calendar parts. The 1900 system keeps Excel's (Lotus) phantom 29 Feb 1900 at serial 60,
  * so serials before it are one day off the real calendar, as in Excel itself.
  */
-export function serialToParts(serial: number, opts: DateOptions, subSecondDigits: number): Parts {
+function serialToParts(serial: number, opts: DateOptions, subSecondDigits: number): Parts {
   const unit = subSecondDigits > 0 ? 10 ** (3 - Math.min(3, subSecondDigits)) : 1000;
   let total = Math.round((serial * DAY_MS) / unit) * unit;
   let days = Math.floor(total / DAY_MS);

@@ -91,10 +91,3 @@ export function xFindAll(el: XEl | undefined, local: string, out: XEl[] = []): X
   }
   return out;
 }
-
-export const xFind = (el: XEl | undefined, local: string): XEl | undefined => xFindAll(el, local)[0];
-
-/** Concatenated text of every `t` descendant (DrawingML runs), in document order. */
-export function xTextOf(el: XEl | undefined, local = 't'): string {
-  return xFindAll(el, local).map((t) => t.text).join('');
-}

@@ -32,7 +32,7 @@ export function parseXml(xml: string, arrays: readonly string[] = [], name = 'pa
   return parser.parse(xml) as XmlNode;
 }
 
-export function assertNoDoctype(xml: string, name: string): void {
+function assertNoDoctype(xml: string, name: string): void {
   if (DOCTYPE.test(xml.slice(0, 4096)) || DOCTYPE.test(xml)) {
     throw new QuireError('FILE_003', `Refused ${name}: XML with a DOCTYPE (entities are not processed in uploads)`, { reason: 'xml_doctype' });
   }

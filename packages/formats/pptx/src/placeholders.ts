@@ -21,7 +21,7 @@ export function placeholderOf(shape: XEl): PlaceholderRef | undefined {
 }
 
 /** Placeholders that hold body text (bulleted by the master's body style). */
-export const isBodyPlaceholder = (ph: PlaceholderRef | undefined) =>
+const isBodyPlaceholder = (ph: PlaceholderRef | undefined) =>
   !!ph && !TITLE_TYPES.has(ph.type) && ph.type !== 'subTitle' && !FOOTER_TYPES.has(ph.type) && ph.type !== 'pic' && ph.type !== 'chart' && ph.type !== 'tbl';
 
 function placeholders(tree: XEl | undefined): PhInfo[] {

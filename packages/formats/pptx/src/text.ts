@@ -34,7 +34,7 @@ const roman = (n: number) => ROMAN.reduce((acc, [v, s]) => { while (n >= v) { ac
 const alpha = (n: number) => { let s = ''; while (n > 0) { n--; s = String.fromCharCode(97 + (n % 26)) + s; n = Math.floor(n / 26); } return s; };
 
 /** Renders an auto-number marker ("arabicPeriod" 3 → "3.", "alphaUcParenR" 2 → "B)"). */
-export function autoNumMarker(type: string, n: number): string {
+function autoNumMarker(type: string, n: number): string {
   const m = /^(arabic|alphaLc|alphaUc|romanLc|romanUc)(.*)$/.exec(type);
   const scheme = m?.[1] ?? 'arabic', suffix = m?.[2] ?? 'Period';
   let v = scheme === 'arabic' ? String(n) : scheme.startsWith('alpha') ? alpha(n) : roman(n);

@@ -1,10 +1,10 @@
 /** A1 references, zero-based internally. Columns run A..XFD (16,384), rows 1..1,048,576. */
 export interface CellRect { r0: number; c0: number; r1: number; c1: number }
 
-export const MAX_COLS = 16384;
-export const MAX_ROWS = 1048576;
+const MAX_COLS = 16384;
+const MAX_ROWS = 1048576;
 
-export function colName(c: number): string {
+function colName(c: number): string {
   let s = '';
   for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;

@@ -17,7 +17,7 @@ export interface Regions {
 
 const key = (r: number, c: number) => r * 16384 + c;
 
-export function buildItems(cells: CellStore, merges: CellRect[]): Items {
+function buildItems(cells: CellStore, merges: CellRect[]): Items {
   const anchors = new Map<number, number>();
   merges.forEach((m, i) => anchors.set(key(m.r0, m.c0), i));
   // Cells hidden under a merge (not its top-left) are not displayed by Excel; skip them.
@@ -70,7 +70,7 @@ function splitAxis(idx: Int32Array, lo: Int32Array, hi: Int32Array): Int32Array[
 }
 
 /** Recursive XY-cut: split at empty rows, then at empty columns, until neither splits. */
-export function xyCut(items: Items, idx: Int32Array): Int32Array[] {
+function xyCut(items: Items, idx: Int32Array): Int32Array[] {
   const leaves: Int32Array[] = [];
   const stack = [idx];
   while (stack.length) {

@@ -59,7 +59,7 @@ function citedTexts(values: unknown, citations: unknown, doc: Document): string 
 }
 
 /** Plain listing with ids, for callers that pass no markdown_with_ids. */
-export function documentListing(doc: Document): string {
+function documentListing(doc: Document): string {
   const out: string[] = [];
   for (const page of doc.pages) {
     out.push(`<!-- page ${page.number} -->`);
@@ -351,7 +351,7 @@ function chartNumber(v: unknown): number | null | undefined {
 }
 
 /** The model's chart answer checked into ChartData, or the list of what is wrong with it. */
-export function chartFromAnswer(answer: Record<string, unknown> | null): { chart: ChartData } | { problems: string[] } {
+function chartFromAnswer(answer: Record<string, unknown> | null): { chart: ChartData } | { problems: string[] } {
   if (!answer) return { problems: ['the answer is not a JSON object'] };
   const problems: string[] = [];
   const categories = asArray(answer.categories).map((c) => (typeof c === 'number' ? c : typeof c === 'string' ? c.trim() : undefined));

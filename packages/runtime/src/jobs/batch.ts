@@ -7,7 +7,6 @@ import type { JobService, SubmitJob } from './job-service.js';
 /** Parent job kinds: records that group children and complete when the last child settles (no worker runs them). */
 export const BATCH_KINDS = { extract: 'batch_extract', schema: 'batch_schema', tables: 'batch_tables', split: 'batch_split' } as const;
 export type BatchStep = keyof typeof BATCH_KINDS;
-export const isBatchKind = (kind: string) => kind.startsWith('batch_');
 
 /** The id a completed child's output is chained by, named as the single-item route names it. */
 export const BATCH_OUTPUT_ID: Record<string, string> = { extract: 'extraction_id', schema: 'schema_id', tables: 'tables_id', split: 'split_id' };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { QuireError, isQuireError } from '@quire/core';
 import type { BlobStore, JobRecord, MetadataStore } from '@quire/storage';
-import { JOB_CATALOG, isJobKind, retryDelayMs, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
+import { JOB_CATALOG, canRetry, isJobKind, retryDelayMs, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
@@ -153,7 +153,7 @@ export class JobRunner {
     const err = isQuireError(e) ? e : new QuireError('GENERAL_001', 'Processing failed unexpectedly');
     if (!isQuireError(e)) log.error({ err: e, jobId: job.id }, 'job handler crashed');
     const kind = msg.kind as keyof typeof JOB_CATALOG;
-    if (err.retryable && job.attempts < JOB_CATALOG[kind].attempts) {
+    if (err.retryable && canRetry(kind, job.attempts)) {
       const back = await store.jobs.transition(job.id, 'pending', { error: { code: err.code, message: err.message } });
       if (back) {
         const delay = retryDelayMs(kind, job.attempts);

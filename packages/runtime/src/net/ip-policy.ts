@@ -6,7 +6,7 @@ import net from 'node:net';
  */
 type Cidr = { bytes: Uint8Array; bits: number; name: string };
 
-export function parseIPv4(ip: string): Uint8Array | null {
+function parseIPv4(ip: string): Uint8Array | null {
   if (net.isIPv4(ip) === false) return null;
   return Uint8Array.from(ip.split('.').map(Number));
 }
@@ -34,7 +34,7 @@ export function parseIPv6(input: string): Uint8Array | null {
 }
 
 /** Bytes of an IPv4 or IPv6 address, or null when `ip` is not an address. */
-export function parseIp(ip: string): Uint8Array | null {
+function parseIp(ip: string): Uint8Array | null {
   return parseIPv4(ip) ?? parseIPv6(ip);
 }
 

@@ -123,10 +123,8 @@ describe('safeFetch failures', () => {
     await expect(safeFetch(`${base}/404`, allowed)).rejects.toMatchObject({ code: 'FILE_005', details: expect.objectContaining({ status: 404 }) });
   });
 
-  it('a server that never answers is FILE_006, on time', async () => {
-    const t0 = Date.now();
+  it('a server that never answers is FILE_006', async () => {
     await expect(safeFetch(`${base}/slow`, { ...allowed, timeoutMs: 250 })).rejects.toMatchObject({ code: 'FILE_006' });
-    expect(Date.now() - t0).toBeLessThan(1_500);
   });
 
   it('a body that stops arriving fails the stream with FILE_006', async () => {

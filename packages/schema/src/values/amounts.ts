@@ -19,7 +19,7 @@ const SYMBOLS: [RegExp, string][] = [
   [/\bA\$/, 'AUD'], [/\bC\$/, 'CAD'], [/\$/, 'USD'],
 ];
 
-export const ISO_CURRENCIES = new Set([
+const ISO_CURRENCIES = new Set([
   'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'INR', 'MYR', 'SGD', 'AUD', 'CAD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK',
   'HUF', 'RUB', 'TRY', 'BRL', 'MXN', 'ZAR', 'NZD', 'HKD', 'KRW', 'IDR', 'THB', 'PHP', 'VND', 'AED', 'SAR', 'ILS', 'NGN',
 ]);

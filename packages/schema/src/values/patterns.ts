@@ -1,7 +1,7 @@
 /** Typed patterns the extractor recognizes without a label: emails, URIs, phone numbers, booleans. */
 
-export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-export const URI_RE = /\b(?:https?:\/\/[^\s<>"')]+|www\.[^\s<>"')]+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|co|gov|edu|fr|de|uk|in|my|eu|info|biz)(?:\/[^\s<>"')]*)?)(?![@\w])/gi;
+const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+const URI_RE = /\b(?:https?:\/\/[^\s<>"')]+|www\.[^\s<>"')]+|(?:[a-z0-9-]+\.)+(?:com|org|net|io|co|gov|edu|fr|de|uk|in|my|eu|info|biz)(?:\/[^\s<>"')]*)?)(?![@\w])/gi;
 const PHONE_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d[\d\s.-]{5,16}\d/g;
 
 export interface FoundText {

@@ -16,19 +16,20 @@ describe('AuthCache', () => {
     let lookups = 0;
     const orig = store.keys.findByKey.bind(store.keys);
     store.keys.findByKey = async (k: string) => { lookups++; return orig(k); };
-    const cache = new AuthCache(store, 150);
+    let clock = 1_000_000;
+    const cache = new AuthCache(store, 150, 10_000, () => clock);
     expect((await cache.lookup(key)).rec?.id).toBe(record.id);
     expect((await cache.lookup(key)).org?.id).toBe(org.id);
     expect(lookups).toBe(1);
     await store.keys.revoke(record.id);
-    await new Promise((r) => setTimeout(r, 200));
+    clock += 150; // the TTL runs out
     expect((await cache.lookup(key)).rec?.revoked_at).toBeTruthy(); // reloaded after the TTL
     await cache.lookup(key);
     expect(lookups).toBe(3); // revoked keys are not cached
     await cache.lookup('qk_unknown_key_000000000000');
     await cache.lookup('qk_unknown_key_000000000000');
     expect(lookups).toBe(5);
-    const off = new AuthCache(store, 0);
+    const off = new AuthCache(store, 0, 10_000, () => clock);
     await off.lookup(key);
     await off.lookup(key);
     expect(lookups).toBe(7);

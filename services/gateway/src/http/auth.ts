@@ -12,12 +12,15 @@ import type { RateLimiter } from '@quire/runtime';
  */
 export class AuthCache {
   private readonly entries = new Map<string, { rec: ApiKeyRecord; org: Organization | undefined; until: number }>();
-  constructor(private readonly store: MetadataStore, private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly store: MetadataStore, private readonly ttlMs: number, private readonly maxEntries = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async lookup(key: string): Promise<{ rec: ApiKeyRecord | undefined; org: Organization | undefined }> {
     if (this.ttlMs <= 0) return this.load(key);
     const h = hash('sha256', key, 'base64'); // one-shot: no Hash object per request
-    const now = Date.now();
+    const now = this.now();
     const hit = this.entries.get(h);
     if (hit && hit.until > now) return hit;
     const fresh = await this.load(key);

@@ -11,7 +11,7 @@ export const baseUrl = (req: Request, deps: GatewayDeps) => deps.config.publicUr
  * blob store but delivered inline (`result_inline_blob`) is not in the row: the view leaves `result`
  * out and `jobViewBytes` splices the stored bytes in.
  */
-export function jobView(job: JobRecord, base: string): Record<string, unknown> {
+function jobView(job: JobRecord, base: string): Record<string, unknown> {
   const view: Record<string, unknown> = {
     job_id: job.id, status: job.status, kind: job.kind,
     created_at: iso(job.created_at), updated_at: iso(job.updated_at),

@@ -6,7 +6,7 @@ import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
 import { closeAfterAnswer, download, setField, tooLarge, type ReceivedRequest } from './receive-document.js';
 
-export const MAX_BATCH_INPUTS = 50;
+const MAX_BATCH_INPUTS = 50;
 const FILE_FIELDS = new Set(['file', 'files', 'files[]']);
 
 export interface BatchInput extends NonNullable<ReceivedRequest['document']> {

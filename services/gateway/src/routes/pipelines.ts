@@ -5,7 +5,7 @@ import type { PipelineRecord } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { parseOrThrow } from '../http/validate.js';
 
-export const pipelineView = (p: PipelineRecord) => ({
+const pipelineView = (p: PipelineRecord) => ({
   pipeline_id: p.id, name: p.name, description: p.description, keywords: p.keywords, created_at: new Date(p.created_at).toISOString(),
 });
 

@@ -21,7 +21,7 @@ export interface SchemaJobPlan extends StepPlan<'schema'> {
 }
 
 /** Stable JSON (sorted keys) so equal configurations hash equal. */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
   return JSON.stringify(v ?? null);
