@@ -13,6 +13,6 @@ export function spawnServe(name: string, dataDir: string, env: Record<string, st
 /** Starts `quire serve` and waits until it listens; returns its base URL too. */
 export async function startServe(name: string, dataDir: string, env: Record<string, string> = {}): Promise<{ svc: FleetService; url: string; port: number }> {
   const svc = spawnServe(name, dataDir, env);
-  const { port } = await svc.ready;
+  const port = Number((await svc.ready).port);
   return { svc, url: `http://127.0.0.1:${port}`, port };
 }
