@@ -81,6 +81,20 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
   }
 }
 
+/**
+ * Checks now, by the same rules as safeFetch, a URL kept to be fetched later (a webhook endpoint): FILE_007
+ * for a malformed URL, another scheme, or a host that resolves to a non-public address. A host that does
+ * not resolve within `timeoutMs` passes: whether it ever will is not known yet, and every fetch checks again.
+ */
+export async function checkUrlTarget(url: string, opts: Pick<SafeFetchOptions, 'timeoutMs' | 'allowPrivate' | 'allowHosts' | 'resolve'>): Promise<void> {
+  const u = parseUrl(url);
+  try {
+    await withDeadline(checkTarget(u, new AllowList(opts.allowHosts ?? []), opts), Date.now() + opts.timeoutMs, u);
+  } catch (e) {
+    if (isQuireError(e) && e.code === 'FILE_007') throw e;
+  }
+}
+
 /** DNS is part of the time budget too: getaddrinfo can take many seconds to give up. */
 async function withDeadline<T>(p: Promise<T>, deadline: number, u: URL): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
