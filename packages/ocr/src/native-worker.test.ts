@@ -153,11 +153,21 @@ describe('native tesseract binary checks (no tesseract needed)', () => {
       expect(deaths).toHaveLength(2); // the first worker and its replacement, one per attempt
       const started = fs.readFileSync(pids, 'utf8').trim().split('\n').map(Number);
       expect(started).toHaveLength(2);
-      await new Promise((r) => setTimeout(r, 100));
-      for (const pid of started) expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+      // kill() sends SIGKILL and reports the death at once; the process is gone when the kernel has reaped it.
+      for (const pid of started) await processGone(pid);
     } finally { await pool.close(); }
   }, T);
 });
+
+/** Resolves once no process has `pid` (signal 0 answers ESRCH); fails after 10 s. */
+async function processGone(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try { process.kill(pid, 0); } catch (e) { if ((e as NodeJS.ErrnoException).code === 'ESRCH') return; throw e; }
+    if (Date.now() > deadline) throw new Error(`process ${pid} still runs 10 s after it was killed`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 const NATIVE = spawnSync('tesseract', ['--version']).status === 0;
 if (!NATIVE) console.log('native tesseract tests skipped: no `tesseract` on PATH (Debian: apt-get install tesseract-ocr)');

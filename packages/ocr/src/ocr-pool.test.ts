@@ -125,8 +125,9 @@ describe('OCR pool resilience', () => {
           id: w.id,
           recognize: (png) => {
             const job = w.recognize(png);
-            // The first job's thread is killed underneath it, as a WASM abort or OOM would.
-            if (killNext) { killNext = false; setTimeout(() => w.kill(), 50); }
+            // The first job's thread is killed underneath it, as a WASM abort or OOM would: right after the job
+            // was handed to it, so the death always comes mid-job (a timer could fire after the job is done).
+            if (killNext) { killNext = false; w.kill(); }
             return job;
           },
         };
