@@ -17,8 +17,12 @@ describe('embedded: restart', () => {
       const { job_id: busyId } = (await busy.json()) as { job_id: string };
       expect((await first.server.ctx.store.jobs.claim(busyId, 60_000))?.status).toBe('processing');
       await first.close();
+      // What an abrupt end leaves behind: a partial upload in the blob store's tmp/.
+      const leftover = path.join(dataDir, 'blobs', 'tmp', 'partial-upload');
+      fs.writeFileSync(leftover, 'half of a document');
 
       const second = await startTestServer({}, { persistent: true, dataDir });
+      expect(fs.existsSync(leftover)).toBe(false);
       try {
         const job = (await pollJob(second, job_id)) as any;
         expect(job.status).toBe('completed');

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
-import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, safeFetch, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
-import { ServerDrain, createGatewayApp, createGatewayServer, drainTimeoutMs, type GatewayDeps, type GatewayLifecycle } from '@quire/gateway';
+import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, type Config, type ContextOptions, type JobHandler, type QuireContext } from '@quire/runtime';
+import { ServerDrain, createGatewayApp, createGatewayServer, drainTimeoutMs, fileUrlFetcher, type GatewayDeps, type GatewayLifecycle } from '@quire/gateway';
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
@@ -33,6 +35,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   let ctx: QuireContext | undefined;
   try {
     reservation = await reservePort(config.port, config.host);
+    removeUnfinishedUploads(config.dataDir);
     ctx = await createContext(config, { ...opts, role: 'embedded' });
     return await serve(ctx, reservation, lock, opts);
   } catch (e) {
@@ -41,6 +44,17 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
     lock.release();
     throw e;
   }
+}
+
+/**
+ * The file blob store writes each object to blobs/tmp/ first and renames it into place when complete; an
+ * abrupt end (kill -9, power loss) leaves its partial files there. Only the lock holder writes to this data
+ * directory, so at start nothing in tmp/ can still be in progress.
+ */
+function removeUnfinishedUploads(dataDir: string): void {
+  const tmp = path.join(dataDir, 'blobs', 'tmp');
+  if (!fs.existsSync(tmp)) return;
+  for (const name of fs.readdirSync(tmp)) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
 }
 
 async function serve(ctx: QuireContext, reservation: PortReservation, lock: DataDirLock, opts: EmbeddedOptions): Promise<EmbeddedServer> {
@@ -89,10 +103,7 @@ export function gatewayDeps(ctx: QuireContext, kinds: string[] = Object.keys(JOB
   return {
     ...ctx,
     implementedKinds: new Set(kinds),
-    fetchUrl: async (url) => {
-      const r = await safeFetch(url, { timeoutMs: ctx.config.fileUrl.timeoutMs, allowPrivate: ctx.config.fileUrl.allowPrivate, allowHosts: ctx.config.fileUrl.allowHosts });
-      return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
-    },
+    fetchUrl: fileUrlFetcher(ctx.config),
   };
 }
 

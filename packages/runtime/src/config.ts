@@ -36,7 +36,8 @@ export const ENV_DOCS: Record<string, { schema: z.ZodType; default?: string; sho
   QUIRE_RETENTION_HOURS: { schema: num(0), default: '48', doc: 'Default lifetime of jobs and their artifacts (organizations may override).' },
   QUIRE_SWEEP_INTERVAL_SECONDS: { schema: num(1), default: '300', doc: 'How often expired jobs and artifacts are swept (embedded: the process; fleet: one gateway per round).' },
   QUIRE_UPLOAD_LIMIT_MB: { schema: num(0.001), default: '100', doc: 'Largest direct upload; larger files must use file_url (413 FILE_TOO_LARGE_USE_URL).' },
-  QUIRE_FILE_URL_TIMEOUT_SECONDS: { schema: num(1), default: '120', doc: 'Time limit for a file_url download (FILE_006 past it).' },
+  QUIRE_FILE_URL_TIMEOUT_SECONDS: { schema: num(1), default: '120', doc: 'Time limit for a file_url download, from the request to the last byte (FILE_006 past it).' },
+  QUIRE_FILE_URL_MAX_MB: { schema: num(0.001), default: '2048', doc: 'Largest document a file_url download may bring (FILE_002 past it, checked against Content-Length first and counted while streaming).' },
   QUIRE_HTML_FETCH_IMAGES: { schema: bool, default: 'false', doc: 'Fetch remote <img> sources of HTML uploads (through the same SSRF guard and allow-list as file_url; at most 10 MB each). Off: they are listed in warnings.' },
   QUIRE_FILE_URL_ALLOW_PRIVATE: { schema: bool, default: 'false', doc: 'Allow file_url to reach loopback/private/link-local addresses. Development only.' },
   QUIRE_FILE_URL_ALLOW_HOSTS: { schema: list, default: '', doc: 'Comma-separated hosts or IPs file_url may reach even when private (e.g. 127.0.0.1 for tests).' },
@@ -87,7 +88,7 @@ export interface Config {
   retentionHours: number;
   sweepIntervalSeconds: number;
   uploadLimitBytes: number;
-  fileUrl: { timeoutMs: number; allowPrivate: boolean; allowHosts: string[] };
+  fileUrl: { timeoutMs: number; maxBytes: number; allowPrivate: boolean; allowHosts: string[] };
   htmlFetchImages: boolean;
   inlineResultLimitBytes: number;
   /** Inline results this size or larger live in the blob store (job row keeps the key), still delivered inline. */
@@ -153,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalSeconds: g('QUIRE_SWEEP_INTERVAL_SECONDS'),
     uploadLimitBytes: Math.round(g<number>('QUIRE_UPLOAD_LIMIT_MB') * 1024 * 1024),
     htmlFetchImages: g('QUIRE_HTML_FETCH_IMAGES'),
-    fileUrl: { timeoutMs: g<number>('QUIRE_FILE_URL_TIMEOUT_SECONDS') * 1000, allowPrivate: g('QUIRE_FILE_URL_ALLOW_PRIVATE'), allowHosts: g('QUIRE_FILE_URL_ALLOW_HOSTS') },
+    fileUrl: { timeoutMs: g<number>('QUIRE_FILE_URL_TIMEOUT_SECONDS') * 1000, maxBytes: Math.round(g<number>('QUIRE_FILE_URL_MAX_MB') * 1024 * 1024), allowPrivate: g('QUIRE_FILE_URL_ALLOW_PRIVATE'), allowHosts: g('QUIRE_FILE_URL_ALLOW_HOSTS') },
     inlineResultLimitBytes: g('QUIRE_INLINE_RESULT_LIMIT_BYTES'),
     resultRowLimitBytes: g('QUIRE_RESULT_ROW_LIMIT_BYTES'),
     syncWaitMs: g<number>('QUIRE_SYNC_WAIT_SECONDS') * 1000,

@@ -4,6 +4,7 @@ export { ServerDrain, drainTimeoutMs, DRAIN_MARGIN_MS, type DrainResult } from '
 export * from './deps.js';
 export * from './route-docs.js';
 export { receiveDocument } from './intake/receive-document.js';
+export { fileUrlFetcher } from './intake/file-url-fetcher.js';
 export { respondWithJob, jobView, baseUrl } from './http/job-responses.js';
 export { parseOrThrow } from './http/validate.js';
 export { requireFlag } from './http/auth.js';

@@ -1,9 +1,10 @@
 // Fleet gateway: the express app over Postgres, Redis and S3 (QUIRE_MODE=distributed). Thin wiring.
-import { createContext, loadConfig, RetentionSweeper, safeFetch } from '@quire/runtime';
+import { createContext, loadConfig, RetentionSweeper } from '@quire/runtime';
 import { JOB_HANDLERS } from '@quire/steps';
 import { createGatewayApp } from './app.js';
 import type { GatewayLifecycle } from './deps.js';
 import { createGatewayServer } from './http/server.js';
+import { fileUrlFetcher } from './intake/file-url-fetcher.js';
 import { ServerDrain, drainTimeoutMs } from './http/drain.js';
 
 const config = loadConfig();
@@ -13,10 +14,7 @@ const app = createGatewayApp({
   ...ctx,
   lifecycle,
   implementedKinds: new Set(Object.keys(JOB_HANDLERS)),
-  fetchUrl: async (url) => {
-    const r = await safeFetch(url, { timeoutMs: config.fileUrl.timeoutMs, allowPrivate: config.fileUrl.allowPrivate, allowHosts: config.fileUrl.allowHosts });
-    return { body: r.body, contentType: r.headers['content-type'] as string | undefined };
-  },
+  fetchUrl: fileUrlFetcher(config),
 });
 const server = createGatewayServer(app);
 const drain = new ServerDrain(server, lifecycle);

@@ -18,6 +18,10 @@ export interface SafeFetchOptions {
   timeoutMs: number;
   /** Refuse bodies larger than this (Content-Length up front, counted while streaming): FILE_002. */
   maxBytes?: number;
+  /** The whole exchange, body included, must end within this (FILE_006 past it); without it only silence is timed. */
+  totalTimeoutMs?: number;
+  /** Abandons the exchange (a client that went away): the request is destroyed, the body fails with FILE_005. */
+  signal?: AbortSignal;
   /** Skip the address checks altogether (local development only). */
   allowPrivate?: boolean;
   /** Host names, IPs or CIDR ranges exempt from the address checks (e.g. ['127.0.0.1'] in tests). */
@@ -53,7 +57,11 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
   const allow = new AllowList(opts.allowHosts ?? []);
   const maxRedirects = opts.maxRedirects ?? 5;
-  const deadline = Date.now() + opts.timeoutMs;
+  const started = Date.now();
+  // Headers must come within timeoutMs, and within the total time when there is one.
+  const deadline = started + Math.min(opts.timeoutMs, opts.totalTimeoutMs ?? Infinity);
+  const totalDeadline = opts.totalTimeoutMs === undefined ? undefined : started + opts.totalTimeoutMs;
+  opts.signal?.throwIfAborted();
   let current = parseUrl(url);
   let method = opts.method ?? 'GET';
   let body = opts.body;
@@ -77,7 +85,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
       res.destroy();
       throw new QuireError('FILE_005', `Download failed: the server answered ${status}`, { status, url: current.href });
     }
-    return { status, headers: res.headers, body: limitBody(res, opts, current, ctx), finalUrl: current.href };
+    return { status, headers: res.headers, body: limitBody(res, opts, current, ctx, totalDeadline), finalUrl: current.href };
   }
 }
 
@@ -182,6 +190,9 @@ function request(
       req.destroy(e);
       reject(e);
     });
+    const onAbort = () => fail(new QuireError('FILE_005', 'Download abandoned: the request that asked for it has ended', { url: u.href }));
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('close', () => opts.signal?.removeEventListener('abort', onAbort));
     req.on('error', (e) => {
       clearTimeout(timer);
       reject(isQuireError(e) ? e : new QuireError('FILE_005', `Download from ${u.host} failed`, { url: u.href, cause: message(e) }));
@@ -205,7 +216,7 @@ const tooLarge = (maxBytes: number, u: URL) =>
   new QuireError('FILE_002', `File too large: over the ${maxBytes}-byte limit for downloads`, { url: u.href, maxBytes });
 
 /** The response body as a stream that counts bytes and turns failures into the spec's codes. */
-function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ctx: BodyContext): Readable {
+function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ctx: BodyContext, totalDeadline?: number): Readable {
   let seen = 0;
   const out = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -222,7 +233,17 @@ function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ct
   res.on('error', onError);
   res.on('aborted', () => onError(new Error('connection closed before the body was complete')));
   res.on('close', () => { if (!res.complete) onError(new Error('connection closed before the body was complete')); });
-  out.on('close', () => { if (!res.complete) res.destroy(); });
+  // The total time and the caller's abort end the body wherever it is, however steadily it arrives.
+  const total = totalDeadline === undefined ? undefined : setTimeout(() => {
+    onError(new QuireError('FILE_006', `Timeout downloading ${u.host}: not complete within ${opts.totalTimeoutMs} ms`, { url: u.href }));
+  }, Math.max(0, totalDeadline - Date.now()));
+  const onAbort = () => onError(new QuireError('FILE_005', 'Download abandoned: the request that asked for it has ended', { url: u.href }));
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  out.on('close', () => {
+    clearTimeout(total);
+    opts.signal?.removeEventListener('abort', onAbort);
+    if (!res.complete) res.destroy();
+  });
   res.pipe(out);
   return out;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
-import { download, setField, type ReceivedRequest } from './receive-document.js';
+import { abandonedWith, download, setField, type ReceivedRequest } from './receive-document.js';
 import { readMultipart } from './read-multipart.js';
 
 export const MAX_BATCH_INPUTS = 50;
@@ -27,9 +27,10 @@ export async function receiveBatch(req: Request, deps: GatewayDeps, orgId: strin
     const urls = raw === undefined || raw === '' ? [] : typeof raw === 'string' ? parseUrlList(raw) : raw;
     if (!Array.isArray(urls) || urls.some((u) => typeof u !== 'string')) throw new QuireError('REQ_003', 'file_urls must be an array of URLs');
     if (inputs.length + urls.length > MAX_BATCH_INPUTS) throw new QuireError('REQ_003', `A batch takes at most ${MAX_BATCH_INPUTS} documents`, { max: MAX_BATCH_INPUTS });
+    const signal = abandonedWith(req);
     for (const url of urls as string[]) {
       const childId = randomUUID();
-      inputs.push({ childId, ...(await download(url, deps, `${orgId}/${childId}/`)) });
+      inputs.push({ childId, ...(await download(url, deps, `${orgId}/${childId}/`, signal)) });
     }
     if (!inputs.length) throw new QuireError('REQ_001', 'No files or URLs provided: send files (multipart, field "files") or file_urls');
     return { fields, inputs };

@@ -26,13 +26,14 @@ export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefi
       throw new QuireError('REQ_002', 'Send either file or file_url, not both');
     }
     if (typeof fileUrl !== 'string') throw new QuireError('FILE_007', 'Invalid file URL');
-    received.document = await download(fileUrl, deps, blobPrefix);
+    received.document = await download(fileUrl, deps, blobPrefix, abandonedWith(req));
   }
   return received;
 }
 
-export async function download(url: string, deps: GatewayDeps, blobPrefix: string): Promise<NonNullable<ReceivedRequest['document']>> {
-  const { body } = await deps.fetchUrl(url);
+/** Downloads a file_url to `<blobPrefix>source`; `signal` abandons it (the blob store removes the partial file). */
+export async function download(url: string, deps: GatewayDeps, blobPrefix: string, signal?: AbortSignal): Promise<NonNullable<ReceivedRequest['document']>> {
+  const { body } = await deps.fetchUrl(url, signal);
   const key = `${blobPrefix}source`;
   try {
     const { size } = await deps.blobs.put(key, body);
@@ -43,6 +44,15 @@ export async function download(url: string, deps: GatewayDeps, blobPrefix: strin
     if (e instanceof QuireError) throw e;
     throw new QuireError('FILE_005', 'Download from URL failed', { reason: (e as Error).message });
   }
+}
+
+/** Aborts when the client goes away before it has been answered: work done for it would be thrown away. */
+export function abandonedWith(req: Request): AbortSignal | undefined {
+  const res = req.res;
+  if (!res) return undefined;
+  const controller = new AbortController();
+  res.once('close', () => { if (!res.writableFinished) controller.abort(); });
+  return controller.signal;
 }
 
 async function receiveMultipart(req: Request, deps: GatewayDeps, blobPrefix: string): Promise<ReceivedRequest> {
