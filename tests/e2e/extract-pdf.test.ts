@@ -22,6 +22,21 @@ describe('embedded: PDF extraction through HTTP', () => {
   beforeAll(async () => { t = await startTestServer(); pdf = await makeReport(); });
   afterAll(() => t.close());
 
+  it('a page skipped for its size is reported and not billed', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([612, 792]).drawText('An ordinary page', { x: 72, y: 700, size: 14, font });
+    doc.addPage([20_000, 612]).drawText('A banner far over the page size limit', { x: 72, y: 300, size: 14, font });
+    doc.addPage([612, 792]).drawText('Another ordinary page', { x: 72, y: 700, size: 14, font });
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: await doc.save(), name: 'banner.pdf', type: 'application/pdf' }) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.page_count).toBe(3);
+    expect(body.errors.pages).toEqual([expect.objectContaining({ page: 2, code: 'PROC_005', message: expect.stringContaining('outside the allowed size') })]);
+    expect(body.credits_used).toBe(2);
+    expect(await t.server.ctx.store.jobs.get(body.extraction_id)).toMatchObject({ credits_used: 2, pages: 2 });
+  });
+
   it('returns markdown with headings, ids that resolve, and 1-indexed pages', async () => {
     const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'report.pdf', type: 'application/pdf' }) });
     expect(res.status).toBe(200);

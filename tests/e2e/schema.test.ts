@@ -109,6 +109,10 @@ describe('embedded: POST /schema', () => {
     for (let i = 0; i < 7; i++) deep = { type: 'object', properties: { x: deep } };
     const r3 = await post('/schema', { extraction_id: unknownId, schema_config: { input_schema: deep } });
     expect(((await r3.json()) as any).error.code).toBe('SCHEMA_003');
+    // 20,000 levels (written as text: JSON.stringify itself would overflow the stack)
+    const abyss = `${'{"type":"object","properties":{"x":'.repeat(20_000)}{"type":"string"}${'}}'.repeat(20_000)}`;
+    const r3deep = await t.api('/schema', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"extraction_id":"${unknownId}","schema_config":{"input_schema":${abyss}}}` });
+    expect({ status: r3deep.status, code: ((await r3deep.json()) as any).error.code }).toEqual({ status: 400, code: 'SCHEMA_003' });
     const r1 = await post('/schema', { extraction_id: unknownId, schema_config: { input_schema: { type: 'object', required: 'total' } } });
     expect(r1.status).toBe(400);
     expect(((await r1.json()) as any).error.code).toBe('SCHEMA_001');

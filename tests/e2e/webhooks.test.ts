@@ -92,7 +92,35 @@ describe('embedded: webhooks', () => {
     const list = (await (await fetch(`${t.url}/webhook-portal/api/endpoints`, { headers: { authorization: `Bearer ${token}` } })).json()) as any;
     expect(list.endpoints).toEqual([]);
     const mine = await store.webhooks.listEndpoints((await store.orgs.findByName('dev'))!.id);
-    const peek = await fetch(`${t.url}/webhook-portal/api/endpoints/${mine[0].id}/deliveries`, { headers: { authorization: `Bearer ${token}` } });
-    expect(peek.status).toBe(400);
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    // Not found, like any other organization's resource (and like an id that does not exist at all).
+    for (const [method, sub] of [['GET', ''], ['GET', '/deliveries'], ['PATCH', ''], ['DELETE', ''], ['POST', '/test']]) {
+      const res = await fetch(`${t.url}/webhook-portal/api/endpoints/${mine[0].id}${sub}`, { method, headers: auth, ...(method === 'PATCH' ? { body: JSON.stringify({ description: 'x' }) } : {}) });
+      expect({ method, sub, status: res.status, code: ((await res.json()) as any).error?.code }).toEqual({ method, sub, status: 404, code: 'STORAGE_002' });
+    }
+    expect((await fetch(`${t.url}/webhook-portal/api/endpoints/00000000-0000-4000-8000-000000000000`, { headers: auth })).status).toBe(404);
+    expect((await store.webhooks.getEndpoint(mine[0].id))?.description).not.toBe('x');
+  });
+
+  it('an endpoint on a non-public address is refused when created or changed, with the reason', async () => {
+    const store = t.server.ctx.store;
+    const org = await store.orgs.create({ name: 'wh-private' });
+    const token = await store.webhooks.createPortalSession(org.id, 60);
+    const portal = (p: string, method: string, body: unknown) => fetch(`${t.url}/webhook-portal/api${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    // 127.0.0.1 is allow-listed in this server; these are not.
+    for (const url of ['http://10.0.0.7/hook', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:8080/x', 'http://0x7f000002/hook', 'http://192.168.1.1/', 'http://[::ffff:10.0.0.1]/hook']) {
+      const res = await portal('/endpoints', 'POST', { url });
+      const body = (await res.json()) as any;
+      expect({ url, status: res.status, code: body.error?.code }).toEqual({ url, status: 400, code: 'REQ_003' });
+      expect(body.error.message).toMatch(/^Webhook URL refused: .* non-public address/);
+      expect(body.error.details).toMatchObject({ field: 'url', range: expect.any(String) });
+    }
+    expect(await store.webhooks.listEndpoints(org.id)).toEqual([]);
+    const ok = await portal('/endpoints', 'POST', { url: 'http://127.0.0.1:9/hook' });
+    expect(ok.status).toBe(201);
+    const { id } = (await ok.json()) as { id: string };
+    const moved = await portal(`/endpoints/${id}`, 'PATCH', { url: 'http://10.1.2.3/hook' });
+    expect(moved.status).toBe(400);
+    expect((await store.webhooks.getEndpoint(id))?.url).toBe('http://127.0.0.1:9/hook');
   });
 });

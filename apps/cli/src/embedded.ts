@@ -1,11 +1,13 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
 import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, type Config, type ContextOptions, type QuireContext, type RunnableJobHandler } from '@quire/runtime';
-import { ServerDrain, createGatewayApp, drainTimeoutMs, fileUrlFetcher, listenGateway, type GatewayLifecycle } from '@quire/gateway';
+import { ServerDrain, createGatewayApp, createGatewayServer, drainTimeoutMs, fileUrlFetcher, type GatewayLifecycle } from '@quire/gateway';
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { reservePort, type PortReservation } from './port-reservation.js';
 
 export interface EmbeddedServer {
   url: string;
@@ -27,7 +29,36 @@ export interface EmbeddedOptions extends ContextOptions {
 
 export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   checkOcrEngine(config); // before anything is opened: a misconfigured engine stops the start
-  const ctx = await createContext(config, { ...opts, role: 'embedded' });
+  // The data directory, then the port, before anything opens either: a second start is refused untouched.
+  const lock = lockDataDir(config.dataDir);
+  let reservation: PortReservation | undefined;
+  let ctx: QuireContext | undefined;
+  try {
+    reservation = await reservePort(config.port, config.host);
+    removeUnfinishedUploads(config.dataDir);
+    ctx = await createContext(config, { ...opts, role: 'embedded' });
+    return await serve(ctx, reservation, lock, opts);
+  } catch (e) {
+    await reservation?.close();
+    await ctx?.close();
+    lock.release();
+    throw e;
+  }
+}
+
+/**
+ * The file blob store writes each object to blobs/tmp/ first and renames it into place when complete; an
+ * abrupt end (kill -9, power loss) leaves its partial files there. Only the lock holder writes to this data
+ * directory, so at start nothing in tmp/ can still be in progress.
+ */
+function removeUnfinishedUploads(dataDir: string): void {
+  const tmp = path.join(dataDir, 'blobs', 'tmp');
+  if (!fs.existsSync(tmp)) return;
+  for (const name of fs.readdirSync(tmp)) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+}
+
+async function serve(ctx: QuireContext, reservation: PortReservation, lock: DataDirLock, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+  const { config } = ctx;
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
   const services = createStepServices(ctx);
   // built-in handlers on job threads (see createStepServices); handlers a test injects run here
@@ -41,14 +72,14 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
   if (opts.startWorkers !== false) dispatcher.start();
   const lifecycle: GatewayLifecycle = { draining: false };
-  const server = await listen(createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config.fileUrl) }), config);
+  const server = createGatewayServer(createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config) }));
+  await reservation.handOver(server);
   const drain = new ServerDrain(server, lifecycle);
   const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir);
-  const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`, ctx, generatedKey: newKey,
+    url: `http://${host}:${reservation.port}`, ctx, generatedKey: newKey,
     close: () => (closing ??= (async () => {
       const sweeperStopped = sweeper.stop();
       // HTTP first, while the workers still run: a synchronous request in flight waits for a job that
@@ -63,6 +94,7 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
       await runner.drain();
       await services.close();
       await ctx.close();
+      lock.release(); // last: the data directory is closed
     })()),
   };
 }
@@ -75,8 +107,4 @@ async function resumeUnfinishedJobs(ctx: QuireContext): Promise<void> {
     await ctx.queue.enqueue(JOB_CATALOG[job.kind].queue, { jobId: job.id, kind: job.kind });
     ctx.log.info({ jobId: job.id, kind: job.kind }, 'resumed job accepted before the last stop');
   }
-}
-
-async function listen(app: import('express').Express, config: Config): Promise<Server> {
-  return listenGateway(app, config.port, config.host);
 }

@@ -4,6 +4,8 @@ import { openMetadataStore } from '@quire/storage';
 import path from 'node:path';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { sendToRunningServer } from './admin-channel.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { START_REFUSED_EXIT_CODE, StartRefusedError } from './start-refused.js';
 
 const USAGE = `quire serve                 start the service in embedded mode (gateway + workers in one process)
 quire admin …               manage organizations, keys, flags and caps (see 'quire admin help')
@@ -27,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
         server = await startEmbedded(config);
       } catch (e) {
         if (e instanceof ConfigError) { console.error(e.message); return 2; } // e.g. QUIRE_OCR_ENGINE=native without tesseract
+        if (e instanceof StartRefusedError) { console.error(e.message); return START_REFUSED_EXIT_CODE; } // data directory or port taken
         throw e;
       }
       const log = createLogger(config.logLevel);
@@ -56,17 +59,29 @@ async function main(argv: string[]): Promise<number> {
           return 0;
         }
       }
-      const store = config.mode === 'distributed'
-        ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl! })
-        : await openMetadataStore({ kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+      // No server answered: open the data directory here, under the same lock a server takes.
+      let lock: DataDirLock | undefined;
       try {
-        await runAdmin(store, rest, (s) => console.log(s));
-        return 0;
+        if (config.mode === 'embedded') lock = lockDataDir(config.dataDir);
       } catch (e) {
-        console.error(`error: ${(e as Error).message}`);
-        return 1;
+        if (e instanceof StartRefusedError) { console.error(`error: ${e.message}`); return START_REFUSED_EXIT_CODE; }
+        throw e;
+      }
+      try {
+        const store = config.mode === 'distributed'
+          ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl! })
+          : await openMetadataStore({ kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+        try {
+          await runAdmin(store, rest, (s) => console.log(s));
+          return 0;
+        } catch (e) {
+          console.error(`error: ${(e as Error).message}`);
+          return 1;
+        } finally {
+          await store.close();
+        }
       } finally {
-        await store.close();
+        lock?.release();
       }
     }
     default:

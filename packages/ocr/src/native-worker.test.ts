@@ -159,6 +159,8 @@ describe('native tesseract binary checks (no tesseract needed)', () => {
   }, T);
 });
 
+/** Resolves once no process has `pid` (signal 0 answers ESRCH); fails after 10 s. */
+
 const NATIVE = spawnSync('tesseract', ['--version']).status === 0;
 if (!NATIVE) console.log('native tesseract tests skipped: no `tesseract` on PATH (Debian: apt-get install tesseract-ocr)');
 

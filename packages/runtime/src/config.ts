@@ -69,7 +69,8 @@ const SETTINGS = {
   sweepIntervalSeconds: def('QUIRE_SWEEP_INTERVAL_SECONDS', num(1), '300', 'How often expired jobs and artifacts are swept (embedded: the process; fleet: one gateway per round).'),
   uploadLimitBytes: def('QUIRE_UPLOAD_LIMIT_MB', num(0.001).transform((mb) => Math.round(mb * 1024 * 1024)), '100', 'Largest direct upload; larger files must use file_url (413 FILE_TOO_LARGE_USE_URL).'),
   fileUrl: {
-    timeoutMs: def('QUIRE_FILE_URL_TIMEOUT_SECONDS', secondsAsMs(1), '120', 'Time limit for a file_url download (FILE_006 past it).'),
+    timeoutMs: def('QUIRE_FILE_URL_TIMEOUT_SECONDS', secondsAsMs(1), '120', 'Time limit for a file_url download, from the request to the last byte (FILE_006 past it).'),
+    maxBytes: def('QUIRE_FILE_URL_MAX_MB', num(0.001).transform((mb) => Math.round(mb * 1024 * 1024)), '2048', 'Largest document a file_url download may bring (FILE_002 past it, checked against Content-Length first and counted while streaming).'),
     allowPrivate: def('QUIRE_FILE_URL_ALLOW_PRIVATE', bool, 'false', 'Allow file_url to reach loopback/private/link-local addresses. Development only.'),
     allowHosts: def('QUIRE_FILE_URL_ALLOW_HOSTS', list, '', 'Comma-separated hosts or IPs file_url may reach even when private (e.g. 127.0.0.1 for tests).'),
   },

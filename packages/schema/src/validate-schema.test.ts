@@ -37,6 +37,13 @@ describe('validateSchemaInput', () => {
     expect(codeOf(() => validateSchemaInput(nest(5)))).toBeUndefined();
     expect(codeOf(() => validateSchemaInput(nest(6)))).toBe('SCHEMA_003');
   });
+  it('refuses a schema nested 20,000 levels with SCHEMA_003, not a stack overflow', () => {
+    expect(codeOf(() => validateSchemaInput(nest(20_000)))).toBe('SCHEMA_003');
+    // deep in a keyword the depth count does not follow (a default value), too
+    let value: unknown = 1;
+    for (let i = 0; i < 20_000; i++) value = [value];
+    expect(codeOf(() => validateSchemaInput({ type: 'array', default: value }))).toBe('SCHEMA_003');
+  });
   it('counts an array of objects as one level', () => {
     const lineItems = { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } };
     expect(schemaDepth({ type: 'object', properties: { lines: lineItems } })).toBe(2);

@@ -10,6 +10,26 @@ const SCHEMA_KEYS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else
 const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions'];
 const SCHEMA_LIST_KEYS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 
+/**
+ * Deepest JSON nesting a schema document may have. Five levels of objects and arrays, with the wrappers
+ * around them (properties, items, anyOf, $defs), stay far below it; a deeper document is refused as
+ * SCHEMA_003 before the recursive checks below (and ajv's), which a schema nested 20,000 levels deep
+ * would run out of stack in.
+ */
+export const MAX_SCHEMA_JSON_DEPTH = 64;
+
+/** Whether a JSON value nests deeper than `max`; walks with its own stack. */
+function jsonDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Every `type` keyword must name one of the seven JSON types (strings or arrays of them). */
 function checkTypes(node: unknown, path: string): void {
   if (Array.isArray(node)) return node.forEach((n, i) => checkTypes(n, `${path}/${i}`));
@@ -55,6 +75,9 @@ export function schemaDepth(root: JsonSchema, raw: JsonSchema = root, level = 0)
   return deepest;
 }
 
+const tooDeep = (what: string) =>
+  new QuireError('SCHEMA_003', `Schema too complex: nesting of ${what} (at most ${MAX_SCHEMA_DEPTH} levels)`, { max_depth: MAX_SCHEMA_DEPTH });
+
 const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
 
@@ -65,6 +88,7 @@ const describeErrors = (errors: ErrorObject[] | null | undefined) =>
  */
 export function validateSchemaInput(schema: unknown): ValidateFunction {
   if (!isObjectNode(schema)) throw new QuireError('SCHEMA_001', 'Invalid schema format: the schema must be a JSON object');
+  if (jsonDeeperThan(schema, MAX_SCHEMA_JSON_DEPTH)) throw tooDeep(`more than ${MAX_SCHEMA_JSON_DEPTH} levels of JSON`);
   checkTypes(schema, '');
   const ajv = createAjv(schema);
   if (!ajv.validateSchema(schema)) {
@@ -72,7 +96,7 @@ export function validateSchemaInput(schema: unknown): ValidateFunction {
   }
   const depth = schemaDepth(schema);
   if (depth > MAX_SCHEMA_DEPTH) {
-    throw new QuireError('SCHEMA_003', `Schema too complex: nesting of ${depth > MAX_SCHEMA_DEPTH + 1 ? 'more than ' + (MAX_SCHEMA_DEPTH + 1) : depth} levels (at most ${MAX_SCHEMA_DEPTH})`, { max_depth: MAX_SCHEMA_DEPTH });
+    throw tooDeep(`${depth > MAX_SCHEMA_DEPTH + 1 ? 'more than ' + (MAX_SCHEMA_DEPTH + 1) : depth} levels`);
   }
   try {
     return ajv.compile(schema);

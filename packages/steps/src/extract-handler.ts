@@ -59,10 +59,12 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
     Object.assign(result, legacy.fields);
     if (legacy.artifact) artifacts.push(legacy.artifact);
   }
+  // A page that could not be read (skipped for its size, too large to render, broken) is reported, not billed.
+  const billedPages = processed - failedPages.length;
   return {
     result,
-    credits: creditsFor('extract', { pages: processed }) + (legacy?.credits ?? 0),
-    pages: processed,
+    credits: creditsFor('extract', { pages: billedPages }) + (legacy?.credits ?? 0),
+    pages: billedPages,
     artifacts,
     preferUrlDelivery: input.format === 'xlsx',
   };

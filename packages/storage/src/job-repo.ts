@@ -101,7 +101,9 @@ export class JobRepo {
       if (to === 'pending') sets.push('lease_until = NULL');
       const { rows } = await ex.query<JobSummary>(
         `UPDATE jobs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${SUMMARY}`, params);
-      if (rows[0]) await writeEvent(ex, rows[0]);
+      // Back to pending is a hand-back (a retry, a job resumed after a restart), not a new job: job.created
+      // was written when the job was inserted, once.
+      if (rows[0] && to !== 'pending') await writeEvent(ex, rows[0]);
       return rows[0];
     });
   }

@@ -70,6 +70,16 @@ for (const [name, factory, enabled] of adapters) {
       expect(types).toEqual(['job.created', 'job.processing', 'job.cancelled']);
     });
 
+    it('a job handed back to pending (retry, resume after a restart) emits no second job.created', async () => {
+      const id = await newJob();
+      await store.jobs.claim(id, 60_000);
+      expect((await store.jobs.transition(id, 'pending'))?.status).toBe('pending');
+      await store.jobs.claim(id, 60_000);
+      await store.jobs.transition(id, 'completed', { result: {} });
+      const types = (await store.outbox.listForJob(id)).map((e) => e.type);
+      expect(types).toEqual(['job.created', 'job.processing', 'job.completed']);
+    });
+
     it('state changes return every column but the result, and store pre-serialized JSON as is', async () => {
       const { JOB_SUMMARY_COLUMNS } = await import('./job-repo.js');
       const { rows } = await store.sql.query<{ column_name: string }>(

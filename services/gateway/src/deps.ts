@@ -3,8 +3,8 @@ import type { JobQueue } from '@quire/queue';
 import type { Config, JobService, Logger, Metrics, RateLimiter } from '@quire/runtime';
 import type { Readable } from 'node:stream';
 
-/** Downloads a file_url through the SSRF guard. */
-export type UrlFetcher = (url: string) => Promise<{ body: Readable; contentType?: string }>;
+/** Downloads a file_url through the SSRF guard; `signal` abandons it (see fileUrlFetcher). */
+export type UrlFetcher = (url: string, signal?: AbortSignal) => Promise<{ body: Readable; contentType?: string }>;
 
 /** The process's state as the routes see it. */
 export interface GatewayLifecycle {

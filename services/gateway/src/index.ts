@@ -1,5 +1,5 @@
 export * from './app.js';
-export { listenGateway } from './http/server.js';
+export { createGatewayServer, listenGateway } from './http/server.js';
 export { ServerDrain, drainTimeoutMs, DRAIN_MARGIN_MS, type DrainResult } from './http/drain.js';
 export * from './deps.js';
 export * from './route-docs.js';

@@ -9,7 +9,7 @@ import { ServerDrain, drainTimeoutMs } from './http/drain.js';
 const config = loadConfig();
 const ctx = await createContext(config, { role: 'gateway' });
 const lifecycle: GatewayLifecycle = { draining: false };
-const app = createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config.fileUrl) });
+const app = createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config) });
 const server = createGatewayServer(app);
 const drain = new ServerDrain(server, lifecycle);
 server.listen(config.port, config.host, () => {

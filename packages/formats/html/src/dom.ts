@@ -7,6 +7,17 @@ export const isElement = (n: Node): n is El => 'tagName' in n;
 export const attr = (el: El, name: string) => el.attrs.find((a) => a.name === name)?.value;
 export const children = (n: Node): Node[] => ('childNodes' in n ? n.childNodes : []);
 
+/** Whether any node lies deeper than `max` levels below `root`; walks with its own stack, so any depth is safe to ask about. */
+export function nestedDeeperThan(root: Node, max: number): boolean {
+  const stack: [Node, number][] = [[root, 0]];
+  while (stack.length) {
+    const [n, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const c of children(n)) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
 /** Elements whose content is never document text. */
 export const DROPPED = new Set([
   'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed',

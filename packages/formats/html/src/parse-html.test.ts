@@ -114,6 +114,13 @@ describe('HTML reader', () => {
     expect(byText(d, 'a  b\n  c')?.extra).toEqual({ code: true });
   });
 
+  it('refuses nesting deeper than the XML depth limit with FILE_003 before walking it (200,000 levels once overflowed the stack)', async () => {
+    const nested = (n: number) => enc(`<html><body>${'<div>'.repeat(n)}deep text${'</div>'.repeat(n)}</body></html>`);
+    await expect(parse(nested(200_000))).rejects.toMatchObject({ code: 'FILE_003', details: { reason: 'html_depth_limit', max_depth: 256 } });
+    await expect(parse(nested(100), { limits: { maxXmlDepth: 50 } })).rejects.toMatchObject({ code: 'FILE_003' });
+    expect(byText(await parse(nested(200)), 'deep text')).toBeDefined();
+  });
+
   it('refuses an empty file', async () => {
     await expect(parse(new Uint8Array())).rejects.toMatchObject({ code: 'FILE_004' });
   });

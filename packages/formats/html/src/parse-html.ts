@@ -1,7 +1,7 @@
 import { parse as parseDom } from 'parse5';
-import { assignIds, QuireError, type Document, type DocumentParser, type Page } from '@quire/core';
+import { assignIds, QuireError, resolveLimits, type Document, type DocumentParser, type Page } from '@quire/core';
 import { decodeHtml } from './decode.js';
-import { children, findFirst, isElement, type El } from './dom.js';
+import { children, findFirst, isElement, nestedDeeperThan, type El } from './dom.js';
 import { chooseContentRoot } from './main-content.js';
 import { cellText } from './table.js';
 import { HtmlWalker } from './walker.js';
@@ -14,7 +14,12 @@ import { HtmlWalker } from './walker.js';
 export const parse: DocumentParser = async (bytes, options = {}) => {
   if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
   const { text, charset } = decodeHtml(bytes);
-  const dom = parseDom(text);
+  const dom = parseDom(text); // parse5 builds the tree without recursion, whatever the nesting
+  // Everything after walks the tree recursively: refuse a depth that would overflow the stack first.
+  const { maxXmlDepth } = resolveLimits(options);
+  if (nestedDeeperThan(dom, maxXmlDepth)) {
+    throw new QuireError('FILE_003', `HTML nests deeper than ${maxXmlDepth} elements`, { reason: 'html_depth_limit', max_depth: maxXmlDepth });
+  }
   const html = children(dom).find((c): c is El => isElement(c) && c.tagName === 'html');
   const body = html && children(html).find((c): c is El => isElement(c) && c.tagName === 'body');
   if (!body) throw new QuireError('FILE_003', 'File corrupted: no HTML body');

@@ -18,6 +18,8 @@ export interface SafeFetchOptions {
   timeoutMs: number;
   /** Refuse bodies larger than this (Content-Length up front, counted while streaming): FILE_002. */
   maxBytes?: number;
+  /** The whole exchange, body included, must end within this (FILE_006 past it); without it only silence is timed. */
+  totalTimeoutMs?: number;
   /** Skip the address checks altogether (local development only). */
   allowPrivate?: boolean;
   /** Host names, IPs or CIDR ranges exempt from the address checks (e.g. ['127.0.0.1'] in tests). */
@@ -27,7 +29,10 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   body?: Uint8Array | string;
   resolve?: Resolver;
-  /** Stops the download (connecting, or reading the body) with the signal's reason as the error. */
+  /**
+   * Stops the download (connecting, or reading the body): with the signal's reason when it is an error of
+   * its own (a job's stop), else FILE_005 "abandoned" (a client that went away, a plain abort()).
+   */
   signal?: AbortSignal;
 }
 
@@ -55,12 +60,15 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<SafeFetchResponse> {
   const allow = new AllowList(opts.allowHosts ?? []);
   const maxRedirects = opts.maxRedirects ?? 5;
-  const deadline = Date.now() + opts.timeoutMs;
+  const started = Date.now();
+  // Headers must come within timeoutMs, and within the total time when there is one.
+  const deadline = started + Math.min(opts.timeoutMs, opts.totalTimeoutMs ?? Infinity);
+  const totalDeadline = opts.totalTimeoutMs === undefined ? undefined : started + opts.totalTimeoutMs;
   let current = parseUrl(url);
   let method = opts.method ?? 'GET';
   let body = opts.body;
   for (let hop = 0; ; hop++) {
-    opts.signal?.throwIfAborted();
+    if (opts.signal?.aborted) throw abortError(opts.signal, current);
     const target = await withDeadline(checkTarget(current, allow, opts), deadline, current);
     const ctx: BodyContext = {};
     const res = await request(current, target, { ...opts, method, body }, deadline, ctx);
@@ -80,7 +88,21 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
       res.destroy();
       throw new QuireError('FILE_005', `Download failed: the server answered ${status}`, { status, url: current.href });
     }
-    return { status, headers: res.headers, body: limitBody(res, opts, current, ctx), finalUrl: current.href };
+    return { status, headers: res.headers, body: limitBody(res, opts, current, ctx, totalDeadline), finalUrl: current.href };
+  }
+}
+
+/**
+ * Checks now, by the same rules as safeFetch, a URL kept to be fetched later (a webhook endpoint): FILE_007
+ * for a malformed URL, another scheme, or a host that resolves to a non-public address. A host that does
+ * not resolve within `timeoutMs` passes: whether it ever will is not known yet, and every fetch checks again.
+ */
+export async function checkUrlTarget(url: string, opts: Pick<SafeFetchOptions, 'timeoutMs' | 'allowPrivate' | 'allowHosts' | 'resolve'>): Promise<void> {
+  const u = parseUrl(url);
+  try {
+    await withDeadline(checkTarget(u, new AllowList(opts.allowHosts ?? []), opts), Date.now() + opts.timeoutMs, u);
+  } catch (e) {
+    if (isQuireError(e) && e.code === 'FILE_007') throw e;
   }
 }
 
@@ -164,7 +186,7 @@ function request(
     const fail = (e: QuireError) => { clearTimeout(timer); req.destroy(e); reject(e); };
     const signal = opts.signal;
     const onAbort = () => {
-      const e = signal!.reason as Error;
+      const e = abortError(signal!, u);
       clearTimeout(timer);
       ctx.fail?.(e); // the body, once headers have arrived, ends with the reason too
       req.destroy(e);
@@ -202,11 +224,19 @@ function request(
   });
 }
 
+/** The error an aborted download ends with: the signal's own error, or FILE_005 when it carries none. */
+function abortError(signal: AbortSignal, u: URL): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error && reason.name !== 'AbortError'
+    ? reason
+    : new QuireError('FILE_005', 'Download abandoned: the request that asked for it has ended', { url: u.href });
+}
+
 const tooLarge = (maxBytes: number, u: URL) =>
   new QuireError('FILE_002', `File too large: over the ${maxBytes}-byte limit for downloads`, { url: u.href, maxBytes });
 
 /** The response body as a stream that counts bytes and turns failures into the spec's codes. */
-function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ctx: BodyContext): Readable {
+function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ctx: BodyContext, totalDeadline?: number): Readable {
   let seen = 0;
   const out = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -217,14 +247,21 @@ function limitBody(res: http.IncomingMessage, opts: SafeFetchOptions, u: URL, ct
   });
   const onError = (e: unknown) => {
     if (out.destroyed) return;
-    const stopped = opts.signal?.aborted && e === opts.signal.reason;
+    const stopped = opts.signal?.aborted && e instanceof Error && e.name !== 'AbortError';
     out.destroy(isQuireError(e) || stopped ? e as Error : new QuireError('FILE_005', 'Download interrupted', { cause: message(e) }));
   };
   ctx.fail = onError;
   res.on('error', onError);
   res.on('aborted', () => onError(new Error('connection closed before the body was complete')));
   res.on('close', () => { if (!res.complete) onError(new Error('connection closed before the body was complete')); });
-  out.on('close', () => { if (!res.complete) res.destroy(); });
+  // The total time and the caller's abort end the body wherever it is, however steadily it arrives.
+  const total = totalDeadline === undefined ? undefined : setTimeout(() => {
+    onError(new QuireError('FILE_006', `Timeout downloading ${u.host}: not complete within ${opts.totalTimeoutMs} ms`, { url: u.href }));
+  }, Math.max(0, totalDeadline - Date.now()));
+  out.on('close', () => {
+    clearTimeout(total);
+    if (!res.complete) res.destroy();
+  });
   res.pipe(out);
   return out;
 }

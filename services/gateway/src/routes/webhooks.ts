@@ -1,6 +1,7 @@
 import express, { Router, type Request } from 'express';
 import { z } from 'zod';
-import { QuireError } from '@quire/core';
+import { QuireError, isQuireError } from '@quire/core';
+import { checkUrlTarget } from '@quire/runtime';
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, generateSecret } from '@quire/webhooks';
 import type { GatewayDeps } from '../deps.js';
 import { baseUrl } from '../http/job-responses.js';
@@ -39,6 +40,20 @@ export const DeliveryView = z.object({
   attempt_log: z.array(z.object({ at: z.string(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().nullable() })),
 });
 
+/**
+ * Deliveries only go to public addresses (unless allow-listed): an endpoint that could never receive one is
+ * refused when it is saved, with the reason, rather than failing every delivery later.
+ */
+async function refusePrivateUrl(deps: GatewayDeps, url: string): Promise<void> {
+  const { allowPrivate, allowHosts, timeoutMs } = deps.config.webhooks;
+  try {
+    await checkUrlTarget(url, { allowPrivate, allowHosts, timeoutMs });
+  } catch (e) {
+    if (!isQuireError(e)) throw e;
+    throw new QuireError('REQ_003', `Webhook URL refused: ${e.message.replace(/^URL refused: /, '')}`, { field: 'url', ...e.details });
+  }
+}
+
 const view = (e: { id: string; url: string; description: string; secret: string; event_types: string[] | null; headers: Record<string, string>; disabled: boolean; created_at: Date; updated_at: Date }) => ({
   id: e.id, url: e.url, description: e.description, secret: e.secret, event_types: e.event_types, headers: e.headers, disabled: e.disabled,
   created_at: new Date(e.created_at).toISOString(), updated_at: new Date(e.updated_at).toISOString(),
@@ -70,13 +85,15 @@ export function webhookPortalRoutes(deps: GatewayDeps): Router {
   const org = (req: Request) => (req as Request & { portalOrg: string }).portalOrg;
   const endpointOr404 = async (req: Request) => {
     const e = await deps.store.webhooks.getEndpoint(String(req.params.id), org(req));
-    if (!e) throw new QuireError('REQ_003', 'No such webhook endpoint', { endpoint_id: req.params.id });
+    // 404 like any other resource of another organization: whether the id exists elsewhere is not told.
+    if (!e) throw new QuireError('STORAGE_002', 'No such webhook endpoint', { endpoint_id: req.params.id });
     return e;
   };
   api.get('/event-types', (_req, res) => { res.json({ event_types: [...WEBHOOK_EVENT_TYPES] }); });
   api.get('/endpoints', async (req, res) => { res.json({ endpoints: (await deps.store.webhooks.listEndpoints(org(req))).map(view) }); });
   api.post('/endpoints', async (req, res) => {
     const b = parseOrThrow(NewEndpoint, req.body ?? {});
+    await refusePrivateUrl(deps, b.url);
     const e = await deps.store.webhooks.createEndpoint({ org_id: org(req), url: b.url, description: b.description, event_types: b.event_types ?? null, headers: b.headers, secret: generateSecret() });
     res.status(201).json(view(e));
   });
@@ -84,6 +101,7 @@ export function webhookPortalRoutes(deps: GatewayDeps): Router {
   api.patch('/endpoints/:id', async (req, res) => {
     await endpointOr404(req);
     const b = parseOrThrow(PatchEndpoint, req.body ?? {});
+    if (b.url !== undefined) await refusePrivateUrl(deps, b.url);
     res.json(view((await deps.store.webhooks.updateEndpoint(String(req.params.id), org(req), b))!));
   });
   api.delete('/endpoints/:id', async (req, res) => {
