@@ -74,6 +74,19 @@ export interface RawPage {
   correctedRotation?: number;
   /** Set when the page could not be read; the page is still emitted (with no content) so the rest survives. */
   error?: { code: string; message: string };
+  /**
+   * Set by OCR when it read no word: 'blank' when the page shows no ink worth reading, 'unread' when it
+   * shows ink but no word could be read (a picture, a script the model cannot read, a very poor scan).
+   * Readers turn it into a warning (emptyPageWarning), so an empty result always says why.
+   */
+  ocrEmpty?: 'blank' | 'unread';
+}
+
+/** The warning for a page OCR read no word on, or undefined when it read some. */
+export function emptyPageWarning(page: Pick<RawPage, 'number' | 'ocrEmpty'>): string | undefined {
+  if (page.ocrEmpty === 'blank') return `Page ${page.number}: the page is blank (no ink found, and OCR read no text)`;
+  if (page.ocrEmpty === 'unread') return `Page ${page.number}: the page shows ink but OCR read no text on it`;
+  return undefined;
 }
 
 /** Entry of a PDF outline (bookmarks), used for heading levels. */

@@ -1,5 +1,6 @@
+import sharp from 'sharp';
 import { renderScan, rotateScan, skewScan } from '../../../tests/fixtures/scans/generate.js';
-import { analysePage } from './analysis.js';
+import { analysePage, otsuThreshold } from './analysis.js';
 import { decodeGrey, downscale } from './preprocess.js';
 
 async function analyse(png: Uint8Array) {
@@ -33,5 +34,35 @@ describe('orientation and skew analysis', () => {
   it('reports a blank page as blank', async () => {
     const a = await analyse((await renderScan({ lines: [] })).png);
     expect(a.blank).toBe(true);
+  });
+});
+
+describe('two-level (1-bit) scans', () => {
+  // A 1-bit scan that needs no downscaling reaches the analysis with two grey levels: Otsu's split is
+  // then the dark level itself, which must count as ink (it was read as "no ink": a blank page).
+  const bilevel = async (png: Buffer) => sharp(png).threshold(128).toColourspace('b-w').png({ palette: true, colours: 2 }).toBuffer();
+  let small: Buffer;
+  beforeAll(async () => { small = (await renderScan({ dpi: 150, widthIn: 4, heightIn: 5, fontPt: 12 })).png; });
+
+  it('finds the lines of an upright 1-bit page', async () => {
+    const png = await bilevel(small);
+    const { image } = await downscale(await decodeGrey(png, 1e9), 800);
+    expect(new Set(image.data).size).toBe(2);
+    const a = analysePage(image);
+    expect(a.blank).toBe(false);
+    expect(a.lineAngle).toBe(0);
+    expect(a.lineHeight).toBeGreaterThan(5);
+  });
+
+  it('finds the lines of a 1-bit page turned 90°', async () => {
+    const a = await analyse(await bilevel(await rotateScan(small, 90)));
+    expect(a.blank).toBe(false);
+    expect(a.lineAngle).toBe(90);
+  });
+
+  it('splits a two-level histogram at its dark level', () => {
+    const data = new Uint8Array(1000).fill(255);
+    data.fill(0, 0, 30);
+    expect(otsuThreshold({ data, width: 1000, height: 1 })).toBe(0);
   });
 });

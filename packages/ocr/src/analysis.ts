@@ -23,7 +23,11 @@ export interface PageAnalysis {
 
 const MAX_POINTS = 60_000;
 
-/** Otsu's threshold over the grey histogram: the split that best separates ink from paper. */
+/**
+ * Otsu's threshold over the grey histogram: the split that best separates ink from paper. Levels at or
+ * below it are ink (the lower class includes the threshold: a two-level image, such as a 1-bit scan,
+ * splits at its dark level).
+ */
 export function otsuThreshold(img: GreyImage): number {
   const hist = new Float64Array(256);
   for (let i = 0; i < img.data.length; i++) hist[img.data[i]]++;
@@ -44,10 +48,10 @@ export function otsuThreshold(img: GreyImage): number {
   return bestT;
 }
 
-/** Ink pixel coordinates (dark below the threshold), evenly subsampled to at most MAX_POINTS. */
+/** Ink pixel coordinates (at or below the threshold), evenly subsampled to at most MAX_POINTS. */
 function inkPoints(img: GreyImage, threshold: number): { xs: Float64Array; ys: Float64Array; fraction: number } {
   let count = 0;
-  for (let i = 0; i < img.data.length; i++) if (img.data[i] < threshold) count++;
+  for (let i = 0; i < img.data.length; i++) if (img.data[i] <= threshold) count++;
   const step = Math.max(1, Math.ceil(count / MAX_POINTS));
   const n = Math.ceil(count / step);
   const xs = new Float64Array(n), ys = new Float64Array(n);
@@ -55,7 +59,7 @@ function inkPoints(img: GreyImage, threshold: number): { xs: Float64Array; ys: F
   for (let y = 0; y < img.height; y++) {
     const row = y * img.width;
     for (let x = 0; x < img.width; x++) {
-      if (img.data[row + x] >= threshold) continue;
+      if (img.data[row + x] > threshold) continue;
       if (seen++ % step === 0 && k < n) { xs[k] = x; ys[k] = y; k++; }
     }
   }

@@ -1,4 +1,8 @@
-import { candidateAngles, chooseScale } from './recognize-page.js';
+import sharp from 'sharp';
+import { emptyPageWarning } from '@quire/core';
+import { renderScan } from '../../../tests/fixtures/scans/generate.js';
+import type { TessResult } from './ocr-worker.js';
+import { candidateAngles, chooseScale, recognizePage, type RecognizeDeps } from './recognize-page.js';
 
 const page = { number: 1, widthPt: 612, heightPt: 792 };
 
@@ -24,5 +28,28 @@ describe('scale and orientation choices', () => {
     expect(candidateAngles({ blank: false, lineAngle: 3, axisMargin: 5, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([-3, 177]);
     expect(candidateAngles({ blank: false, lineAngle: 90, axisMargin: 5, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([270, 90]);
     expect(candidateAngles({ blank: false, lineAngle: 0, axisMargin: 1.1, lineHeight: 20, inkCentre: [0.5, 0.5] as [number, number] })).toEqual([0, 180, 90, -90]);
+  });
+});
+
+describe('recognizePage: why a page came back empty', () => {
+  const white = () => sharp({ create: { width: 600, height: 800, channels: 3, background: 'white' } }).png().toBuffer();
+  const emptyResult: TessResult = { text: '', confidence: 0, blocks: [] };
+
+  it('reads a page the analysis finds no ink on once before calling it blank', async () => {
+    const passes: number[] = [];
+    const deps: RecognizeDeps = { maxPixels: 1e9, ocr: async (img) => { passes.push(img.length); return emptyResult; } };
+    const page = await recognizePage(deps, await white(), { number: 3, widthPt: 288, heightPt: 384 });
+    expect(passes).toHaveLength(1);
+    expect(page.words).toEqual([]);
+    expect(page.ocrEmpty).toBe('blank');
+    expect(emptyPageWarning(page)).toMatch(/^Page 3: the page is blank/);
+  });
+
+  it('says a page with ink that OCR read nothing on was not read (not that it is blank)', async () => {
+    const { png } = await renderScan({ dpi: 150, widthIn: 4, heightIn: 5, fontPt: 12 });
+    const deps: RecognizeDeps = { maxPixels: 1e9, ocr: async () => emptyResult };
+    const page = await recognizePage(deps, png, { number: 1, widthPt: 288, heightPt: 360 });
+    expect(page.ocrEmpty).toBe('unread');
+    expect(emptyPageWarning(page)).toMatch(/shows ink but OCR read no text/);
   });
 });

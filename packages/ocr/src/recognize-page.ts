@@ -92,7 +92,9 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   const grey = await decodeGrey(image, deps.maxPixels);
   const { image: small, factor } = await downscale(grey, ANALYSIS_SIDE);
   const analysis = analysePage(small);
-  if (analysis.blank) return base;
+  // The analysis only decides where to look; a page is called blank only after one upright reading
+  // finds nothing (a faint or oddly encoded scan must not come back empty on the analysis's word alone).
+  if (analysis.blank) return readUpright(deps, grey, page, base);
 
   const rowPx = analysis.lineHeight === null ? null : (analysis.lineHeight / factor) * ROW_PER_BAND;
   const scale = chooseScale(rowPx, grey.width, grey.height, page, deps.maxPixels);
@@ -114,7 +116,16 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   const ptPerSrcPx = (page.widthPt / grey.width + page.heightPt / grey.height) / 2;
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
   const words = toRawWords(res, t, ptPerOcrPx);
-  return { ...base, words, ...rasterRulings(grey, analysis, page, words), correctedRotation: splitRotation(t.angle).quarter };
+  return { ...base, words, ...rasterRulings(grey, analysis, page, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) };
+}
+
+/** One reading of the page as sent, at the scale its nominal resolution asks for: the check before calling a page blank. */
+async function readUpright(deps: RecognizeDeps, grey: GreyImage, page: PageInfo, base: RawPage): Promise<RawPage> {
+  const scaled = await rescale(grey, chooseScale(null, grey.width, grey.height, page, deps.maxPixels));
+  const { image, transform } = await renderForOcr(scaled, 0, grey);
+  const ptPerOcrPx = ((page.widthPt / grey.width + page.heightPt / grey.height) / 2) * (grey.width / transform.scaledWidth);
+  const words = toRawWords(await deps.ocr(image), transform, ptPerOcrPx);
+  return words.length ? { ...base, words } : { ...base, ocrEmpty: 'blank' };
 }
 
 /**

@@ -130,6 +130,38 @@ describe('readImage with real OCR', () => {
     });
   }, T);
 
+  describe('image encodings a scanner or phone produces', () => {
+    const lines = ['Quarterly report for the northern region', 'Revenue grew by 12 percent to 4,380 units'];
+    const expected = lines.join(' ');
+    let grey: Buffer;
+    // 150 DPI keeps the page under the analysis size, so a 1-bit image reaches it with two grey levels
+    beforeAll(async () => { grey = (await renderScan({ lines, dpi: 150, widthIn: 4.5, heightIn: 2, fontPt: 12 })).png; });
+    const bilevel = (png: Buffer | Promise<Buffer>) => Promise.resolve(png).then((b) => sharp(b).threshold(128).toColourspace('b-w'));
+    const encodings: [string, () => Promise<Buffer>][] = [
+      ['1-bit palette PNG', async () => (await bilevel(grey)).png({ palette: true, colours: 2 }).toBuffer()],
+      ['1-bit palette PNG turned 90°', async () => (await bilevel(sharp(grey).rotate(90).png().toBuffer())).png({ palette: true, colours: 2 }).toBuffer()],
+      ['1-bit CCITT G4 TIFF', async () => (await bilevel(grey)).tiff({ bitdepth: 1, compression: 'ccittfax4', xres: 150 / 25.4, yres: 150 / 25.4 }).toBuffer()],
+      ['1-bit TIFF turned 270°', async () => (await bilevel(sharp(grey).rotate(270).png().toBuffer())).tiff({ bitdepth: 1, compression: 'ccittfax4' }).toBuffer()],
+      ['16-bit grey PNG', () => sharp(grey).toColourspace('grey16').png().toBuffer()],
+      ['CMYK JPEG', () => sharp(grey).toColourspace('cmyk').jpeg({ quality: 95 }).toBuffer()],
+      ['PNG with an alpha channel', () => sharp(grey).ensureAlpha(0.9).png().toBuffer()],
+      ['JPEG stored sideways with an EXIF orientation', () => sharp(grey).rotate(270).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toBuffer()],
+    ];
+    it.each(encodings)('reads a %s', async (_name, make) => {
+      const r = await readImage(await make(), { ocr: pool });
+      const text = r.pages[0].words.map((w) => w.text).join(' ');
+      expect(characterErrorRate(text, expected)).toBeLessThan(0.1);
+      expect(r.warnings).toEqual([]);
+    }, T);
+
+    it('says a blank page is blank instead of returning nothing silently', async () => {
+      const r = await readImage(await blankPng(600, 300, 150), { ocr: pool });
+      expect(r.pages[0].words).toEqual([]);
+      expect(r.pages[0].ocrEmpty).toBe('blank');
+      expect(r.warnings).toEqual(['Page 1: the page is blank (no ink found, and OCR read no text)']);
+    }, T);
+  });
+
   const corpus = path.resolve(process.cwd(), '../shared/corpus/scanned');
   (fs.existsSync(path.join(corpus, 'eurotext.tif')) ? it : it.skip)('reads the corpus bilevel TIFF close to its transcription', async () => {
     const r = await readImage(fs.readFileSync(path.join(corpus, 'eurotext.tif')), { ocr: pool });

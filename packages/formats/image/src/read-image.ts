@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
-import { QuireError, isQuireError, resolveLimits, sniffFileType, type ParseLimits, type ParseOptions, type RawPage } from '@quire/core';
+import { QuireError, emptyPageWarning, isQuireError, resolveLimits, sniffFileType, type ParseLimits, type ParseOptions, type RawPage } from '@quire/core';
 import { contentBox, cropTo, uncropPage } from './content-crop.js';
 import { pageSizePt } from './page-size.js';
 
@@ -136,6 +136,8 @@ export async function readImage(bytes: Uint8Array, options?: ParseOptions): Prom
     const page = await inFlight.shift()!;
     pages.push(page);
     if (page.error) warnings.push(`Page ${page.number}: ${page.error.message}`);
+    const empty = emptyPageWarning(page);
+    if (empty) warnings.push(empty);
     await options?.onPage?.(pages.length, numbers.length);
     if (next < numbers.length) start(numbers[next++]);
   }

@@ -1,4 +1,4 @@
-import type { OcrEngine, ParseLimits, RawPage } from '@quire/core';
+import { emptyPageWarning, type OcrEngine, type ParseLimits, type RawPage } from '@quire/core';
 import { type MarkedContentReader, alignActualText, needsMarkedContent } from './actualtext.js';
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
@@ -124,6 +124,10 @@ async function ocrPage(page: PDFPageProxy, raw: RawPage, ctx: PageContext, image
     source: 'ocr',
   };
   if (ocr.correctedRotation !== undefined) out.correctedRotation = ocr.correctedRotation;
+  if (ocr.ocrEmpty) {
+    out.ocrEmpty = ocr.ocrEmpty;
+    ctx.warnings.push(emptyPageWarning(ocr)!);
+  }
   return out;
 }
 
