@@ -1,5 +1,5 @@
 import { QuireError, type JobStatus } from '@quire/core';
-import { RetentionSweeper, defineJobHandler } from '@quire/runtime';
+import { RetentionSweeper, defineJobHandler } from '@quire/jobs';
 import { startTestServer, formWith, pollJob, SAMPLE_HTML, type TestServer } from '../support/embedded.js';
 
 /** Ids of jobs whose slow handler has returned or thrown (a canceled one stops at its next checkpoint). */

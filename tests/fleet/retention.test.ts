@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { RetentionSweeper, createLogger } from '@quire/runtime';
+import { createLogger } from '@quire/runtime';
+import { RetentionSweeper } from '@quire/jobs';
 import { S3BlobStore, openMetadataStore, type BlobStore, type MetadataStore } from '@quire/storage';
 import { admin, createDatabase, fleetEnvAvailable, fleetSkipMessage, startFleet, startS3rver, type Fleet } from '../../scripts/lib/fleet.mjs';
 

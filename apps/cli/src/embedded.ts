@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { QUEUE_NAMES, JOB_CATALOG, isJobKind } from '@quire/queue';
-import { createContext, createWebhookDispatcher, JobRunner, RetentionSweeper, type Config, type ContextOptions, type QuireContext, type RunnableJobHandler } from '@quire/runtime';
+import { createWebhookDispatcher, type Config, type ContextOptions } from '@quire/runtime';
+import { JobRunner, RetentionSweeper, createServiceContext, type RunnableJobHandler, type ServiceContext } from '@quire/jobs';
 import { ServerDrain, createGatewayApp, createGatewayServer, drainTimeoutMs, fileUrlFetcher, type GatewayLifecycle } from '@quire/gateway';
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
@@ -11,7 +12,7 @@ import { reservePort, type PortReservation } from './port-reservation.js';
 
 export interface EmbeddedServer {
   url: string;
-  ctx: QuireContext;
+  ctx: ServiceContext;
   /** The generated dev key, on the first start only. */
   generatedKey?: string;
   close(): Promise<void>;
@@ -32,11 +33,11 @@ export async function startEmbedded(config: Config, opts: EmbeddedOptions = {}):
   // The data directory, then the port, before anything opens either: a second start is refused untouched.
   const lock = lockDataDir(config.dataDir);
   let reservation: PortReservation | undefined;
-  let ctx: QuireContext | undefined;
+  let ctx: ServiceContext | undefined;
   try {
     reservation = await reservePort(config.port, config.host);
     removeUnfinishedUploads(config.dataDir);
-    ctx = await createContext(config, { ...opts, role: 'embedded' });
+    ctx = await createServiceContext(config, { ...opts, role: 'embedded' });
     return await serve(ctx, reservation, lock, opts);
   } catch (e) {
     await reservation?.close();
@@ -57,7 +58,7 @@ function removeUnfinishedUploads(dataDir: string): void {
   for (const name of fs.readdirSync(tmp)) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
 }
 
-async function serve(ctx: QuireContext, reservation: PortReservation, lock: DataDirLock, opts: EmbeddedOptions): Promise<EmbeddedServer> {
+async function serve(ctx: ServiceContext, reservation: PortReservation, lock: DataDirLock, opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const { config } = ctx;
   const { newKey } = await ensureDevOrganization(ctx.store, config.bootstrapApiKey);
   const services = createStepServices(ctx);
@@ -100,7 +101,7 @@ async function serve(ctx: QuireContext, reservation: PortReservation, lock: Data
 }
 
 /** Jobs accepted before a stop are run again: processing ones are handed back first. Nothing accepted is lost. */
-async function resumeUnfinishedJobs(ctx: QuireContext): Promise<void> {
+async function resumeUnfinishedJobs(ctx: ServiceContext): Promise<void> {
   for (const job of await ctx.store.jobs.listUnfinished()) {
     if (!isJobKind(job.kind)) continue;
     if (job.status === 'processing') await ctx.store.jobs.transition(job.id, 'pending');

@@ -4,7 +4,6 @@ import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@quire/queue';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { JobService } from './jobs/job-service.js';
 import { MemoryRateLimiter } from './rate-limit/memory-rate-limiter.js';
 import { RedisRateLimiter } from './rate-limit/redis-rate-limiter.js';
 import { LeasingRateLimiter } from './rate-limit/leasing-rate-limiter.js';
@@ -19,7 +18,6 @@ export interface QuireContext {
   blobs: BlobStore;
   queue: JobQueue;
   limiter: RateLimiter;
-  jobs: JobService;
   /** Closes connections in reverse order of opening. Idempotent. */
   close(): Promise<void>;
 }
@@ -69,10 +67,9 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       : new MemoryRateLimiter();
     closers.push(() => limiter.close());
     const metrics = new Metrics(() => queue.depth());
-    const jobs = new JobService(store, queue, config.retentionHours, log);
     let closed: Promise<void> | undefined;
     return {
-      config, log, metrics, store, blobs, queue, limiter, jobs,
+      config, log, metrics, store, blobs, queue, limiter,
       close: () => (closed ??= (async () => {
         for (const c of closers.reverse()) await c().catch((e) => log.warn({ err: e }, 'close failed'));
       })()),

@@ -2,7 +2,7 @@ import { isQuireError, type Document, type FigureElement } from '@quire/core';
 import { figureImages } from '@quire/extract';
 import { JOB_CATALOG } from '@quire/queue';
 import { NO_CHART_MODEL, type ChartReading } from '@quire/tables';
-import type { JobContext } from '@quire/runtime';
+import type { JobContext } from '@quire/jobs';
 import type { SavedExtraction } from './saved-extraction.js';
 
 export interface DrawnChartReadings {

@@ -2,7 +2,7 @@ import { creditsFor, parsePageRange, type Document } from '@quire/core';
 import { CLASSIFY_PAGES, classifyPagePlan } from '@quire/classify';
 import { extractDocument } from '@quire/extract';
 import type { JobInput } from '@quire/queue';
-import { defineJobHandler, type JobContext } from '@quire/runtime';
+import { defineJobHandler, type JobContext } from '@quire/jobs';
 import { loadSavedExtraction } from './saved-extraction.js';
 
 /** A staged document to classify (the other input is a saved extraction). */

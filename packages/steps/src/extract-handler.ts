@@ -4,8 +4,8 @@ import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import type { LanguageModel } from '@quire/models';
 import { renderExtraction } from '@quire/render';
-import { defineJobHandler, jsonPieceStream, safeFetch } from '@quire/runtime';
-import type { JobContext, NewArtifactSpec } from '@quire/runtime';
+import { safeFetch } from '@quire/runtime';
+import { jsonPieceStream, defineJobHandler, type JobContext, type NewArtifactSpec } from '@quire/jobs';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
 
 /**

@@ -1,5 +1,5 @@
 import { clearForm, fillForm, toFillableCells, type DetectedCell } from '@quire/forms';
-import { defineJobHandler } from '@quire/runtime';
+import { defineJobHandler } from '@quire/jobs';
 import { cellsToWorkOn, detectCells, onRequestedPages, openFormSource, type FormSource } from './forms/form-source.js';
 import { saveForm, type FormRun } from './forms/save-form.js';
 

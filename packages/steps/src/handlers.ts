@@ -1,5 +1,5 @@
 import type { JobKind } from '@quire/queue';
-import type { CheckedJobHandler } from '@quire/runtime';
+import type { CheckedJobHandler } from '@quire/jobs';
 import { extractHandler } from './extract-handler.js';
 import { formClearHandler, formDetectHandler, formFillHandler } from './form-handlers.js';
 import { tablesHandler } from './tables-handler.js';

@@ -1,5 +1,5 @@
 import { QuireError, type Document } from '@quire/core';
-import type { JobContext } from '@quire/runtime';
+import type { JobContext } from '@quire/jobs';
 import type { Artifact } from '@quire/storage';
 
 export interface SavedExtraction {

@@ -1,6 +1,6 @@
 import { QuireError } from '@quire/core';
 import type { JobRequest } from '@quire/queue';
-import { defineJobHandler, type JobContext, type JobOutcome } from '@quire/runtime';
+import { defineJobHandler, type JobContext, type JobOutcome } from '@quire/jobs';
 import { loadSavedExtraction } from './saved-extraction.js';
 import { applySchema, schemaCredits, schemaRecord, type AppliedSchema } from './schema/apply-schema.js';
 import { compositeDocument, pagesOf } from './schema/schema-documents.js';

@@ -1,5 +1,5 @@
 import { creditsFor } from '@quire/core';
-import { defineJobHandler } from '@quire/runtime';
+import { defineJobHandler } from '@quire/jobs';
 import { splitsByTopic } from '@quire/split';
 import { loadSavedExtraction } from './saved-extraction.js';
 

@@ -1,5 +1,5 @@
 import { creditsFor } from '@quire/core';
-import { defineJobHandler } from '@quire/runtime';
+import { defineJobHandler } from '@quire/jobs';
 import { buildTables } from '@quire/tables';
 import { readDrawnCharts } from './chart-readings.js';
 import { loadSavedExtraction } from './saved-extraction.js';

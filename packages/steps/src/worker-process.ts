@@ -1,4 +1,5 @@
-import { JobRunner, createContext, loadConfig, type QuireContext } from '@quire/runtime';
+import { loadConfig } from '@quire/runtime';
+import { JobRunner, createServiceContext, type ServiceContext } from '@quire/jobs';
 import type { QueueName } from '@quire/queue';
 import { checkOcrEngine, createStepServices } from './step-services.js';
 
@@ -7,10 +8,10 @@ import { checkOcrEngine, createStepServices } from './step-services.js';
  * from taking work, let the jobs in hand finish (or hand them back via the lease) and close every
  * connection. Services' mains are one call to this.
  */
-export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: QuireContext; stop: () => Promise<void> }> {
+export async function runWorkerService(name: string, queues: QueueName[]): Promise<{ ctx: ServiceContext; stop: () => Promise<void> }> {
   const config = loadConfig();
   checkOcrEngine(config);
-  const ctx = await createContext(config, { role: name });
+  const ctx = await createServiceContext(config, { role: name });
   const services = createStepServices(ctx);
   const runner = new JobRunner({ ...ctx, services: { ocr: services.ocr, languageModel: services.languageModel } }, services.handlers);
   runner.start(queues);

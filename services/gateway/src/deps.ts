@@ -1,6 +1,7 @@
 import type { BlobStore, MetadataStore } from '@quire/storage';
 import type { JobQueue } from '@quire/queue';
-import type { Config, JobService, Logger, Metrics, RateLimiter } from '@quire/runtime';
+import type { Config, Logger, Metrics, RateLimiter } from '@quire/runtime';
+import type { JobService } from '@quire/jobs';
 import type { Readable } from 'node:stream';
 
 /** Downloads a file_url through the SSRF guard; `signal` abandons it (see fileUrlFetcher). */

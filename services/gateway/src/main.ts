@@ -1,5 +1,6 @@
 // Fleet gateway: the express app over Postgres, Redis and S3 (QUIRE_MODE=distributed). Thin wiring.
-import { createContext, loadConfig, RetentionSweeper } from '@quire/runtime';
+import { loadConfig } from '@quire/runtime';
+import { RetentionSweeper, createServiceContext } from '@quire/jobs';
 import { createGatewayApp } from './app.js';
 import { fileUrlFetcher } from './intake/file-url-fetcher.js';
 import type { GatewayLifecycle } from './deps.js';
@@ -7,7 +8,7 @@ import { createGatewayServer } from './http/server.js';
 import { ServerDrain, drainTimeoutMs } from './http/drain.js';
 
 const config = loadConfig();
-const ctx = await createContext(config, { role: 'gateway' });
+const ctx = await createServiceContext(config, { role: 'gateway' });
 const lifecycle: GatewayLifecycle = { draining: false };
 const app = createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config) });
 const server = createGatewayServer(app);

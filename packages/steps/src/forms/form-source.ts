@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { QuireError, parsePageRange } from '@quire/core';
 import { detectForm, fromSpecFormCells, type DetectedCell, type OverlayRecord } from '@quire/forms';
 import type { JobRequest } from '@quire/queue';
-import type { JobContext } from '@quire/runtime';
+import type { JobContext } from '@quire/jobs';
 
 export type FormKind = 'form_detect' | 'form_fill' | 'form_clear';
 

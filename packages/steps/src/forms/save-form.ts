@@ -1,6 +1,6 @@
 import { creditsFor } from '@quire/core';
 import { toSpecFormCells, type DetectedCell, type OverlayRecord } from '@quire/forms';
-import type { JobContext, JobOutcome } from '@quire/runtime';
+import type { JobContext, JobOutcome } from '@quire/jobs';
 import { onRequestedPages, type FormArtifactData, type FormKind, type FormSource } from './form-source.js';
 
 /** What one form operation made of its source. */

@@ -2,7 +2,7 @@ import { creditsFor, type Document } from '@quire/core';
 import { conformAnswer, documentIds, type LanguageModel } from '@quire/models';
 import { renderExtraction } from '@quire/render';
 import type { ResolvedSchemaConfig } from '@quire/queue';
-import type { JobContext, NewArtifactSpec } from '@quire/runtime';
+import type { JobContext, NewArtifactSpec } from '@quire/jobs';
 
 export interface AppliedSchema {
   schema_output: { values: unknown; citations: unknown; confidence?: unknown };

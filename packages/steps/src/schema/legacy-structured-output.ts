@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isQuireError, type Document } from '@quire/core';
 import type { ResolvedSchemaConfig } from '@quire/queue';
-import type { JobContext, NewArtifactSpec } from '@quire/runtime';
+import type { JobContext, NewArtifactSpec } from '@quire/jobs';
 import { applySchema, schemaCredits, schemaRecord } from './apply-schema.js';
 
 /**

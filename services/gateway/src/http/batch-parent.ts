@@ -1,5 +1,5 @@
 import { QuireError, isTerminal } from '@quire/core';
-import { BATCH_KINDS } from '@quire/runtime';
+import { BATCH_KINDS } from '@quire/jobs';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 

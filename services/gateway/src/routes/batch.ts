@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { BatchSchemaRequestSchema, BatchSplitRequestSchema, BatchTablesRequestSchema, ExtractOptionsSchema } from '@quire/contracts';
-import { BATCH_KINDS, BATCH_OUTPUT_ID, submitBatch, type BatchStep } from '@quire/runtime';
+import { BATCH_KINDS, BATCH_OUTPUT_ID, submitBatch, type BatchStep } from '@quire/jobs';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { receiveBatch } from '../intake/receive-batch.js';

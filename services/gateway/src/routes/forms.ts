@@ -4,7 +4,7 @@ import { QuireError, creditsFor, parsePageRange } from '@quire/core';
 import { FormRequestSchema, type FormRequest } from '@quire/contracts';
 import { fromSpecFormCells, toSpecFormCells, type FormCell } from '@quire/forms';
 import type { JobInput } from '@quire/queue';
-import type { SubmitJob } from '@quire/runtime';
+import type { SubmitJob } from '@quire/jobs';
 import type { JobSummary } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { UsageQuerySchema } from '@quire/contracts';
 import { QuireError } from '@quire/core';
-import { billingPeriod, planInfo } from '@quire/runtime';
+import { billingPeriod, planInfo } from '@quire/jobs';
 import type { GatewayDeps } from '../deps.js';
 import { parseOrThrow } from '../http/validate.js';
 

@@ -1,5 +1,5 @@
 import type { BlobStore, JobSummary, MetadataStore } from '@quire/storage';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@quire/runtime';
 
 /** The advisory lock of a sweep round (migrate.ts's lock is 727274). */
 export const RETENTION_LOCK_KEY = 727275;

@@ -1,6 +1,6 @@
 import { QuireError, isErrorCode, isQuireError, type OcrEngine } from '@quire/core';
 import type { JobRecord, Organization } from '@quire/storage';
-import type { Config } from '../config.js';
+import type { Config } from '@quire/runtime';
 import { JobStoppedError, type ClaimedJobContext, type JobStore } from './job-handler.js';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 

@@ -3,9 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InProcessJobQueue, JOB_CATALOG } from '@quire/queue';
 import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate } from '@quire/storage';
-import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
-import { Metrics } from '../metrics.js';
+import { loadConfig, createLogger, Metrics } from '@quire/runtime';
 import { JobStoppedError, type ClaimedJobContext, type JobOutcome } from './job-handler.js';
 
 /** The runner's side of a handler: the claimed job as stored (defineJobHandler would check its payload). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { QuireError, assertCancelable, isTerminal } from '@quire/core';
 import type { ApiKeyRecord, JobRecord, JobSummary, MetadataStore, Organization } from '@quire/storage';
 import { JOB_CATALOG, type JobInput, type JobKind, type JobOptions, type JobQueue } from '@quire/queue';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@quire/runtime';
 import { settleBatchParent } from './batch.js';
 
 export interface SubmitJob<K extends JobKind = JobKind> {

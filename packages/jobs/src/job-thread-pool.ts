@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config, Logger } from '@quire/runtime';
 import type { ClaimedJobContext, RemoteJobHandler } from './job-handler.js';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 import { answerCall, fromWire, toWire, type FromThread, type JobThreadData, type ToThread } from './thread-protocol.js';

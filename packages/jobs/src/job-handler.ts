@@ -2,8 +2,7 @@ import { QuireError, type OcrEngine } from '@quire/core';
 import type { LanguageModel } from '@quire/models';
 import { parseJobPayload, type JobInput, type JobKind, type JobRequest } from '@quire/queue';
 import type { ArtifactRepo, ArtifactType, BlobStore, JobRecord, JobRepo, Organization } from '@quire/storage';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config, Logger } from '@quire/runtime';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 
 /** Thrown by checkpoint() when the job is no longer processing (canceled, or taken elsewhere). */

@@ -1,8 +1,6 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { QuireError, type OcrEngine } from '@quire/core';
-import type { Config } from '../config.js';
-import { createLogger } from '../logger.js';
-import { blobStoreFor } from '../context.js';
+import { createLogger, blobStoreFor, type Config } from '@quire/runtime';
 import { storeResult } from './result-placement.js';
 import { servicesForJob, type CheckedJobHandler, type ClaimedJobContext, type JobServices, type JobStore } from './job-handler.js';
 import { fromWire, toWire, type FromThread, type JobThreadData, type OwnerCallName, type OwnerCalls, type ToThread } from './thread-protocol.js';
