@@ -206,7 +206,9 @@ function adoptOrphanWidgets(doc: PDFDocument) {
         if (!(pd instanceof PDFDict)) break;
         cur = parent; dict = pd;
       }
-      if (!known.has(cur.toString()) && (dict as PDFDict).has(PDFName.of('FT'))) { arr.push(cur); known.add(cur.toString()); }
+      // the root of the widget's field tree: a terminal field (/FT) or a non-terminal one that only names its kids (/T)
+      const isField = (dict as PDFDict).has(PDFName.of('FT')) || (dict as PDFDict).has(PDFName.of('T'));
+      if (!known.has(cur.toString()) && isField) { arr.push(cur); known.add(cur.toString()); }
     }
   }
 }
