@@ -1,6 +1,7 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFString, type PDFObject } from 'pdf-lib';
+import { loadEditablePdf } from '@quire/format-pdf';
 import { buildPhrases, centreIn, datePatternFromActions, findDatePattern, nearestLabel, prettifyFieldName, type PtBox, type PtWord } from './labels.js';
-import { roundBox, type PageFrame } from './pdfjs.js';
+import { roundBox, type PageFrame } from './page-frame.js';
 import type { CheckboxDetail, DetectedCell } from './types.js';
 
 /** The subset of a pdf.js widget annotation we read. */
@@ -139,7 +140,7 @@ const centre = (b: [number, number, number, number]): [number, number] => [Math.
 export async function fieldTooltips(pdf: Uint8Array): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let doc: PDFDocument;
-  try { doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }); } catch { return out; }
+  try { doc = await loadEditablePdf(pdf); } catch { return out; } // tooltips are extras: detection goes on without them
   const text = (o: unknown) => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : undefined);
   for (const page of doc.getPages()) {
     const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);

@@ -3,7 +3,8 @@ import { FontPicker } from './fonts.js';
 import { detailBoxes } from './cell-boxes.js';
 import { save } from './fill.js';
 import { removeOverlays } from './overlay.js';
-import { frameOf, loadPdfLib } from './pdf-doc.js';
+import { loadEditablePdf } from '@quire/format-pdf';
+import { frameOf } from './pdf-doc.js';
 import { hasValue, refreshCells } from './refresh.js';
 import { removeTypedContent, type RemovalTarget } from './text-removal.js';
 import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
@@ -21,7 +22,7 @@ import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
  * `cleared` counts the cells that showed a value before and show none after.
  */
 export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage: ClearLineage = {}): Promise<ClearResult> {
-  const doc = await loadPdfLib(pdf);
+  const doc = await loadEditablePdf(pdf);
   const warnings: string[] = [];
   const pages = doc.getPages();
   const targetPages = [...new Set(cells.map((c) => c.page_number))].filter((n) => n >= 1 && n <= pages.length);

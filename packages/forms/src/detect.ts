@@ -1,13 +1,13 @@
 import { QuireError } from '@quire/core';
+import { type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument } from '@quire/format-pdf';
 import { fieldTooltips, widgetCells, type WidgetAnnotation } from './acroform-detect.js';
 import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
 import { pageHasImages, readPageGeometry, readPageGeometryUpright } from './page-geometry.js';
 import { removeOverlays } from './overlay.js';
-import { loadPdfLib } from './pdf-doc.js';
 import { fillLayer, knownScanCells, withFillLayer } from './scan-values.js';
-import { openPdfJs, pageFrame, remapBox, remapPoint, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { pageFrame, remapBox, remapPoint, type PageFrame } from './page-frame.js';
 import { scannedGeometry } from './scan-geometry.js';
 import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './types.js';
 
@@ -21,7 +21,7 @@ import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './
  */
 export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Promise<DetectResult> {
   if (!pdf.length) throw new QuireError('FILE_004', 'Empty file');
-  const doc = await openPdfJs(pdf);
+  const doc = await openDocument(pdf);
   try {
     const pageCount = doc.numPages;
     const pages = (opts.pages ?? Array.from({ length: pageCount }, (_, i) => i + 1)).filter((p) => p >= 1 && p <= pageCount);
@@ -96,14 +96,14 @@ const hasFillIns = (g: PageGeometry) => g.words.some((w) => w.fill) || g.segment
 
 /** A copy of the PDF with Quire's overlays removed from `pages` (what OCR must read on a filled scan). */
 async function withoutOverlays(pdf: Uint8Array, pages: number[]): Promise<Uint8Array> {
-  const doc = await loadPdfLib(pdf);
+  const doc = await loadEditablePdf(pdf);
   const all = doc.getPages();
   for (const n of pages) if (all[n - 1]) removeOverlays(doc, all[n - 1]);
   return doc.save({ updateFieldAppearances: false });
 }
 
 /** The frame outside geometry is in: the displayed page, or that page turned by the geometry's quarter turn. */
-function frameOf(page: PdfJsPage, display: PageFrame, geo: PageGeometry): PageFrame {
+function frameOf(page: PDFPageProxy, display: PageFrame, geo: PageGeometry): PageFrame {
   return geo.turn ? pageFrame(page, (display.rotate + geo.turn) % 360) : display;
 }
 
@@ -115,7 +115,7 @@ function toDisplay(c: DetectedCell, reading: PageFrame, display: PageFrame): Det
   return out;
 }
 
-async function anyWidget(doc: Awaited<ReturnType<typeof openPdfJs>>, pages: number[]): Promise<boolean> {
+async function anyWidget(doc: PDFDocumentProxy, pages: number[]): Promise<boolean> {
   for (const n of pages) {
     const annots = (await (await doc.getPage(n)).getAnnotations()) as WidgetAnnotation[];
     if (annots.some((a) => a.subtype === 'Widget' && !!a.fieldName)) return true;

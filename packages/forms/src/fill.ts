@@ -4,8 +4,9 @@ import { AcroFields, checkboxChoice } from './acroform-fill.js';
 import { boxIou } from './convert.js';
 import { FontPicker } from './fonts.js';
 import { drawCheckOverlay, drawTextOverlay, removeOverlays } from './overlay.js';
-import { frameOf, loadPdfLib } from './pdf-doc.js';
-import { remapBox } from './pdfjs.js';
+import { loadEditablePdf } from '@quire/format-pdf';
+import { frameOf } from './pdf-doc.js';
+import { remapBox } from './page-frame.js';
 import { cellValue, refreshCells } from './refresh.js';
 import { detailBoxes } from './cell-boxes.js';
 import { removeTypedContent } from './text-removal.js';
@@ -20,7 +21,7 @@ type NBox = [number, number, number, number];
  * `filled` counts the cells whose value changed, read back from the output.
  */
 export async function fillForm(pdf: Uint8Array, cells: DetectedCell[], assignments: FillAssignment[], opts: FillOptions = {}): Promise<FillResult> {
-  const doc = await loadPdfLib(pdf);
+  const doc = await loadEditablePdf(pdf);
   const fonts = new FontPicker(doc, opts.fontBytes);
   let acro: AcroFields | undefined;
   const fields = () => (acro ??= new AcroFields(doc, fonts));

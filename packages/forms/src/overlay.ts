@@ -7,7 +7,8 @@ import { parseContent, rewrite } from './content-stream.js';
 import { coverable, type FontPicker } from './fonts.js';
 import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { FILL_TAG } from './page-geometry.js';
-import { mul, type Matrix, type PageFrame } from './pdfjs.js';
+import { type Matrix, multiply } from '@quire/format-pdf';
+import type { PageFrame } from './page-frame.js';
 
 export const OVERLAY_PREFIX = 'QuireOverlay';
 type NBox = [number, number, number, number];
@@ -16,7 +17,7 @@ type NBox = [number, number, number, number];
 function cellFrame(frame: PageFrame, box: NBox) {
   const x0 = box[0] * frame.width, y1 = box[3] * frame.height;
   const w = (box[2] - box[0]) * frame.width, h = (box[3] - box[1]) * frame.height;
-  const m: Matrix = mul(frame.toUser, [1, 0, 0, -1, x0, y1]);
+  const m: Matrix = multiply(frame.toUser, [1, 0, 0, -1, x0, y1]);
   return { w, h, m, toLocal: (b: NBox) => ({ x0: b[0] * frame.width - x0, y0: y1 - b[3] * frame.height, x1: b[2] * frame.width - x0, y1: y1 - b[1] * frame.height }) };
 }
 

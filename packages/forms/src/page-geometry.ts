@@ -1,7 +1,10 @@
 import type { RawRect, RawSegment, RawWord } from '@quire/core';
 import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
-import { AnnotationMode, OPS, apply, mul, pageFrame, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { type Matrix, type PDFPageProxy, applyMatrix, loadPdfjs, multiply } from '@quire/format-pdf';
+import { pageFrame, type PageFrame } from './page-frame.js';
 import type { GeoWord, PageGeometry } from './types.js';
+
+const { OPS, AnnotationMode } = await loadPdfjs();
 
 /**
  * Reads a page's words and drawing through pdf.js into a PageGeometry (normalized, top-left origin).
@@ -9,7 +12,7 @@ import type { GeoWord, PageGeometry } from './types.js';
  * estimated with Helvetica's advance widths (pdf.js gives only the run's extent), which is close
  * enough to place a fill-in line and to attribute text to cells.
  */
-export async function readPageGeometry(page: PdfJsPage, frame: PageFrame): Promise<PageGeometry> {
+export async function readPageGeometry(page: PDFPageProxy, frame: PageFrame): Promise<PageGeometry> {
   const tc = await page.getTextContent({ includeMarkedContent: true });
   const [words, drawing] = [readWords(tc.items, frame), await readDrawing(page, frame)];
   return { width: frame.width, height: frame.height, words, ...drawing };
@@ -20,7 +23,7 @@ export async function readPageGeometry(page: PdfJsPage, frame: PageFrame): Promi
  * drawn upright and the page turned by /Rotate, or the reverse), cells are found with the text made
  * horizontal, and `frame` says which frame the normalized coordinates are in.
  */
-export async function readPageGeometryUpright(page: PdfJsPage): Promise<{ geo: PageGeometry; frame: PageFrame }> {
+export async function readPageGeometryUpright(page: PDFPageProxy): Promise<{ geo: PageGeometry; frame: PageFrame }> {
   const tc = await page.getTextContent({ includeMarkedContent: true });
   const weight = new Map<number, number>();
   for (const raw of tc.items) {
@@ -80,7 +83,7 @@ function splitItem(it: TextItemLike, f: PageFrame): RawWord[] {
     const s1 = advance(it.str.slice(0, m.index + m[0].length)) / total * it.width;
     const corners: [number, number][] = [];
     for (const s of [s0, s1]) for (const h of [-0.22 * fontSize, 0.9 * fontSize]) {
-      corners.push(apply(f.toDisplay, e + dir[0] * s + up[0] * h, fy + dir[1] * s + up[1] * h));
+      corners.push(applyMatrix(f.toDisplay, e + dir[0] * s + up[0] * h, fy + dir[1] * s + up[1] * h));
     }
     const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
     words.push({
@@ -104,7 +107,7 @@ type Drawing = Pick<PageGeometry, 'segments' | 'rects' | 'marks'>;
  * pdf.js gives them without their placement); shapes inside /QuireFill or /Tx marked content are
  * flagged `fill` (Quire's check marks, a field's drawing), like the words there.
  */
-async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Drawing>> {
+async function readDrawing(page: PDFPageProxy, f: PageFrame): Promise<Required<Drawing>> {
   const { fnArray, argsArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   const out: Required<Drawing> = { segments: [], rects: [], marks: [] };
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
@@ -118,18 +121,18 @@ async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Draw
     else if (fn === OPS.endMarkedContent) tags.pop();
     else if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, fill, lineWidth });
-      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = mul(ctm, Array.from(args[0] as ArrayLike<number>));
+      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = multiply(ctm, Array.from(args[0] as ArrayLike<number>));
     } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
       const s = stack.pop();
       if (s) ({ ctm, fill, lineWidth } = s);
-    } else if (fn === OPS.transform) ctm = mul(ctm, args);
+    } else if (fn === OPS.transform) ctm = multiply(ctm, args);
     else if (fn === OPS.setFillRGBColor) fill = String(args[0]);
     else if (fn === OPS.setLineWidth) lineWidth = Number(args[0]);
     else if (fn === OPS.constructPath) {
       const paintOp = args[0] as number;
       const data = args[1]?.[0] as ArrayLike<number> | undefined;
       if (!data || (!STROKE_OPS.has(paintOp) && !FILL_OPS.has(paintOp))) continue;
-      const m = mul(f.toDisplay, ctm);
+      const m = multiply(f.toDisplay, ctm);
       const widthPt = lineWidth * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
       const before = { s: out.segments.length, r: out.rects.length, m: out.marks.length };
       for (const sp of subPaths(data, m)) addShape(out, sp, f, STROKE_OPS.has(paintOp), FILL_OPS.has(paintOp), fill, widthPt);
@@ -146,10 +149,10 @@ function subPaths(d: ArrayLike<number>, m: Matrix): SubPath[] {
   let cur: SubPath | null = null;
   for (let k = 0; k < d.length;) {
     const op = d[k++];
-    if (op === 0) { cur = { pts: [apply(m, d[k], d[k + 1])], curve: false, closed: false }; res.push(cur); k += 2; }
-    else if (op === 1) { cur?.pts.push(apply(m, d[k], d[k + 1])); k += 2; }
-    else if (op === 2) { if (cur) { cur.curve = true; cur.pts.push(apply(m, d[k], d[k + 1]), apply(m, d[k + 2], d[k + 3]), apply(m, d[k + 4], d[k + 5])); } k += 6; }
-    else if (op === 3) { if (cur) { cur.curve = true; cur.pts.push(apply(m, d[k], d[k + 1]), apply(m, d[k + 2], d[k + 3])); } k += 4; }
+    if (op === 0) { cur = { pts: [applyMatrix(m, d[k], d[k + 1])], curve: false, closed: false }; res.push(cur); k += 2; }
+    else if (op === 1) { cur?.pts.push(applyMatrix(m, d[k], d[k + 1])); k += 2; }
+    else if (op === 2) { if (cur) { cur.curve = true; cur.pts.push(applyMatrix(m, d[k], d[k + 1]), applyMatrix(m, d[k + 2], d[k + 3]), applyMatrix(m, d[k + 4], d[k + 5])); } k += 6; }
+    else if (op === 3) { if (cur) { cur.curve = true; cur.pts.push(applyMatrix(m, d[k], d[k + 1]), applyMatrix(m, d[k + 2], d[k + 3])); } k += 4; }
     else if (op === 4) { if (cur) cur.closed = true; }
     else break;
   }
@@ -222,7 +225,7 @@ function hexToRgb(hex: string): [number, number, number] | undefined {
 }
 
 /** True when a page has no text and no drawing worth detecting on: an image-only (scanned) page. */
-export async function pageHasImages(page: PdfJsPage): Promise<boolean> {
+export async function pageHasImages(page: PDFPageProxy): Promise<boolean> {
   const { fnArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   return fnArray.some((fn) => fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject);
 }

@@ -1,18 +1,8 @@
 import {
-  PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFObject, PDFRef, PDFStream, decodePDFRawStream, type PDFPage,
+  PDFArray, PDFDict, type PDFDocument, PDFName, PDFRawStream, type PDFObject, PDFRef, PDFStream, decodePDFRawStream, type PDFPage,
 } from 'pdf-lib';
-import { QuireError } from '@quire/core';
-import { invert, type Matrix, type PageFrame } from './pdfjs.js';
-
-export async function loadPdfLib(bytes: Uint8Array): Promise<PDFDocument> {
-  try {
-    return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
-  } catch (e) {
-    const msg = (e as Error).message ?? String(e);
-    if (/encrypt/i.test(msg)) throw new QuireError('FILE_003', 'The PDF is encrypted', { reason: msg });
-    throw new QuireError('FILE_003', 'The PDF could not be read', { reason: msg });
-  }
-}
+import { type Matrix, invertMatrix } from '@quire/format-pdf';
+import type { PageFrame } from './page-frame.js';
 
 /** The same user→display transform pdf.js's viewport uses (scale 1), computed from pdf-lib's page. */
 export function frameOf(page: PDFPage, rotation?: number): PageFrame {
@@ -27,7 +17,7 @@ export function frameOf(page: PDFPage, rotation?: number): PageFrame {
   const width = swap ? vy1 - vy0 : vx1 - vx0, height = swap ? vx1 - vx0 : vy1 - vy0;
   const offX = swap ? Math.abs(cy - vy0) : Math.abs(cx - vx0), offY = swap ? Math.abs(cx - vx0) : Math.abs(cy - vy0);
   const t: Matrix = [A, B, C, D, offX - A * cx - C * cy, offY - B * cx - D * cy];
-  return { width, height, rotate, toDisplay: t, toUser: invert(t) };
+  return { width, height, rotate, toDisplay: t, toUser: invertMatrix(t) };
 }
 
 /** Decoded bytes of a stream (raw streams are decoded through their filters). */

@@ -2,7 +2,8 @@ import { PDFDict, PDFName, PDFRef, PDFStream, type PDFDocument, type PDFPage } f
 import { num, parseContent, rewrite, type Op, type Operand } from './content-stream.js';
 import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { OVERLAY_PREFIX } from './overlay.js';
-import { apply, mul, type Matrix, type PageFrame } from './pdfjs.js';
+import { type Matrix, applyMatrix, multiply } from '@quire/format-pdf';
+import type { PageFrame } from './page-frame.js';
 
 type NBox = [number, number, number, number];
 /** Areas whose typed content should go: text cells lose their text, checkbox boxes also their marks (paths). */
@@ -23,7 +24,7 @@ export function removeTypedContent(doc: PDFDocument, page: PDFPage, frame: PageF
   if (!targets.length) return 0;
   const edits = new Map<string, { ref: PDFRef; stream: PDFStream; bytes: Uint8Array; ops: Op[]; drop: Map<number, string> }>();
   const visited = new Set<string>();
-  const norm = (x: number, y: number) => { const [dx, dy] = apply(frame.toDisplay, x, y); return [dx / frame.width, dy / frame.height]; };
+  const norm = (x: number, y: number) => { const [dx, dy] = applyMatrix(frame.toDisplay, x, y); return [dx / frame.width, dy / frame.height]; };
   const inTarget = (x: number, y: number) => {
     const [nx, ny] = norm(x, y);
     return targets.some((t) => nx >= t.box[0] - 0.002 && nx <= t.box[2] + 0.002 && ny >= t.box[1] - 0.002 && ny <= t.box[3] + 0.002);
@@ -69,7 +70,7 @@ function interpret(
   let path: { idx: number[]; pts: [number, number][]; clip: boolean } = { idx: [], pts: [], clip: false };
   const fonts = lookupDict(doc, ctx.res, 'Font'), xobjects = lookupDict(doc, ctx.res, 'XObject');
   const show = (k: Op, strs: Operand[], replacement: string) => {
-    const [x, y] = apply(mul(ctm, tm), 0.25 * ts.tfs, ts.ts + 0.3 * ts.tfs);
+    const [x, y] = applyMatrix(multiply(ctm, tm), 0.25 * ts.tfs, ts.ts + 0.3 * ts.tfs);
     const bytes = strs.flatMap((s) => (s.t === 'str' ? [...s.v] : []));
     const leader = bytes.length > 0 && !ts.twoByte && bytes.every((b) => b === 0x5f || b === 0x2e || b === 0x20);
     if (!leader && bytes.length && inTarget(x, y)) drop.set(ops.indexOf(k), replacement);
@@ -82,19 +83,19 @@ function interpret(
         adv += n * (0.5 * ts.tfs + ts.tc) + spaces * ts.tw;
       }
     }
-    tm = mul(tm, [1, 0, 0, 1, adv * ts.th, 0]);
+    tm = multiply(tm, [1, 0, 0, 1, adv * ts.th, 0]);
   };
-  const nextLine = () => { tlm = mul(tlm, [1, 0, 0, 1, 0, -ts.tl]); tm = tlm; };
+  const nextLine = () => { tlm = multiply(tlm, [1, 0, 0, 1, 0, -ts.tl]); tm = tlm; };
   ops.forEach((o, k) => {
     const a = o.args;
     switch (o.op) {
       case 'q': stack.push({ ctm, ts: { ...ts } }); break;
       case 'Q': { const s = stack.pop(); if (s) { ctm = s.ctm; ts = s.ts; } break; }
-      case 'cm': ctm = mul(ctm, a.map(num) as Matrix); break;
+      case 'cm': ctm = multiply(ctm, a.map(num) as Matrix); break;
       case 'BT': tm = [1, 0, 0, 1, 0, 0]; tlm = tm; break;
       case 'Tm': tm = a.map(num) as Matrix; tlm = tm; break;
-      case 'Td': tlm = mul(tlm, [1, 0, 0, 1, num(a[0]), num(a[1])]); tm = tlm; break;
-      case 'TD': ts.tl = -num(a[1]); tlm = mul(tlm, [1, 0, 0, 1, num(a[0]), num(a[1])]); tm = tlm; break;
+      case 'Td': tlm = multiply(tlm, [1, 0, 0, 1, num(a[0]), num(a[1])]); tm = tlm; break;
+      case 'TD': ts.tl = -num(a[1]); tlm = multiply(tlm, [1, 0, 0, 1, num(a[0]), num(a[1])]); tm = tlm; break;
       case 'T*': nextLine(); break;
       case 'TL': ts.tl = num(a[0]); break;
       case 'Tc': ts.tc = num(a[0]); break;
@@ -119,7 +120,7 @@ function interpret(
         const mArr = xs.dict.lookup(PDFName.of('Matrix'));
         const m = mArr && 'asArray' in mArr ? ((mArr as unknown as { asArray(): { asNumber?: () => number }[] }).asArray().map((x) => x.asNumber?.() ?? 0) as Matrix) : ([1, 0, 0, 1, 0, 0] as Matrix);
         const res = lookupDict(doc, xs.dict, 'Resources') ?? ctx.res;
-        recurse(ref, xs, mul(ctm, m), res);
+        recurse(ref, xs, multiply(ctm, m), res);
         break;
       }
       default:
@@ -131,7 +132,7 @@ function interpret(
         } else if (o.op === 'W' || o.op === 'W*') path.clip = true;
         else if (PAINT_OPS.has(o.op)) {
           if (!path.clip && path.pts.length && o.op !== 'n') {
-            const user = path.pts.map(([x, y]) => apply(ctm, x, y));
+            const user = path.pts.map(([x, y]) => applyMatrix(ctm, x, y));
             const xs = user.map((p) => p[0]), ys = user.map((p) => p[1]);
             const small = Math.max(...xs) - Math.min(...xs) < 20 && Math.max(...ys) - Math.min(...ys) < 20;
             if (small && markInCheck([Math.min(...xs), Math.min(...ys)], [Math.max(...xs), Math.max(...ys)])) {

@@ -1,3 +1,6 @@
 export { readPdf, readPdfPages, type PdfReadResult } from './read.js';
 export { openPdf, type PdfHandle } from './handle.js';
-export { setPdfWorkerThread, loadPdfjs } from './pdfjs.js';
+export { setPdfWorkerThread, loadPdfjs, openDocument, standardFontFile, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.js';
+export { loadEditablePdf } from './pdf-lib-document.js';
+export { encryptedPdfError, unreadablePdfError } from './errors.js';
+export { type Matrix, IDENTITY, multiply, applyMatrix, invertMatrix } from './matrix.js';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { QuireError } from '@quire/core';
+import { pdfjsOpenError } from './errors.js';
 import { guardBuiltins, installPolyfills } from './polyfills.js';
 
 type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -36,9 +37,14 @@ export function loadPdfjs(): Promise<PdfjsModule> {
   return loaded;
 }
 
+const pdfjsDir = () => path.dirname(require.resolve('pdfjs-dist/package.json'));
+
+/** A font file of pdfjs-dist's standard_fonts folder (Liberation Sans, Foxit's Type 1 fonts): read-only library assets. */
+export const standardFontFile = (name: string) => path.join(pdfjsDir(), 'standard_fonts', name);
+
 /** Resource folders shipped inside pdfjs-dist; pdf.js requires the trailing '/'. Nothing is fetched. */
 function resourceOptions() {
-  const dir = path.dirname(require.resolve('pdfjs-dist/package.json'));
+  const dir = pdfjsDir();
   return {
     standardFontDataUrl: path.join(dir, 'standard_fonts') + '/',
     cMapUrl: path.join(dir, 'cmaps') + '/',
@@ -238,15 +244,6 @@ export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): P
   } catch (e) {
     await task.destroy().catch(() => undefined);
     release();
-    throw mapOpenError(e);
+    throw pdfjsOpenError(e);
   }
-}
-
-function mapOpenError(e: unknown): QuireError {
-  const name = (e as { name?: string })?.name;
-  const message = e instanceof Error ? e.message : String(e);
-  if (name === 'PasswordException') {
-    return new QuireError('FILE_003', 'The PDF is encrypted with a password; remove the password and upload again', { reason: 'encrypted' });
-  }
-  return new QuireError('FILE_003', `The PDF could not be read: ${message}`, { reason: name === 'InvalidPDFException' ? 'invalid' : 'corrupted' });
 }
