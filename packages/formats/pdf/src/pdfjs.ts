@@ -57,7 +57,21 @@ function resourceOptions() {
 export interface OpenOptions {
   /** Images larger than this many pixels are not decoded (decompression-bomb guard). */
   maxImagePixels?: number;
+  /**
+   * Parse on the shared worker thread whatever setPdfWorkerThread says: for callers on an event loop
+   * that serves requests (the gateway's intake), where pdf.js must never parse (design rule 6).
+   */
+  offThread?: boolean;
 }
+
+/** Random access to a document that is not held in memory (a blob store's range reads). */
+export interface RangeSource {
+  size: number;
+  /** Bytes [start, end). */
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+const RANGE_CHUNK = 64 * 1024;
 
 /**
  * pdf.js's parser (its "worker": content streams, fonts, text items, operator lists) runs on one
@@ -183,8 +197,8 @@ function useWorkerThread(): boolean {
   return workerThreadEnabled;
 }
 
-function acquireWorker(pdfjs: PdfjsModule): SharedWorker | undefined {
-  if (!useWorkerThread()) return undefined;
+function acquireWorker(pdfjs: PdfjsModule, force = false): SharedWorker | undefined {
+  if (!force && !useWorkerThread()) return undefined;
   if (!shared || shared.dead) {
     const { port1, port2 } = new MessageChannel();
     const workerUrl = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
@@ -211,16 +225,23 @@ function releaseWorker(s: SharedWorker | undefined): void {
   if (--s.open === 0) { s.thread.unref(); s.port.unref(); }
 }
 
-/** Opens a document; maps pdf.js failures to FILE_003 (encrypted, corrupt, not a PDF). */
-export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
-  if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
+/**
+ * Opens a document, held in memory or read by range (xref and the objects asked for only); maps pdf.js
+ * failures to FILE_003 (encrypted, corrupt, not a PDF).
+ */
+export async function openDocument(source: Uint8Array | RangeSource, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
+  const size = source instanceof Uint8Array ? source.length : source.size;
+  if (size === 0) throw new QuireError('FILE_004', 'Empty file');
   const pdfjs = await loadPdfjs();
-  const sw = acquireWorker(pdfjs);
+  const sw = acquireWorker(pdfjs, opts.offThread);
   let released = false;
   const release = () => { if (!released) { released = true; releaseWorker(sw); } };
+  const input = source instanceof Uint8Array
+    ? { data: new Uint8Array(source) } // a copy: pdf.js transfers (detaches) the buffer it is given
+    : { range: await rangeTransport(pdfjs, source), length: size, rangeChunkSize: RANGE_CHUNK, disableAutoFetch: true, disableStream: true };
   const task = pdfjs.getDocument({
     ...(sw ? { worker: sw.worker } : {}),
-    data: new Uint8Array(bytes), // a copy: pdf.js transfers (detaches) the buffer it is given
+    ...input,
     ...resourceOptions(),
     isEvalSupported: false,
     useSystemFonts: false,
@@ -246,4 +267,12 @@ export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): P
     release();
     throw pdfjsOpenError(e);
   }
+}
+
+async function rangeTransport(pdfjs: PdfjsModule, src: RangeSource) {
+  const transport = new pdfjs.PDFDataRangeTransport(src.size, await src.read(0, Math.min(src.size, RANGE_CHUNK)));
+  transport.requestDataRange = (begin: number, end: number) => {
+    src.read(begin, end).then((chunk) => transport.onDataRange(begin, chunk), () => transport.abort());
+  };
+  return transport;
 }
