@@ -3,11 +3,10 @@ import {
   popGraphicsState, pushGraphicsState, setFillingGrayscaleColor, setFontAndSize, setLineCap, setLineJoin, setLineWidth,
   setStrokingGrayscaleColor, showText, stroke, type PDFDocument, type PDFFont, type PDFOperator, type PDFPage,
 } from 'pdf-lib';
-import { parseContent, rewrite } from './content-stream.js';
 import { coverable, type FontPicker } from './fonts.js';
 import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { FILL_TAG } from './page-geometry.js';
-import { type Matrix, multiply } from '@quire/format-pdf';
+import { type Matrix, isName, multiply, parseContent, rewriteContent } from '@quire/format-pdf';
 import type { PageFrame } from './page-frame.js';
 
 export const OVERLAY_PREFIX = 'QuireOverlay';
@@ -109,9 +108,9 @@ export function removeOverlays(doc: PDFDocument, page: PDFPage, names?: Set<stri
     const drop = new Map<number, string>();
     ops.forEach((o, k) => {
       const a = o.args[0];
-      if (o.op === 'Do' && a?.t === 'name' && match(a.v)) { drop.set(k, ''); removed.add(a.v); }
+      if (o.op === 'Do' && isName(a) && match(a.name)) { drop.set(k, ''); removed.add(a.name); }
     });
-    if (drop.size) replaceStream(doc, ref, stream, rewrite(bytes, ops, drop));
+    if (drop.size) replaceStream(doc, ref, stream, rewriteContent(bytes, ops, drop));
   }
   const xo = lookupDict(doc, pageResources(doc, page), 'XObject');
   if (xo instanceof PDFDict) for (const key of xo.keys()) if (match(key.decodeText())) { xo.delete(key); removed.add(key.decodeText()); }

@@ -5,3 +5,4 @@ export { loadEditablePdf } from './pdf-lib-document.js';
 export { countPdfPages } from './page-count.js';
 export { encryptedPdfError, unreadablePdfError } from './errors.js';
 export { type Matrix, IDENTITY, multiply, applyMatrix, invertMatrix } from './matrix.js';
+export { type ContentOp, type Operand, isName, isString, numberOf, parseContent, rewriteContent } from './content-stream.js';
