@@ -6,3 +6,5 @@ export { countPdfPages } from './page-count.js';
 export { encryptedPdfError, unreadablePdfError } from './errors.js';
 export { type Matrix, IDENTITY, multiply, applyMatrix, invertMatrix } from './matrix.js';
 export { type ContentOp, type Operand, isName, isString, numberOf, parseContent, rewriteContent } from './content-stream.js';
+export { readPageWords, type PageWordsOptions } from './page-words.js';
+export type { FlaggedWord } from './text.js';

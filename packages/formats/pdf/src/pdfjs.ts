@@ -204,7 +204,9 @@ function acquireWorker(pdfjs: PdfjsModule, force = false): SharedWorker | undefi
     const workerUrl = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
     const thread = new Worker(WORKER_THREAD_SOURCE, { eval: true, workerData: { port: port2, workerUrl }, transferList: [port2] });
     const port = trackingPort(port1);
-    const s: SharedWorker = { worker: new pdfjs.PDFWorker({ port } as never), thread, port: port1, open: 0, dead: false };
+    // verbosity as getDocument's: errors only (the worker's own default prints pdf.js's warnings to stdout)
+    const worker = new pdfjs.PDFWorker({ port, verbosity: pdfjs.VerbosityLevel.ERRORS } as never);
+    const s: SharedWorker = { worker, thread, port: port1, open: 0, dead: false };
     const die = (e?: unknown) => {
       if (s.dead) return;
       s.dead = true;
