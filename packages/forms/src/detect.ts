@@ -1,6 +1,6 @@
 import { QuireError } from '@quire/core';
-import { type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument } from '@quire/format-pdf';
-import { fieldTooltips, widgetCells, type WidgetAnnotation } from './acroform-detect.js';
+import { type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument, readFieldWidgets } from '@quire/format-pdf';
+import { fieldTooltips, widgetCells } from './acroform-detect.js';
 import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
@@ -37,7 +37,7 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     for (const n of pages) {
       const page = await doc.getPage(n);
       const display = pageFrame(page);
-      const annots = ((await page.getAnnotations({ intent: 'display' })) as WidgetAnnotation[]).filter((a) => a.subtype === 'Widget' && !!a.fieldName && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
+      const annots = await readFieldWidgets(page);
       const outside = opts.geometry?.[n];
       const read = outside ? { geo: outside, frame: frameOf(page, display, outside) } : await readPageGeometryUpright(page);
       const { geo, frame } = read;
@@ -117,8 +117,7 @@ function toDisplay(c: DetectedCell, reading: PageFrame, display: PageFrame): Det
 
 async function anyWidget(doc: PDFDocumentProxy, pages: number[]): Promise<boolean> {
   for (const n of pages) {
-    const annots = (await (await doc.getPage(n)).getAnnotations()) as WidgetAnnotation[];
-    if (annots.some((a) => a.subtype === 'Widget' && !!a.fieldName)) return true;
+    if ((await readFieldWidgets(await doc.getPage(n))).length) return true;
   }
   return false;
 }

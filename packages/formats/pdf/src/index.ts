@@ -8,3 +8,4 @@ export { type Matrix, IDENTITY, multiply, applyMatrix, invertMatrix } from './ma
 export { type ContentOp, type Operand, isName, isString, numberOf, parseContent, rewriteContent } from './content-stream.js';
 export { readPageWords, type PageWordsOptions } from './page-words.js';
 export type { FlaggedWord } from './text.js';
+export { type FieldWidget, type WidgetAnnotation, isFieldWidget, readFieldWidgets } from './widgets.js';
