@@ -4,7 +4,7 @@ import { detailBoxes } from './cell-boxes.js';
 import { save } from './fill.js';
 import { removeOverlays } from './overlay.js';
 import { loadEditablePdf } from '@quire/format-pdf';
-import { frameOf } from './pdf-doc.js';
+import { pdfLibPageFrame } from './page-frame.js';
 import { hasValue, refreshCells } from './refresh.js';
 import { removeTypedContent, type RemovalTarget } from './text-removal.js';
 import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
@@ -50,7 +50,7 @@ export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage:
   }
   for (const [n, targets] of byPage) {
     const page = pages[n - 1];
-    if (page) removeTypedContent(doc, page, frameOf(page), targets);
+    if (page) removeTypedContent(doc, page, pdfLibPageFrame(page), targets);
   }
   const bytes = await save(doc);
   const refreshed = await refreshCells(bytes, cells, cells.map(emptied));

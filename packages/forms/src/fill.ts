@@ -5,8 +5,7 @@ import { boxIou } from './convert.js';
 import { FontPicker } from './fonts.js';
 import { drawCheckOverlay, drawTextOverlay, removeOverlays } from './overlay.js';
 import { loadEditablePdf } from '@quire/format-pdf';
-import { frameOf } from './pdf-doc.js';
-import { remapBox } from './page-frame.js';
+import { pdfLibPageFrame, remapBox } from './page-frame.js';
 import { cellValue, refreshCells } from './refresh.js';
 import { detailBoxes } from './cell-boxes.js';
 import { removeTypedContent } from './text-removal.js';
@@ -64,9 +63,9 @@ async function applyOne(ctx: Ctx, cell: DetectedCell, value: string): Promise<Ov
     }
     return ctx.overlays;
   }
-  const frame = frameOf(ctx.page);
+  const frame = pdfLibPageFrame(ctx.page);
   // overlays are drawn upright for the cell's text; boxes move into that frame
-  const drawFrame = cell.readingRotation !== undefined ? frameOf(ctx.page, cell.readingRotation) : frame;
+  const drawFrame = cell.readingRotation !== undefined ? pdfLibPageFrame(ctx.page, cell.readingRotation) : frame;
   const inDraw = (b: NBox): NBox => (drawFrame === frame ? b : remapBox(b, frame, drawFrame));
   // Quire's earlier drawing in this cell is replaced, never stacked
   const prior = ctx.overlays.filter((o) => o.page_number === cell.page_number && boxIou(o.bounding_box, cell.bounding_box) >= 0.5);

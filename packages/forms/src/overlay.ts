@@ -4,9 +4,10 @@ import {
   setStrokingGrayscaleColor, showText, stroke, type PDFDocument, type PDFFont, type PDFOperator, type PDFPage,
 } from 'pdf-lib';
 import { coverable, type FontPicker } from './fonts.js';
-import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { FILL_TAG } from './page-geometry.js';
-import { type Matrix, isName, multiply, parseContent, rewriteContent } from '@quire/format-pdf';
+import {
+  type Matrix, isName, lookupDict, multiply, pageContents, pageResources, parseContent, replaceStream, rewriteContent, streamBytes,
+} from '@quire/format-pdf';
 import type { PageFrame } from './page-frame.js';
 
 export const OVERLAY_PREFIX = 'QuireOverlay';

@@ -1,3 +1,4 @@
+import type { PDFPage } from 'pdf-lib';
 import { type Matrix, type PDFPageProxy, applyMatrix, invertMatrix } from '@quire/format-pdf';
 
 /**
@@ -19,6 +20,22 @@ export function pageFrame(page: PDFPageProxy, rotation?: number): PageFrame {
   const vp = page.getViewport({ scale: 1, ...(rotation !== undefined ? { rotation } : {}) });
   const t = vp.transform as Matrix;
   return { width: vp.width, height: vp.height, rotate: rotation ?? page.rotate, toDisplay: t, toUser: invertMatrix(t) };
+}
+
+/** The same user→display transform pdf.js's viewport uses (scale 1), computed from pdf-lib's page. */
+export function pdfLibPageFrame(page: PDFPage, rotation?: number): PageFrame {
+  const crop = page.getCropBox(), media = page.getMediaBox();
+  const x0 = Math.max(crop.x, media.x), y0 = Math.max(crop.y, media.y);
+  const x1 = Math.min(crop.x + crop.width, media.x + media.width), y1 = Math.min(crop.y + crop.height, media.y + media.height);
+  const [vx0, vy0, vx1, vy1] = x1 > x0 && y1 > y0 ? [x0, y0, x1, y1] : [media.x, media.y, media.x + media.width, media.y + media.height];
+  const rotate = (((rotation ?? page.getRotation().angle) % 360) + 360) % 360;
+  const cx = (vx0 + vx1) / 2, cy = (vy0 + vy1) / 2;
+  const [A, B, C, D] = rotate === 90 ? [0, 1, 1, 0] : rotate === 180 ? [-1, 0, 0, 1] : rotate === 270 ? [0, -1, -1, 0] : [1, 0, 0, -1];
+  const swap = A === 0;
+  const width = swap ? vy1 - vy0 : vx1 - vx0, height = swap ? vx1 - vx0 : vy1 - vy0;
+  const offX = swap ? Math.abs(cy - vy0) : Math.abs(cx - vx0), offY = swap ? Math.abs(cx - vx0) : Math.abs(cy - vy0);
+  const t: Matrix = [A, B, C, D, offX - A * cx - C * cy, offY - B * cx - D * cy];
+  return { width, height, rotate, toDisplay: t, toUser: invertMatrix(t) };
 }
 
 /** Maps a normalized box from one frame of a page to another (e.g. reading frame → display frame). */

@@ -1,8 +1,8 @@
 import { PDFDict, PDFName, PDFRef, PDFStream, type PDFDocument, type PDFPage } from 'pdf-lib';
-import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { OVERLAY_PREFIX } from './overlay.js';
 import {
-  type ContentOp, type Matrix, type Operand, applyMatrix, isName, isString, multiply, numberOf, parseContent, rewriteContent,
+  type ContentOp, type Matrix, type Operand, applyMatrix, isName, isString, lookupDict, multiply, numberOf, pageContents, pageResources,
+  parseContent, replaceStream, rewriteContent, streamBytes,
 } from '@quire/format-pdf';
 import type { PageFrame } from './page-frame.js';
 

@@ -1,5 +1,6 @@
 import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import type { PDFDict, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib';
+import { L, decodeStream, loadPdfLib } from './pdf-lib-objects.js';
 import { END, Lexer, OPERATOR, OP_BDC, OP_BI, OP_BMC, OP_DO, type Operand, isName } from './content-stream.js';
 import type { OperatorListLike } from './vector.js';
 
@@ -26,11 +27,6 @@ export interface MarkedSpan { tag: string; actualText?: string }
 
 const MAX_FORM_DEPTH = 16;
 
-/**
- * pdf-lib, imported on first use (about 0.2 s of module loading that a process reading only untagged
- * PDFs never pays). Set before any content stream is scanned.
- */
-let L: typeof import('pdf-lib');
 
 /**
  * The marked-content spans of a document's pages, read with pdf-lib. pdf-lib parses every object of the
@@ -122,11 +118,6 @@ export function mayHaveActualText(bytes: Uint8Array): boolean {
   }
 }
 
-/** Imports pdf-lib once (see L). */
-export async function loadPdfLib(): Promise<void> {
-  L ??= await import('pdf-lib');
-}
-
 async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   try {
     await loadPdfLib();
@@ -135,23 +126,6 @@ async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A stream's decoded bytes. Flate, by far the commonest content stream filter, goes through Node's zlib
- * (several times faster than pdf-lib's JavaScript inflate; a truncated stream gives what it has, as
- * pdf.js does); other filters and chains through pdf-lib.
- */
-function decodeStream(s: PDFRawStream): Uint8Array {
-  const filter = s.dict.lookup(L.PDFName.of('Filter'));
-  if (filter === undefined) return s.contents;
-  const only = filter instanceof L.PDFArray && filter.size() === 1 ? filter.lookup(0) : filter;
-  if (only instanceof L.PDFName && only.asString() === '/FlateDecode' && !s.dict.has(L.PDFName.of('DecodeParms'))) {
-    try {
-      return inflateSync(s.contents, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-    } catch { /* a damaged stream: pdf-lib's decoder below is more forgiving */ }
-  }
-  return L.decodePDFRawStream(s).decode();
 }
 
 function joinParts(parts: Uint8Array[]): Uint8Array {

@@ -1,6 +1,7 @@
 import type { PDFDocument } from 'pdf-lib';
 import { QuireError } from '@quire/core';
 import { encryptedPdfError, unreadablePdfError } from './errors.js';
+import { L, loadPdfLib } from './pdf-lib-objects.js';
 import { decryptedCopy } from './pdfium.js';
 
 const LOAD_OPTIONS = { updateMetadata: false, throwOnInvalidObject: false, ignoreEncryption: true } as const;
@@ -13,8 +14,8 @@ const LOAD_OPTIONS = { updateMetadata: false, throwOnInvalidObject: false, ignor
  */
 export async function loadEditablePdf(bytes: Uint8Array): Promise<PDFDocument> {
   if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
-  const { PDFDocument } = await import('pdf-lib');
-  const doc = await load(PDFDocument, bytes);
+  await loadPdfLib();
+  const doc = await load(bytes);
   if (!doc.isEncrypted) return doc;
   let plain: Uint8Array | undefined;
   try {
@@ -23,12 +24,12 @@ export async function loadEditablePdf(bytes: Uint8Array): Promise<PDFDocument> {
     throw encryptedPdfError();
   }
   // PDFium finds no encryption that pdf-lib saw (an /Encrypt entry it ignores): the file reads as it is
-  return plain ? load(PDFDocument, plain) : doc;
+  return plain ? load(plain) : doc;
 }
 
-async function load(PDF: typeof PDFDocument, bytes: Uint8Array): Promise<PDFDocument> {
+async function load(bytes: Uint8Array): Promise<PDFDocument> {
   try {
-    return await PDF.load(bytes, LOAD_OPTIONS);
+    return await L.PDFDocument.load(bytes, LOAD_OPTIONS);
   } catch (e) {
     throw unreadablePdfError(e instanceof Error ? e.message : String(e));
   }
