@@ -1,4 +1,4 @@
-import { makeFillableForm, makeUnlistedWidgetForm } from '../fixtures/forms/make-forms.js';
+import { makeDamagedFieldForm, makeFillableForm, makeUnlistedWidgetForm } from '../fixtures/forms/make-forms.js';
 import { encryptPdf } from '../fixtures/pdf/encrypt.js';
 import { formWith, startTestServer, type TestServer } from '../support/embedded.js';
 
@@ -33,6 +33,17 @@ describe('embedded: forms detect reads are filled and cleared', () => {
     const cleared = await ok(await post('clear', { form_id: filled.form_id }));
     expect(cleared.fields_cleared).toBe(3);
     expect(cleared.form_fields.map(value)).toEqual(['', '', '']);
+  });
+
+  it.each(['type-on-kids', 'parent-not-dict', 'no-rect'] as const)('a damaged field (%s) leaves the rest of the form fillable and clearable', async (damage) => {
+    const first = await ok(await post('detect', {}, await makeDamagedFieldForm(damage)));
+    const name = first.form_fields.findIndex((c) => c.type === 'text');
+    const filled = await ok(await post('fill', { form_id: first.form_id, instructions: 'Name: Jane Doe' }));
+    expect(filled.fields_filled).toBe(1);
+    expect(filled.form_fields[name].text).toBe('Jane Doe');
+    const cleared = await ok(await post('clear', { form_id: filled.form_id }));
+    expect(cleared.fields_cleared).toBe(1);
+    expect(cleared.form_fields[name].text).toBe('');
   });
 
   it('a form encrypted with an empty user password (opens without asking): detect → fill → clear', async () => {

@@ -36,7 +36,9 @@ export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage:
   if (acroCells.length) {
     const fields = new AcroFields(doc, new FontPicker(doc));
     for (const name of new Set(acroCells.map((c) => (c.source.kind === 'acroform' ? c.source.fieldName : '')))) {
-      if (!(await fields.clear(name))) warnings.push(`Field "${name}" could not be cleared`);
+      // one field pdf-lib fails on (a damaged dictionary) is reported, as fill reports its values unapplied
+      const failure = await fields.clear(name).then((ok) => (ok ? undefined : ''), (e: unknown) => `: ${e instanceof Error ? e.message : String(e)}`);
+      if (failure !== undefined) warnings.push(`Field "${name}" could not be cleared${failure}`);
     }
     warnings.push(...fields.notes);
   }
