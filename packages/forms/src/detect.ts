@@ -1,5 +1,5 @@
 import { QuireError } from '@quire/core';
-import { type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument, readFieldWidgets } from '@quire/format-pdf';
+import { MarkedContentReader, type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument, readFieldWidgets } from '@quire/format-pdf';
 import { fieldTooltips, widgetCells } from './acroform-detect.js';
 import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
@@ -33,13 +33,15 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     const overlaid = new Set<number>();
     let tables = 0;
     let tooltips: Map<string, string> | undefined;
+    // words read as extraction reads them, marked-content replacement text (/ActualText) applied
+    const markedContent = new MarkedContentReader(pdf);
     const hasFields = ((await doc.getFieldObjects()) ?? null) !== null || (await anyWidget(doc, pages));
     for (const n of pages) {
       const page = await doc.getPage(n);
       const display = pageFrame(page);
       const annots = await readFieldWidgets(page);
       const outside = opts.geometry?.[n];
-      const read = outside ? { geo: outside, frame: frameOf(page, display, outside) } : await readPageGeometryUpright(page);
+      const read = outside ? { geo: outside, frame: frameOf(page, display, outside) } : await readPageGeometryUpright(page, markedContent);
       const { geo, frame } = read;
       const turned = frame.rotate % 360 !== display.rotate % 360;
       const fix = (cells: DetectedCell[]) => (turned ? cells.map((c) => toDisplay(c, frame, display)) : cells);

@@ -1,6 +1,6 @@
 import type { RawRect, RawSegment } from '@quire/core';
 import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
-import { type Matrix, type PDFPageProxy, applyMatrix, loadPdfjs, multiply, readPageWords } from '@quire/format-pdf';
+import { type MarkedContentReader, type Matrix, type PDFPageProxy, applyMatrix, loadPdfjs, multiply, readPageWords } from '@quire/format-pdf';
 import { pageFrame, type PageFrame } from './page-frame.js';
 import type { GeoWord, PageGeometry } from './types.js';
 
@@ -22,11 +22,11 @@ export async function readPageGeometry(page: PDFPageProxy, frame: PageFrame): Pr
  * drawn upright and the page turned by /Rotate, or the reverse), cells are found with the text made
  * horizontal, and `frame` says which frame the normalized coordinates are in.
  */
-export async function readPageGeometryUpright(page: PDFPageProxy): Promise<{ geo: PageGeometry; frame: PageFrame }> {
+export async function readPageGeometryUpright(page: PDFPageProxy, markedContent?: MarkedContentReader): Promise<{ geo: PageGeometry; frame: PageFrame }> {
   const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   // read unrotated, a word's angle on the page is its angle in user space (clockwise, as y points down)
   const unrotated = pageFrame(page, 0);
-  const plain = await wordsIn(page, ops, unrotated);
+  const plain = await wordsIn(page, ops, unrotated, markedContent);
   const weight = new Map<number, number>();
   for (const w of plain) {
     const deg = (360 - (w.angle ?? 0)) % 360;
@@ -34,7 +34,7 @@ export async function readPageGeometryUpright(page: PDFPageProxy): Promise<{ geo
   }
   const textDeg = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? page.rotate;
   const frame = pageFrame(page, textDeg === page.rotate % 360 ? undefined : textDeg);
-  const words = frame.rotate % 360 === 0 ? plain : await wordsIn(page, ops, frame);
+  const words = frame.rotate % 360 === 0 ? plain : await wordsIn(page, ops, frame, markedContent);
   return { geo: { width: frame.width, height: frame.height, words, ...readDrawing(ops, frame) }, frame };
 }
 
@@ -44,8 +44,8 @@ const FILL_TAGS = new Set([FILL_TAG, 'Tx']);
 
 type FrameWord = GeoWord & { angle?: number };
 
-async function wordsIn(page: PDFPageProxy, ops: OperatorList, f: PageFrame): Promise<FrameWord[]> {
-  const words = await readPageWords(page, ops, { viewport: f.toDisplay, width: f.width, height: f.height, flagTags: FILL_TAGS });
+async function wordsIn(page: PDFPageProxy, ops: OperatorList, f: PageFrame, markedContent?: MarkedContentReader): Promise<FrameWord[]> {
+  const words = await readPageWords(page, ops, { viewport: f.toDisplay, width: f.width, height: f.height, flagTags: FILL_TAGS, markedContent });
   return words.flatMap(({ flagged, direction: _direction, ...w }) => splitUnderscores(flagged ? { ...w, fill: true } : w));
 }
 

@@ -10,3 +10,4 @@ export { readPageWords, type PageWordsOptions } from './page-words.js';
 export type { FlaggedWord } from './text.js';
 export { type FieldWidget, type WidgetAnnotation, isFieldWidget, readFieldWidgets } from './widgets.js';
 export { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-lib-objects.js';
+export { MarkedContentReader } from './actualtext.js';

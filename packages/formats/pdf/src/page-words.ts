@@ -1,3 +1,4 @@
+import { type MarkedContentReader, alignActualText, needsMarkedContent } from './actualtext.js';
 import type { Matrix } from './matrix.js';
 import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
 import { type FlaggedWord, type FontLike, extractWords } from './text.js';
@@ -10,6 +11,8 @@ export interface PageWordsOptions {
   height: number;
   /** Marked-content tags whose words come back `flagged` (see TextContext.flagTags). */
   flagTags?: ReadonlySet<string>;
+  /** The document's marked content, for replacement text (/ActualText) as readPdf applies it; none: glyphs as drawn. */
+  markedContent?: MarkedContentReader;
 }
 
 /**
@@ -19,8 +22,10 @@ export interface PageWordsOptions {
  */
 export async function readPageWords(page: PDFPageProxy, ops: OperatorListLike, opts: PageWordsOptions): Promise<FlaggedWord[]> {
   const { OPS } = await loadPdfjs();
+  const OPS_ = OPS as unknown as Record<string, number>;
+  const actualText = opts.markedContent && needsMarkedContent(ops, OPS_)
+    ? alignActualText(ops, OPS_, (await opts.markedContent.spans(page.pageNumber).catch(() => undefined)) ?? [])
+    : undefined;
   const font = (loadedName: string) => (page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined);
-  return extractWords(ops, OPS as unknown as Record<string, number>, {
-    viewport: opts.viewport, pageWidth: opts.width, pageHeight: opts.height, font, flagTags: opts.flagTags,
-  });
+  return extractWords(ops, OPS_, { viewport: opts.viewport, pageWidth: opts.width, pageHeight: opts.height, font, flagTags: opts.flagTags, actualText });
 }
