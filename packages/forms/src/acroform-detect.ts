@@ -1,37 +1,16 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFString, type PDFObject } from 'pdf-lib';
+import { type FieldWidget, loadEditablePdf } from '@quire/format-pdf';
 import { buildPhrases, centreIn, datePatternFromActions, findDatePattern, nearestLabel, prettifyFieldName, type PtBox, type PtWord } from './labels.js';
-import { roundBox, type PageFrame } from './pdfjs.js';
+import { roundBox, type PageFrame } from './page-frame.js';
 import type { CheckboxDetail, DetectedCell } from './types.js';
-
-/** The subset of a pdf.js widget annotation we read. */
-export interface WidgetAnnotation {
-  subtype: string;
-  id?: string;
-  rect: number[];
-  fieldName?: string;
-  fieldType?: string;
-  fieldValue?: unknown;
-  alternativeText?: string;
-  checkBox?: boolean;
-  radioButton?: boolean;
-  pushButton?: boolean;
-  exportValue?: string;
-  buttonValue?: string;
-  options?: { exportValue: string; displayValue: string }[];
-  maxLen?: number;
-  comb?: boolean;
-  multiLine?: boolean;
-  actions?: unknown;
-  hidden?: boolean;
-}
 
 /**
  * Choice fields (dropdown / list box) become cells of type "text" whose `options` lists the display
  * values; the cell text is the selected display value(s) joined with ", ". Radio groups become ONE
  * checkbox cell with one checkbox_details entry per button; push buttons are not cells.
  */
-export function widgetCells(pageNumber: number, frame: PageFrame, annots: WidgetAnnotation[], words: PtWord[], widgetCount = new Map<string, number>(), rules: PtBox[] = []): DetectedCell[] {
-  const widgets = annots.filter((a) => a.subtype === 'Widget' && a.fieldName !== undefined && !a.pushButton && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
+export function widgetCells(pageNumber: number, frame: PageFrame, annots: FieldWidget[], words: PtWord[], widgetCount = new Map<string, number>(), rules: PtBox[] = []): DetectedCell[] {
+  const widgets = annots.filter((a) => !a.pushButton);
   const ptBox = (r: number[]) => {
     const [l, t, rr, b] = rectNorm(frame, r);
     return { x0: l * frame.width, y0: t * frame.height, x1: rr * frame.width, y1: b * frame.height };
@@ -43,7 +22,7 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: Widget
   const cells: DetectedCell[] = [];
   const radios = new Map<string, number[]>();
   widgets.forEach((w, i) => {
-    const name = w.fieldName!;
+    const name = w.fieldName;
     const widgetIndex = widgetCount.get(name) ?? 0;
     widgetCount.set(name, widgetIndex + 1);
     const box = boxes[i];
@@ -92,7 +71,7 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: Widget
 }
 
 /** A checkbox field with several widgets carrying different on-values behaves like a radio group. */
-function isGroupedCheckbox(w: WidgetAnnotation, all: WidgetAnnotation[]): boolean {
+function isGroupedCheckbox(w: FieldWidget, all: FieldWidget[]): boolean {
   if (!w.checkBox) return false;
   const sibs = all.filter((o) => o.fieldName === w.fieldName);
   return sibs.length > 1 && new Set(sibs.map((o) => o.exportValue)).size > 1;
@@ -100,7 +79,7 @@ function isGroupedCheckbox(w: WidgetAnnotation, all: WidgetAnnotation[]): boolea
 
 const MEANINGLESS = /^(choice|option|opt|radio|button|btn|on|off|value|kid|item|group)?\s*[_-]?\d*$/i;
 
-function radioCell(page: number, frame: PageFrame, name: string, ws: WidgetAnnotation[], boxes: PtBox[], phrases: ReturnType<typeof buildPhrases>): DetectedCell {
+function radioCell(page: number, frame: PageFrame, name: string, ws: FieldWidget[], boxes: PtBox[], phrases: ReturnType<typeof buildPhrases>): DetectedCell {
   const exportValues: string[] = [];
   const details: CheckboxDetail[] = ws.map((w, k) => {
     const ev = (w.radioButton ? w.buttonValue : w.exportValue) ?? String(k);
@@ -139,7 +118,7 @@ const centre = (b: [number, number, number, number]): [number, number] => [Math.
 export async function fieldTooltips(pdf: Uint8Array): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let doc: PDFDocument;
-  try { doc = await PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }); } catch { return out; }
+  try { doc = await loadEditablePdf(pdf); } catch { return out; } // tooltips are extras: detection goes on without them
   const text = (o: unknown) => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : undefined);
   for (const page of doc.getPages()) {
     const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);

@@ -1,5 +1,5 @@
 import {
-  PDFArray, PDFCheckBox, PDFDict, PDFDropdown, PDFHexString, PDFName, PDFString, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField,
+  PDFAcroForm, PDFArray, PDFCheckBox, PDFDict, PDFDropdown, PDFHexString, PDFName, PDFString, PDFOptionList, PDFRadioGroup, PDFRef, PDFTextField,
   type PDFDocument, type PDFField, type PDFFont, type PDFForm, type PDFObject,
 } from 'pdf-lib';
 import { labelSimilarity, normalizeLabel } from '@quire/models';
@@ -23,6 +23,8 @@ export class AcroFields {
       this.notes.push('Removed the XFA form description so that viewers show the AcroForm values');
     }
     adoptOrphanWidgets(doc);
+    const malformed = dropUnbuildableFields(doc);
+    if (malformed.length) this.notes.push(`Field(s) ${malformed.join(', ')} have a malformed dictionary and cannot be changed`);
     this.form = doc.getForm();
   }
 
@@ -184,7 +186,10 @@ function fitMultiline(f: PDFTextField, font: PDFFont, text: string): number {
   return 4;
 }
 
-/** Widgets listed on pages but missing from /AcroForm /Fields (e.g. PDFs re-saved by Preview) are added so they can be filled. */
+/**
+ * Widgets listed on pages but missing from /AcroForm /Fields (e.g. PDFs re-saved by Preview) are added so
+ * they can be filled; a widget without a /Rect gets an empty one.
+ */
 function adoptOrphanWidgets(doc: PDFDocument) {
   const acro = doc.catalog.getOrCreateAcroForm();
   let fields = acro.dict.lookup(PDFName.of('Fields'));
@@ -199,6 +204,10 @@ function adoptOrphanWidgets(doc: PDFDocument) {
       let cur: PDFRef = ref;
       let dict: PDFObject | undefined = doc.context.lookup(ref);
       if (!(dict instanceof PDFDict) || dict.lookup(PDFName.of('Subtype'))?.toString() !== '/Widget') continue;
+      // a widget without a usable /Rect is read by pdf.js (detect) as an empty one at the origin; so it is
+      // written, as pdf-lib cannot draw a widget without one
+      const rect = dict.lookup(PDFName.of('Rect'));
+      if (!(rect instanceof PDFArray) || rect.size() !== 4) dict.set(PDFName.of('Rect'), doc.context.obj([0, 0, 0, 0]));
       for (let depth = 0; depth < 32; depth++) {
         const parent: PDFObject | undefined = (dict as PDFDict).get(PDFName.of('Parent'));
         if (!(parent instanceof PDFRef)) break;
@@ -206,9 +215,51 @@ function adoptOrphanWidgets(doc: PDFDocument) {
         if (!(pd instanceof PDFDict)) break;
         cur = parent; dict = pd;
       }
-      if (!known.has(cur.toString()) && (dict as PDFDict).has(PDFName.of('FT'))) { arr.push(cur); known.add(cur.toString()); }
+      // the root of the widget's field tree: a terminal field (/FT) or a non-terminal one that only names its kids (/T)
+      const isField = (dict as PDFDict).has(PDFName.of('FT')) || (dict as PDFDict).has(PDFName.of('T'));
+      if (!known.has(cur.toString()) && isField) { arr.push(cur); known.add(cur.toString()); }
     }
   }
+}
+
+/**
+ * pdf-lib builds the whole field list at once and throws on the first field it cannot build (a /Parent
+ * that is not a dictionary; a field whose type is only on its widgets, which pdf.js reads): one such field
+ * would make every value of the form fail. A field whose type sits only on its widget kids gets it from
+ * them; a root field pdf-lib still cannot build is left out of /Fields (its widgets stay on the page, as
+ * detect reads them), so its values are reported unapplied. Returns the names of the fields left out.
+ */
+function dropUnbuildableFields(doc: PDFDocument): string[] {
+  const fields = doc.catalog.getOrCreateAcroForm().dict.lookup(PDFName.of('Fields'));
+  if (!(fields instanceof PDFArray)) return [];
+  const dropped: string[] = [];
+  for (let i = fields.size() - 1; i >= 0; i--) {
+    const root = fields.get(i);
+    const dict = root instanceof PDFRef ? doc.context.lookup(root) : root;
+    if (dict instanceof PDFDict) typeFromKids(doc, dict);
+    try {
+      PDFAcroForm.fromDict(doc.context.obj({ Fields: [root] })).getAllFields();
+    } catch {
+      const t = dict instanceof PDFDict ? dict.lookup(PDFName.of('T')) : undefined;
+      dropped.push(t instanceof PDFString || t instanceof PDFHexString ? `"${t.decodeText()}"` : `#${i + 1}`);
+      fields.remove(i);
+    }
+  }
+  return dropped.reverse();
+}
+
+/** A field without /FT whose kids are all widgets of one type takes that type (and the kids' flags). */
+function typeFromKids(doc: PDFDocument, field: PDFDict): void {
+  const kids = field.lookup(PDFName.of('Kids'));
+  if (field.has(PDFName.of('FT')) || !(kids instanceof PDFArray) || kids.size() === 0) return;
+  const dicts = kids.asArray().map((k) => doc.context.lookup(k)).filter((d): d is PDFDict => d instanceof PDFDict);
+  if (dicts.length !== kids.size() || dicts.some((d) => d.has(PDFName.of('T')))) return; // non-terminal: kids are fields
+  const types = new Set(dicts.map((d) => d.get(PDFName.of('FT'))?.toString()));
+  const type = dicts[0].get(PDFName.of('FT'));
+  if (types.size !== 1 || !(type instanceof PDFName)) return;
+  field.set(PDFName.of('FT'), type);
+  const flags = dicts[0].get(PDFName.of('Ff'));
+  if (flags && !field.has(PDFName.of('Ff'))) field.set(PDFName.of('Ff'), flags);
 }
 
 /** Interprets a value for a checkbox cell: the indices of its boxes to select, or null when the value makes no sense. */

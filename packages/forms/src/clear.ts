@@ -3,7 +3,8 @@ import { FontPicker } from './fonts.js';
 import { detailBoxes } from './cell-boxes.js';
 import { save } from './fill.js';
 import { removeOverlays } from './overlay.js';
-import { frameOf, loadPdfLib } from './pdf-doc.js';
+import { loadEditablePdf } from '@quire/format-pdf';
+import { pdfLibPageFrame } from './page-frame.js';
 import { hasValue, refreshCells } from './refresh.js';
 import { removeTypedContent, type RemovalTarget } from './text-removal.js';
 import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
@@ -21,7 +22,7 @@ import type { ClearLineage, ClearResult, DetectedCell } from './types.js';
  * `cleared` counts the cells that showed a value before and show none after.
  */
 export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage: ClearLineage = {}): Promise<ClearResult> {
-  const doc = await loadPdfLib(pdf);
+  const doc = await loadEditablePdf(pdf);
   const warnings: string[] = [];
   const pages = doc.getPages();
   const targetPages = [...new Set(cells.map((c) => c.page_number))].filter((n) => n >= 1 && n <= pages.length);
@@ -35,7 +36,9 @@ export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage:
   if (acroCells.length) {
     const fields = new AcroFields(doc, new FontPicker(doc));
     for (const name of new Set(acroCells.map((c) => (c.source.kind === 'acroform' ? c.source.fieldName : '')))) {
-      if (!(await fields.clear(name))) warnings.push(`Field "${name}" could not be cleared`);
+      // one field pdf-lib fails on (a damaged dictionary) is reported, as fill reports its values unapplied
+      const failure = await fields.clear(name).then((ok) => (ok ? undefined : ''), (e: unknown) => `: ${e instanceof Error ? e.message : String(e)}`);
+      if (failure !== undefined) warnings.push(`Field "${name}" could not be cleared${failure}`);
     }
     warnings.push(...fields.notes);
   }
@@ -49,7 +52,7 @@ export async function clearForm(pdf: Uint8Array, cells: DetectedCell[], lineage:
   }
   for (const [n, targets] of byPage) {
     const page = pages[n - 1];
-    if (page) removeTypedContent(doc, page, frameOf(page), targets);
+    if (page) removeTypedContent(doc, page, pdfLibPageFrame(page), targets);
   }
   const bytes = await save(doc);
   const refreshed = await refreshCells(bytes, cells, cells.map(emptied));

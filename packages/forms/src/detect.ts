@@ -1,13 +1,13 @@
 import { QuireError } from '@quire/core';
-import { fieldTooltips, widgetCells, type WidgetAnnotation } from './acroform-detect.js';
+import { MarkedContentReader, type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument, readFieldWidgets } from '@quire/format-pdf';
+import { fieldTooltips, widgetCells } from './acroform-detect.js';
 import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
 import { pageHasImages, readPageGeometry, readPageGeometryUpright } from './page-geometry.js';
 import { removeOverlays } from './overlay.js';
-import { loadPdfLib } from './pdf-doc.js';
 import { fillLayer, knownScanCells, withFillLayer } from './scan-values.js';
-import { openPdfJs, pageFrame, remapBox, remapPoint, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { pageFrame, remapBox, remapPoint, type PageFrame } from './page-frame.js';
 import { scannedGeometry } from './scan-geometry.js';
 import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './types.js';
 
@@ -21,7 +21,7 @@ import type { DetectedCell, DetectOptions, DetectResult, PageGeometry } from './
  */
 export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Promise<DetectResult> {
   if (!pdf.length) throw new QuireError('FILE_004', 'Empty file');
-  const doc = await openPdfJs(pdf);
+  const doc = await openDocument(pdf);
   try {
     const pageCount = doc.numPages;
     const pages = (opts.pages ?? Array.from({ length: pageCount }, (_, i) => i + 1)).filter((p) => p >= 1 && p <= pageCount);
@@ -33,13 +33,15 @@ export async function detectForm(pdf: Uint8Array, opts: DetectOptions = {}): Pro
     const overlaid = new Set<number>();
     let tables = 0;
     let tooltips: Map<string, string> | undefined;
+    // words read as extraction reads them, marked-content replacement text (/ActualText) applied
+    const markedContent = new MarkedContentReader(pdf);
     const hasFields = ((await doc.getFieldObjects()) ?? null) !== null || (await anyWidget(doc, pages));
     for (const n of pages) {
       const page = await doc.getPage(n);
       const display = pageFrame(page);
-      const annots = ((await page.getAnnotations({ intent: 'display' })) as WidgetAnnotation[]).filter((a) => a.subtype === 'Widget' && !!a.fieldName && ['Tx', 'Btn', 'Ch', 'Sig'].includes(a.fieldType ?? ''));
+      const annots = await readFieldWidgets(page);
       const outside = opts.geometry?.[n];
-      const read = outside ? { geo: outside, frame: frameOf(page, display, outside) } : await readPageGeometryUpright(page);
+      const read = outside ? { geo: outside, frame: frameOf(page, display, outside) } : await readPageGeometryUpright(page, markedContent);
       const { geo, frame } = read;
       const turned = frame.rotate % 360 !== display.rotate % 360;
       const fix = (cells: DetectedCell[]) => (turned ? cells.map((c) => toDisplay(c, frame, display)) : cells);
@@ -96,14 +98,14 @@ const hasFillIns = (g: PageGeometry) => g.words.some((w) => w.fill) || g.segment
 
 /** A copy of the PDF with Quire's overlays removed from `pages` (what OCR must read on a filled scan). */
 async function withoutOverlays(pdf: Uint8Array, pages: number[]): Promise<Uint8Array> {
-  const doc = await loadPdfLib(pdf);
+  const doc = await loadEditablePdf(pdf);
   const all = doc.getPages();
   for (const n of pages) if (all[n - 1]) removeOverlays(doc, all[n - 1]);
   return doc.save({ updateFieldAppearances: false });
 }
 
 /** The frame outside geometry is in: the displayed page, or that page turned by the geometry's quarter turn. */
-function frameOf(page: PdfJsPage, display: PageFrame, geo: PageGeometry): PageFrame {
+function frameOf(page: PDFPageProxy, display: PageFrame, geo: PageGeometry): PageFrame {
   return geo.turn ? pageFrame(page, (display.rotate + geo.turn) % 360) : display;
 }
 
@@ -115,10 +117,9 @@ function toDisplay(c: DetectedCell, reading: PageFrame, display: PageFrame): Det
   return out;
 }
 
-async function anyWidget(doc: Awaited<ReturnType<typeof openPdfJs>>, pages: number[]): Promise<boolean> {
+async function anyWidget(doc: PDFDocumentProxy, pages: number[]): Promise<boolean> {
   for (const n of pages) {
-    const annots = (await (await doc.getPage(n)).getAnnotations()) as WidgetAnnotation[];
-    if (annots.some((a) => a.subtype === 'Widget' && !!a.fieldName)) return true;
+    if ((await readFieldWidgets(await doc.getPage(n))).length) return true;
   }
   return false;
 }

@@ -4,8 +4,8 @@ import { AcroFields, checkboxChoice } from './acroform-fill.js';
 import { boxIou } from './convert.js';
 import { FontPicker } from './fonts.js';
 import { drawCheckOverlay, drawTextOverlay, removeOverlays } from './overlay.js';
-import { frameOf, loadPdfLib } from './pdf-doc.js';
-import { remapBox } from './pdfjs.js';
+import { loadEditablePdf } from '@quire/format-pdf';
+import { pdfLibPageFrame, remapBox } from './page-frame.js';
 import { cellValue, refreshCells } from './refresh.js';
 import { detailBoxes } from './cell-boxes.js';
 import { removeTypedContent } from './text-removal.js';
@@ -20,7 +20,7 @@ type NBox = [number, number, number, number];
  * `filled` counts the cells whose value changed, read back from the output.
  */
 export async function fillForm(pdf: Uint8Array, cells: DetectedCell[], assignments: FillAssignment[], opts: FillOptions = {}): Promise<FillResult> {
-  const doc = await loadPdfLib(pdf);
+  const doc = await loadEditablePdf(pdf);
   const fonts = new FontPicker(doc, opts.fontBytes);
   let acro: AcroFields | undefined;
   const fields = () => (acro ??= new AcroFields(doc, fonts));
@@ -63,9 +63,9 @@ async function applyOne(ctx: Ctx, cell: DetectedCell, value: string): Promise<Ov
     }
     return ctx.overlays;
   }
-  const frame = frameOf(ctx.page);
+  const frame = pdfLibPageFrame(ctx.page);
   // overlays are drawn upright for the cell's text; boxes move into that frame
-  const drawFrame = cell.readingRotation !== undefined ? frameOf(ctx.page, cell.readingRotation) : frame;
+  const drawFrame = cell.readingRotation !== undefined ? pdfLibPageFrame(ctx.page, cell.readingRotation) : frame;
   const inDraw = (b: NBox): NBox => (drawFrame === frame ? b : remapBox(b, frame, drawFrame));
   // Quire's earlier drawing in this cell is replaced, never stacked
   const prior = ctx.overlays.filter((o) => o.page_number === cell.page_number && boxIou(o.bounding_box, cell.bounding_box) >= 0.5);

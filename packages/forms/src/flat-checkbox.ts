@@ -1,5 +1,5 @@
 import { CHECK_GLYPHS_EMPTY, CHECK_GLYPHS_SET, centreIn, nearestLabel, type Phrase, type PtBox, type PtWord } from './labels.js';
-import { roundBox } from './pdfjs.js';
+import { roundBox } from './page-frame.js';
 import type { DetectedCell, PageGeometry } from './types.js';
 
 interface Box { box: PtBox; shape: 'square' | 'glyph' | 'circle'; selected: boolean; /** selected by the template's own ink (a scan's pixels), not by a fill-in */ printed: boolean }

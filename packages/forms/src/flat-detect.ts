@@ -1,7 +1,7 @@
 import { buildPhrases, centreIn, cleanLabel, findDatePattern, isCheckGlyph, isFillLine, nearestLabel, toPt, type Phrase, type PtBox, type PtWord } from './labels.js';
 import { findGrids, mergeLines, type Grid, type Line } from './ruling.js';
 import { detectCheckboxes } from './flat-checkbox.js';
-import { roundBox } from './pdfjs.js';
+import { roundBox } from './page-frame.js';
 import type { DetectedCell, PageGeometry } from './types.js';
 
 /** A cell in points before normalization, with the words it holds. */

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from 'pdf-lib';
-import { PDFJS_DIR } from './pdfjs.js';
+import { standardFontFile } from '@quire/format-pdf';
 
 /**
  * Fonts for values Quire writes. WinAnsi text uses Helvetica (no embedding needed); anything else
@@ -12,7 +11,7 @@ import { PDFJS_DIR } from './pdfjs.js';
  */
 let liberation: Uint8Array | undefined;
 export function defaultUnicodeFont(): Uint8Array {
-  liberation ??= new Uint8Array(fs.readFileSync(path.join(PDFJS_DIR, 'standard_fonts', 'LiberationSans-Regular.ttf')));
+  liberation ??= new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf')));
   return liberation;
 }
 

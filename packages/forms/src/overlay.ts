@@ -3,11 +3,12 @@ import {
   popGraphicsState, pushGraphicsState, setFillingGrayscaleColor, setFontAndSize, setLineCap, setLineJoin, setLineWidth,
   setStrokingGrayscaleColor, showText, stroke, type PDFDocument, type PDFFont, type PDFOperator, type PDFPage,
 } from 'pdf-lib';
-import { parseContent, rewrite } from './content-stream.js';
 import { coverable, type FontPicker } from './fonts.js';
-import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { FILL_TAG } from './page-geometry.js';
-import { mul, type Matrix, type PageFrame } from './pdfjs.js';
+import {
+  type Matrix, isName, lookupDict, multiply, pageContents, pageResources, parseContent, replaceStream, rewriteContent, streamBytes,
+} from '@quire/format-pdf';
+import type { PageFrame } from './page-frame.js';
 
 export const OVERLAY_PREFIX = 'QuireOverlay';
 type NBox = [number, number, number, number];
@@ -16,7 +17,7 @@ type NBox = [number, number, number, number];
 function cellFrame(frame: PageFrame, box: NBox) {
   const x0 = box[0] * frame.width, y1 = box[3] * frame.height;
   const w = (box[2] - box[0]) * frame.width, h = (box[3] - box[1]) * frame.height;
-  const m: Matrix = mul(frame.toUser, [1, 0, 0, -1, x0, y1]);
+  const m: Matrix = multiply(frame.toUser, [1, 0, 0, -1, x0, y1]);
   return { w, h, m, toLocal: (b: NBox) => ({ x0: b[0] * frame.width - x0, y0: y1 - b[3] * frame.height, x1: b[2] * frame.width - x0, y1: y1 - b[1] * frame.height }) };
 }
 
@@ -108,9 +109,9 @@ export function removeOverlays(doc: PDFDocument, page: PDFPage, names?: Set<stri
     const drop = new Map<number, string>();
     ops.forEach((o, k) => {
       const a = o.args[0];
-      if (o.op === 'Do' && a?.t === 'name' && match(a.v)) { drop.set(k, ''); removed.add(a.v); }
+      if (o.op === 'Do' && isName(a) && match(a.name)) { drop.set(k, ''); removed.add(a.name); }
     });
-    if (drop.size) replaceStream(doc, ref, stream, rewrite(bytes, ops, drop));
+    if (drop.size) replaceStream(doc, ref, stream, rewriteContent(bytes, ops, drop));
   }
   const xo = lookupDict(doc, pageResources(doc, page), 'XObject');
   if (xo instanceof PDFDict) for (const key of xo.keys()) if (match(key.decodeText())) { xo.delete(key); removed.add(key.decodeText()); }

@@ -1,18 +1,20 @@
-import type { RawRect, RawSegment, RawWord } from '@quire/core';
+import type { RawRect, RawSegment } from '@quire/core';
 import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
-import { AnnotationMode, OPS, apply, mul, pageFrame, type Matrix, type PageFrame, type PdfJsPage } from './pdfjs.js';
+import { type MarkedContentReader, type Matrix, type PDFPageProxy, applyMatrix, loadPdfjs, multiply, readPageWords } from '@quire/format-pdf';
+import { pageFrame, type PageFrame } from './page-frame.js';
 import type { GeoWord, PageGeometry } from './types.js';
 
+const { OPS, AnnotationMode } = await loadPdfjs();
+type OperatorList = Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
+
 /**
- * Reads a page's words and drawing through pdf.js into a PageGeometry (normalized, top-left origin).
- * Words are split out of pdf.js text runs at spaces and at "____" runs; positions inside a run are
- * estimated with Helvetica's advance widths (pdf.js gives only the run's extent), which is close
- * enough to place a fill-in line and to attribute text to cells.
+ * Reads a page's words and drawing into a PageGeometry (normalized, top-left origin) from one operator
+ * list: words built glyph by glyph by format-pdf (as extraction reads them), split further at "____" runs
+ * (a fill-in line typed as underscores is not part of its label); drawing read here for what forms need.
  */
-export async function readPageGeometry(page: PdfJsPage, frame: PageFrame): Promise<PageGeometry> {
-  const tc = await page.getTextContent({ includeMarkedContent: true });
-  const [words, drawing] = [readWords(tc.items, frame), await readDrawing(page, frame)];
-  return { width: frame.width, height: frame.height, words, ...drawing };
+export async function readPageGeometry(page: PDFPageProxy, frame: PageFrame): Promise<PageGeometry> {
+  const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  return { width: frame.width, height: frame.height, words: await wordsIn(page, ops, frame), ...readDrawing(ops, frame) };
 }
 
 /**
@@ -20,19 +22,31 @@ export async function readPageGeometry(page: PdfJsPage, frame: PageFrame): Promi
  * drawn upright and the page turned by /Rotate, or the reverse), cells are found with the text made
  * horizontal, and `frame` says which frame the normalized coordinates are in.
  */
-export async function readPageGeometryUpright(page: PdfJsPage): Promise<{ geo: PageGeometry; frame: PageFrame }> {
-  const tc = await page.getTextContent({ includeMarkedContent: true });
+export async function readPageGeometryUpright(page: PDFPageProxy, markedContent?: MarkedContentReader): Promise<{ geo: PageGeometry; frame: PageFrame }> {
+  const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  // read unrotated, a word's angle on the page is its angle in user space (clockwise, as y points down)
+  const unrotated = pageFrame(page, 0);
+  const plain = await wordsIn(page, ops, unrotated, markedContent);
   const weight = new Map<number, number>();
-  for (const raw of tc.items) {
-    const it = raw as TextItemLike;
-    if (typeof it.str !== 'string' || !it.str.trim()) continue;
-    const deg = ((Math.round(Math.atan2(it.transform[1], it.transform[0]) / (Math.PI / 2)) * 90) % 360 + 360) % 360;
-    weight.set(deg, (weight.get(deg) ?? 0) + it.str.length);
+  for (const w of plain) {
+    const deg = (360 - (w.angle ?? 0)) % 360;
+    weight.set(deg, (weight.get(deg) ?? 0) + w.text.length);
   }
   const textDeg = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? page.rotate;
   const frame = pageFrame(page, textDeg === page.rotate % 360 ? undefined : textDeg);
-  const words = readWords(tc.items, frame);
-  return { geo: { width: frame.width, height: frame.height, words, ...(await readDrawing(page, frame)) }, frame };
+  const words = frame.rotate % 360 === 0 ? plain : await wordsIn(page, ops, frame, markedContent);
+  return { geo: { width: frame.width, height: frame.height, words, ...readDrawing(ops, frame) }, frame };
+}
+
+export const FILL_TAG = 'QuireFill';
+/** Text and shapes inside /Tx (a field's appearance) or /QuireFill (Quire's overlays) are filled-in values, never labels. */
+const FILL_TAGS = new Set([FILL_TAG, 'Tx']);
+
+type FrameWord = GeoWord & { angle?: number };
+
+async function wordsIn(page: PDFPageProxy, ops: OperatorList, f: PageFrame, markedContent?: MarkedContentReader): Promise<FrameWord[]> {
+  const words = await readPageWords(page, ops, { viewport: f.toDisplay, width: f.width, height: f.height, flagTags: FILL_TAGS, markedContent });
+  return words.flatMap(({ flagged, direction: _direction, ...w }) => splitUnderscores(flagged ? { ...w, fill: true } : w));
 }
 
 const helv = StandardFontEmbedder.for(StandardFonts.Helvetica as unknown as Parameters<typeof StandardFontEmbedder.for>[0]);
@@ -44,52 +58,23 @@ function advance(text: string): number {
   return w;
 }
 
-interface TextItemLike { str: string; transform: number[]; width: number; height: number; fontName?: string; dir?: string }
-
-export const FILL_TAG = 'QuireFill';
-const FILL_TAGS = new Set([FILL_TAG, 'Tx']);
-
-function readWords(items: unknown[], f: PageFrame): GeoWord[] {
-  const out: GeoWord[] = [];
-  const tags: string[] = [];
-  for (const raw of items) {
-    const mc = raw as { type?: string; tag?: string };
-    if (mc.type === 'beginMarkedContent' || mc.type === 'beginMarkedContentProps') { tags.push(mc.tag ?? ''); continue; }
-    if (mc.type === 'endMarkedContent') { tags.pop(); continue; }
-    const it = raw as TextItemLike;
-    if (typeof it.str !== 'string' || !it.str.trim()) continue;
-    // text inside /Tx (field appearance) or /QuireFill marked content is a filled-in value, never a label
-    const fill = tags.some((t) => FILL_TAGS.has(t));
-    for (const w of splitItem(it, f)) out.push(fill ? { ...w, fill } : w);
-  }
+/**
+ * "Name:______" drawn without a space is one word; the underscore run is a fill-in line of its own.
+ * Positions inside a horizontal word are estimated with Helvetica's advance widths, close enough to
+ * place the line and attribute text to cells.
+ */
+function splitUnderscores(w: FrameWord): FrameWord[] {
+  if (!/__/.test(w.text) || /^_+$/.test(w.text) || (w.angle ?? 0) !== 0) return [w];
+  const parts = [...w.text.matchAll(/_{2,}|[^\s_]+(?:_(?!_)[^\s_]*)*|_/g)];
+  const total = advance(w.text) || 1, width = w.box.x1 - w.box.x0;
+  const out = parts.map((m): FrameWord => {
+    const x0 = w.box.x0 + (advance(w.text.slice(0, m.index)) / total) * width;
+    const x1 = w.box.x0 + (advance(w.text.slice(0, m.index + m[0].length)) / total) * width;
+    const { endOfRun: _end, ...rest } = w;
+    return { ...rest, text: m[0], box: { ...w.box, x0, x1 } };
+  });
+  if (w.endOfRun && out.length) out[out.length - 1].endOfRun = true;
   return out;
-}
-
-/** Splits one text run into words (spaces) and underscore runs, each with an estimated box. */
-function splitItem(it: TextItemLike, f: PageFrame): RawWord[] {
-  const [a, b, c, d, e, fy] = it.transform;
-  const scaleX = Math.hypot(a, b) || 1, scaleY = Math.hypot(c, d) || it.height || 1;
-  const dir: [number, number] = [a / scaleX, b / scaleX];
-  const up: [number, number] = [c / (Math.hypot(c, d) || 1), d / (Math.hypot(c, d) || 1)];
-  const fontSize = scaleY;
-  const total = advance(it.str) || 1;
-  const parts = [...it.str.matchAll(/_{2,}|[^\s_]+(?:_(?!_)[^\s_]*)*|_/g)];
-  const words: RawWord[] = [];
-  for (const m of parts) {
-    const s0 = advance(it.str.slice(0, m.index)) / total * it.width;
-    const s1 = advance(it.str.slice(0, m.index + m[0].length)) / total * it.width;
-    const corners: [number, number][] = [];
-    for (const s of [s0, s1]) for (const h of [-0.22 * fontSize, 0.9 * fontSize]) {
-      corners.push(apply(f.toDisplay, e + dir[0] * s + up[0] * h, fy + dir[1] * s + up[1] * h));
-    }
-    const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
-    words.push({
-      text: m[0], fontSize, fontName: it.fontName, confidence: 1,
-      box: { x0: Math.min(...xs) / f.width, y0: Math.min(...ys) / f.height, x1: Math.max(...xs) / f.width, y1: Math.max(...ys) / f.height },
-    });
-  }
-  if (words.length) words[words.length - 1].endOfRun = true;
-  return words;
 }
 
 const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
@@ -104,8 +89,7 @@ type Drawing = Pick<PageGeometry, 'segments' | 'rects' | 'marks'>;
  * pdf.js gives them without their placement); shapes inside /QuireFill or /Tx marked content are
  * flagged `fill` (Quire's check marks, a field's drawing), like the words there.
  */
-async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Drawing>> {
-  const { fnArray, argsArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+function readDrawing({ fnArray, argsArray }: OperatorList, f: PageFrame): Required<Drawing> {
   const out: Required<Drawing> = { segments: [], rects: [], marks: [] };
   let ctm: Matrix = [1, 0, 0, 1, 0, 0];
   let fill = '#000000', lineWidth = 1;
@@ -118,18 +102,18 @@ async function readDrawing(page: PdfJsPage, f: PageFrame): Promise<Required<Draw
     else if (fn === OPS.endMarkedContent) tags.pop();
     else if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, fill, lineWidth });
-      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = mul(ctm, Array.from(args[0] as ArrayLike<number>));
+      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = multiply(ctm, Array.from(args[0] as ArrayLike<number>));
     } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
       const s = stack.pop();
       if (s) ({ ctm, fill, lineWidth } = s);
-    } else if (fn === OPS.transform) ctm = mul(ctm, args);
+    } else if (fn === OPS.transform) ctm = multiply(ctm, args);
     else if (fn === OPS.setFillRGBColor) fill = String(args[0]);
     else if (fn === OPS.setLineWidth) lineWidth = Number(args[0]);
     else if (fn === OPS.constructPath) {
       const paintOp = args[0] as number;
       const data = args[1]?.[0] as ArrayLike<number> | undefined;
       if (!data || (!STROKE_OPS.has(paintOp) && !FILL_OPS.has(paintOp))) continue;
-      const m = mul(f.toDisplay, ctm);
+      const m = multiply(f.toDisplay, ctm);
       const widthPt = lineWidth * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
       const before = { s: out.segments.length, r: out.rects.length, m: out.marks.length };
       for (const sp of subPaths(data, m)) addShape(out, sp, f, STROKE_OPS.has(paintOp), FILL_OPS.has(paintOp), fill, widthPt);
@@ -146,10 +130,10 @@ function subPaths(d: ArrayLike<number>, m: Matrix): SubPath[] {
   let cur: SubPath | null = null;
   for (let k = 0; k < d.length;) {
     const op = d[k++];
-    if (op === 0) { cur = { pts: [apply(m, d[k], d[k + 1])], curve: false, closed: false }; res.push(cur); k += 2; }
-    else if (op === 1) { cur?.pts.push(apply(m, d[k], d[k + 1])); k += 2; }
-    else if (op === 2) { if (cur) { cur.curve = true; cur.pts.push(apply(m, d[k], d[k + 1]), apply(m, d[k + 2], d[k + 3]), apply(m, d[k + 4], d[k + 5])); } k += 6; }
-    else if (op === 3) { if (cur) { cur.curve = true; cur.pts.push(apply(m, d[k], d[k + 1]), apply(m, d[k + 2], d[k + 3])); } k += 4; }
+    if (op === 0) { cur = { pts: [applyMatrix(m, d[k], d[k + 1])], curve: false, closed: false }; res.push(cur); k += 2; }
+    else if (op === 1) { cur?.pts.push(applyMatrix(m, d[k], d[k + 1])); k += 2; }
+    else if (op === 2) { if (cur) { cur.curve = true; cur.pts.push(applyMatrix(m, d[k], d[k + 1]), applyMatrix(m, d[k + 2], d[k + 3]), applyMatrix(m, d[k + 4], d[k + 5])); } k += 6; }
+    else if (op === 3) { if (cur) { cur.curve = true; cur.pts.push(applyMatrix(m, d[k], d[k + 1]), applyMatrix(m, d[k + 2], d[k + 3])); } k += 4; }
     else if (op === 4) { if (cur) cur.closed = true; }
     else break;
   }
@@ -222,7 +206,7 @@ function hexToRgb(hex: string): [number, number, number] | undefined {
 }
 
 /** True when a page has no text and no drawing worth detecting on: an image-only (scanned) page. */
-export async function pageHasImages(page: PdfJsPage): Promise<boolean> {
+export async function pageHasImages(page: PDFPageProxy): Promise<boolean> {
   const { fnArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   return fnArray.some((fn) => fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject);
 }

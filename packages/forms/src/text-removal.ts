@@ -1,8 +1,10 @@
 import { PDFDict, PDFName, PDFRef, PDFStream, type PDFDocument, type PDFPage } from 'pdf-lib';
-import { num, parseContent, rewrite, type Op, type Operand } from './content-stream.js';
-import { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-doc.js';
 import { OVERLAY_PREFIX } from './overlay.js';
-import { apply, mul, type Matrix, type PageFrame } from './pdfjs.js';
+import {
+  type ContentOp, type Matrix, type Operand, applyMatrix, isName, isString, lookupDict, multiply, numberOf, pageContents, pageResources,
+  parseContent, replaceStream, rewriteContent, streamBytes,
+} from '@quire/format-pdf';
+import type { PageFrame } from './page-frame.js';
 
 type NBox = [number, number, number, number];
 /** Areas whose typed content should go: text cells lose their text, checkbox boxes also their marks (paths). */
@@ -21,9 +23,9 @@ interface Ctx { ctm: Matrix; res: PDFDict | undefined }
  */
 export function removeTypedContent(doc: PDFDocument, page: PDFPage, frame: PageFrame, targets: RemovalTarget[]): number {
   if (!targets.length) return 0;
-  const edits = new Map<string, { ref: PDFRef; stream: PDFStream; bytes: Uint8Array; ops: Op[]; drop: Map<number, string> }>();
+  const edits = new Map<string, { ref: PDFRef; stream: PDFStream; bytes: Uint8Array; ops: ContentOp[]; drop: Map<number, string> }>();
   const visited = new Set<string>();
-  const norm = (x: number, y: number) => { const [dx, dy] = apply(frame.toDisplay, x, y); return [dx / frame.width, dy / frame.height]; };
+  const norm = (x: number, y: number) => { const [dx, dy] = applyMatrix(frame.toDisplay, x, y); return [dx / frame.width, dy / frame.height]; };
   const inTarget = (x: number, y: number) => {
     const [nx, ny] = norm(x, y);
     return targets.some((t) => nx >= t.box[0] - 0.002 && nx <= t.box[2] + 0.002 && ny >= t.box[1] - 0.002 && ny <= t.box[3] + 0.002);
@@ -48,7 +50,7 @@ export function removeTypedContent(doc: PDFDocument, page: PDFPage, frame: PageF
   const res = pageResources(doc, page);
   for (const { ref, stream } of pageContents(doc, page)) run(ref, stream, { ctm: [1, 0, 0, 1, 0, 0], res });
   let n = 0;
-  for (const e of edits.values()) { replaceStream(doc, e.ref, e.stream, rewrite(e.bytes, e.ops, e.drop)); n += e.drop.size; }
+  for (const e of edits.values()) { replaceStream(doc, e.ref, e.stream, rewriteContent(e.bytes, e.ops, e.drop)); n += e.drop.size; }
   return n;
 }
 
@@ -56,7 +58,7 @@ const PATH_OPS = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're']);
 const PAINT_OPS = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'n']);
 
 function interpret(
-  doc: PDFDocument, ops: Op[], ctx: Ctx,
+  doc: PDFDocument, ops: ContentOp[], ctx: Ctx,
   inTarget: (x: number, y: number) => boolean,
   markInCheck: (p: [number, number], q: [number, number]) => boolean,
   recurse: (ref: PDFRef, s: PDFStream, m: Matrix, res: PDFDict | undefined) => void,
@@ -68,70 +70,70 @@ function interpret(
   const stack: { ctm: Matrix; ts: TextState }[] = [];
   let path: { idx: number[]; pts: [number, number][]; clip: boolean } = { idx: [], pts: [], clip: false };
   const fonts = lookupDict(doc, ctx.res, 'Font'), xobjects = lookupDict(doc, ctx.res, 'XObject');
-  const show = (k: Op, strs: Operand[], replacement: string) => {
-    const [x, y] = apply(mul(ctm, tm), 0.25 * ts.tfs, ts.ts + 0.3 * ts.tfs);
-    const bytes = strs.flatMap((s) => (s.t === 'str' ? [...s.v] : []));
+  const show = (k: ContentOp, strs: Operand[], replacement: string) => {
+    const [x, y] = applyMatrix(multiply(ctm, tm), 0.25 * ts.tfs, ts.ts + 0.3 * ts.tfs);
+    const bytes = strs.flatMap((s) => (isString(s) ? [...s.str] : []));
     const leader = bytes.length > 0 && !ts.twoByte && bytes.every((b) => b === 0x5f || b === 0x2e || b === 0x20);
     if (!leader && bytes.length && inTarget(x, y)) drop.set(ops.indexOf(k), replacement);
     let adv = 0;
     for (const s of strs) {
-      if (s.t === 'num') adv -= (s.v / 1000) * ts.tfs;
-      else if (s.t === 'str') {
-        const n = ts.twoByte ? s.v.length / 2 : s.v.length;
-        const spaces = ts.twoByte ? 0 : [...s.v].filter((b) => b === 0x20).length;
+      if (typeof s === 'number') adv -= (s / 1000) * ts.tfs;
+      else if (isString(s)) {
+        const n = ts.twoByte ? s.str.length / 2 : s.str.length;
+        const spaces = ts.twoByte ? 0 : [...s.str].filter((b) => b === 0x20).length;
         adv += n * (0.5 * ts.tfs + ts.tc) + spaces * ts.tw;
       }
     }
-    tm = mul(tm, [1, 0, 0, 1, adv * ts.th, 0]);
+    tm = multiply(tm, [1, 0, 0, 1, adv * ts.th, 0]);
   };
-  const nextLine = () => { tlm = mul(tlm, [1, 0, 0, 1, 0, -ts.tl]); tm = tlm; };
+  const nextLine = () => { tlm = multiply(tlm, [1, 0, 0, 1, 0, -ts.tl]); tm = tlm; };
   ops.forEach((o, k) => {
     const a = o.args;
     switch (o.op) {
       case 'q': stack.push({ ctm, ts: { ...ts } }); break;
       case 'Q': { const s = stack.pop(); if (s) { ctm = s.ctm; ts = s.ts; } break; }
-      case 'cm': ctm = mul(ctm, a.map(num) as Matrix); break;
+      case 'cm': ctm = multiply(ctm, a.map((x) => numberOf(x)) as Matrix); break;
       case 'BT': tm = [1, 0, 0, 1, 0, 0]; tlm = tm; break;
-      case 'Tm': tm = a.map(num) as Matrix; tlm = tm; break;
-      case 'Td': tlm = mul(tlm, [1, 0, 0, 1, num(a[0]), num(a[1])]); tm = tlm; break;
-      case 'TD': ts.tl = -num(a[1]); tlm = mul(tlm, [1, 0, 0, 1, num(a[0]), num(a[1])]); tm = tlm; break;
+      case 'Tm': tm = a.map((x) => numberOf(x)) as Matrix; tlm = tm; break;
+      case 'Td': tlm = multiply(tlm, [1, 0, 0, 1, numberOf(a[0]), numberOf(a[1])]); tm = tlm; break;
+      case 'TD': ts.tl = -numberOf(a[1]); tlm = multiply(tlm, [1, 0, 0, 1, numberOf(a[0]), numberOf(a[1])]); tm = tlm; break;
       case 'T*': nextLine(); break;
-      case 'TL': ts.tl = num(a[0]); break;
-      case 'Tc': ts.tc = num(a[0]); break;
-      case 'Tw': ts.tw = num(a[0]); break;
-      case 'Tz': ts.th = num(a[0]) / 100; break;
-      case 'Ts': ts.ts = num(a[0]); break;
+      case 'TL': ts.tl = numberOf(a[0]); break;
+      case 'Tc': ts.tc = numberOf(a[0]); break;
+      case 'Tw': ts.tw = numberOf(a[0]); break;
+      case 'Tz': ts.th = numberOf(a[0]) / 100; break;
+      case 'Ts': ts.ts = numberOf(a[0]); break;
       case 'Tf': {
-        ts.tfs = num(a[1]);
-        const f = a[0]?.t === 'name' && fonts ? doc.context.lookup(fonts.get(PDFName.of(a[0].v))) : undefined;
+        ts.tfs = numberOf(a[1]);
+        const f = isName(a[0]) && fonts ? doc.context.lookup(fonts.get(PDFName.of(a[0].name))) : undefined;
         ts.twoByte = f instanceof PDFDict && f.get(PDFName.of('Subtype'))?.toString() === '/Type0';
         break;
       }
       case 'Tj': show(o, [a[0]], '() Tj'); break;
-      case 'TJ': show(o, a[0]?.t === 'arr' ? a[0].v : [], '[] TJ'); break;
+      case 'TJ': show(o, Array.isArray(a[0]) ? a[0] : [], '[] TJ'); break;
       case "'": nextLine(); show(o, [a[0]], "() '"); break;
-      case '"': ts.tw = num(a[0]); ts.tc = num(a[1]); nextLine(); show(o, [a[2]], `${num(a[0])} ${num(a[1])} () "`); break;
+      case '"': ts.tw = numberOf(a[0]); ts.tc = numberOf(a[1]); nextLine(); show(o, [a[2]], `${numberOf(a[0])} ${numberOf(a[1])} () "`); break;
       case 'Do': {
-        if (a[0]?.t !== 'name' || a[0].v.startsWith(OVERLAY_PREFIX) || !xobjects) break;
-        const ref = xobjects.get(PDFName.of(a[0].v));
+        if (!isName(a[0]) || a[0].name.startsWith(OVERLAY_PREFIX) || !xobjects) break;
+        const ref = xobjects.get(PDFName.of(a[0].name));
         const xs = ref instanceof PDFRef ? doc.context.lookup(ref) : undefined;
         if (!(ref instanceof PDFRef) || !(xs instanceof PDFStream) || xs.dict.get(PDFName.of('Subtype'))?.toString() !== '/Form') break;
         const mArr = xs.dict.lookup(PDFName.of('Matrix'));
         const m = mArr && 'asArray' in mArr ? ((mArr as unknown as { asArray(): { asNumber?: () => number }[] }).asArray().map((x) => x.asNumber?.() ?? 0) as Matrix) : ([1, 0, 0, 1, 0, 0] as Matrix);
         const res = lookupDict(doc, xs.dict, 'Resources') ?? ctx.res;
-        recurse(ref, xs, mul(ctm, m), res);
+        recurse(ref, xs, multiply(ctm, m), res);
         break;
       }
       default:
         if (PATH_OPS.has(o.op)) {
           path.idx.push(k);
-          const nums = a.map(num);
+          const nums = a.map((x) => numberOf(x));
           if (o.op === 're') path.pts.push([nums[0], nums[1]], [nums[0] + nums[2], nums[1] + nums[3]]);
           else for (let p = 0; p + 1 < nums.length; p += 2) path.pts.push([nums[p], nums[p + 1]]);
         } else if (o.op === 'W' || o.op === 'W*') path.clip = true;
         else if (PAINT_OPS.has(o.op)) {
           if (!path.clip && path.pts.length && o.op !== 'n') {
-            const user = path.pts.map(([x, y]) => apply(ctm, x, y));
+            const user = path.pts.map(([x, y]) => applyMatrix(ctm, x, y));
             const xs = user.map((p) => p[0]), ys = user.map((p) => p[1]);
             const small = Math.max(...xs) - Math.min(...xs) < 20 && Math.max(...ys) - Math.min(...ys) < 20;
             if (small && markInCheck([Math.min(...xs), Math.min(...ys)], [Math.max(...xs), Math.max(...ys)])) {

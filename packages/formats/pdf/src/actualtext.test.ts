@@ -1,5 +1,6 @@
 import { resolveLimits, type RawPage, type RawWord } from '@quire/core';
-import { type MarkedSpan, MarkedContentReader, alignActualText, decodeTextString, loadPdfLib, mayHaveActualText, needsMarkedContent } from './actualtext.js';
+import { type MarkedSpan, MarkedContentReader, alignActualText, decodeTextString, mayHaveActualText, needsMarkedContent } from './actualtext.js';
+import { loadPdfLib } from './pdf-lib-objects.js';
 import { readPdf } from './read.js';
 import { readPage } from './page.js';
 import { loadPdfjs, openDocument } from './pdfjs.js';

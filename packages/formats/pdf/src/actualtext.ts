@@ -1,5 +1,7 @@
 import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import type { PDFDict, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib';
+import { L, decodeStream, loadPdfLib } from './pdf-lib-objects.js';
+import { END, Lexer, OPERATOR, OP_BDC, OP_BI, OP_BMC, OP_DO, type Operand, isName } from './content-stream.js';
 import type { OperatorListLike } from './vector.js';
 
 /*
@@ -25,11 +27,6 @@ export interface MarkedSpan { tag: string; actualText?: string }
 
 const MAX_FORM_DEPTH = 16;
 
-/**
- * pdf-lib, imported on first use (about 0.2 s of module loading that a process reading only untagged
- * PDFs never pays). Set before any content stream is scanned.
- */
-let L: typeof import('pdf-lib');
 
 /**
  * The marked-content spans of a document's pages, read with pdf-lib. pdf-lib parses every object of the
@@ -121,11 +118,6 @@ export function mayHaveActualText(bytes: Uint8Array): boolean {
   }
 }
 
-/** Imports pdf-lib once (see L). */
-export async function loadPdfLib(): Promise<void> {
-  L ??= await import('pdf-lib');
-}
-
 async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   try {
     await loadPdfLib();
@@ -134,23 +126,6 @@ async function loadDoc(bytes: Uint8Array): Promise<PDFDocument | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A stream's decoded bytes. Flate, by far the commonest content stream filter, goes through Node's zlib
- * (several times faster than pdf-lib's JavaScript inflate; a truncated stream gives what it has, as
- * pdf.js does); other filters and chains through pdf-lib.
- */
-function decodeStream(s: PDFRawStream): Uint8Array {
-  const filter = s.dict.lookup(L.PDFName.of('Filter'));
-  if (filter === undefined) return s.contents;
-  const only = filter instanceof L.PDFArray && filter.size() === 1 ? filter.lookup(0) : filter;
-  if (only instanceof L.PDFName && only.asString() === '/FlateDecode' && !s.dict.has(L.PDFName.of('DecodeParms'))) {
-    try {
-      return inflateSync(s.contents, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
-    } catch { /* a damaged stream: pdf-lib's decoder below is more forgiving */ }
-  }
-  return L.decodePDFRawStream(s).decode();
 }
 
 function joinParts(parts: Uint8Array[]): Uint8Array {
@@ -207,14 +182,6 @@ function tagOf(args: unknown): string | undefined {
 
 // ---- content stream scanning -------------------------------------------------------------------------
 
-/** An operand as far as it is read: numbers, booleans and null inside dictionaries; operators as { kw }. */
-type Operand = number | boolean | null | { name: string } | { str: Uint8Array } | Operand[] | Map<string, Operand> | { kw: string };
-
-const WS = new Uint8Array(256);
-for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WS[c] = 1;
-const DELIM = new Uint8Array(256);
-for (const c of '()<>[]{}/%') DELIM[c.charCodeAt(0)] = 1;
-
 /**
  * Walks a content stream's operators, keeping operands only as far as marked content needs them: BDC /
  * BMC record a span (with the ActualText of its inline or /Properties dictionary), Do descends into form
@@ -266,8 +233,6 @@ function paintForm(name: string, resources: PDFDict | undefined, out: MarkedSpan
   }
 }
 
-const isName = (o: Operand | undefined): o is { name: string } => !!o && typeof o === 'object' && 'name' in o;
-
 function actualTextOf(props: Operand | undefined, resources: PDFDict | undefined): string | undefined {
   if (props instanceof Map) {
     const v = props.get('ActualText');
@@ -290,235 +255,4 @@ export function decodeTextString(b: Uint8Array): string {
   if (L.hasUtf16BOM(b)) return L.utf16Decode(b).replace(/\u001b[^\u001b]*\u001b/g, '');
   if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder().decode(b.subarray(3));
   return L.pdfDocEncodingDecode(b);
-}
-
-const latin1 = (b: Uint8Array, s: number, e: number) => {
-  if (e - s > 64) return Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1');
-  let out = '';
-  for (let i = s; i < e; i++) out += String.fromCharCode(b[i]);
-  return out;
-};
-
-/** What Lexer.top returns besides names and dictionaries: an operand nobody looks at, an operator, the end. */
-const OTHER = null, OPERATOR = 1, END = 0;
-const OP_BDC = 1, OP_BMC = 2, OP_DO = 3, OP_BI = 4, OP_ID = 5, OP_ANY = 6;
-
-class Lexer {
-  private i = 0;
-  /** The operator Lexer.top last returned OPERATOR for. */
-  op = OP_ANY;
-  constructor(private readonly b: Uint8Array) {}
-
-  /**
-   * The next token at the top level of a content stream, cheaply: names and dictionaries (the operands
-   * marked content needs) are read, numbers, strings and arrays skipped without building them.
-   */
-  top(): Operand | typeof OPERATOR | typeof END | typeof OTHER {
-    const b = this.b, n = b.length;
-    for (;;) {
-      while (this.i < n && WS[b[this.i]]) this.i++;
-      if (this.i >= n) return END;
-      if (b[this.i] !== 0x25) break;
-      while (this.i < n && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
-    }
-    const c = b[this.i];
-    switch (c) {
-      case 0x2f: return { name: this.name() };
-      case 0x28: this.skipLiteral(); return OTHER;
-      case 0x3c:
-        if (b[this.i + 1] === 0x3c) { this.i += 2; return this.dict(); }
-        while (this.i < n && b[this.i] !== 0x3e) this.i++;
-        this.i++;
-        return OTHER;
-      case 0x5b: this.skipArray(); return OTHER;
-      case 0x5d: case 0x3e: case 0x29: case 0x7b: case 0x7d: this.i++; return OTHER; // stray delimiters
-      default: {
-        const s = this.i;
-        while (this.i < n && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
-        const len = this.i - s;
-        // numbers (the commonest token) and true/false/null are operands nobody needs
-        if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d || c === 0x2b) return OTHER;
-        if (len === 4 || len === 5) {
-          const w = latin1(b, s, this.i);
-          if (w === 'true' || w === 'false' || w === 'null') return OTHER;
-        }
-        this.op = len === 3 && c === 0x42 && b[s + 2] === 0x43 ? (b[s + 1] === 0x44 ? OP_BDC : b[s + 1] === 0x4d ? OP_BMC : OP_ANY)
-          : len === 2 ? (c === 0x44 && b[s + 1] === 0x6f ? OP_DO : c === 0x42 && b[s + 1] === 0x49 ? OP_BI : c === 0x49 && b[s + 1] === 0x44 ? OP_ID : OP_ANY)
-            : OP_ANY;
-        return OPERATOR;
-      }
-    }
-  }
-
-  private skipLiteral(): void {
-    const b = this.b, n = b.length;
-    let depth = 1;
-    this.i++;
-    while (this.i < n) {
-      const c = b[this.i++];
-      if (c === 0x5c) this.i++;
-      else if (c === 0x28) depth++;
-      else if (c === 0x29 && --depth === 0) return;
-    }
-  }
-
-  private skipArray(): void {
-    const b = this.b, n = b.length;
-    let depth = 0;
-    while (this.i < n) {
-      const c = b[this.i];
-      if (c === 0x28) { this.skipLiteral(); continue; }
-      this.i++;
-      if (c === 0x5b) depth++;
-      else if (c === 0x5d && --depth === 0) return;
-      else if (c === 0x25) while (this.i < n && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
-    }
-  }
-
-  /** The next operand or operator ({ kw }), or undefined at the end. */
-  next(): Operand | undefined {
-    const b = this.b;
-    for (;;) {
-      while (this.i < b.length && WS[b[this.i]]) this.i++;
-      if (this.i >= b.length) return undefined;
-      if (b[this.i] !== 0x25) break; // %: a comment to the end of the line
-      while (this.i < b.length && b[this.i] !== 0x0a && b[this.i] !== 0x0d) this.i++;
-    }
-    const c = b[this.i];
-    switch (c) {
-      case 0x2f: return { name: this.name() }; // /
-      case 0x28: return { str: this.literal() }; // (
-      case 0x3c: // <
-        if (b[this.i + 1] === 0x3c) { this.i += 2; return this.dict(); }
-        return { str: this.hex() };
-      case 0x5b: { // [
-        this.i++;
-        const arr: Operand[] = [];
-        for (;;) {
-          const t = this.peekClose(0x5d);
-          if (t) break;
-          const v = this.next();
-          if (v === undefined) break;
-          arr.push(v);
-        }
-        return arr;
-      }
-      case 0x5d: case 0x3e: case 0x29: case 0x7b: case 0x7d: this.i++; return this.next(); // stray delimiters
-      default: {
-        const s = this.i;
-        while (this.i < b.length && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
-        const word = latin1(b, s, this.i);
-        if (word === 'true') return true;
-        if (word === 'false') return false;
-        if (word === 'null') return null;
-        const n = Number(word);
-        if (word !== '' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word) && Number.isFinite(n)) return n;
-        return { kw: word };
-      }
-    }
-  }
-
-  /** After skipping whitespace, whether the next byte is `close` (consumed if so, or at the end). */
-  private peekClose(close: number): boolean {
-    const b = this.b;
-    while (this.i < b.length && WS[b[this.i]]) this.i++;
-    if (this.i >= b.length) return true;
-    if (b[this.i] === close) { this.i++; return true; }
-    return false;
-  }
-
-  private dict(): Map<string, Operand> {
-    const d = new Map<string, Operand>();
-    const b = this.b;
-    for (;;) {
-      while (this.i < b.length && WS[b[this.i]]) this.i++;
-      if (this.i >= b.length) return d;
-      if (b[this.i] === 0x3e && b[this.i + 1] === 0x3e) { this.i += 2; return d; }
-      const k = this.next();
-      if (k === undefined) return d;
-      if (!isName(k)) continue; // malformed: skip a value that is not a key
-      const v = this.next();
-      if (v === undefined) return d;
-      d.set(k.name, v);
-    }
-  }
-
-  private name(): string {
-    const b = this.b;
-    const s = ++this.i;
-    while (this.i < b.length && !WS[b[this.i]] && !DELIM[b[this.i]]) this.i++;
-    const raw = latin1(b, s, this.i);
-    return raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
-  }
-
-  private literal(): Uint8Array {
-    const b = this.b, out: number[] = [];
-    let depth = 1;
-    this.i++;
-    while (this.i < b.length) {
-      const c = b[this.i++];
-      if (c === 0x28) depth++;
-      else if (c === 0x29 && --depth === 0) break;
-      else if (c === 0x5c) { // backslash
-        const e = b[this.i++];
-        switch (e) {
-          case 0x6e: out.push(0x0a); continue; case 0x72: out.push(0x0d); continue; case 0x74: out.push(0x09); continue;
-          case 0x62: out.push(0x08); continue; case 0x66: out.push(0x0c); continue;
-          case 0x0d: if (b[this.i] === 0x0a) this.i++; continue; // line continuation
-          case 0x0a: continue;
-          default:
-            if (e >= 0x30 && e <= 0x37) {
-              let v = e - 0x30;
-              for (let k = 0; k < 2 && b[this.i] >= 0x30 && b[this.i] <= 0x37; k++) v = v * 8 + (b[this.i++] - 0x30);
-              out.push(v & 0xff);
-            } else if (e !== undefined) out.push(e);
-            continue;
-        }
-      }
-      out.push(c);
-    }
-    return Uint8Array.from(out);
-  }
-
-  private hex(): Uint8Array {
-    const b = this.b, out: number[] = [];
-    this.i++;
-    let hi = -1;
-    while (this.i < b.length) {
-      const c = b[this.i++];
-      if (c === 0x3e) break;
-      const v = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 55 : c >= 0x61 && c <= 0x66 ? c - 87 : -1;
-      if (v < 0) continue;
-      if (hi < 0) hi = v; else { out.push(hi * 16 + v); hi = -1; }
-    }
-    if (hi >= 0) out.push(hi * 16);
-    return Uint8Array.from(out);
-  }
-
-  /**
-   * Skips an inline image (after BI: its dictionary, ID, the data, EI). The data ends at the first "EI"
-   * between whitespace that is followed by text rather than binary bytes (the check pdf.js makes too).
-   */
-  skipInlineImage(): void {
-    const b = this.b;
-    for (;;) { // the image dictionary, up to ID
-      const t = this.top();
-      if (t === END) return;
-      if (t === OPERATOR && this.op === OP_ID) break;
-    }
-    this.i++; // the single whitespace byte after ID
-    for (let j = this.i; j + 1 < b.length; j++) {
-      if (b[j] !== 0x45 || b[j + 1] !== 0x49 || !WS[b[j - 1]]) continue;
-      const after = j + 2;
-      if (after < b.length && !WS[b[after]]) continue;
-      let binary = false;
-      for (let k = after; k < Math.min(b.length, after + 10); k++) {
-        if (b[k] > 0x7e || (b[k] < 0x20 && !WS[b[k]])) { binary = true; break; }
-      }
-      if (binary) continue;
-      this.i = after;
-      return;
-    }
-    this.i = b.length;
-  }
 }

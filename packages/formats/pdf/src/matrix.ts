@@ -18,6 +18,13 @@ export function applyMatrix(m: readonly number[], x: number, y: number): [number
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
 
+/** The inverse of m (identity for a singular matrix, which maps everything onto a line). */
+export function invertMatrix(m: readonly number[]): Matrix {
+  const det = m[0] * m[3] - m[1] * m[2];
+  if (Math.abs(det) < 1e-12) return [...IDENTITY];
+  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
+}
+
 /** Geometric mean scale of a matrix (how a line width scales). */
 export const matrixScale = (m: readonly number[]) => Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
 

@@ -212,6 +212,54 @@ export class PdfiumDocument {
   }
 }
 
+/** PDFium answered that it cannot do what was asked (its state is intact), as opposed to failing inside. */
+class Refusal extends Error {}
+
+const FPDF_REMOVE_SECURITY = 3; // FPDF_SaveAsCopy's flag (fpdf_save.h): write the document decrypted
+
+/**
+ * A decrypted copy of an encrypted PDF that opens without a password (an empty user password: readers
+ * open it without asking, the owner password only restricts editing). Undefined when the file is not
+ * encrypted; throws when PDFium cannot open it (a user password is needed, or the file is damaged).
+ * pdf-lib, which writes Quire's form fills, cannot read encrypted files; PDFium decrypts them on save.
+ */
+export async function decryptedCopy(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const m = await loadPdfium();
+  const P = m.pdfium;
+  const ptr = P.wasmExports.malloc(Math.max(1, bytes.length));
+  if (!ptr) throw new Error('PDFium could not allocate memory for the document');
+  let doc = 0, writer = 0, trapped = false;
+  try {
+    heapOf(m).set(bytes, ptr);
+    doc = m.FPDF_LoadMemDocument(ptr, bytes.length, '');
+    if (!doc) throw new Refusal(`PDFium could not open the document (error ${m.FPDF_GetLastError()})`);
+    if (m.FPDF_GetSecurityHandlerRevision(doc) < 0) return undefined;
+    writer = m.PDFiumExt_OpenFileWriter();
+    if (!writer || !m.FPDF_SaveAsCopy(doc, writer, FPDF_REMOVE_SECURITY)) throw new Refusal('PDFium could not write a decrypted copy');
+    const size = m.PDFiumExt_GetFileWriterSize(writer);
+    const out = P.wasmExports.malloc(Math.max(1, size));
+    if (!out) throw new Refusal('PDFium could not allocate memory for the copy');
+    try {
+      m.PDFiumExt_GetFileWriterData(writer, out, size);
+      return heapOf(m).slice(out, out + size);
+    } finally {
+      P.wasmExports.free(out);
+    }
+  } catch (e) {
+    // anything else is a failure inside PDFium (a trap), which leaves the module's memory in an unknown
+    // state: it is let go as a whole, nothing freed in it
+    trapped = !(e instanceof Refusal);
+    if (trapped) discardModule(m);
+    throw e;
+  } finally {
+    if (!trapped) {
+      if (writer) m.PDFiumExt_CloseFileWriter(writer);
+      if (doc) m.FPDF_CloseDocument(doc);
+      P.wasmExports.free(ptr);
+    }
+  }
+}
+
 /** Bytes of WebAssembly memory PDFium holds in this isolate (0 before its first use): it only grows. */
 export async function pdfiumMemoryBytes(): Promise<number> {
   return loading ? heapOf(await loading).length : 0;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { QuireError } from '@quire/core';
+import { pdfjsOpenError } from './errors.js';
 import { guardBuiltins, installPolyfills } from './polyfills.js';
 
 type PdfjsModule = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -36,9 +37,14 @@ export function loadPdfjs(): Promise<PdfjsModule> {
   return loaded;
 }
 
+const pdfjsDir = () => path.dirname(require.resolve('pdfjs-dist/package.json'));
+
+/** A font file of pdfjs-dist's standard_fonts folder (Liberation Sans, Foxit's Type 1 fonts): read-only library assets. */
+export const standardFontFile = (name: string) => path.join(pdfjsDir(), 'standard_fonts', name);
+
 /** Resource folders shipped inside pdfjs-dist; pdf.js requires the trailing '/'. Nothing is fetched. */
 function resourceOptions() {
-  const dir = path.dirname(require.resolve('pdfjs-dist/package.json'));
+  const dir = pdfjsDir();
   return {
     standardFontDataUrl: path.join(dir, 'standard_fonts') + '/',
     cMapUrl: path.join(dir, 'cmaps') + '/',
@@ -51,7 +57,21 @@ function resourceOptions() {
 export interface OpenOptions {
   /** Images larger than this many pixels are not decoded (decompression-bomb guard). */
   maxImagePixels?: number;
+  /**
+   * Parse on the shared worker thread whatever setPdfWorkerThread says: for callers on an event loop
+   * that serves requests (the gateway's intake), where pdf.js must never parse (design rule 6).
+   */
+  offThread?: boolean;
 }
+
+/** Random access to a document that is not held in memory (a blob store's range reads). */
+export interface RangeSource {
+  size: number;
+  /** Bytes [start, end). */
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+const RANGE_CHUNK = 64 * 1024;
 
 /**
  * pdf.js's parser (its "worker": content streams, fonts, text items, operator lists) runs on one
@@ -177,14 +197,16 @@ function useWorkerThread(): boolean {
   return workerThreadEnabled;
 }
 
-function acquireWorker(pdfjs: PdfjsModule): SharedWorker | undefined {
-  if (!useWorkerThread()) return undefined;
+function acquireWorker(pdfjs: PdfjsModule, force = false): SharedWorker | undefined {
+  if (!force && !useWorkerThread()) return undefined;
   if (!shared || shared.dead) {
     const { port1, port2 } = new MessageChannel();
     const workerUrl = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
     const thread = new Worker(WORKER_THREAD_SOURCE, { eval: true, workerData: { port: port2, workerUrl }, transferList: [port2] });
     const port = trackingPort(port1);
-    const s: SharedWorker = { worker: new pdfjs.PDFWorker({ port } as never), thread, port: port1, open: 0, dead: false };
+    // verbosity as getDocument's: errors only (the worker's own default prints pdf.js's warnings to stdout)
+    const worker = new pdfjs.PDFWorker({ port, verbosity: pdfjs.VerbosityLevel.ERRORS } as never);
+    const s: SharedWorker = { worker, thread, port: port1, open: 0, dead: false };
     const die = (e?: unknown) => {
       if (s.dead) return;
       s.dead = true;
@@ -205,16 +227,23 @@ function releaseWorker(s: SharedWorker | undefined): void {
   if (--s.open === 0) { s.thread.unref(); s.port.unref(); }
 }
 
-/** Opens a document; maps pdf.js failures to FILE_003 (encrypted, corrupt, not a PDF). */
-export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
-  if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
+/**
+ * Opens a document, held in memory or read by range (xref and the objects asked for only); maps pdf.js
+ * failures to FILE_003 (encrypted, corrupt, not a PDF).
+ */
+export async function openDocument(source: Uint8Array | RangeSource, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
+  const size = source instanceof Uint8Array ? source.length : source.size;
+  if (size === 0) throw new QuireError('FILE_004', 'Empty file');
   const pdfjs = await loadPdfjs();
-  const sw = acquireWorker(pdfjs);
+  const sw = acquireWorker(pdfjs, opts.offThread);
   let released = false;
   const release = () => { if (!released) { released = true; releaseWorker(sw); } };
+  const input = source instanceof Uint8Array
+    ? { data: new Uint8Array(source) } // a copy: pdf.js transfers (detaches) the buffer it is given
+    : { range: await rangeTransport(pdfjs, source), length: size, rangeChunkSize: RANGE_CHUNK, disableAutoFetch: true, disableStream: true };
   const task = pdfjs.getDocument({
     ...(sw ? { worker: sw.worker } : {}),
-    data: new Uint8Array(bytes), // a copy: pdf.js transfers (detaches) the buffer it is given
+    ...input,
     ...resourceOptions(),
     isEvalSupported: false,
     useSystemFonts: false,
@@ -238,15 +267,14 @@ export async function openDocument(bytes: Uint8Array, opts: OpenOptions = {}): P
   } catch (e) {
     await task.destroy().catch(() => undefined);
     release();
-    throw mapOpenError(e);
+    throw pdfjsOpenError(e);
   }
 }
 
-function mapOpenError(e: unknown): QuireError {
-  const name = (e as { name?: string })?.name;
-  const message = e instanceof Error ? e.message : String(e);
-  if (name === 'PasswordException') {
-    return new QuireError('FILE_003', 'The PDF is encrypted with a password; remove the password and upload again', { reason: 'encrypted' });
-  }
-  return new QuireError('FILE_003', `The PDF could not be read: ${message}`, { reason: name === 'InvalidPDFException' ? 'invalid' : 'corrupted' });
+async function rangeTransport(pdfjs: PdfjsModule, src: RangeSource) {
+  const transport = new pdfjs.PDFDataRangeTransport(src.size, await src.read(0, Math.min(src.size, RANGE_CHUNK)));
+  transport.requestDataRange = (begin: number, end: number) => {
+    src.read(begin, end).then((chunk) => transport.onDataRange(begin, chunk), () => transport.abort());
+  };
+  return transport;
 }

@@ -26,6 +26,19 @@ export interface TextContext {
    * that replaces the glyphs drawn inside the span (see actualtext.ts, which reads it).
    */
   actualText?: ReadonlyMap<number, string>;
+  /**
+   * Words drawn inside marked content with one of these tags (a form field's /Tx, an overlay's own tag)
+   * come back `flagged`; a word never spans the edge of such a span. Words then also carry `angle`.
+   */
+  flagTags?: ReadonlySet<string>;
+}
+
+/** A word with what callers that ask for it (TextContext.flagTags) need besides RawWord. */
+export interface FlaggedWord extends RawWord {
+  /** Drawn inside marked content with one of TextContext.flagTags. */
+  flagged?: boolean;
+  /** Clockwise angle of the text's baseline on the page, to the nearest quarter turn (0 reads left to right, 90 top to bottom). */
+  angle?: number;
 }
 
 /*
@@ -91,8 +104,12 @@ function glyphKind(u: string): number {
  * replacement is placed over them when the span ends (see Replacement); spans inside such a span are part
  * of what it replaces.
  */
-export function extractWords(ops: OperatorListLike, OPS: Record<string, number>, ctx: TextContext): RawWord[] {
+export function extractWords(ops: OperatorListLike, OPS: Record<string, number>, ctx: TextContext): FlaggedWord[] {
   const words = new WordBuilder(ctx);
+  // open marked-content tags, kept when words are flagged by tag
+  const tags: string[] = [];
+  const flagTags = ctx.flagTags;
+  const inFlagged = () => tags.some((tag) => flagTags!.has(tag));
   const actualText = ctx.actualText?.size ? ctx.actualText : undefined;
   // open marked-content spans (only tracked when some span has replacement text); the outermost
   // replacement being collected
@@ -155,6 +172,7 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
         break;
       }
       case OPS.beginMarkedContent: case OPS.beginMarkedContentProps: {
+        if (flagTags) { tags.push(markedTag(args)); words.flag(inFlagged()); }
         if (!actualText) break;
         const text = replacing ? undefined : actualText.get(i);
         if (text === undefined) { spans.push(null); break; }
@@ -164,6 +182,7 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
         break;
       }
       case OPS.endMarkedContent: {
+        if (flagTags) { tags.pop(); words.flag(inFlagged()); }
         if (!actualText || spans.length === 0) break;
         const r = spans.pop();
         if (r && r === replacing) {
@@ -178,6 +197,13 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
   }
   replacing?.placeInto(words); // a span left open at the end of the page
   return words.finish();
+}
+
+/** A marked-content begin's tag: pdf.js passes BDC's as a string and BMC's as its Name object ({ name }). */
+function markedTag(args: unknown[] | null): string {
+  const a = args?.[0];
+  if (typeof a === 'string') return a;
+  return a && typeof a === 'object' && typeof (a as { name?: unknown }).name === 'string' ? (a as { name: string }).name : '';
 }
 
 const toMatrix = (m: ArrayLike<number>): Matrix => [m[0], m[1], m[2], m[3], m[4], m[5]];
@@ -274,7 +300,10 @@ const SAME = 0, SPACED = 1, JUMP = 2;
  * numbers (thousands a page), so the current run and word are kept in fields, not objects.
  */
 class WordBuilder implements GlyphSink {
-  private readonly words: RawWord[] = [];
+  private readonly words: FlaggedWord[] = [];
+  // glyphs are being drawn inside a flagged span (TextContext.flagTags); the current word's state
+  private flagged = false;
+  private wFlagged = false;
   // the run being drawn: font, unit advance (u) and up (v) vectors, size in points
   private font!: ResolvedFont;
   private ux = 1; private uy = 0; private vx = 0; private vy = 1; private em = 0;
@@ -313,6 +342,7 @@ class WordBuilder implements GlyphSink {
     if (this.n === 0) {
       this.wFont = this.font; this.wux = this.ux; this.wuy = this.uy; this.wvx = this.vx; this.wvy = this.vy;
       this.wem = this.em; this.wox = ox; this.woy = oy; this.s0 = Infinity; this.s1 = -Infinity; this.text = '';
+      this.wFlagged = this.flagged;
     }
     const s = (ox - this.wox) * this.wux + (oy - this.woy) * this.wuy;
     if (s < this.s0) this.s0 = s;
@@ -329,7 +359,14 @@ class WordBuilder implements GlyphSink {
     }
   }
 
-  finish(): RawWord[] {
+  /** Glyphs from here on are (not) inside a flagged span: a word in progress ends at the change. */
+  flag(flagged: boolean): void {
+    if (flagged === this.flagged) return;
+    this.flush(true);
+    this.flagged = flagged;
+  }
+
+  finish(): FlaggedWord[] {
     this.flush(true);
     return this.words;
   }
@@ -391,7 +428,11 @@ class WordBuilder implements GlyphSink {
       x1: r6(clamp01((this.wox + Math.max(xs0, xs1) + Math.max(xl, xh)) / W)),
       y1: r6(clamp01((this.woy + Math.max(ys0, ys1) + Math.max(yl, yh)) / H)),
     };
-    const word: RawWord = { text, box, fontSize: round2(em), confidence: 1, direction: direction(f, ax, ay, rtl) };
+    const word: FlaggedWord = { text, box, fontSize: round2(em), confidence: 1, direction: direction(f, ax, ay, rtl) };
+    if (this.ctx.flagTags) {
+      word.angle = ((Math.round(Math.atan2(ay, ax) / (Math.PI / 2)) * 90) % 360 + 360) % 360;
+      if (this.wFlagged) word.flagged = true;
+    }
     if (f.info?.name) word.fontName = f.info.name;
     if (f.info?.bold) word.bold = true;
     if (f.info?.italic) word.italic = true;

@@ -1,0 +1,31 @@
+import { type MarkedContentReader, alignActualText, needsMarkedContent } from './actualtext.js';
+import type { Matrix } from './matrix.js';
+import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+import { type FlaggedWord, type FontLike, extractWords } from './text.js';
+import type { OperatorListLike } from './vector.js';
+
+export interface PageWordsOptions {
+  /** User space → the frame's points: the page as displayed, or turned (the reading frame of sideways text). */
+  viewport: Matrix;
+  width: number;
+  height: number;
+  /** Marked-content tags whose words come back `flagged` (see TextContext.flagTags). */
+  flagTags?: ReadonlySet<string>;
+  /** The document's marked content, for replacement text (/ActualText) as readPdf applies it; none: glyphs as drawn. */
+  markedContent?: MarkedContentReader;
+}
+
+/**
+ * The words of a page whose operator list the caller already has (asked for with annotations left out),
+ * built glyph by glyph as readPdf builds them (text.ts), in the frame `opts` gives. For callers that read
+ * a page's drawing themselves, such as forms.
+ */
+export async function readPageWords(page: PDFPageProxy, ops: OperatorListLike, opts: PageWordsOptions): Promise<FlaggedWord[]> {
+  const { OPS } = await loadPdfjs();
+  const OPS_ = OPS as unknown as Record<string, number>;
+  const actualText = opts.markedContent && needsMarkedContent(ops, OPS_)
+    ? alignActualText(ops, OPS_, (await opts.markedContent.spans(page.pageNumber).catch(() => undefined)) ?? [])
+    : undefined;
+  const font = (loadedName: string) => (page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined);
+  return extractWords(ops, OPS_, { viewport: opts.viewport, pageWidth: opts.width, pageHeight: opts.height, font, flagTags: opts.flagTags, actualText });
+}
