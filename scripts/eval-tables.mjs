@@ -4,17 +4,26 @@
 //   a tabula "area" named in SOURCES.md restricts the extracted cells to that area.
 // - ICDAR 2013 -str.xml: adjacency-relation precision/recall/F1 over the whole document.
 // - ICDAR 2013 -reg.xml: region detection precision/recall/F1 (IoU >= 0.5 on the same page).
-// Usage: node scripts/build.mjs && node scripts/eval-tables.mjs [dir] [--json]
+// The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file lines
+// and --json results cover the dev part.
+// Usage: node scripts/build.mjs && node scripts/eval-tables.mjs [dir] [--json] [--part dev|validation|all] [--summary FILE]
+//        (EVAL_ONLY=substring restricts the files)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { buildTables, slotsOf } from '../packages/tables/dist/index.js';
+import { partOf, partsFromArgs } from './lib/corpus.mjs';
+import { meanFigure, ratioFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const argv = process.argv.slice(2);
+const parts = partsFromArgs(argv);
+takeOption(argv, 'part');
+const summaryOut = takeOption(argv, 'summary');
+const args = argv.filter((a) => !a.startsWith('--'));
 const dir = path.resolve(args[0] ?? path.join(root, '../shared/corpus/pdf-tables'));
-const asJson = process.argv.includes('--json');
+const asJson = argv.includes('--json');
 const only = process.env.EVAL_ONLY;
 
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
@@ -150,7 +159,7 @@ const iou = (a, b) => {
 };
 
 const notes = sourceNotes();
-const pdfs = fs.readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort().filter((f) => !only || f.includes(only));
+const pdfs = fs.readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort().filter((f) => !only || f.includes(only)).filter((f) => parts.includes(partOf('pdf-tables', f)));
 const results = [];
 let totalTables = 0, totalMs = 0;
 for (const file of pdfs) {
@@ -163,7 +172,7 @@ for (const file of pdfs) {
   totalMs += performance.now() - t1;
   totalTables += out.tables.length;
   const tables = out.views.map((v) => v.table);
-  const res = { name, tables: tables.length, extract_ms: Math.round(t1 - t0), scores: [] };
+  const res = { name, part: partOf('pdf-tables', file), tables: tables.length, extract_ms: Math.round(t1 - t0), scores: [] };
   const note = notes.get(name) ?? {};
   const pageNo = note.page ?? 1;
   const page = doc.pages.find((p) => p.number === pageNo);
@@ -202,23 +211,43 @@ for (const file of pdfs) {
   results.push(res);
 }
 
-if (asJson) console.log(JSON.stringify({ dir, results, totalTables, tablesStepMs: totalMs }, null, 2));
+/** Per part: ICDAR adjacency and region scores micro-averaged over documents, cell F1 of the camelot/tabula/docling truths. */
+function aggregate(part) {
+  const rs = results.filter((r) => r.part === part);
+  const micro = (kind) => {
+    const ss = rs.flatMap((r) => r.scores.filter((s) => s.kind === kind));
+    const [tp, np, ne] = ss.reduce((a, s) => [a[0] + s.tp, a[1] + s.np, a[2] + s.ne], [0, 0, 0]);
+    return { documents: ss.length, tp, np, ne, ...f1(tp, np, ne) };
+  };
+  const cells = rs.flatMap((r) => r.scores.filter((s) => s.kind === 'cells'));
+  return { part, files: rs.length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
+}
+const aggregates = parts.map(aggregate);
+
+if (asJson) console.log(JSON.stringify({ dir, results: results.filter((r) => r.part === 'dev'), aggregates, totalTables, tablesStepMs: totalMs }, null, 2));
 else {
   const pct = (x) => (x * 100).toFixed(1).padStart(6);
   console.log(`corpus: ${dir}`);
   console.log('file'.padEnd(36), 'kind'.padEnd(10), 'P'.padStart(6), 'R'.padStart(6), 'F1'.padStart(6), ' truth / matched');
-  const agg = { adjacency: [0, 0, 0], regions: [0, 0, 0] };
-  for (const r of results) {
+  for (const r of results.filter((x) => x.part === 'dev')) {
     for (const s of r.scores) {
       console.log(r.name.padEnd(36), s.kind.padEnd(10), pct(s.precision), pct(s.recall), pct(s.f1), ` ${s.truth}${s.how ? ` ← ${s.how}` : ''}${s.tp !== undefined && s.kind !== 'cells' ? ` (${s.tp}/${s.np} pred, ${s.ne} truth)` : ''}`);
-      if (agg[s.kind]) { agg[s.kind][0] += s.tp; agg[s.kind][1] += s.np; agg[s.kind][2] += s.ne; }
     }
   }
-  for (const [k, [tp, np, ne]] of Object.entries(agg)) {
-    const s = f1(tp, np, ne);
-    console.log(`ICDAR ${k} (micro over documents): P ${pct(s.precision)} R ${pct(s.recall)} F1 ${pct(s.f1)}`);
+  for (const a of aggregates) {
+    console.log(`\n${a.part} part: ${a.files} files`);
+    for (const k of ['adjacency', 'regions']) console.log(`  ICDAR ${k} (micro over ${a[k].documents} documents): P ${pct(a[k].precision)} R ${pct(a[k].recall)} F1 ${pct(a[k].f1)}`);
+    console.log(`  expected tables with cell F1 >= 0.95: ${a.cellF1AtLeast95}/${a.cellTables}; mean cell F1 ${a.cellF1Mean === null ? '–' : pct(a.cellF1Mean)}`);
   }
-  const cells = results.flatMap((r) => r.scores.filter((s) => s.kind === 'cells'));
-  console.log(`expected tables with cell F1 >= 0.95: ${cells.filter((s) => s.f1 >= 0.95).length}/${cells.length}`);
-  console.log(`tables step: ${totalTables} tables in ${totalMs.toFixed(0)} ms (${(totalTables / (totalMs / 1000)).toFixed(0)} tables/s, excluding extraction)`);
+  console.log(`\ntables step: ${totalTables} tables in ${totalMs.toFixed(0)} ms (${(totalTables / (totalMs / 1000)).toFixed(0)} tables/s, excluding extraction)`);
 }
+
+const figure = (pick) => Object.fromEntries(aggregates.map((a) => [a.part, pick(a)]));
+writeSummary(summaryOut, {
+  eval: 'tables', parts, seconds: process.uptime(), rows: [
+    { kind: 'tables ICDAR 2013', measure: 'adjacency F1 (micro)', unit: 'relations', ...figure((a) => ({ value: a.adjacency.documents ? a.adjacency.f1 : null, n: a.adjacency.ne })) },
+    { kind: 'tables ICDAR 2013', measure: 'region F1 (IoU ≥ 0.5)', unit: 'regions', ...figure((a) => ({ value: a.regions.documents ? a.regions.f1 : null, n: a.regions.ne })) },
+    { kind: 'tables camelot/tabula/docling', measure: 'mean cell F1', unit: 'tables', ...figure((a) => ({ value: a.cellF1Mean, n: a.cellTables })) },
+    { kind: 'tables camelot/tabula/docling', measure: 'tables with cell F1 ≥ 0.95', unit: 'tables', ...figure((a) => ratioFigure(a.cellF1AtLeast95, a.cellTables)) },
+  ],
+});
