@@ -117,11 +117,12 @@ function icdarStr(xml) {
   for (const t of xml.split(/<table\b/).slice(1)) {
     for (const region of t.split(/<region\b/).slice(1)) {
       const cells = [...region.matchAll(/<cell\b([^>]*)>([\s\S]*?)<\/cell>/g)].map((m, i) => {
-        const a = (n) => { const x = new RegExp(`${n}=['"](\\d+)['"]`).exec(m[1]); return x ? Number(x[1]) : undefined; };
+        const a = (n) => { const x = new RegExp(`${n}=['"](-?\\d+)['"]`).exec(m[1]); return x ? Number(x[1]) : undefined; };
         const content = /<content>([\s\S]*?)<\/content>/.exec(m[2])?.[1] ?? '';
         const sr = a('start-row'), sc = a('start-col');
         return { i, sr, sc, er: a('end-row') ?? sr, ec: a('end-col') ?? sc, text: decode(content) };
-      });
+      // a cell annotated outside the grid (start-row='-1' in icdar2013-us-019) has no neighbours to score
+      }).filter((c) => c.sr >= 0 && c.sc >= 0 && c.er >= c.sr && c.ec >= c.sc);
       if (!cells.length) continue;
       const rows = Math.max(...cells.map((c) => c.er)) + 1, cols = Math.max(...cells.map((c) => c.ec)) + 1;
       const grid = Array.from({ length: rows }, () => Array(cols).fill(null));
@@ -163,6 +164,15 @@ const pdfs = fs.readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort().filter
 const results = [];
 let totalTables = 0, totalMs = 0;
 for (const file of pdfs) {
+  try {
+    results.push(await evaluateFile(file));
+  } catch (err) {
+    // a file that breaks the extraction or its truth's parser is counted, not a crash of the whole eval
+    results.push({ name: file.replace(/\.pdf$/, ''), part: partOf('pdf-tables', file), error: `${err.code ?? ''} ${err.message}`.trim(), scores: [] });
+  }
+}
+
+async function evaluateFile(file) {
   const name = file.replace(/\.pdf$/, '');
   const bytes = new Uint8Array(fs.readFileSync(path.join(dir, file)));
   const t0 = performance.now();
@@ -208,7 +218,7 @@ for (const file of pdfs) {
     }
     res.scores.push({ kind: 'regions', truth: path.basename(reg), ...f1(tp, pred.length, gt.length), tp, np: pred.length, ne: gt.length });
   }
-  results.push(res);
+  return res;
 }
 
 /** Per part: ICDAR adjacency and region scores micro-averaged over documents, cell F1 of the camelot/tabula/docling truths. */
@@ -220,7 +230,7 @@ function aggregate(part) {
     return { documents: ss.length, tp, np, ne, ...f1(tp, np, ne) };
   };
   const cells = rs.flatMap((r) => r.scores.filter((s) => s.kind === 'cells'));
-  return { part, files: rs.length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
+  return { part, files: rs.length, failed: rs.filter((r) => r.error).length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
 }
 const aggregates = parts.map(aggregate);
 
@@ -230,12 +240,13 @@ else {
   console.log(`corpus: ${dir}`);
   console.log('file'.padEnd(36), 'kind'.padEnd(10), 'P'.padStart(6), 'R'.padStart(6), 'F1'.padStart(6), ' truth / matched');
   for (const r of results.filter((x) => x.part === 'dev')) {
+    if (r.error) console.log(r.name.padEnd(36), `ERROR ${r.error}`);
     for (const s of r.scores) {
       console.log(r.name.padEnd(36), s.kind.padEnd(10), pct(s.precision), pct(s.recall), pct(s.f1), ` ${s.truth}${s.how ? ` ← ${s.how}` : ''}${s.tp !== undefined && s.kind !== 'cells' ? ` (${s.tp}/${s.np} pred, ${s.ne} truth)` : ''}`);
     }
   }
   for (const a of aggregates) {
-    console.log(`\n${a.part} part: ${a.files} files`);
+    console.log(`\n${a.part} part: ${a.files} files${a.failed ? `, ${a.failed} failed` : ''}`);
     for (const k of ['adjacency', 'regions']) console.log(`  ICDAR ${k} (micro over ${a[k].documents} documents): P ${pct(a[k].precision)} R ${pct(a[k].recall)} F1 ${pct(a[k].f1)}`);
     console.log(`  expected tables with cell F1 >= 0.95: ${a.cellF1AtLeast95}/${a.cellTables}; mean cell F1 ${a.cellF1Mean === null ? '–' : pct(a.cellF1Mean)}`);
   }
@@ -249,5 +260,6 @@ writeSummary(summaryOut, {
     { kind: 'tables ICDAR 2013', measure: 'region F1 (IoU ≥ 0.5)', unit: 'regions', ...figure((a) => ({ value: a.regions.documents ? a.regions.f1 : null, n: a.regions.ne })) },
     { kind: 'tables camelot/tabula/docling', measure: 'mean cell F1', unit: 'tables', ...figure((a) => ({ value: a.cellF1Mean, n: a.cellTables })) },
     { kind: 'tables camelot/tabula/docling', measure: 'tables with cell F1 ≥ 0.95', unit: 'tables', ...figure((a) => ratioFigure(a.cellF1AtLeast95, a.cellTables)) },
+    ...(aggregates.some((a) => a.failed) ? [{ kind: 'tables', measure: 'files failed', unit: 'files', ...figure((a) => ratioFigure(a.failed, a.files)) }] : []),
   ],
 });
