@@ -247,7 +247,7 @@ else {
   }
   for (const a of aggregates) {
     console.log(`\n${a.part} part: ${a.files} files${a.failed ? `, ${a.failed} failed` : ''}`);
-    for (const k of ['adjacency', 'regions']) console.log(`  ICDAR ${k} (micro over ${a[k].documents} documents): P ${pct(a[k].precision)} R ${pct(a[k].recall)} F1 ${pct(a[k].f1)}`);
+    for (const k of ['adjacency', 'regions']) if (a[k].documents) console.log(`  ICDAR ${k} (micro over ${a[k].documents} documents): P ${pct(a[k].precision)} R ${pct(a[k].recall)} F1 ${pct(a[k].f1)}`);
     console.log(`  expected tables with cell F1 >= 0.95: ${a.cellF1AtLeast95}/${a.cellTables}; mean cell F1 ${a.cellF1Mean === null ? '–' : pct(a.cellF1Mean)}`);
   }
   console.log(`\ntables step: ${totalTables} tables in ${totalMs.toFixed(0)} ms (${(totalTables / (totalMs / 1000)).toFixed(0)} tables/s, excluding extraction)`);
