@@ -8,8 +8,11 @@
 //   fields invoices: share of the expected invoice2data field values found in the text
 //   charts office files: charts whose type, series names, categories and values all equal the
 //          chart caches in the derived expected.json
+// The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file lines,
+// --diff and --json rows cover the dev part.
 // Usage: node scripts/build.mjs && node scripts/eval-extract.mjs [corpusDir] [--only folder,folder] [--json out.json]
 //        [--engine wasm|native]  (OCR engine; default QUIRE_OCR_ENGINE, else wasm = tesseract.js)
+//        [--part dev|validation|all] [--summary summary.json]  (per-part aggregates for scripts/eval.mjs)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,17 +20,22 @@ import { fileURLToPath } from 'node:url';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { renderExtraction } from '../packages/render/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
+import { partOf, partsFromArgs } from './lib/corpus.mjs';
+import { meanFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
 import { words, charSimilarity, htmlToText, latexToText, markdownToText, normalizeText, orderScore, wordScores } from './lib/text-metrics.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
-const only = flag('--only')?.split(',');
-const jsonOut = flag('--json');
-const engine = flag('--engine') ?? (process.env.QUIRE_OCR_ENGINE || 'wasm');
+const parts = partsFromArgs(args);
+takeOption(args, 'part');
+const summaryOut = takeOption(args, 'summary');
+const only = takeOption(args, 'only')?.split(',');
+const jsonOut = takeOption(args, 'json');
+const engine = takeOption(args, 'engine') ?? (process.env.QUIRE_OCR_ENGINE || 'wasm');
 if (!['wasm', 'native'].includes(engine)) throw new Error(`--engine ${engine}: wasm or native`);
 const showDiff = args.includes('--diff') && (args.splice(args.indexOf('--diff'), 1), true);
 const corpus = path.resolve(args[0] ?? path.join(root, '../shared/corpus'));
+process.env.QUIRE_CORPUS_DIR = corpus; // partOf reads this corpus's VALIDATION.md
 const FOLDERS = (only ?? ['pdf-text', 'scanned', 'images', 'pdf-invoices', 'docx', 'pptx', 'xlsx', 'html']);
 const FORMAT_BY_EXT = { '.pdf': 'pdf', '.png': 'png', '.jpg': 'jpeg', '.jpeg': 'jpeg', '.tif': 'tiff', '.tiff': 'tiff', '.docx': 'docx', '.pptx': 'pptx', '.xlsx': 'xlsx', '.html': 'html', '.htm': 'html' };
 
@@ -277,10 +285,12 @@ for (const name of FOLDERS) {
   if (!fs.existsSync(folder)) { console.log(`${name}: not in ${corpus}, skipped`); continue; }
   const docs = fs.readdirSync(folder).filter((f) => FORMAT_BY_EXT[path.extname(f).toLowerCase()] && !/\.expected[.-]/.test(f) && !f.includes('.source.')).sort();
   for (const file of docs) {
+    const part = partOf(name, file);
+    if (!parts.includes(part)) continue;
     const format = FORMAT_BY_EXT[path.extname(file).toLowerCase()];
     const stem = file.slice(0, -path.extname(file).length);
     const gt = groundTruth(folder, stem, format);
-    const row = { folder: name, file, gt: gt.source };
+    const row = { folder: name, file, part, gt: gt.source };
     const t0 = performance.now();
     try {
       const needsOcr = format === 'pdf' || format === 'png' || format === 'jpeg' || format === 'tiff';
@@ -294,7 +304,7 @@ for (const name of FOLDERS) {
         const w = wordScores(text, ref);
         if (words(ref).length === 0) row.gt += ' (no text)';
         else Object.assign(row, { sim: charSimilarity(text, ref), p: w.precision, r: w.recall, f1: w.f1, order: orderScore(text, ref) ?? undefined });
-        if (showDiff) row.diff = wordDiff(text, ref);
+        if (showDiff && part === 'dev') row.diff = wordDiff(text, ref);
       } else if (gt.bag !== undefined) {
         const w = wordScores(text, gt.bag);
         Object.assign(row, { p: w.precision, r: w.recall, f1: w.f1 });
@@ -306,7 +316,7 @@ for (const name of FOLDERS) {
       row.seconds = (performance.now() - t0) / 1000;
     }
     rows.push(row);
-    printRow(row);
+    if (part === 'dev') printRow(row);
   }
 }
 await ocrPool?.close();
@@ -323,14 +333,29 @@ function printRow(r) {
   if (r.diff) console.log(`${''.padEnd(53)}  missing: ${r.diff.missing}\n${''.padEnd(53)}  extra:   ${r.diff.extra}`);
 }
 
-console.log('\nPer-folder means (over the files that have each measure):');
-console.log(`${'folder'.padEnd(13)} files   sim     P      R      F1   order  fields charts  s/file`);
-const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
+console.log('\nPer-folder means (over the files that have each measure), per corpus part:');
+console.log(`${'folder'.padEnd(13)} ${'part'.padEnd(10)} files   sim     P      R      F1   order  fields charts  s/file`);
 for (const name of FOLDERS) {
-  const rs = rows.filter((r) => r.folder === name);
-  if (!rs.length) continue;
-  const m = (k) => mean(rs.map((r) => r[k]).filter((v) => typeof v === 'number'));
-  console.log(`${name.padEnd(13)} ${String(rs.length).padStart(5)} ${fmt(m('sim'))} ${fmt(m('p'))} ${fmt(m('r'))} ${fmt(m('f1'))} ${fmt(m('order'))} ${fmt(m('fields'), 2)} ${fmt(m('charts'), 2)} ${fmt(m('seconds'), 2)}${rs.some((r) => r.error) ? `  (${rs.filter((r) => r.error).length} failed)` : ''}`);
+  for (const part of parts) {
+    const rs = rows.filter((r) => r.folder === name && r.part === part);
+    if (!rs.length) continue;
+    const m = (k) => meanFigure(rs.map((r) => r[k])).value ?? undefined;
+    console.log(`${name.padEnd(13)} ${part.padEnd(10)} ${String(rs.length).padStart(5)} ${fmt(m('sim'))} ${fmt(m('p'))} ${fmt(m('r'))} ${fmt(m('f1'))} ${fmt(m('order'))} ${fmt(m('fields'), 2)} ${fmt(m('charts'), 2)} ${fmt(m('seconds'), 2)}${rs.some((r) => r.error) ? `  (${rs.filter((r) => r.error).length} failed)` : ''}`);
+  }
 }
 console.log(`\n${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, OCR workers ${ocrPool?.size ?? 0} (${engine})`);
-if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows.filter((r) => r.part === 'dev'), null, 1));
+
+const MEASURES = [['sim', 'char similarity'], ['f1', 'word F1'], ['order', 'reading order'], ['fields', 'invoice fields found'], ['charts', 'charts exact']];
+const summaryRows = [];
+for (const name of FOLDERS) {
+  for (const [key, measure] of MEASURES) {
+    const row = { kind: `extract ${name}`, measure, unit: 'files' };
+    for (const part of parts) row[part] = meanFigure(rows.filter((r) => r.folder === name && r.part === part).map((r) => r[key]));
+    if (parts.some((p) => row[p].n > 0)) summaryRows.push(row);
+  }
+  const failed = { kind: `extract ${name}`, measure: 'files failed', unit: 'files' };
+  for (const part of parts) { const rs = rows.filter((r) => r.folder === name && r.part === part); failed[part] = { value: rs.length ? rs.filter((r) => r.error).length / rs.length : null, n: rs.length }; }
+  if (parts.some((p) => failed[p].value > 0)) summaryRows.push(failed);
+}
+writeSummary(summaryOut, { eval: 'extract', parts, rows: summaryRows, seconds: process.uptime() });

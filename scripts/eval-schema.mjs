@@ -1,5 +1,8 @@
 // Schema accuracy of the built-in engine on the shared corpus.
 // Usage: pnpm build && pnpm eval:schema [corpusDir=../shared/corpus] [--only=invoices,receipts] [--ocr=ours|boxes|both] [--json=out.json]
+//        [--part dev|validation|all] [--summary FILE]
+// The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: --verbose and the
+// documents in --json cover the dev part.
 //
 // Suites (SUITES below) each return scored documents; the script prints, per suite and field,
 // exact-match accuracy, precision/recall/F1 (a null answer is "no prediction"), mean word-level F1 for text fields, and confidence
@@ -15,11 +18,20 @@ import { assignIds } from '../packages/core/dist/index.js';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
 import { extractSchemaBuiltin } from '../packages/schema/dist/index.js';
+import { partOf, partsFromArgs } from './lib/corpus.mjs';
+import { takeOption, writeSummary } from './lib/eval-summary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+const parts = partsFromArgs(args);
+takeOption(args, 'part');
+const summaryOut = takeOption(args, 'summary');
 const flag = (name, dflt) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
 const corpus = path.resolve(root, args.find((a) => !a.startsWith('--')) ?? '../shared/corpus');
+process.env.QUIRE_CORPUS_DIR = corpus; // partOf reads this corpus's VALIDATION.md
+/** The part of a corpus file, by its folder. */
+const partOfPath = (file) => partOf(path.basename(path.dirname(file)), path.basename(file));
+const wanted = (file) => parts.includes(partOfPath(file));
 const only = flag('only') ? new Set(flag('only').split(',')) : undefined;
 const ocrMode = flag('ocr', 'both');
 
@@ -102,7 +114,8 @@ const RECEIPT_FIELDS = [
   { name: 'total', truth: 'total', compare: 'number', schema: { type: 'number', description: 'Total amount paid' } },
 ];
 
-function score(name, fields, truth, answer) {
+function score(file, fields, truth, answer) {
+  const name = path.relative(corpus, file), part = partOfPath(file);
   const expected = {}, got = {}, confidence = {};
   for (const f of fields) {
     // a field the ground truth does not annotate is not scored (invoice2data templates extract what they know)
@@ -110,7 +123,7 @@ function score(name, fields, truth, answer) {
     got[f.name] = answer.values?.[f.name] ?? null;
     confidence[f.name] = answer.confidence?.[f.name] ?? null;
   }
-  return { name, expected, got, confidence };
+  return { name, part, expected, got, confidence };
 }
 
 const first = (j) => (Array.isArray(j) ? j[0] : j);
@@ -121,27 +134,27 @@ export const SUITES = {
     const files = [
       ...fs.readdirSync(path.join(corpus, 'pdf-invoices')).filter((f) => f.endsWith('.pdf')).map((f) => path.join(corpus, 'pdf-invoices', f)),
       ...fs.readdirSync(path.join(corpus, 'images')).filter((f) => /\.(png|jpe?g)$/i.test(f) && !/^(sroie|funsd)-/.test(f)).map((f) => path.join(corpus, 'images', f)),
-    ];
+    ].filter(wanted);
     for (const file of files) {
       const truthFile = file.replace(/\.(pdf|png|jpe?g)$/i, '.expected.json');
       if (!fs.existsSync(truthFile)) continue;
       const truth = first(JSON.parse(fs.readFileSync(truthFile, 'utf8')));
       if (!truth?.invoice_number) continue;
       const doc = await readOurs(file);
-      docs.push(score(path.relative(corpus, file), INVOICE_FIELDS, truth, runSchema(doc, INVOICE_FIELDS)));
+      docs.push(score(file, INVOICE_FIELDS, truth, runSchema(doc, INVOICE_FIELDS)));
     }
     return { fields: INVOICE_FIELDS, docs };
   },
   async receipts() {
     const out = {};
-    const files = fs.readdirSync(path.join(corpus, 'images')).filter((f) => /^sroie-.*\.jpg$/.test(f)).sort();
+    const files = fs.readdirSync(path.join(corpus, 'images')).filter((f) => /^sroie-.*\.jpg$/.test(f)).sort().filter((f) => wanted(path.join(corpus, 'images', f)));
     for (const mode of ocrMode === 'both' ? ['ours', 'boxes'] : [ocrMode]) {
       const docs = [];
       for (const f of files) {
         const image = path.join(corpus, 'images', f);
         const truth = JSON.parse(fs.readFileSync(image.replace(/\.jpg$/, '.expected.json'), 'utf8'));
         const doc = mode === 'boxes' ? await readBoxes(image, image.replace(/\.jpg$/, '.boxes.csv')) : await readOurs(image);
-        docs.push(score(f, RECEIPT_FIELDS, truth, runSchema(doc, RECEIPT_FIELDS)));
+        docs.push(score(image, RECEIPT_FIELDS, truth, runSchema(doc, RECEIPT_FIELDS)));
       }
       out[`receipts (${mode === 'boxes' ? 'SROIE OCR lines' : 'Quire OCR'})`] = { fields: RECEIPT_FIELDS, docs };
     }
@@ -200,22 +213,33 @@ const fmt = (x) => (x === null ? '–' : x.toFixed(2));
 async function main() {
   const t0 = performance.now();
   const report = {};
+  const summaryRows = [];
   for (const [name, suite] of Object.entries(SUITES)) {
     if (only && !only.has(name)) continue;
     const res = await suite({ corpus });
-    const parts = res.fields ? { [name]: res } : res;
-    for (const [label, part] of Object.entries(parts)) {
-      if (part.table) { console.log(`\n## ${label}`); for (const [k, v] of part.table) console.log(`${k}: ${v}`); report[label] = part; continue; }
-      const s = summarize(part);
-      report[label] = { ...s, docs: part.docs };
-      console.log(`\n## ${label} (${part.docs.length} documents)\n| field | n | exact | precision | recall | F1 | token F1 |\n|---|---|---|---|---|---|---|`);
-      for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} | ${fmt(r.tokenF1)} |`);
-      console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
-      if (args.includes('--verbose')) for (const d of part.docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
+    const suiteParts = res.fields ? { [name]: res } : res;
+    for (const [label, suitePart] of Object.entries(suiteParts)) {
+      if (suitePart.table) { console.log(`\n## ${label}`); for (const [k, v] of suitePart.table) console.log(`${k}: ${v}`); report[label] = suitePart; continue; }
+      report[label] = {};
+      const byPart = {};
+      for (const part of parts) {
+        const docs = suitePart.docs.filter((d) => d.part === part);
+        const s = summarize({ fields: suitePart.fields, docs });
+        byPart[part] = s;
+        report[label][part] = { ...s, ...(part === 'dev' ? { docs } : {}) };
+        console.log(`\n## ${label}, ${part} part (${docs.length} documents)\n| field | n | exact | precision | recall | F1 | token F1 |\n|---|---|---|---|---|---|---|`);
+        for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} | ${fmt(r.tokenF1)} |`);
+        console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
+        if (part === 'dev' && args.includes('--verbose')) for (const d of docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
+      }
+      for (const [i, f] of suitePart.fields.entries()) {
+        summaryRows.push({ kind: `schema ${label}`, measure: `${f.name} exact`, unit: 'documents', ...Object.fromEntries(parts.map((p) => [p, { value: byPart[p].rows[i].n ? byPart[p].rows[i].exact : null, n: byPart[p].rows[i].n }])) });
+      }
     }
   }
   console.log(`\n${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (flag('json')) fs.writeFileSync(flag('json'), JSON.stringify(report, null, 2));
+  writeSummary(summaryOut, { eval: 'schema', parts, seconds: process.uptime(), rows: summaryRows });
   if (ocrPool) await (await ocrPool).close();
 }
 

@@ -3,7 +3,9 @@
 // (generic descriptions, never per file), score page accuracy; classify each part's first page
 // against the same types. Uses the LanguageModel port: built-in engines, or an OpenAI-compatible
 // endpoint when QUIRE_LLM_BASE_URL is set.
+// The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only.
 // Usage: node scripts/build.mjs && node scripts/eval-split.mjs [dir=../shared/corpus/packets] [--names-only]
+//        [--part dev|validation|all] [--summary FILE]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,8 @@ import { loadConfig } from '../packages/runtime/dist/index.js';
 import { classifyBuiltin } from '../packages/classify/dist/index.js';
 import { splitBuiltin, splitsByTopic } from '../packages/split/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
+import { partOf, partsFromArgs } from './lib/corpus.mjs';
+import { takeOption, writeSummary } from './lib/eval-summary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,10 +39,11 @@ const GENERIC_DESCRIPTIONS = {
 export const topicFor = (type, namesOnly = false) => ({ name: type, description: (namesOnly ? undefined : GENERIC_DESCRIPTIONS[type]) ?? type.replace(/[_-]+/g, ' ') });
 
 /**
- * Scores every `NAME.pdf` with a `NAME.expected.json` in `dir`. Returns per-packet and overall page
- * accuracy of the split and first-page classify accuracy. `log` receives one line per packet.
+ * Scores every `NAME.pdf` with a `NAME.expected.json` in `dir` whose corpus part is in `parts`. Returns
+ * per-packet results (each with its part) and page accuracy of the split and first-page classify
+ * accuracy per part (`byPart`) and over all. `log` receives one line per dev-part packet.
  */
-export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/packets'), { log = () => undefined, languageModel, namesOnly = false } = {}) {
+export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/packets'), { log = () => undefined, languageModel, namesOnly = false, parts = ['dev', 'validation'] } = {}) {
   const lm = languageModel ?? createLanguageModel(loadConfig().llm, { classify: classifyBuiltin, split: splitBuiltin });
   let pool;
   const ocr = { recognize: async (image, page) => { pool ??= createOcrPool({ size: 1 }); return (await pool).recognize(image, page); } };
@@ -47,6 +52,8 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
     const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.expected.json')).sort() : [];
     for (const name of names) {
       const base = name.replace(/\.expected\.json$/, '');
+      const part = partOf('packets', name);
+      if (!parts.includes(part)) continue;
       const pdf = path.join(dir, `${base}.pdf`);
       if (!fs.existsSync(pdf)) continue;
       const expected = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
@@ -72,32 +79,48 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
         firstPages.push({ page: s.start_page, expected: s.type, predicted: out.pipelineId, correct: out.pipelineId === s.type });
       }
       const r = {
-        packet: base, pages: pages.length, pageAccuracy: correctPages / pages.length,
+        packet: base, part, pages: pages.length, pageAccuracy: correctPages / pages.length,
         documentsExact: expectedDocs.join(' ') === predictedDocs.join(' '), expectedDocs, predictedDocs,
         classifyAccuracy: firstPages.filter((f) => f.correct).length / firstPages.length, firstPages, ms: Date.now() - t0,
       };
       packets.push(r);
-      log(`${base}: pages ${correctPages}/${pages.length} = ${r.pageAccuracy.toFixed(3)}; documents ${r.documentsExact ? 'exact' : `expected [${expectedDocs.join(' ')}] got [${predictedDocs.join(' ')}]`}; `
+      if (part === 'dev') log(`${base}: pages ${correctPages}/${pages.length} = ${r.pageAccuracy.toFixed(3)}; documents ${r.documentsExact ? 'exact' : `expected [${expectedDocs.join(' ')}] got [${predictedDocs.join(' ')}]`}; `
         + `first-page classify ${firstPages.filter((f) => f.correct).length}/${firstPages.length}${firstPages.some((f) => !f.correct) ? ` (missed: ${firstPages.filter((f) => !f.correct).map((f) => `p${f.page} ${f.expected}→${f.predicted}`).join(', ')})` : ''}; ${r.ms} ms`);
     }
   } finally {
     if (pool) await (await pool).close();
   }
-  const totalPages = packets.reduce((s, p) => s + p.pages, 0);
-  const parts = packets.reduce((s, p) => s + p.firstPages.length, 0);
+  return { model: lm.id, packets, ...accuracies(packets), byPart: Object.fromEntries(parts.map((p) => [p, accuracies(packets.filter((k) => k.part === p))])) };
+}
+
+/** Page accuracy (over pages) and first-page classify accuracy (over parts) of some packets. */
+function accuracies(packets) {
+  const pages = packets.reduce((s, p) => s + p.pages, 0);
+  const segments = packets.reduce((s, p) => s + p.firstPages.length, 0);
   return {
-    model: lm.id,
-    packets,
-    pageAccuracy: totalPages ? packets.reduce((s, p) => s + p.pageAccuracy * p.pages, 0) / totalPages : null,
-    classifyAccuracy: parts ? packets.reduce((s, p) => s + p.firstPages.filter((f) => f.correct).length, 0) / parts : null,
+    pages, segments,
+    pageAccuracy: pages ? packets.reduce((s, p) => s + p.pageAccuracy * p.pages, 0) / pages : null,
+    classifyAccuracy: segments ? packets.reduce((s, p) => s + p.firstPages.filter((f) => f.correct).length, 0) / segments : null,
   };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
+  const parts = partsFromArgs(args);
+  takeOption(args, 'part');
+  const summaryOut = takeOption(args, 'summary');
   const namesOnly = args.includes('--names-only'); // topics described by their names alone
   const dir = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.resolve(root, '../shared/corpus/packets'));
   if (!fs.existsSync(dir)) { console.log(`no packets at ${dir}; nothing to evaluate`); process.exit(0); }
-  const r = await evaluateSplit(dir, { log: (l) => console.log(l), namesOnly });
-  console.log(`overall (${r.model}): split page accuracy ${r.pageAccuracy?.toFixed(3) ?? 'n/a'} over ${r.packets.reduce((s, p) => s + p.pages, 0)} pages; first-page classify accuracy ${r.classifyAccuracy?.toFixed(3) ?? 'n/a'}`);
+  const r = await evaluateSplit(dir, { log: (l) => console.log(l), namesOnly, parts });
+  for (const [part, a] of Object.entries(r.byPart)) {
+    console.log(`${part} part (${r.model}): split page accuracy ${a.pageAccuracy?.toFixed(3) ?? 'n/a'} over ${a.pages} pages; first-page classify accuracy ${a.classifyAccuracy?.toFixed(3) ?? 'n/a'} over ${a.segments} documents`);
+  }
+  const figure = (pick) => Object.fromEntries(Object.entries(r.byPart).map(([p, a]) => [p, pick(a)]));
+  writeSummary(summaryOut, {
+    eval: 'split', parts, seconds: process.uptime(), rows: [
+      { kind: 'split packets', measure: 'page accuracy', unit: 'pages', ...figure((a) => ({ value: a.pageAccuracy, n: a.pages })) },
+      { kind: 'classify packets', measure: 'first-page accuracy', unit: 'documents', ...figure((a) => ({ value: a.classifyAccuracy, n: a.segments })) },
+    ],
+  });
 }

@@ -38,37 +38,55 @@ const decodeEntities = (s) => s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e) 
   if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
   return ENTITIES[e.toLowerCase()] ?? m;
 });
-const LINK = /!?\[((?:[^[\]]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g;
+const LINK = /\[((?:[^[\]]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g;
+const IMAGE = /!\[(?:[^[\]]|\[[^\]]*\])*\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g;
 
 /**
- * Plain text of a markdown string: headings, list markers, checkboxes, emphasis, table pipes and
- * separator rows, links/images (their text kept), image placeholders ("<!-- image -->", "[Image]",
- * "[Chart]"), code-fence markers and inline HTML tags (tables with spans) removed. Lines inside code
- * fences are kept as they are.
+ * HTML inside markdown as a reader sees it: comments (docling's "<!-- image -->") and tags removed, also
+ * where they span lines (tables with spans come out as HTML), autolinks (<https://…>) kept as their text.
+ */
+function stripHtml(md) {
+  return md
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<((?:https?|ftp|mailto):[^<>\s]+)>/gi, '$1')
+    .replace(/<\/?[a-zA-Z][^<>]*>/g, ' ');
+}
+
+/**
+ * Plain text of a markdown string as a person reads it: headings, list markers, checkboxes, emphasis, table
+ * pipes and separator rows, HTML markup (tables with spans, comments), link targets ([text](url) and
+ * [text][ref] keep their text; reference definitions are dropped), images (![alt](src): the reader sees
+ * a picture, not its alt text) and placeholders ("<!-- image -->", "[Image]", "[Chart: title]" keeps
+ * the title) and code-fence markers removed. Lines inside code fences are kept as they are.
  */
 export function markdownToText(md) {
   const lines = [];
+  // fenced code is literal; everything between fences loses its HTML first (tags may span lines)
+  const segments = md.split(/^(\s*(?:```|~~~).*)$/m);
   let fence = false;
-  for (let line of md.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) { fence = !fence; continue; }
-    if (fence) { lines.push(line); continue; }
-    if (/^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/.test(line) && line.includes('-') && (line.includes('|') || /^\s*-{3,}\s*$/.test(line))) continue;
-    line = line
-      .replace(/^\s{0,3}#{1,6}\s+/, '')
-      .replace(/^\s*>\s?/, '')
-      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
-      .replace(/(^|\s)\[[ xX]\]\s/g, '$1')
-      .replace(/[\u2610\u2611\u2612]/g, ' ')
-      .replace(/<!--.*?-->/g, ' ')
-      .replace(/\[(Image|Chart)\]/g, ' ')
-      .replace(LINK, '$1')
-      .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
-      .replace(/\*\*|__/g, '')
-      .replace(/(^|\s)[*_]([^*_\s][^*_]*?)[*_](?=\s|$|[.,;:!?])/g, '$1$2')
-      .replace(/`/g, '')
-      .replace(/\\([\\`*_{}[\]()#+\-.!|<>$])/g, '$1')
-      .replace(/\s*\|\s*/g, ' ');
-    lines.push(decodeEntities(line));
+  for (const segment of segments) {
+    if (/^\s*(```|~~~)/.test(segment)) { fence = !fence; continue; }
+    if (fence) { lines.push(...segment.replace(/^\n|\n$/g, '').split('\n')); continue; }
+    for (let line of stripHtml(segment).split('\n')) {
+      if (/^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/.test(line) && line.includes('-') && (line.includes('|') || /^\s*-{3,}\s*$/.test(line))) continue;
+      if (/^\s{0,3}\[[^\]]+\]:\s*\S+/.test(line)) continue; // reference-link definition
+      line = line
+        .replace(/^\s{0,3}#{1,6}\s+/, '')
+        .replace(/^\s*>\s?/, '')
+        .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+        .replace(/(^|\s)\[[ xX]\]\s/g, '$1')
+        .replace(/[\u2610\u2611\u2612]/g, ' ')
+        .replace(/\[(?:Image|Chart)(?::\s*([^\]]*))?\]/g, ' $1 ')
+        .replace(IMAGE, ' ')
+        .replace(LINK, '$1')
+        .replace(/\[((?:[^[\]]|\[[^\]]*\])+)\]\[[^\]]*\]/g, '$1')
+        .replace(/\*\*|__/g, '')
+        .replace(/(^|\s)[*_]([^*_\s][^*_]*?)[*_](?=\s|$|[.,;:!?])/g, '$1$2')
+        .replace(/`/g, '')
+        .replace(/\\([\\`*_{}[\]()#+\-.!|<>$])/g, '$1')
+        .replace(/\s*\|\s*/g, ' ');
+      lines.push(decodeEntities(line));
+    }
   }
   return normalizeText(lines.join('\n'));
 }

@@ -56,7 +56,7 @@ describe('text metrics', () => {
   });
 
   it('strips markdown, HTML and LaTeX markup to comparable text', () => {
-    expect(markdownToText('# Title\n\n- item **bold**\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n![fig](x.png) [link](http://x)')).toBe('Title item bold a b 1 2 fig link');
+    expect(markdownToText('# Title\n\n- item **bold**\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n![fig](x.png) [link](http://x)')).toBe('Title item bold a b 1 2 link');
     expect(htmlToText('<p>Above</p><table><tr><td>Top left</td><td>Top right</td></tr></table><p>Below</p>')).toBe('Above Top left Top right Below');
     expect(latexToText('\\documentclass{article}\n\\begin{document}\n\\section{Intro} Some \\textbf{bold} text. % comment\n\\end{document}')).toBe('Intro Some bold text.');
   });
@@ -68,5 +68,30 @@ describe('markdownToText details', () => {
     expect(markdownToText('duck [[ 1 ]](#cite_note-1) and [Taxonomy](/wiki/Taxonomy_(biology)) &amp; co')).toBe('duck [ 1 ] and Taxonomy & co');
     expect(markdownToText('- [x] Design\n☒ Water\n[Image]\n<!-- image -->')).toBe('Design Water');
     expect(markdownToText('| a<br>b | c |')).toBe('a b c');
+  });
+
+  // Text is scored as a person reads the rendered markdown (the held-out scorer does the same).
+  it('reads HTML tables as their cell text, also when a tag or comment spans lines', () => {
+    const md = '<table>\n<tr><th colspan="2"\n    rowspan="1">Net sales</th></tr>\n<tr><td>2023</td><td>1&nbsp;200</td></tr>\n</table>\n<!--\nimage\n-->\nAfter';
+    expect(markdownToText(md)).toBe('Net sales 2023 1 200 After');
+    expect(markdownToText('Text &lt;b&gt; stays')).toBe('Text <b> stays');
+  });
+
+  it('keeps link text and drops link targets: inline, reference-style and reference definitions', () => {
+    expect(markdownToText('See [the docs](https://x.org/docs "Docs") and [the spec][spec].\n\n[spec]: https://x.org/spec')).toBe('See the docs and the spec.');
+    expect(markdownToText('<a href="https://x.org">home</a>')).toBe('home');
+  });
+
+  it('shows an autolink as the address a reader sees', () => {
+    expect(markdownToText('Mail <mailto:a@x.org> or <https://x.org/a>')).toBe('Mail mailto:a@x.org or https://x.org/a');
+  });
+
+  it('drops image placeholders and images, keeping a chart or image title', () => {
+    expect(markdownToText('Before\n<!-- image -->\n[Image]\n![Figure 1](images/f1.png)\n<img src="a.png" alt="x">\nAfter')).toBe('Before After');
+    expect(markdownToText('[Chart: Sales by year]\n[Image: Floor plan]')).toBe('Sales by year Floor plan');
+  });
+
+  it('leaves markup inside code fences alone', () => {
+    expect(markdownToText('a\n```html\n<b>[x](y)</b>\n```\nb')).toBe('a <b>[x](y)</b> b');
   });
 });
