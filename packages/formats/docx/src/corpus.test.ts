@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Document, TableElement, TextElement } from '@quire/core';
 import { corpusFiles } from '../../../../scripts/lib/corpus.mjs';
+import { report, scoreFiles, type FileScore } from '../../../../tests/support/corpus-scores.js';
 import { htmlText, wordF1, words } from '../../../../tests/support/text-similarity.js';
 import { parse } from './index.js';
 
@@ -26,7 +27,6 @@ function reference(base: string, blocks: Block[]): string {
   return blocks.map((b) => b.text ?? (b.rows ?? []).flat().map((c) => c.text).join(' ')).join('\n');
 }
 
-interface FileScore { f1: number; problems: string[] }
 
 /** Headings, list items and tables of one file against its derived JSON, and word F1 against the best reference. */
 async function score(file: string): Promise<FileScore | undefined> {
@@ -57,26 +57,18 @@ async function score(file: string): Promise<FileScore | undefined> {
   return { f1, problems };
 }
 
-async function scoreAll(files: string[]) {
-  const scored = (await Promise.all(files.map(async (f) => [f, await score(f)] as const))).filter((x): x is [string, FileScore] => !!x[1]);
-  const meanF1 = scored.reduce((s, [, x]) => s + x.f1, 0) / Math.max(1, scored.length);
-  const clean = scored.filter(([, x]) => !x.problems.length).length / Math.max(1, scored.length);
-  return { scored, meanF1, clean };
-}
-
 (dev.length ? describe : describe.skip)('DOCX corpus', () => {
   it('dev part: headings, lists and tables come out with the right kinds', async () => {
-    const { scored, meanF1, clean } = await scoreAll(dev);
-    console.log(`DOCX dev part (${scored.length} files): mean word F1 ${meanF1.toFixed(3)}, files without problems ${(clean * 100).toFixed(0)} %\n`
-      + scored.map(([f, x]) => `  ${f}: ${x.f1.toFixed(3)}${x.problems.length ? ` — ${x.problems.join('; ')}` : ''}`).join('\n'));
-    expect(meanF1).toBeGreaterThan(0.9);
-    expect(clean).toBeGreaterThan(0.85);
+    const scores = await scoreFiles(dev, score);
+    console.log(report('DOCX', 'dev', scores));
+    expect(scores.meanF1).toBeGreaterThan(0.9);
+    expect(scores.clean).toBeGreaterThan(0.85);
   });
 
   (validation.length ? it : it.skip)('validation part (aggregates only)', async () => {
-    const { scored, meanF1, clean } = await scoreAll(validation);
-    console.log(`DOCX validation part (${scored.length} files): mean word F1 ${meanF1.toFixed(3)}, files without problems ${(clean * 100).toFixed(0)} %`);
-    expect(meanF1).toBeGreaterThan(0.9);
-    expect(clean).toBeGreaterThan(0.8);
+    const scores = await scoreFiles(validation, score);
+    console.log(report('DOCX', 'validation', scores));
+    expect(scores.meanF1).toBeGreaterThan(0.9);
+    expect(scores.clean).toBeGreaterThan(0.8);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Document, TextElement } from '@quire/core';
 import { corpusFiles } from '../../../../scripts/lib/corpus.mjs';
+import { report, scoreFiles, type FileScore } from '../../../../tests/support/corpus-scores.js';
 import { htmlText, wordF1, words } from '../../../../tests/support/text-similarity.js';
 import { parse } from './index.js';
 
@@ -32,7 +33,6 @@ function expectedOf(base: string): { headings: string[]; listItems: string[]; te
 
 const docText = (d: Document) => d.pages.flatMap((p) => p.elements.map((e) => (e.kind === 'table' ? e.cells.map((c) => c.text).join(' ') : e.text))).join('\n');
 
-interface FileScore { f1: number; problems: string[] }
 
 /**
  * Word F1 against the ground truth, and a sample of its headings and list items found with the right
@@ -60,27 +60,18 @@ async function score(file: string): Promise<FileScore | undefined> {
   return { f1, problems };
 }
 
-async function scoreAll(files: string[]) {
-  const scored: [string, FileScore][] = [];
-  for (const f of files) { const s = await score(f); if (s) scored.push([f, s]); }
-  const meanF1 = scored.reduce((s, [, x]) => s + x.f1, 0) / Math.max(1, scored.length);
-  const clean = scored.filter(([, x]) => !x.problems.length).length / Math.max(1, scored.length);
-  return { scored, meanF1, clean };
-}
-
 (dev.length ? describe : describe.skip)('HTML corpus', () => {
   it('dev part: expected headings and list items come out with the right kinds', async () => {
-    const { scored, meanF1, clean } = await scoreAll(dev);
-    console.log(`HTML dev part (${scored.length} files): mean word F1 ${meanF1.toFixed(3)}, files without problems ${(clean * 100).toFixed(0)} %\n`
-      + scored.map(([f, x]) => `  ${f}: ${x.f1.toFixed(3)}${x.problems.length ? ` — ${x.problems.join('; ')}` : ''}`).join('\n'));
-    expect(meanF1).toBeGreaterThan(0.85);
-    expect(clean).toBeGreaterThan(0.9);
+    const scores = await scoreFiles(dev, score);
+    console.log(report('HTML', 'dev', scores));
+    expect(scores.meanF1).toBeGreaterThan(0.85);
+    expect(scores.clean).toBeGreaterThan(0.9);
   });
 
   (validation.length ? it : it.skip)('validation part (aggregates only)', async () => {
-    const { scored, meanF1, clean } = await scoreAll(validation);
-    console.log(`HTML validation part (${scored.length} files): mean word F1 ${meanF1.toFixed(3)}, files without problems ${(clean * 100).toFixed(0)} %`);
-    expect(meanF1).toBeGreaterThan(0.8);
-    expect(clean).toBeGreaterThan(0.85);
+    const scores = await scoreFiles(validation, score);
+    console.log(report('HTML', 'validation', scores));
+    expect(scores.meanF1).toBeGreaterThan(0.8);
+    expect(scores.clean).toBeGreaterThan(0.85);
   });
 });
