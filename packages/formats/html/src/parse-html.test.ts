@@ -107,6 +107,18 @@ describe('HTML reader', () => {
     expect(texts(await parse(new Uint8Array(unlabeled)))[0].text).toBe('naïve');
   });
 
+  it('reads UTF-8 bytes under a legacy declaration as UTF-8, and says so', async () => {
+    const text = 'Café – “naïve” résumé, 25 €';
+    for (const declaration of ['<meta charset="windows-1252">', '<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">', '<meta charset="shift_jis">']) {
+      const doc = await parse(new Uint8Array(Buffer.from(`<html><head>${declaration}</head><body><p>${text}</p></body></html>`, 'utf8')));
+      expect(texts(doc)[0].text).toBe(text);
+      expect(doc.warnings).toContainEqual(expect.stringMatching(/^Decoded as utf-8: the page declares .+, but its bytes are UTF-8$/));
+    }
+    // pure ASCII under a legacy declaration reads the same either way: no warning about it
+    const ascii = await parse(new Uint8Array(Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>plain</p></body></html>')));
+    expect(ascii.warnings.join(' ')).not.toMatch(/declares/);
+  });
+
   it('marks checkbox state and keeps preformatted text as code', async () => {
     const d = await parse(enc('<body><p><input type="checkbox" checked> Done</p><p><input type="checkbox"> Todo</p><pre>a  b\n  c</pre></body>'));
     expect(byText(d, 'Done')?.selected).toBe(true);

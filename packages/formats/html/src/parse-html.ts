@@ -13,7 +13,7 @@ import { HtmlWalker } from './walker.js';
  */
 export const parse: DocumentParser = async (bytes, options = {}) => {
   if (bytes.length === 0) throw new QuireError('FILE_004', 'Empty file');
-  const { text, charset } = decodeHtml(bytes);
+  const { text, charset, declared } = decodeHtml(bytes);
   const dom = parseDom(text); // parse5 builds the tree without recursion, whatever the nesting
   // Everything after walks the tree recursively: refuse a depth that would overflow the stack first.
   const { maxXmlDepth } = resolveLimits(options);
@@ -33,6 +33,7 @@ export const parse: DocumentParser = async (bytes, options = {}) => {
 
   const warnings: string[] = [];
   if (charset !== 'utf-8') warnings.push(`Decoded as ${charset}`);
+  if (declared) warnings.push(`Decoded as utf-8: the page declares ${declared}, but its bytes are UTF-8`);
   await fetchImages(walker, options.fetchRemote, warnings);
 
   const wanted = !options.pages || options.pages.includes(1);
