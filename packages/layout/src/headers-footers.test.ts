@@ -43,4 +43,18 @@ describe('headers and footers', () => {
     expect(erratum.category).not.toBe('Footer');
     expect(erratum.extra?.running).toBeUndefined();
   });
+
+  it('keeps a repeated line as content on a page where it is the only thing to read', () => {
+    const pages = report(4, (i) => String(i));
+    // page 3 holds nothing but the document's repeated top line (and its footer lines)
+    const divider = new PageBuilder(3);
+    divider.text(72, 30, 'Quire Annual Report 2024', { size: 8 });
+    divider.text(72, 750, 'Confidential draft 3', { size: 8 });
+    pages[2] = divider.build();
+    const doc = layoutDocument(input(pages));
+    const only = doc.pages[2].elements as TextElement[];
+    expect(only.map((e) => [e.category, e.extra?.running])).toEqual([['Text', undefined], ['Text', undefined]]);
+    // on the pages with body text, the same lines are still furniture
+    expect((doc.pages[0].elements as TextElement[]).map((e) => e.category)).toEqual(['Header', 'Text', 'Footer', 'Page Number']);
+  });
 });

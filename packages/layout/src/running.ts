@@ -18,6 +18,9 @@ const keyOf = (b: BlockSummary, band: string) => `${band}|${b.text.toLowerCase()
  * (modulo digits) on ≥ 3 pages, or on ≥ 2 pages that are at least half of the document, are running
  * text: Footer at the bottom; at the top a running header (emitted as category Header with
  * extra.running = true and no level, so that it is never mistaken for a section heading).
+ * Furniture is left out of the markdown, so a repeated line is never furniture on a page where it is
+ * all there is to read (a slide deck's title-only pages, a form's section divider): on a page with no
+ * other block, table or figure, repeated lines stay content.
  */
 export function detectRunning(analyses: readonly PageAnalysis[]): Map<BlockSummary, RunningKind> {
   const out = new Map<BlockSummary, RunningKind>();
@@ -42,6 +45,11 @@ export function detectRunning(analyses: readonly PageAnalysis[]): Map<BlockSumma
   for (const [block, key, band] of candidates) {
     const count = pages.get(key)!.size;
     if (count >= 3 || (count >= 2 && count >= 0.5 * n)) out.set(block, band === 'bottom' ? 'Footer' : 'running-header');
+  }
+  for (const a of analyses) {
+    const repeated = a.items.filter((item): item is BlockSummary => isBlock(item) && (out.get(item) === 'Footer' || out.get(item) === 'running-header'));
+    const content = a.items.filter((item) => !isBlock(item) || !out.has(item));
+    if (repeated.length && !content.length) for (const b of repeated) out.delete(b);
   }
   return out;
 }
