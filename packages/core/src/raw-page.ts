@@ -15,8 +15,11 @@ export interface RawWord {
   italic?: boolean;
   /** 0..1; 1 for text layers, tesseract's confidence / 100 for OCR. */
   confidence: number;
-  /** Text direction of the run; vertical/rotated runs are kept but laid out separately. */
-  direction?: 'ltr' | 'rtl' | 'ttb' | 'btt';
+  /**
+   * Text direction of the run on the displayed page; vertical/rotated runs are kept but laid out
+   * separately. 'inverted': text turned half a turn (it runs right to left, upside down).
+   */
+  direction?: 'ltr' | 'rtl' | 'ttb' | 'btt' | 'inverted';
   /** True when this word ends the text run it came from (a hint for line building). */
   endOfRun?: boolean;
 }

@@ -1,6 +1,7 @@
 import { rotateBoxQuarter, inverseQuarterTurn, type RawPage, type RawWord } from '@quire/core';
 import { sidewaysRegions, sidewaysTurn } from './orientation.js';
-import { layoutPages } from './pipeline.js';
+import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import { extractDocument, layoutPages } from './pipeline.js';
 
 const word = (text: string, x0: number, y0: number): RawWord => ({ text, box: { x0, y0, x1: x0 + text.length * 0.009, y1: y0 + 0.014 }, fontSize: 11, confidence: 0.9 });
 
@@ -41,9 +42,10 @@ describe('text-layer pages set sideways', () => {
     number: 1, width: 612, height: 792, segments: [], rects: [], images: [], widgets: [], source: 'text-layer',
     words: dirs.map((direction, i) => ({ ...word(`word${i}`, 0.1, 0.1 + i * 0.02), direction })),
   });
-  it('turns a page whose text mostly runs down (270°) or up (90°) the page', () => {
+  it('turns a page whose text mostly runs down (270°) or up (90°) the page, or upside down (180°)', () => {
     expect(sidewaysTurn(page(['ttb', 'ttb', 'ttb', 'ltr']))).toBe(270);
     expect(sidewaysTurn(page(['btt', 'btt', 'btt', 'ltr']))).toBe(90);
+    expect(sidewaysTurn(page(['inverted', 'inverted', 'inverted', 'ltr']))).toBe(180);
   });
   it('leaves an upright page with a few turned labels (a chart axis title) and OCR pages alone', () => {
     expect(sidewaysTurn(page(['ltr', 'ltr', 'ltr', 'btt']))).toBeUndefined();
@@ -93,5 +95,33 @@ describe('blocks of sideways text on an upright page', () => {
     const inside = Array.from({ length: 12 }, (_, i) => ({ ...word('upright', 0.41, 0.31 + i * 0.01), direction: 'ltr' as const }));
     expect(sidewaysRegions(pageOf([...block(lines, 0.3, 'ttb'), ...inside])).regions).toEqual([]);
     expect(sidewaysRegions({ ...pageOf(block(lines, 0.3, 'ttb')), source: 'ocr' }).regions).toEqual([]);
+  });
+});
+
+describe('upside-down text-layer pages', () => {
+  const LINES = ['First line of the page', 'Second line follows here', 'Third and last line'];
+  /** The three lines upside down: the page turned by /Rotate 180, or each line drawn with a half-turned matrix. */
+  async function upsideDown(how: 'rotate' | 'matrix'): Promise<Uint8Array> {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    if (how === 'rotate') {
+      page.setRotation(degrees(180));
+      LINES.forEach((l, i) => page.drawText(l, { x: 72, y: 700 - i * 20, size: 12, font }));
+    } else {
+      LINES.forEach((l, i) => page.drawText(l, { x: 540, y: 92 + i * 20, size: 12, font, rotate: degrees(180) }));
+    }
+    return new Uint8Array(await doc.save());
+  }
+
+  it.each(['rotate', 'matrix'] as const)('reads lines and words in order (%s), with boxes on the page as displayed', async (how) => {
+    const doc = await extractDocument(await upsideDown(how), 'pdf');
+    const text = doc.pages[0].elements.map((e) => (e.kind === 'text' ? e.text : '')).join('\n');
+    expect(text.replace(/\s+/g, ' ')).toBe(LINES.join(' '));
+    expect(doc.pages[0].extra?.text_rotation_corrected).toBe(180);
+    // the first line is drawn upside down near the bottom of the displayed page, its first word at the right
+    const first = doc.pages[0].words.find((w) => w.text === 'First')!;
+    expect(first.box.y0).toBeGreaterThan(0.8);
+    expect(first.box.x0).toBeGreaterThan(0.75);
   });
 });

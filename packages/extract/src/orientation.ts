@@ -28,16 +28,19 @@ export function uprightPage(p: RawPage, turn = quarter(p.correctedRotation)): Ra
   };
 }
 
+/** Directions as the clockwise angle a line of them runs at on the page (right-to-left scripts lie like ltr). */
+const ANGLE_OF = { ltr: 0, rtl: 0, ttb: 90, inverted: 180, btt: 270 } as const;
+const DIRECTION_AT: Record<number, NonNullable<RawWord['direction']>> = { 0: 'ltr', 90: 'ttb', 180: 'inverted', 270: 'btt' };
+
 /**
- * A text-layer word's reading direction once the page is turned: text running down a page turned a
- * quarter turn anticlockwise (270° clockwise) runs left to right, and the page's upright text then runs
- * up (and the other way round for 90°). OCR words carry no direction and keep none.
+ * A text-layer word's reading direction once the page is turned clockwise by `turn`: text running down a
+ * page turned 270° runs left to right, upside-down text on a page turned 180° too, and so on. A word that
+ * ends up upright keeps 'rtl' when it was right-to-left. OCR words carry no direction and keep none.
  */
 function turnedDirection(d: RawWord['direction'], turn: QuarterTurn): RawWord['direction'] {
   if (d === undefined) return d;
-  if (turn === 270) return d === 'ttb' ? 'ltr' : d === 'ltr' || d === 'rtl' ? 'btt' : d;
-  if (turn === 90) return d === 'btt' ? 'ltr' : d === 'ltr' || d === 'rtl' ? 'ttb' : d;
-  return d;
+  const turned = DIRECTION_AT[(ANGLE_OF[d] + turn) % 360];
+  return turned === 'ltr' && d === 'rtl' ? 'rtl' : turned;
 }
 
 /** Share of a text-layer page's (or region's) characters that must run sideways, one way, for it to be read turned. */
@@ -45,26 +48,30 @@ const SIDEWAYS_SHARE = 0.6;
 
 /**
  * The clockwise quarter turn that makes a text-layer page's text run left to right, when most of it
- * runs sideways: a table or chart set landscape on a portrait page (text running down the page: 270,
- * up the page: 90). Laying the page out turned lets lines, columns and table rows form as they read.
+ * runs sideways or upside down: a table or chart set landscape on a portrait page (text running down the
+ * page: 270, up the page: 90), a page scanned or rotated upside down (/Rotate 180: 180). Laying the page
+ * out turned lets lines, columns and table rows form as they read.
  */
 export function sidewaysTurn(p: RawPage): QuarterTurn | undefined {
   if (p.source !== 'text-layer' || p.words.length === 0) return undefined;
   return mostlySideways(p.words);
 }
 
-/** The turn that makes these words read left to right when ≥ SIDEWAYS_SHARE of their characters run one way sideways. */
+/**
+ * The turn that makes these words read left to right when ≥ SIDEWAYS_SHARE of their characters run one
+ * way other than upright: down the page (270), up it (90), or upside down (180).
+ */
 function mostlySideways(words: readonly RawWord[]): QuarterTurn | undefined {
-  const chars = { ttb: 0, btt: 0, all: 0 };
+  const chars = { ttb: 0, btt: 0, inverted: 0, all: 0 };
   for (const w of words) {
     const n = w.text.length;
     chars.all += n;
-    if (w.direction === 'ttb') chars.ttb += n;
-    else if (w.direction === 'btt') chars.btt += n;
+    if (w.direction === 'ttb' || w.direction === 'btt' || w.direction === 'inverted') chars[w.direction] += n;
   }
   if (chars.all === 0) return undefined;
   if (chars.ttb >= SIDEWAYS_SHARE * chars.all) return 270;
   if (chars.btt >= SIDEWAYS_SHARE * chars.all) return 90;
+  if (chars.inverted >= SIDEWAYS_SHARE * chars.all) return 180;
   return undefined;
 }
 

@@ -509,10 +509,15 @@ const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);
 const r6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Reading direction on the displayed page: runs turned by rotation read top-to-bottom or bottom-to-top. */
+/**
+ * Reading direction on the displayed page: runs turned by rotation read top-to-bottom or bottom-to-top,
+ * and a run whose glyphs advance leftwards is upside down (/Rotate 180, or a half-turned text matrix):
+ * right-to-left scripts are drawn with rightward advances too, so a leftward one means a turned page.
+ */
 function direction(f: ResolvedFont, ux: number, uy: number, rtl: boolean): RawWord['direction'] {
   if (f.vertical) return 'ttb';
   if (Math.abs(uy) > Math.abs(ux)) return uy > 0 ? 'ttb' : 'btt';
+  if (ux < 0) return 'inverted';
   return rtl ? 'rtl' : 'ltr';
 }
 
