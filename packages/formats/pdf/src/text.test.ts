@@ -220,3 +220,35 @@ describe('extractWords', () => {
     });
   });
 });
+
+describe('letter-spaced text', () => {
+  /** The glyphs of `s` with `offset` (thousandths of an em; negative moves right) between the letters of a word and `wordGap` between words. */
+  const tracked = (s: string, offset: number, wordGap: number | ' '): (GlyphLike | number)[] => {
+    const out: (GlyphLike | number)[] = [];
+    s.split(' ').forEach((w, wi) => {
+      if (wi > 0) { if (wordGap === ' ') out.push(...glyphs(' ')); else out.push(wordGap); }
+      Array.from(w).forEach((ch, i) => { if (i > 0) out.push(offset); out.push(...glyphs(ch)); });
+    });
+    return out;
+  };
+
+  test.each([0.1, 0.2, 0.4])('character spacing (Tc) of %p em does not split words into letters', (em) => {
+    const ws = words([['beginText', null], ['setFont', ['f', 10]], ['setCharSpacing', [em * 10]], ['setTextMatrix', [[1, 0, 0, 1, 2, 50]]],
+      ['showText', [glyphs('Quarterly report ok')]], ['endText', null]], ctx({ pageWidth: 400, viewport: [1, 0, 0, -1, 0, 100] }));
+    expect(ws.map((w) => w.text)).toEqual(['Quarterly', 'report', 'ok']);
+  });
+
+  test.each([-150, -250, -400])('uniform TJ tracking of %p between letters keeps words whole; words part at a space or a wider gap', (offset) => {
+    const wide = { pageWidth: 600, viewport: [1, 0, 0, -1, 0, 100] as TextContext['viewport'] };
+    const bySpace = words(text(2, 50, tracked('REVENUE GREW TWELVE', offset, ' ')), ctx(wide));
+    expect(bySpace.map((w) => w.text)).toEqual(['REVENUE', 'GREW', 'TWELVE']);
+    const byGap = words(text(2, 50, tracked('REVENUE GREW TWELVE', offset, 3 * offset)), ctx(wide));
+    expect(byGap.map((w) => w.text)).toEqual(['REVENUE', 'GREW', 'TWELVE']);
+  });
+
+  test('uneven TJ offsets are not tracking: a gap a space wide still parts words', () => {
+    const ws = words(text(2, 50, [...glyphs('ab'), -300, ...glyphs('cd'), -20, ...glyphs('ef')]));
+    expect(ws.map((w) => w.text)).toEqual(['ab', 'cdef']);
+  });
+});
+

@@ -235,7 +235,11 @@ function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
 
 /** Where showText puts glyphs: the page's words, or a span's replacement text. */
 interface GlyphSink {
-  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number): void;
+  /**
+   * A new run of glyphs; `track` is the run's letter spacing in display points (character spacing Tc plus
+   * a uniform TJ tracking), which word building discounts before it reads a gap as a space.
+   */
+  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number, track?: number): void;
   /** A whitespace glyph (it ends a word) at display point (ox, oy), `len` points long. */
   space(ox: number, oy: number, len: number): void;
   glyph(text: string, ox: number, oy: number, len: number, mark: boolean): void;
@@ -252,13 +256,14 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
   const ax = m[0], ay = m[1], bx = m[2], by = m[3];
   const aLen = Math.hypot(ax, ay) || 1, bLen = Math.hypot(bx, by) || 1;
   const em = size * (size <= 1 ? f.smallSizeEmScale : 1) * bLen;
-  if (vertical) out.run(f, (-bx * t.fontDir) / bLen, (-by * t.fontDir) / bLen, ax / aLen, ay / aLen, em);
-  else {
-    const s = Math.sign(hs) || 1;
-    out.run(f, (ax * s) / aLen, (ay * s) / aLen, (bx * t.fontDir) / bLen, (by * t.fontDir) / bLen, em);
-  }
   const spacingDir = vertical ? 1 : -1;
   const lenScale = vertical ? bLen : Math.abs(hs) * aLen;
+  const track = (t.charSpacing * (vertical || f.type3 ? 1 : t.fontDir) + (spacingDir * uniformTracking(glyphs) * size) / 1000) * lenScale;
+  if (vertical) out.run(f, (-bx * t.fontDir) / bLen, (-by * t.fontDir) / bLen, ax / aLen, ay / aLen, em, track);
+  else {
+    const s = Math.sign(hs) || 1;
+    out.run(f, (ax * s) / aLen, (ay * s) / aLen, (bx * t.fontDir) / bLen, (by * t.fontDir) / bLen, em, track);
+  }
   const advScale = size * f.fm0;
   let x = 0;
   for (let i = 0; i < glyphs.length; i++) {
@@ -291,6 +296,31 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
   else t.x += x * hs;
 }
 
+/**
+ * The TJ adjustment (thousandths of an em) a showText operator puts between nearly every pair of letters,
+ * when it is the same for ≥ 80 % of them: letter-spaced text set by a layout program as per-glyph offsets
+ * rather than with Tc (the pairs left over are the wider gaps between words). 0 when most letter pairs carry
+ * no offset or different ones (kerning).
+ */
+function uniformTracking(glyphs: readonly (GlyphLike | number)[]): number {
+  const offsets: number[] = [];
+  let pairs = 0, prevLetter = false, pending: number | undefined;
+  for (const g of glyphs) {
+    if (typeof g === 'number') { pending = (pending ?? 0) + g; continue; }
+    const letter = !!g && typeof g === 'object' && typeof g.unicode === 'string' && glyphKind(g.unicode) === PLAIN;
+    if (letter && prevLetter) { pairs++; if (pending !== undefined) offsets.push(pending); }
+    prevLetter = letter;
+    pending = undefined;
+  }
+  if (pairs < 4 || offsets.length < 0.8 * pairs) return 0;
+  const sorted = [...offsets].sort((a, b) => a - b);
+  const median = sorted[sorted.length >> 1];
+  if (Math.abs(median) < 20) return 0; // ordinary kerning
+  // most letter pairs carry the same offset; the others are wider gaps between words (or narrower kerns)
+  const alike = offsets.filter((o) => Math.abs(o - median) <= 0.15 * Math.abs(median)).length;
+  return alike >= 0.8 * pairs ? median : 0;
+}
+
 const SAME = 0, SPACED = 1, JUMP = 2;
 
 /**
@@ -306,7 +336,7 @@ class WordBuilder implements GlyphSink {
   private wFlagged = false;
   // the run being drawn: font, unit advance (u) and up (v) vectors, size in points
   private font!: ResolvedFont;
-  private ux = 1; private uy = 0; private vx = 0; private vy = 1; private em = 0;
+  private ux = 1; private uy = 0; private vx = 0; private vy = 1; private em = 0; private track = 0;
   // the current word: its first glyph's run and origin, extent along u, text and glyphs
   private n = 0;
   private wFont!: ResolvedFont;
@@ -319,14 +349,14 @@ class WordBuilder implements GlyphSink {
   private readonly gMark: boolean[] = [];
   // the glyph gaps are measured from: the word's last base glyph (or last mark, before any base)
   private pox = 0; private poy = 0; private plen = 0; private pem = 0; private pmark = false;
-  private pux = 1; private puy = 0; private pvx = 0; private pvy = 1; private pkey = '';
+  private pux = 1; private puy = 0; private pvx = 0; private pvy = 1; private pkey = ''; private ptrack = 0;
   private hasBase = false;
   private spaced = false;
 
   constructor(private readonly ctx: TextContext) {}
 
-  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number): void {
-    this.font = font; this.ux = ux; this.uy = uy; this.vx = vx; this.vy = vy; this.em = em;
+  run(font: ResolvedFont, ux: number, uy: number, vx: number, vy: number, em: number, track = 0): void {
+    this.font = font; this.ux = ux; this.uy = uy; this.vx = vx; this.vy = vy; this.em = em; this.track = track;
   }
 
   space(): void { if (this.n) this.spaced = true; }
@@ -354,7 +384,7 @@ class WordBuilder implements GlyphSink {
     this.gText[k] = text; this.gS[k] = s; this.gLen[k] = len; this.gMark[k] = mark;
     if (!mark || !this.hasBase) {
       this.pox = ox; this.poy = oy; this.plen = len; this.pem = this.em; this.pmark = mark;
-      this.pux = this.ux; this.puy = this.uy; this.pvx = this.vx; this.pvy = this.vy; this.pkey = this.font.key;
+      this.pux = this.ux; this.puy = this.uy; this.pvx = this.vx; this.pvy = this.vy; this.pkey = this.font.key; this.ptrack = this.track;
       if (!mark) this.hasBase = true;
     }
   }
@@ -394,7 +424,9 @@ class WordBuilder implements GlyphSink {
     if (Math.abs(across) > BASELINE_SHIFT_EM * pem) return JUMP;
     const gap = along - this.plen;
     if (gap < BACKSTEP_EM * pem || gap > NEW_RUN_GAP_EM * pem) return JUMP;
-    return gap > SPACE_GAP_EM * pem ? SPACED : SAME;
+    // letter spacing (Tc, uniform TJ tracking) widens every gap of a run alike: a space is what is left over
+    // (the jump above keeps the drawn gap, so columns part where they did)
+    return gap - Math.max(0, this.ptrack) > SPACE_GAP_EM * pem ? SPACED : SAME;
   }
 
   private flush(endOfRun: boolean): void {
