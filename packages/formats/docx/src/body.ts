@@ -100,7 +100,13 @@ export class BodyWalker {
     const num = numPr ? { numId: val(child(numPr, 'numId')) ?? '0', ilvl: Number(val(child(numPr, 'ilvl')) ?? 0) } : numberingOfStyle(this.env.styles, styleId);
     const list = num ? this.env.numbering.next(num.numId, num.ilvl) : undefined;
     if (heading?.kind === 'title') { el.category = 'Title'; el.level = 1; return; }
-    if (heading?.kind === 'heading') { el.category = 'Header'; el.level = Math.min(6, heading.level); return; }
+    if (heading?.kind === 'heading') {
+      el.category = 'Header';
+      el.level = Math.min(6, heading.level);
+      // a heading numbered through a (multilevel) list shows its number, as Word does: "1.2.1 Scope"
+      if (list?.ordered && !el.text.startsWith(list.marker)) el.text = `${list.marker} ${el.text}`;
+      return;
+    }
     if (heading?.kind === 'caption') { el.category = 'caption'; return; }
     if (list && num) {
       Object.assign(el, { category: 'List Items' as TextCategory, listDepth: Math.min(8, num.ilvl), listMarker: list.marker, ordered: list.ordered });

@@ -173,3 +173,37 @@ describe('DOCX reader', () => {
     await expect(parse(await zip.generateAsync({ type: 'uint8array' }))).rejects.toMatchObject({ code: 'FILE_003' });
   });
 });
+
+describe('DOCX headings numbered through a multilevel list', () => {
+  // Heading styles tied to the levels of one list (Word's "1 / 1.1 / 1.1.1" outline numbering)
+  const STYLES = `${HEADING_STYLES}
+    <w:style w:type="paragraph" w:styleId="NumHeading1"><w:name w:val="heading 1"/><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="7"/></w:numPr><w:outlineLvl w:val="0"/></w:pPr></w:style>
+    <w:style w:type="paragraph" w:styleId="NumHeading2"><w:name w:val="heading 2"/><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="7"/></w:numPr><w:outlineLvl w:val="1"/></w:pPr></w:style>
+    <w:style w:type="paragraph" w:styleId="NumHeading3"><w:name w:val="heading 3"/><w:pPr><w:numPr><w:ilvl w:val="2"/><w:numId w:val="7"/></w:numPr><w:outlineLvl w:val="2"/></w:pPr></w:style>`;
+  const OUTLINE = `${NUMBERING}
+    <w:abstractNum w:abstractNumId="7">
+      <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1"/></w:lvl>
+      <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/></w:lvl>
+      <w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2.%3"/></w:lvl>
+    </w:abstractNum>
+    <w:num w:numId="7"><w:abstractNumId w:val="7"/></w:num>`;
+
+  it('keeps each heading\'s number ("1.2.1"), from the style or the paragraph', async () => {
+    const d = await parse(await buildDocx({
+      styles: STYLES, numbering: OUTLINE,
+      body: [
+        styled('NumHeading1', 'Introduction'), para(run('Text.')),
+        styled('NumHeading2', 'Background'), styled('NumHeading2', 'Scope'),
+        styled('NumHeading3', 'Limits'), para(run('More text.')),
+        styled('NumHeading1', 'Method'),
+        para(run('Results'), '<w:pStyle w:val="Heading2"/><w:numPr><w:ilvl w:val="1"/><w:numId w:val="7"/></w:numPr>'),
+      ].join(''),
+    }));
+    // (a document without a Title style takes its first top-level heading as its title)
+    expect(texts(d).filter((e) => e.category === 'Header' || e.category === 'Title').map((e) => [e.text, e.level])).toEqual([
+      ['1 Introduction', 1], ['1.1 Background', 2], ['1.2 Scope', 2], ['1.2.1 Limits', 3], ['2 Method', 1], ['2.1 Results', 2],
+    ]);
+    expect(texts(d).filter((e) => e.category === 'List Items')).toEqual([]);
+  });
+});
+
