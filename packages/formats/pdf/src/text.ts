@@ -303,6 +303,11 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
  * no offset or different ones (kerning).
  */
 function uniformTracking(glyphs: readonly (GlyphLike | number)[]): number {
+  // most showText operators (Tj, or TJ with a few kerns) carry too few offsets to be tracked: decide that
+  // without allocating, since this runs for every text operator of every page
+  let numbers = 0;
+  for (let i = 0; i < glyphs.length && numbers < 4; i++) if (typeof glyphs[i] === 'number') numbers++;
+  if (numbers < 4) return 0;
   const offsets: number[] = [];
   let pairs = 0, prevLetter = false, pending: number | undefined;
   for (const g of glyphs) {
