@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { defineJobHandler } from '@quire/jobs';
 import { ROOT, ensureBuilt } from '../../scripts/lib/fleet.mjs';
 import { makeFillableForm } from '../fixtures/forms/make-forms.js';
-import { SAMPLE_HTML, startTestServer, type TestServer } from '../support/embedded.js';
+import { SAMPLE_HTML, formWith, startTestServer, type TestServer } from '../support/embedded.js';
 
 const MAIN = path.join(ROOT, 'apps/cli/dist/main.js');
 const ANSI = /\x1b\[/;
@@ -45,7 +45,7 @@ describe('quire CLI client commands against the embedded server', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     await ensureBuilt();
-    t = await startTestServer();
+    t = await startTestServer({ QUIRE_FILE_URL_ALLOW_HOSTS: '127.0.0.1' }); // loopback: the URL test's hosted document
     env = { QUIRE_URL: t.url, QUIRE_API_KEY: t.key };
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-cli-'));
     const docs = path.join(work, 'docs');
@@ -87,6 +87,13 @@ describe('quire CLI client commands against the embedded server', () => {
     expect(JSON.parse(fs.readFileSync(path.join(out, 'a.json'), 'utf8'))).toMatchObject({ page_count: 2, credits_used: 2 });
     expect(fs.readdirSync(out).filter((f) => f.includes('partial'))).toEqual([]);
   }, 120_000);
+
+  it('extracts a URL (the service downloads it), named after the URL\'s last segment', async () => {
+    const hosted = (await (await t.api('/convert', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name: 'hosted.html', type: 'text/html' }) })).json()) as { file_id: string; url: string };
+    const r = await quire(['extract', hosted.url, '--out', path.join(work, 'from-url')], env);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(work, 'from-url', `${hosted.file_id}.md`), 'utf8')).toContain('# Quarterly report');
+  }, 60_000);
 
   it('exit 1 when some documents fail: the others are written, the failure is named with its code', async () => {
     const mixed = path.join(work, 'mixed');
@@ -202,6 +209,25 @@ describe('quire CLI progress on a slow job: per page, as lines or as bars', () =
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/\d\/1 documents \| all/);
     expect(r.err).toMatch(/6\/6 pages \| \S*slow\.html/);
+  }, 60_000);
+
+  it('Ctrl-C (SIGINT) cancels the job in flight, writes nothing and exits 130', async () => {
+    const out = path.join(path.dirname(doc), 'interrupted');
+    const child = spawn(process.execPath, [MAIN, 'extract', doc, '--out', out, '--progress', 'plain'], { env: { ...process.env, ...env, NODE_NO_WARNINGS: '1' } });
+    let err = '';
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (/processing [1-5]\/6 pages/.test(err)) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(fs.existsSync(out)).toBe(false);
+    // the CLI sends DELETE /job before it exits
+    const { rows } = await t.server.ctx.store.sql.query<{ status: string }>("SELECT status FROM jobs WHERE kind = 'extract' ORDER BY created_at DESC LIMIT 1");
+    expect(rows[0].status).toBe('canceled');
   }, 60_000);
 
   (hasScript ? it : it.skip)('a real terminal (pty) gets bars redrawn in place', async () => {

@@ -28,8 +28,6 @@ export const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 
  * QuireError with the job's code.
  */
 export async function waitForJob<R>(t: Transport, jobId: string, o: WaitOptions = {}): Promise<R> {
-  const onAbort = () => { void t.request('DELETE', `/job/${encodeURIComponent(jobId)}`, { noRetry: true }).catch(() => undefined); };
-  if (o.cancelOnAbort) o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     if (o.events !== false) {
       try {
@@ -40,8 +38,12 @@ export async function waitForJob<R>(t: Transport, jobId: string, o: WaitOptions 
     }
     // After live events ended this is one read of the settled job; without them it is the polling loop.
     return await resultOf<R>(t, await pollUntilSettled(t, jobId, o), o.signal);
-  } finally {
-    o.signal?.removeEventListener('abort', onAbort);
+  } catch (e) {
+    // Cancel before rethrowing, so a caller that exits right after (a CLI on Ctrl-C) has sent it.
+    if (o.cancelOnAbort && o.signal?.aborted) {
+      await t.request('DELETE', `/job/${encodeURIComponent(jobId)}`, { noRetry: true, signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+    }
+    throw e;
   }
 }
 
