@@ -196,7 +196,7 @@ describe('@quire/sdk: progress, cancellation and AbortSignal on a slow job', () 
   }, 60_000);
   afterAll(() => t?.close());
 
-  it('reports pages done while polling (no events route on this server), then the result', async () => {
+  it('reports pages done as they advance (live events where served, else polling), then the result', async () => {
     const seen: JobProgress[] = [];
     const result = await quire.extract(Buffer.from(SAMPLE_HTML), {}, { filename: 'r.html', onProgress: (p) => seen.push(p) });
     expect(result).toEqual(expect.objectContaining({ done: true }));

@@ -131,7 +131,7 @@ describe('job events (SSE client)', () => {
       const quire = new Quire({ baseUrl: srv.url, poll: { initialMs: 5, maxMs: 20 } });
       const statuses: string[] = [];
       expect(await quire.waitForJob('j1', { onProgress: (p) => statuses.push(`${p.status}:${p.pages_done}`) })).toEqual({ markdown: 'big' });
-      expect(statuses).toEqual(['processing:1', 'processing:2', 'completed:undefined']);
+      expect(statuses).toEqual(['processing:1', 'processing:2', 'completed:2']); // the last page count is kept
       expect(srv.requests.at(-1)!.url).toBe('/results/j1?token=t');
     } finally { await srv.close(); }
   });

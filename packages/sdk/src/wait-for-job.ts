@@ -28,6 +28,7 @@ export const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 
  * QuireError with the job's code.
  */
 export async function waitForJob<R>(t: Transport, jobId: string, o: WaitOptions = {}): Promise<R> {
+  o = { ...o, onProgress: o.onProgress && keepPageCounts(o.onProgress) };
   try {
     if (o.events !== false) {
       try {
@@ -47,6 +48,24 @@ export async function waitForJob<R>(t: Transport, jobId: string, o: WaitOptions 
   }
 }
 
+/**
+ * Status events and job views may omit page counts: report the last known ones instead of none. Repeats (the
+ * settled job read after the events ended) are reported once.
+ */
+function keepPageCounts(onProgress: (p: JobProgress) => void): (p: JobProgress) => void {
+  let done: number | undefined;
+  let total: number | undefined;
+  let last = '';
+  return (p) => {
+    done = p.pages_done ?? done;
+    total = p.pages_total ?? total;
+    const key = `${p.status}:${done}/${total}`;
+    if (key === last) return;
+    last = key;
+    onProgress({ ...p, pages_done: done, pages_total: total });
+  };
+}
+
 async function followEvents(t: Transport, jobId: string, o: WaitOptions): Promise<void> {
   for await (const ev of jobEvents(t, jobId, { signal: o.signal, partial: !!o.onPage })) report(ev, o);
 }
@@ -60,14 +79,9 @@ function report(ev: JobEvent, o: WaitOptions): void {
 /** Polls GET /job/{id} until a terminal status. */
 async function pollUntilSettled(t: Transport, jobId: string, o: WaitOptions): Promise<Job> {
   const poll = o.poll ?? { initialMs: 500, maxMs: 5000, factor: 1.5 };
-  let last = '';
   for (let attempt = 0; ; attempt++) {
     const job = await t.json<Job>('GET', `/job/${encodeURIComponent(jobId)}`, { signal: o.signal });
-    const seen = `${job.status}:${job.progress?.pages_done}/${job.progress?.pages_total}`;
-    if (seen !== last) {
-      last = seen;
-      o.onProgress?.({ job_id: job.job_id, status: job.status, pages_done: job.progress?.pages_done, pages_total: job.progress?.pages_total });
-    }
+    o.onProgress?.({ job_id: job.job_id, status: job.status, pages_done: job.progress?.pages_done, pages_total: job.progress?.pages_total });
     if (TERMINAL.has(job.status)) return job;
     await sleep(backoffDelay(attempt, poll), o.signal);
   }
