@@ -151,7 +151,7 @@ describe('quire CLI client commands against the embedded server', () => {
     expect(JSON.parse(split.out).splits.map((s: { name: string }) => s.name)).toEqual(['alpha', 'other']);
   }, 120_000);
 
-  it('form detect → fill (PDF saved) → clear by --form-id; jobs get and cancel', async () => {
+  it('form detect → fill (PDF saved) → clear by --form-id; jobs get, wait and cancel', async () => {
     const form = path.join(work, 'form.pdf');
     fs.writeFileSync(form, await makeFillableForm());
     const detect = await quire(['form', 'detect', form], env);
@@ -169,6 +169,8 @@ describe('quire CLI client commands against the embedded server', () => {
 
     const job = await quire(['jobs', 'get', detected.form_id], env);
     expect(JSON.parse(job.out)).toMatchObject({ job_id: detected.form_id, status: 'completed' });
+    const waited = await quire(['jobs', 'wait', detected.form_id, '--progress', 'none'], env);
+    expect(JSON.parse(waited.out)).toMatchObject({ form_id: detected.form_id, page_count: 1 });
     const cancel = await quire(['jobs', 'cancel', detected.form_id], env);
     expect(cancel.code).toBe(1);
     expect(cancel.err).toMatch(/^error: [A-Z]+_\d{3}: /); // a completed job cannot be canceled

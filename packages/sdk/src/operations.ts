@@ -1,7 +1,8 @@
 /**
  * Every operation of the service the client covers: "METHOD /path" (OpenAPI path syntax) → the Quire method that
  * calls it. A test checks this table against the served /openapi.json and the client's methods, so a new route
- * without a client method, or a renamed method, fails the suite.
+ * without a client method, or a renamed method, fails the suite. The legacy routes map to the method doing the same
+ * through the current route (/extract_async = /extract with async; /cancel/{id} = DELETE /job/{id}).
  */
 export const SDK_OPERATIONS = {
   'POST /extract': 'extract',

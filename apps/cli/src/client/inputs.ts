@@ -10,7 +10,7 @@ const SUPPORTED = new Set(['.pdf', '.png', '.jpg', '.jpeg', '.tif', '.tiff', '.d
 
 /**
  * FILE, DIR (every supported file below it, sorted, output paths mirroring the tree) and URL arguments. Output
- * stems are unique: a clash (a.pdf and a.docx) keeps the extension in the name.
+ * stems are unique: files that clash (a.pdf and a.docx) keep their extension, anything else gets -2, -3….
  */
 export function expandInputs(args: string[]): DocumentInput[] {
   const docs: DocumentInput[] = [];
@@ -18,8 +18,8 @@ export function expandInputs(args: string[]): DocumentInput[] {
     if (/^https?:\/\//i.test(arg)) {
       let url: URL;
       try { url = new URL(arg); } catch { throw new CliError(`Not a valid URL: ${arg}`, EXIT.USAGE); }
-      const base = path.posix.basename(url.pathname) || url.hostname;
-      docs.push({ label: arg, input: url, outputStem: stripExt(safeName(base)) });
+      const base = path.posix.basename(url.pathname);
+      docs.push({ label: arg, input: url, outputStem: base ? stripExt(safeName(base)) : safeName(url.hostname) });
       continue;
     }
     let stat: fs.Stats;
@@ -49,7 +49,7 @@ function uniqueStems(docs: DocumentInput[]): DocumentInput[] {
   const taken = new Set<string>();
   return docs.map((d) => {
     let stem = d.outputStem;
-    if (counts.get(stem)! > 1) stem = `${stem}.${typeof d.input === 'string' ? path.extname(d.input).slice(1) : 'url'}`;
+    if (counts.get(stem)! > 1 && typeof d.input === 'string') stem = `${stem}.${path.extname(d.input).slice(1)}`;
     for (let n = 2; taken.has(stem); n++) stem = `${d.outputStem}-${n}`;
     taken.add(stem);
     return { ...d, outputStem: stem };

@@ -46,6 +46,7 @@ function buildProgram(ctx: ClientContext, setExit: (code: number) => void): Comm
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', `
+Running a service: quire serve (embedded mode) · quire admin … (organizations, keys, flags; 'quire admin help')
 Exit codes: 0 ok · 1 some documents (or the call) failed · 2 usage error · 3 no/refused API key or bad config file
             4 service unreachable · 130 interrupted (jobs in flight are canceled)`);
 
