@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, pageImageUrl } from './api';
+import type { OverlayElement } from './elements';
+
+/** Render scale of page images: enough to read body text at the column's width. */
+const PAGE_DPI = 110;
+
+interface PagesProps {
+  jobId: string;
+  pageCount: number;
+  elements: OverlayElement[];
+  selectedKey: string | null;
+  cited: ReadonlySet<string>;
+  onHover(el: OverlayElement | null): void;
+  onSelect(el: OverlayElement): void;
+}
+
+/** Every page of the job's document with its elements' boxes over it (positions in % of the page). */
+export function Pages(props: PagesProps) {
+  const pages = Array.from({ length: props.pageCount }, (_, i) => i + 1);
+  return (
+    <div id="pages">
+      {pages.map((n) => <Page key={n} n={n} {...props} elements={props.elements.filter((e) => e.page === n)} />)}
+    </div>
+  );
+}
+
+function Page(props: PagesProps & { n: number }) {
+  const [src, setSrc] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let url: string | null = null, live = true;
+    pageImageUrl(props.jobId, props.n, PAGE_DPI)
+      .then((u) => { url = u; if (live) setSrc(u); else URL.revokeObjectURL(u); })
+      .catch((e: unknown) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e)));
+    return () => { live = false; if (url) URL.revokeObjectURL(url); };
+  }, [props.jobId, props.n]);
+  return (
+    <section class="page" data-page={props.n}>
+      <header>Page {props.n}{error ? <span class="page-error"> — no image: {error}</span> : null}</header>
+      <div class={`sheet${src ? '' : ' blank'}`}>
+        {src ? <img src={src} alt={`Page ${props.n}`} data-page-image={props.n} /> : null}
+        {props.elements.map((el) => (
+          <div
+            key={el.key}
+            class={`box cat-${el.category.replace(' ', '-')}${el.key === props.selectedKey ? ' selected' : ''}${el.id && cited(props.cited, el.id) ? ' cited' : ''}`}
+            data-key={el.key}
+            data-id={el.id ?? undefined}
+            data-category={el.category}
+            style={{ left: pct(el.box.x0), top: pct(el.box.y0), width: pct(el.box.x1 - el.box.x0), height: pct(el.box.y1 - el.box.y0) }}
+            onMouseEnter={() => props.onHover(el)}
+            onMouseLeave={() => props.onHover(null)}
+            onClick={(ev) => { ev.stopPropagation(); props.onSelect(el); }}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+const pct = (n: number) => `${(n * 100).toFixed(3)}%`;
+
+/** Schema citations of composite mode read <extraction_id>-<element id>: match on the element id at the end. */
+function cited(ids: ReadonlySet<string>, id: string): boolean {
+  if (ids.has(id)) return true;
+  for (const c of ids) if (c.endsWith(`-${id}`) && c.length > id.length + 36) return true;
+  return false;
+}
