@@ -158,3 +158,15 @@ const tableSize = (info: Json) => {
   const d = isObject(info.dimensions) ? info.dimensions : {};
   return `${num(d.rows) ?? '?'}×${num(d.columns) ?? '?'}`;
 };
+
+/**
+ * The elements under a point (normalized page coordinates), in the order a click takes them: the
+ * smallest first, words after every other kind (a word sits inside its line, so it would otherwise
+ * always win). Clicking the same spot again moves one step down this list (a cell, then its table…).
+ */
+export function elementsAt(elements: readonly OverlayElement[], x: number, y: number): OverlayElement[] {
+  const area = (b: Box) => (b.x1 - b.x0) * (b.y1 - b.y0);
+  return elements
+    .filter((e) => x >= e.box.x0 && x <= e.box.x1 && y >= e.box.y0 && y <= e.box.y1)
+    .sort((a, b) => Number(a.category === 'word') - Number(b.category === 'word') || area(a.box) - area(b.box));
+}

@@ -123,9 +123,9 @@ function Playground({ onForget }: { onForget(): void }) {
               ))}
             </div>
             <div class="hover" id="hover-info">
-              {hovered ? <><b>{hovered.id ?? hovered.category}</b> · {hovered.category}{hovered.confidence !== undefined ? ` · confidence ${hovered.confidence}` : ''} · {hovered.content.slice(0, 160)}</> : 'Hover a box for its id, content and confidence.'}
+              {hovered ? <><b>{hovered.id ?? hovered.category}</b> · {hovered.category}{hovered.confidence !== undefined ? ` · confidence ${hovered.confidence}` : ''} · {hovered.content.slice(0, 160)}</> : 'Hover a box for its id, content and confidence; click it for its JSON (click again for the element under it).'}
             </div>
-            <Pages jobId={extraction.jobId} pageCount={extraction.result.page_count} elements={drawn} selectedKey={selected?.key ?? null} cited={cited} onHover={setHovered} onSelect={(el) => { setSelected(el); setTab('elements'); }} />
+            <Pages jobId={extraction.jobId} pageCount={extraction.result.page_count} elements={drawn} selectedKey={selected?.key ?? null} hoveredKey={hovered?.key ?? null} cited={cited} onHover={(el) => setHovered((prev) => (prev?.key === el?.key ? prev : el))} onSelect={(el) => { setSelected(el); setTab('elements'); }} />
             {overlay.unplaced.length ? <p class="hint">{overlay.unplaced.length} element(s) without a position: {overlay.unplaced.map((u) => u.id ?? u.category).join(', ')}.</p> : null}
           </div>
           <div class="right">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, pageImageUrl } from './api';
-import type { OverlayElement } from './elements';
+import { elementsAt, type OverlayElement } from './elements';
 
 /** Render scale of page images: enough to read body text at the column's width. */
 const PAGE_DPI = 110;
@@ -10,16 +10,21 @@ interface PagesProps {
   pageCount: number;
   elements: OverlayElement[];
   selectedKey: string | null;
+  hoveredKey: string | null;
   cited: ReadonlySet<string>;
   onHover(el: OverlayElement | null): void;
   onSelect(el: OverlayElement): void;
 }
 
-/** Every page of the job's document with its elements' boxes over it (positions in % of the page). */
+/**
+ * Every page of the job's document with its elements' boxes over it (positions in % of the page). The
+ * boxes take no pointer events: the sheet finds what is under the pointer (elementsAt), so nested
+ * elements (words in a line, cells in a table) can all be reached.
+ */
 export function Pages(props: PagesProps) {
   const pages = Array.from({ length: props.pageCount }, (_, i) => i + 1);
   return (
-    <div id="pages">
+    <div id="pages" data-job-id={props.jobId}>
       {pages.map((n) => <Page key={n} n={n} {...props} elements={props.elements.filter((e) => e.page === n)} />)}
     </div>
   );
@@ -35,22 +40,30 @@ function Page(props: PagesProps & { n: number }) {
       .catch((e: unknown) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e)));
     return () => { live = false; if (url) URL.revokeObjectURL(url); };
   }, [props.jobId, props.n]);
+  /** The elements under the pointer, for a mouse event on the sheet. */
+  const under = (ev: MouseEvent) => {
+    const r = (ev.currentTarget as HTMLElement).getBoundingClientRect();
+    return elementsAt(props.elements, (ev.clientX - r.left) / r.width, (ev.clientY - r.top) / r.height);
+  };
+  const click = (ev: MouseEvent) => {
+    const hits = under(ev);
+    if (hits.length === 0) return;
+    const at = hits.findIndex((e) => e.key === props.selectedKey);
+    props.onSelect(hits[(at + 1) % hits.length]); // the same spot again: the next element under it
+  };
   return (
     <section class="page" data-page={props.n}>
       <header>Page {props.n}{error ? <span class="page-error"> — no image: {error}</span> : null}</header>
-      <div class={`sheet${src ? '' : ' blank'}`}>
+      <div class={`sheet${src ? '' : ' blank'}`} onClick={click} onMouseMove={(ev) => props.onHover(under(ev)[0] ?? null)} onMouseLeave={() => props.onHover(null)}>
         {src ? <img src={src} alt={`Page ${props.n}`} data-page-image={props.n} /> : null}
         {props.elements.map((el) => (
           <div
             key={el.key}
-            class={`box cat-${el.category.replace(' ', '-')}${el.key === props.selectedKey ? ' selected' : ''}${el.id && cited(props.cited, el.id) ? ' cited' : ''}`}
+            class={`box cat-${el.category.replace(' ', '-')}${el.key === props.selectedKey ? ' selected' : ''}${el.key === props.hoveredKey ? ' hovered' : ''}${el.id && cited(props.cited, el.id) ? ' cited' : ''}`}
             data-key={el.key}
             data-id={el.id ?? undefined}
             data-category={el.category}
             style={{ left: pct(el.box.x0), top: pct(el.box.y0), width: pct(el.box.x1 - el.box.x0), height: pct(el.box.y1 - el.box.y0) }}
-            onMouseEnter={() => props.onHover(el)}
-            onMouseLeave={() => props.onHover(null)}
-            onClick={(ev) => { ev.stopPropagation(); props.onSelect(el); }}
           />
         ))}
       </div>
