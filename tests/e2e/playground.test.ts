@@ -64,13 +64,13 @@ describe('playground in headless Chromium', () => {
     await page.fill('#key-form input[name=key]', t.key);
     await page.click('#key-form button');
     await page.waitForSelector('#source-form');
-    expect(await page.evaluate(() => sessionStorage.getItem('quire.playground.apiKey'))).toBe(t.key);
+    expect(await page.evaluate("sessionStorage.getItem('quire.playground.apiKey')")).toBe(t.key);
 
     await page.setInputFiles('#file-input', { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeReportPdf()) });
     await page.click('#extract-button');
     await page.waitForSelector('#pages .box', { timeout: 90_000 });
     await page.waitForSelector('img[data-page-image="1"]');
-    await page.waitForFunction(() => (document.querySelector('img[data-page-image="1"]') as HTMLImageElement | null)?.complete === true);
+    await page.waitForFunction('document.querySelector(\'img[data-page-image="1"]\').complete');
 
     const jobId = await page.getAttribute('#pages', 'data-job-id');
     const job = (await (await t.api(`/job/${jobId}`)).json()) as any;
@@ -79,7 +79,7 @@ describe('playground in headless Chromium', () => {
     expect(expected).toBeGreaterThan(20); // title, text, a table with 9 cells and the words
     expect(await page.locator('#pages .box').count()).toBe(expected);
     // each category its own colour: the title's box and a cell's box differ
-    const colour = (sel: string) => page.$eval(sel, (el) => getComputedStyle(el).borderTopColor);
+    const colour = (sel: string) => page.$eval(sel, (el) => (globalThis as any).getComputedStyle(el).borderTopColor as string);
     expect(await colour('.box[data-category="title"]')).not.toBe(await colour('.box[data-category="cell"]'));
 
     const title = job.result.bounding_boxes.Title[0];
@@ -103,7 +103,7 @@ describe('playground in headless Chromium', () => {
     expect(await page.textContent('#selected-id')).toBe(cell.id);
 
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground.png') });
     if (process.env.QUIRE_UPDATE_DOCS_SCREENSHOT === '1') fs.copyFileSync(path.join(ARTIFACTS, 'playground.png'), path.join(ROOT, 'docs/images/playground.png'));
     expect(consoleErrors).toEqual([]);
