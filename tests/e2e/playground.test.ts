@@ -3,6 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/embedded.js';
 import { makeReportPdf } from '../fixtures/playground/report-pdf.js';
+import { makeFormPdf } from '../fixtures/pdf/documents.js';
 import { ROOT } from '../../scripts/lib/fleet.mjs';
 
 /**
@@ -128,5 +129,64 @@ describe('playground in headless Chromium', () => {
     await page.click('.table-result');
     expect(await page.locator('#pages .box.cited').count()).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground-tables.png') });
+  }, 120_000);
+
+  it('runs a JSON schema from the textarea and marks each value\'s citations on the page', async () => {
+    await page.click('button[data-tab="schema"]');
+    const schema = { type: 'object', properties: { prepared_by: { type: 'string', description: 'Who prepared the report' }, auditor: { type: 'string', description: 'The auditor' } } };
+    await page.fill('#schema-input', JSON.stringify(schema));
+    await page.click('text=Run /schema');
+    await page.waitForSelector('table.values, .right .error', { timeout: 90_000 });
+    expect(await page.locator('.right .error').allTextContents()).toEqual([]);
+    // a value the document does not give is listed as null with the service's note
+    const missing = page.locator('table.values tbody tr', { hasText: 'auditor' });
+    expect(await missing.locator('td').nth(1).textContent()).toBe('null');
+    expect(await page.textContent('.right ul.hint')).toMatch(/\/auditor: not found/);
+    const row = page.locator('table.values tbody tr', { hasText: 'prepared_by' });
+    expect(await row.locator('td').nth(1).textContent()).toBe('"Finance team"');
+    const ids = (await row.locator('td').nth(2).textContent())!.split(', ');
+    expect(ids.length).toBeGreaterThan(0);
+    await row.hover();
+    for (const id of ids) expect(await page.locator(`#pages .box.cited[data-id="${id}"]`).count()).toBe(1);
+    expect(await page.locator('#pages .box.cited').count()).toBe(ids.length);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'playground-schema.png') });
+  }, 120_000);
+
+  it('follows the job through the live events route when it answers (GET /job/{id}/events)', async () => {
+    const seen: string[] = [];
+    // The events route is another module's: here the browser gets a stream as its contract words it,
+    // sent once the real job has finished, so the page's live path is exercised whatever the server has.
+    await page.route('**/job/*/events?*', async (route) => {
+      const url = new URL(route.request().url());
+      seen.push(url.searchParams.get('api_key') ?? '');
+      const jobId = url.pathname.split('/')[2];
+      let job: any;
+      do { job = await (await t.api(`/job/${jobId}`)).json(); } while (!['completed', 'failed'].includes(job.status) && await new Promise((r) => setTimeout(r, 50, true)));
+      const event = (id: number, type: string, data: object) => `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify({ job_id: jobId, ...data })}\n\n`;
+      await route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+        body: event(1, 'status', { status: 'processing', pages_done: 0, pages_total: 1 }) + event(2, 'progress', { pages_done: 1, pages_total: 1 })
+          + event(3, 'status', { status: job.status, pages_done: 1, pages_total: 1 }) + event(4, 'end', { status: job.status }),
+      });
+    });
+    await page.setInputFiles('#file-input', { name: 'form.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeFormPdf()) });
+    await page.click('#extract-button');
+    await page.waitForSelector('.progress[data-status="completed"] >> text=live events', { timeout: 90_000 });
+    expect(seen).toEqual([t.key]);
+    await page.waitForSelector('#pages .box[data-category="text"]');
+    await page.unroute('**/job/*/events?*');
+  }, 120_000);
+
+  it('draws /form/detect\'s form cells on the PDF', async () => {
+    await page.click('button[data-tab="forms"]');
+    await page.click('text=Run /form/detect');
+    await page.waitForSelector('#pages .box[data-category="form cell"]', { timeout: 90_000 });
+    const drawnText = (await page.textContent('.right p:not(.hint)'))!;
+    const count = Number(/^(\d+) form cells drawn/.exec(drawnText)![1]);
+    expect(count).toBeGreaterThan(0);
+    expect(await page.locator('#pages .box[data-category="form cell"]').count()).toBe(count);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'playground-forms.png') });
   }, 120_000);
 });

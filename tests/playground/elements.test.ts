@@ -67,7 +67,7 @@ describe('playground elements', () => {
 
   it('walks schema citations leaf by leaf beside their values', () => {
     const values = { name: 'ACME', lines: [{ amount: 12 }, { amount: null }] };
-    const citations = { name: ['txt-1'], lines: [{ amount: ['tbl-1-r1c2'] }, { amount: [] }] };
+    const citations = { name: ['txt-1'], lines: [{ amount: ['tbl-1-r1c2'] }, { amount: null }] };
     const leaves = citationLeaves(citations);
     expect(leaves).toEqual([{ path: 'name', ids: ['txt-1'] }, { path: 'lines[0].amount', ids: ['tbl-1-r1c2'] }, { path: 'lines[1].amount', ids: [] }]);
     expect(leaves.map((l) => valueAt(values, l.path))).toEqual(['ACME', 12, null]);

@@ -135,6 +135,7 @@ export function markdownSpan(markdownWithIds: string, id: string): { start: numb
  * their prefix; the caller matches on the suffix.
  */
 export function citationLeaves(citations: unknown, path = ''): { path: string; ids: string[] }[] {
+  if (citations === null) return [{ path, ids: [] }]; // a value the document did not give (null in values too)
   if (Array.isArray(citations) && citations.every((c) => typeof c === 'string')) return [{ path, ids: citations as string[] }];
   if (Array.isArray(citations)) return citations.flatMap((c, i) => citationLeaves(c, `${path}[${i}]`));
   if (isObject(citations)) return Object.entries(citations).flatMap(([k, v]) => citationLeaves(v, path ? `${path}.${k}` : k));
