@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { startTestServer, formWith, pollJob, SAMPLE_HTML, type TestServer } from '../support/embedded.js';
-import { makePng } from '../fixtures/pdf/documents.js';
+import { makeFormPdf, makePng } from '../fixtures/pdf/documents.js';
 import { makeReportPdf } from '../fixtures/playground/report-pdf.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -96,6 +96,31 @@ describe('GET /results/{jobId}/pages/{n}.png', () => {
     expect(err.code).toBe('FILE_001');
     expect(err.message).toMatch(/drawn for pdf, png, jpeg, tiff documents; this job's source is html/);
   });
+});
+
+describe('GET /results/{jobId}/pages/{n}.png?of=output', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer(); }, 60_000);
+  afterAll(() => t?.close());
+
+  it('draws the PDF a form fill produced; jobs without one say so', async () => {
+    const res = await t.api('/form/fill', { method: 'POST', body: formWith({ bytes: await makeFormPdf(), name: 'form.pdf', type: 'application/pdf' }, { instructions: 'Name: Grace Hopper', async: 'true' }) });
+    expect(res.status).toBe(202);
+    const { job_id: fillJob } = (await res.json()) as { job_id: string };
+    expect((await pollJob(t, fillJob, 60_000)).status).toBe('completed');
+    const source = await png(await t.api(`/results/${fillJob}/pages/1.png?dpi=72`));
+    const output = await png(await t.api(`/results/${fillJob}/pages/1.png?dpi=72&of=output`));
+    expect([output.width, output.height]).toEqual([source.width, source.height]);
+    expect(output.bytes.equals(source.bytes)).toBe(false); // the filled value is drawn on the output only
+
+    const extractJob = await submit(t, { bytes: await makeReportPdf(), name: 'report.pdf', type: 'application/pdf' });
+    const none = await t.api(`/results/${extractJob}/pages/1.png?of=output`);
+    expect(none.status).toBe(404);
+    expect((await errorOf(none)).message).toMatch(/No output PDF for this job/);
+    const bad = await t.api(`/results/${extractJob}/pages/1.png?of=filled`);
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).code).toBe('REQ_003');
+  }, 120_000);
 });
 
 describe('page images are drawn on a worker thread in the built gateway', () => {

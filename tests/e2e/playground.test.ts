@@ -182,11 +182,26 @@ describe('playground in headless Chromium', () => {
     await page.click('button[data-tab="forms"]');
     await page.click('text=Run /form/detect');
     await page.waitForSelector('#pages .box[data-category="form cell"]', { timeout: 90_000 });
-    const drawnText = (await page.textContent('.right p:not(.hint)'))!;
+    const drawnText = (await page.textContent('#forms-summary'))!;
     const count = Number(/^(\d+) form cells drawn/.exec(drawnText)![1]);
     expect(count).toBeGreaterThan(0);
     expect(await page.locator('#pages .box[data-category="form cell"]').count()).toBe(count);
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground-forms.png') });
+  }, 120_000);
+
+  it('fills the form from instructions and shows the filled PDF with its cells', async () => {
+    await page.fill('#fill-instructions', 'Name: Grace Hopper');
+    await page.click('text=Run /form/fill');
+    await page.waitForSelector('#forms-summary >> text=filled', { timeout: 90_000 });
+    expect(await page.textContent('#forms-summary')).toMatch(/^\d+ form cells drawn on the filled PDF; [1-9]\d* filled\.$/);
+    await page.waitForSelector('#pages[data-image-of="output"] img[data-page-image="1"]');
+    const fillJob = await page.getAttribute('#pages', 'data-job-id');
+    const job = (await (await t.api(`/job/${fillJob}`)).json()) as any;
+    expect(job.kind).toBe('form_fill');
+    expect(await page.locator('#pages .box[data-category="form cell"]').count()).toBe(job.result.form_fields.length);
+    expect(job.result.form_fields.some((c: any) => c.text === 'Grace Hopper')).toBe(true);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'playground-form-fill.png') });
   }, 120_000);
 });

@@ -111,8 +111,8 @@ function withAsync(form: FormData): FormData {
   return form;
 }
 
-/** Page n of a job's source document as a blob: URL (an <img src> could not send the key). */
-export async function pageImageUrl(jobId: string, page: number, dpi: number): Promise<string> {
-  const res = await api(`/results/${encodeURIComponent(jobId)}/pages/${page}.png?dpi=${dpi}`);
+/** Page n of a job's source document (or of the PDF a form fill produced) as a blob: URL (an <img src> could not send the key). */
+export async function pageImageUrl(jobId: string, page: number, dpi: number, of: 'source' | 'output' = 'source'): Promise<string> {
+  const res = await api(`/results/${encodeURIComponent(jobId)}/pages/${page}.png?dpi=${dpi}${of === 'output' ? '&of=output' : ''}`);
   return URL.createObjectURL(await res.blob());
 }

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { ApiError, apiJson, forgetKey, type Progress, runJob, storedKey, storeKey } from './api';
 import { CATEGORIES, type Category, extractionOverlay, formOverlay, type Overlay, type OverlayElement } from './elements';
 import { Pages } from './page-view';
-import { FormsTab, Inspector, MarkdownPane, ProgressLine, SchemaTab, TablesTab } from './panels';
+import { type FormRun, FormsTab, Inspector, MarkdownPane, ProgressLine, SchemaTab, TablesTab } from './panels';
 import './app.css';
 
 interface Extraction { jobId: string; result: { extraction_id?: string; page_count: number; markdown: string; bounding_boxes: { markdown_with_ids?: string } } }
@@ -51,6 +51,7 @@ function Playground({ onForget }: { onForget(): void }) {
   const [error, setError] = useState<string | null>(null);
   const [extraction, setExtraction] = useState<Extraction | null>(null);
   const [forms, setForms] = useState<Overlay | null>(null);
+  const [filled, setFilled] = useState<string | null>(null); // a form fill job whose output PDF is shown
   const [layers, setLayers] = useState<ReadonlySet<Category>>(new Set(CATEGORIES));
   const [selected, setSelected] = useState<OverlayElement | null>(null);
   const [hovered, setHovered] = useState<OverlayElement | null>(null);
@@ -67,7 +68,7 @@ function Playground({ onForget }: { onForget(): void }) {
 
   const extract = async (ev: Event) => {
     ev.preventDefault();
-    setError(null); setExtraction(null); setForms(null); setSelected(null); setCited(new Set());
+    setError(null); setExtraction(null); setForms(null); setFilled(null); setSelected(null); setCited(new Set());
     const form = sourceForm();
     if (pages.trim()) form.set('pages', pages.trim());
     if (selections) form.set('detect_selections', 'true');
@@ -125,7 +126,7 @@ function Playground({ onForget }: { onForget(): void }) {
             <div class="hover" id="hover-info">
               {hovered ? <><b>{hovered.id ?? hovered.category}</b> · {hovered.category}{hovered.confidence !== undefined ? ` · confidence ${hovered.confidence}` : ''} · {hovered.content.slice(0, 160)}</> : 'Hover a box for its id, content and confidence; click it for its JSON (click again for the element under it).'}
             </div>
-            <Pages jobId={extraction.jobId} pageCount={extraction.result.page_count} elements={drawn} selectedKey={selected?.key ?? null} hoveredKey={hovered?.key ?? null} cited={cited} onHover={(el) => setHovered((prev) => (prev?.key === el?.key ? prev : el))} onSelect={(el) => { setSelected(el); setTab('elements'); }} />
+            <Pages jobId={filled ?? extraction.jobId} imageOf={filled ? 'output' : 'source'} pageCount={extraction.result.page_count} elements={drawn} selectedKey={selected?.key ?? null} hoveredKey={hovered?.key ?? null} cited={cited} onHover={(el) => setHovered((prev) => (prev?.key === el?.key ? prev : el))} onSelect={(el) => { setSelected(el); setTab('elements'); }} />
             {overlay.unplaced.length ? <p class="hint">{overlay.unplaced.length} element(s) without a position: {overlay.unplaced.map((u) => u.id ?? u.category).join(', ')}.</p> : null}
           </div>
           <div class="right">
@@ -135,7 +136,7 @@ function Playground({ onForget }: { onForget(): void }) {
             {tab === 'elements' ? <><Inspector el={selected} markdownWithIds={markdownWithIds} /><MarkdownPane markdown={extraction.result.markdown} markdownWithIds={markdownWithIds} /></> : null}
             {tab === 'tables' ? <NeedsExtractionId id={extraction.result.extraction_id}>{(id) => <TablesTab extractionId={id} onCite={(ids) => setCited(new Set(ids))} />}</NeedsExtractionId> : null}
             {tab === 'schema' ? <NeedsExtractionId id={extraction.result.extraction_id}>{(id) => <SchemaTab extractionId={id} onCite={(ids) => setCited(new Set(ids))} />}</NeedsExtractionId> : null}
-            {tab === 'forms' ? <FormsTab source={sourceForm} onCells={(r) => setForms(formOverlay(r))} /> : null}
+            {tab === 'forms' ? <FormsTab source={sourceForm} onRun={(run: FormRun) => { setForms(formOverlay(run.result)); setFilled(run.outputJobId ?? null); }} /> : null}
           </div>
         </div>
       ) : null}

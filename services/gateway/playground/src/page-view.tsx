@@ -7,6 +7,8 @@ const PAGE_DPI = 110;
 
 interface PagesProps {
   jobId: string;
+  /** source: the document the job was given; output: the PDF a form fill or clear produced. */
+  imageOf: 'source' | 'output';
   pageCount: number;
   elements: OverlayElement[];
   selectedKey: string | null;
@@ -24,7 +26,7 @@ interface PagesProps {
 export function Pages(props: PagesProps) {
   const pages = Array.from({ length: props.pageCount }, (_, i) => i + 1);
   return (
-    <div id="pages" data-job-id={props.jobId}>
+    <div id="pages" data-job-id={props.jobId} data-image-of={props.imageOf}>
       {pages.map((n) => <Page key={n} n={n} {...props} elements={props.elements.filter((e) => e.page === n)} />)}
     </div>
   );
@@ -35,11 +37,11 @@ function Page(props: PagesProps & { n: number }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let url: string | null = null, live = true;
-    pageImageUrl(props.jobId, props.n, PAGE_DPI)
+    pageImageUrl(props.jobId, props.n, PAGE_DPI, props.imageOf)
       .then((u) => { url = u; if (live) setSrc(u); else URL.revokeObjectURL(u); })
       .catch((e: unknown) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e)));
     return () => { live = false; if (url) URL.revokeObjectURL(url); };
-  }, [props.jobId, props.n]);
+  }, [props.jobId, props.n, props.imageOf]);
   /** The elements under the pointer, for a mouse event on the sheet. */
   const under = (ev: MouseEvent) => {
     const r = (ev.currentTarget as HTMLElement).getBoundingClientRect();

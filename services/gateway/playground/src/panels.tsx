@@ -130,27 +130,38 @@ export function SchemaTab({ extractionId, onCite }: TabProps) {
   );
 }
 
-/** POST /form/detect on the same document: the form cells are drawn over the pages. */
-export function FormsTab({ source, onCells }: { source: () => FormData; onCells(result: unknown): void }) {
+/** What a form run drew: its cells, and the job whose output PDF to show under them (fill and clear). */
+export interface FormRun { result: unknown; outputJobId?: string }
+
+/**
+ * POST /form/detect on the same document: the form cells are drawn over its pages. POST /form/fill
+ * with instructions: the filled PDF (the job's output) is shown instead, its cells over it.
+ */
+export function FormsTab({ source, onRun }: { source: () => FormData; onRun(run: FormRun): void }) {
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [count, setCount] = useState<number | null>(null);
-  const run = async () => {
-    setError(null);
+  const [summary, setSummary] = useState<string | null>(null);
+  const [instructions, setInstructions] = useState('');
+  const run = async (op: 'detect' | 'fill') => {
+    setError(null); setSummary(null);
+    const form = source();
+    if (op === 'fill') form.set('instructions', instructions);
     try {
-      const job = await runJob('/form/detect', source(), setProgress);
-      const cells = (job.result as { form_fields?: unknown[] }).form_fields ?? [];
-      setCount(cells.length);
-      onCells(job.result);
+      const job = await runJob(`/form/${op}`, form, setProgress);
+      const result = job.result as { form_fields?: unknown[]; fields_filled?: number; details?: unknown };
+      setSummary(`${result.form_fields?.length ?? 0} form cells drawn${op === 'fill' ? ` on the filled PDF; ${result.fields_filled ?? 0} filled` : ''}.`);
+      onRun(op === 'fill' ? { result, outputJobId: job.job_id } : { result });
     } catch (e) { setError(message(e)); }
   };
   return (
     <div>
       <p class="hint">Detects the fillable cells of a PDF form (text, checkbox, signature) and draws them on the pages.</p>
-      <button onClick={run}>Run /form/detect</button>
+      <button onClick={() => run('detect')}>Run /form/detect</button>
+      <label class="stack">Fill instructions<textarea id="fill-instructions" rows={3} placeholder="Name: Ada Lovelace; tick the agreement box" value={instructions} onInput={(e) => setInstructions((e.target as HTMLTextAreaElement).value)} /></label>
+      <button onClick={() => run('fill')} disabled={!instructions.trim()}>Run /form/fill</button>
       <ProgressLine p={progress} />
       {error ? <p class="error">{error}</p> : null}
-      {count !== null ? <p>{count} form cells drawn.</p> : null}
+      {summary ? <p id="forms-summary">{summary}</p> : null}
     </div>
   );
 }
