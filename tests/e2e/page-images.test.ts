@@ -69,6 +69,13 @@ describe('GET /results/{jobId}/pages/{n}.png', () => {
     }
   });
 
+  it('is in the OpenAPI document with its query parameters', async () => {
+    const oas = (await (await t.api('/openapi.json', { key: null })).json()) as any;
+    const op = oas.paths['/results/{jobId}/pages/{page}.png'].get;
+    expect(op.parameters.map((p: any) => `${p.in}:${p.name}`).sort()).toEqual(['path:jobId', 'path:page', 'query:dpi', 'query:of']);
+    expect(oas.paths['/playground'].get).toBeDefined();
+  });
+
   it('is the owning organization\'s only: another organization\'s key gets 404, no key 401', async () => {
     const store = t.server.ctx.store;
     const other = await store.orgs.create({ name: 'someone else' });

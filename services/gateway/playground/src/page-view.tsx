@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, pageImageUrl } from './api';
 import { elementsAt, type OverlayElement } from './elements';
 
@@ -35,13 +35,23 @@ export function Pages(props: PagesProps) {
 function Page(props: PagesProps & { n: number }) {
   const [src, setSrc] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [near, setNear] = useState(false);
+  const sheet = useRef<HTMLDivElement>(null);
+  // a page's image is asked for when it comes near the view: a long document does not send one request per page at once
   useEffect(() => {
+    if (near || !sheet.current) return;
+    const seen = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) setNear(true); }, { rootMargin: '1200px 0px' });
+    seen.observe(sheet.current);
+    return () => seen.disconnect();
+  }, [near]);
+  useEffect(() => {
+    if (!near) return;
     let url: string | null = null, live = true;
     pageImageUrl(props.jobId, props.n, PAGE_DPI, props.imageOf)
       .then((u) => { url = u; if (live) setSrc(u); else URL.revokeObjectURL(u); })
       .catch((e: unknown) => live && setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e)));
     return () => { live = false; if (url) URL.revokeObjectURL(url); };
-  }, [props.jobId, props.n, props.imageOf]);
+  }, [near, props.jobId, props.n, props.imageOf]);
   /** The elements under the pointer, for a mouse event on the sheet. */
   const under = (ev: MouseEvent) => {
     const r = (ev.currentTarget as HTMLElement).getBoundingClientRect();
@@ -56,7 +66,7 @@ function Page(props: PagesProps & { n: number }) {
   return (
     <section class="page" data-page={props.n}>
       <header>Page {props.n}{error ? <span class="page-error"> — no image: {error}</span> : null}</header>
-      <div class={`sheet${src ? '' : ' blank'}`} onClick={click} onMouseMove={(ev) => props.onHover(under(ev)[0] ?? null)} onMouseLeave={() => props.onHover(null)}>
+      <div ref={sheet} class={`sheet${src ? '' : ' blank'}`} onClick={click} onMouseMove={(ev) => props.onHover(under(ev)[0] ?? null)} onMouseLeave={() => props.onHover(null)}>
         {src ? <img src={src} alt={`Page ${props.n}`} data-page-image={props.n} /> : null}
         {props.elements.map((el) => (
           <div
