@@ -57,11 +57,15 @@ describe('GET /results/{jobId}/pages/{n}.png', () => {
     expect(err.message).toMatch(/Page 3 is outside the document \(1-2\)/);
     expect(err.details).toMatchObject({ page: 3, page_count: 2 });
     expect((await errorOf(await t.api(`/results/${pdfJob}/pages/0.png`))).code).toBe('REQ_006');
-    for (const bad of ['1.jpg', 'one.png', '1.png.png']) {
+    for (const bad of ['one.png', '1.png.png', '-1.png']) {
       const res = await t.api(`/results/${pdfJob}/pages/${bad}`);
       expect(res.status).toBe(400);
       expect((await errorOf(res)).code).toBe('REQ_003');
     }
+    // only PNG is served: another extension is no route at all (the gateway's unknown-endpoint answer)
+    const jpg = await t.api(`/results/${pdfJob}/pages/1.jpg`);
+    expect(jpg.status).not.toBe(200);
+    expect((await errorOf(jpg)).message).toMatch(/No such endpoint/);
     for (const dpi of ['0', '35', '301', '1e3', 'high']) {
       const res = await t.api(`/results/${pdfJob}/pages/1.png?dpi=${dpi}`);
       expect(res.status).toBe(400);

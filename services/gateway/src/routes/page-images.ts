@@ -17,10 +17,10 @@ export const PAGE_IMAGE_DPI = { min: 36, max: 300, default: 110 } as const;
 export function pageImageRoutes(deps: GatewayDeps): Router {
   const r = Router();
   const renderer = new PageRenderer();
-  r.get('/results/:jobId/pages/:file', async (req, res) => {
-    const m = /^(\d{1,6})\.png$/.exec(req.params.file);
-    if (!m) throw new QuireError('REQ_003', 'Page images are named {n}.png, n the page number from 1', { file: req.params.file });
-    const page = Number(m[1]);
+  // the same pattern as its OpenAPI entry (route-docs.ts)
+  r.get('/results/:jobId/pages/:page.png', async (req, res) => {
+    if (!/^\d{1,6}$/.test(req.params.page)) throw new QuireError('REQ_003', 'Page images are named {n}.png, n the page number from 1', { page: req.params.page });
+    const page = Number(req.params.page);
     if (page < 1) throw new QuireError('REQ_006', 'Pages are numbered from 1', { page });
     const dpi = dpiOf(req.query.dpi);
     const which = of(req.query.of);
