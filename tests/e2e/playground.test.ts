@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/embedded.js';
+import { SAMPLE_HTML, startTestServer, type TestServer } from '../support/embedded.js';
 import { makeReportPdf } from '../fixtures/playground/report-pdf.js';
 import { makeFormPdf } from '../fixtures/pdf/documents.js';
 import { ROOT } from '../../scripts/lib/fleet.mjs';
@@ -203,5 +203,20 @@ describe('playground in headless Chromium', () => {
     expect(job.result.form_fields.some((c: any) => c.text === 'Grace Hopper')).toBe(true);
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground-form-fill.png') });
+  }, 120_000);
+
+  it('lists the elements of a document it cannot draw (HTML) and says why there is no page image', async () => {
+    await page.setInputFiles('#file-input', { name: 'report.html', mimeType: 'text/html', buffer: Buffer.from(SAMPLE_HTML) });
+    await page.click('#extract-button');
+    await page.waitForSelector('#unplaced .chip', { timeout: 90_000 });
+    expect(await page.textContent('.page-error')).toMatch(/FILE_001: Page images are drawn for pdf, png, jpeg, tiff documents; this job's source is html/);
+    const jobId = await page.getAttribute('#pages', 'data-job-id');
+    const job = (await (await t.api(`/job/${jobId}`)).json()) as any;
+    const ids = [...job.result.bounding_boxes.Title, ...job.result.bounding_boxes.Text].map((e: any) => e.id);
+    expect(await page.locator('#pages .box').count()).toBe(0);
+    for (const id of ids) expect(await page.locator(`#unplaced .chip[data-id="${id}"]`).count()).toBe(1);
+    await page.click(`#unplaced .chip[data-id="${ids[0]}"]`);
+    expect(await page.textContent('#selected-id')).toBe(ids[0]);
+    expect(await page.textContent('#inspector pre.markdown mark')).toContain(`data-bb-text-id="${ids[0]}"`);
   }, 120_000);
 });

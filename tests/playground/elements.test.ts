@@ -31,7 +31,7 @@ describe('playground elements', () => {
     ]);
     expect(drawn[0]).toMatchObject({ box: { x0: 0.1, y0: 0.05, x1: 0.5, y1: 0.1 }, confidence: 0.98, content: '# Report' });
     expect(drawn[6].box).toEqual({ x0: 0.12, y0: 0.05, x1: 0.3, y1: 0.1 });
-    expect(unplaced).toEqual([{ id: 'fig-2', category: 'figure', reason: 'the result gives it no position on a page' }]);
+    expect(unplaced).toEqual([{ key: 'figure:fig-2', id: 'fig-2', category: 'figure', page: 1, content: 'figure', json: result.bounding_boxes.Images[1], reason: 'the result gives it no position on a page' }]);
     expect(new Set(drawn.map((e) => e.key)).size).toBe(drawn.length);
   });
 

@@ -23,8 +23,8 @@ export interface OverlayElement {
   json: unknown;
 }
 
-/** An element the result lists without a place on a page (e.g. spreadsheet charts), and why. */
-export interface UnplacedElement { id: string | null; category: Category; reason: string }
+/** An element the result lists without a place on a page (HTML and office text, spreadsheet charts), and why. */
+export type UnplacedElement = Omit<OverlayElement, 'box'> & { reason: string };
 
 export interface Overlay { drawn: OverlayElement[]; unplaced: UnplacedElement[] }
 
@@ -60,7 +60,7 @@ export function extractionOverlay(result: unknown): Overlay {
   const place = (el: Omit<OverlayElement, 'box'>, polygon: unknown) => {
     const box = boxOf(polygon);
     if (box && el.page >= 1) out.drawn.push({ ...el, box });
-    else out.unplaced.push({ id: el.id, category: el.category, reason: 'the result gives it no position on a page' });
+    else out.unplaced.push({ ...el, reason: 'the result gives it no position on a page' });
   };
   for (const key of TEXT_KEYS) {
     for (const t of list(bb[key])) {
@@ -101,7 +101,7 @@ export function formOverlay(result: unknown): Overlay {
     const box = b.every((n) => n !== undefined) && b.length === 4 ? { x0: b[0]!, y0: b[1]!, x1: b[2]!, y1: b[3]! } : undefined;
     const label = `${str(c.type)}${c.text ? `: ${str(c.text)}` : ''}`;
     if (box) out.drawn.push({ key: `form:${i}`, id: null, category: 'form cell', page: num(c.page_number) ?? 0, box, content: label, json: c });
-    else out.unplaced.push({ id: null, category: 'form cell', reason: 'no bounding_box' });
+    else out.unplaced.push({ key: `form:${i}`, id: null, category: 'form cell', page: num(c.page_number) ?? 0, content: label, json: c, reason: 'no bounding_box' });
   });
   return out;
 }

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { ApiError, apiJson, forgetKey, type Progress, runJob, storedKey, storeKey } from './api';
 import { CATEGORIES, type Category, extractionOverlay, formOverlay, type Overlay, type OverlayElement } from './elements';
 import { Pages } from './page-view';
-import { type FormRun, FormsTab, Inspector, MarkdownPane, ProgressLine, SchemaTab, TablesTab } from './panels';
+import { type FormRun, FormsTab, type Inspected, Inspector, MarkdownPane, ProgressLine, SchemaTab, TablesTab } from './panels';
 import './app.css';
 
 interface Extraction { jobId: string; result: { extraction_id?: string; page_count: number; markdown: string; bounding_boxes: { markdown_with_ids?: string } } }
@@ -53,7 +53,7 @@ function Playground({ onForget }: { onForget(): void }) {
   const [forms, setForms] = useState<Overlay | null>(null);
   const [filled, setFilled] = useState<string | null>(null); // a form fill job whose output PDF is shown
   const [layers, setLayers] = useState<ReadonlySet<Category>>(new Set(CATEGORIES));
-  const [selected, setSelected] = useState<OverlayElement | null>(null);
+  const [selected, setSelected] = useState<Inspected | null>(null);
   const [hovered, setHovered] = useState<OverlayElement | null>(null);
   const [cited, setCited] = useState<ReadonlySet<string>>(new Set());
   const [tab, setTab] = useState<Tab>('elements');
@@ -127,7 +127,12 @@ function Playground({ onForget }: { onForget(): void }) {
               {hovered ? <><b>{hovered.id ?? hovered.category}</b> · {hovered.category}{hovered.confidence !== undefined ? ` · confidence ${hovered.confidence}` : ''} · {hovered.content.slice(0, 160)}</> : 'Hover a box for its id, content and confidence; click it for its JSON (click again for the element under it).'}
             </div>
             <Pages jobId={filled ?? extraction.jobId} imageOf={filled ? 'output' : 'source'} pageCount={extraction.result.page_count} elements={drawn} selectedKey={selected?.key ?? null} hoveredKey={hovered?.key ?? null} cited={cited} onHover={(el) => setHovered((prev) => (prev?.key === el?.key ? prev : el))} onSelect={(el) => { setSelected(el); setTab('elements'); }} />
-            {overlay.unplaced.length ? <p class="hint">{overlay.unplaced.length} element(s) without a position: {overlay.unplaced.map((u) => u.id ?? u.category).join(', ')}.</p> : null}
+            {overlay.unplaced.length ? (
+              <div id="unplaced">
+                <p class="hint">{overlay.unplaced.length} element(s) without a position on a page (the result gives none), listed to inspect:</p>
+                {overlay.unplaced.map((u) => <button key={u.key} class={`chip cat-${u.category.replace(' ', '-')}${u.key === selected?.key ? ' on' : ''}`} data-id={u.id ?? undefined} onClick={() => { setSelected(u); setTab('elements'); }}>{u.id ?? u.category}</button>)}
+              </div>
+            ) : null}
           </div>
           <div class="right">
             <nav class="tabs">

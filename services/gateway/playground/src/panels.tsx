@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Progress, runJob } from './api';
 import { citationLeaves, markdownSpan, valueAt, type OverlayElement } from './elements';
+
+/** What the inspector shows: any element, placed on a page or not. */
+export type Inspected = Omit<OverlayElement, 'box'>;
 import { safeTable } from './safe-table';
 
 const message = (e: unknown) => (e instanceof ApiError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
@@ -17,7 +20,7 @@ export function ProgressLine({ p }: { p: Progress | null }) {
 }
 
 /** The selected element: its JSON and where it sits in markdown_with_ids. */
-export function Inspector({ el, markdownWithIds }: { el: OverlayElement | null; markdownWithIds: string }) {
+export function Inspector({ el, markdownWithIds }: { el: Inspected | null; markdownWithIds: string }) {
   const mark = useRef<HTMLElement>(null);
   useEffect(() => { mark.current?.scrollIntoView({ block: 'center' }); }, [el?.key]);
   if (!el) return <p class="hint">Click a box to see its JSON and its place in <code>markdown_with_ids</code>.</p>;
