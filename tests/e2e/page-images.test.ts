@@ -146,6 +146,9 @@ describe('page images are drawn on a worker thread in the built gateway', () => 
       expect([image.width, image.height, image.pageCount]).toEqual([396, 306, 2]);
       expect(Buffer.from(image.png.subarray(0, 8)).equals(PNG_SIGNATURE)).toBe(true);
       await expect(renderer.render(await makeReportPdf(1), 'pdf', 4, 36)).rejects.toMatchObject({ code: 'REQ_006', message: 'Page 4 is outside the document (1-1)' });
+      // requests in flight together each get their own answer (portrait page 1, landscape page 2)
+      const both = await Promise.all([1, 2, 1].map(async (n) => renderer.render(await makeReportPdf(2), 'pdf', n, 72)));
+      expect(both.map((i) => [i.width, i.height])).toEqual([[612, 792], [792, 612], [612, 792]]);
     } finally {
       await renderer.close();
     }
