@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listWorkspacePackages } from './workspace.mjs';
+import { bundlePlayground } from '../services/gateway/playground/bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -50,4 +51,6 @@ const started = Date.now();
 const pkgs = await listWorkspacePackages(root);
 const counts = await Promise.all(pkgs.map((p) => buildPackage(p.dir)));
 const files = counts.reduce((a, b) => a + b, 0);
-console.log(`built ${pkgs.length} packages (${files} files) in ${Date.now() - started} ms`);
+// The browser playground (preact, bundled by esbuild) goes into the gateway's dist, after its swc build cleared it.
+const playground = await bundlePlayground();
+console.log(`built ${pkgs.length} packages (${files} files) and the playground (${playground.join(', ')}) in ${Date.now() - started} ms`);

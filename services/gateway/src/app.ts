@@ -21,6 +21,8 @@ import { webhookPortalRoutes, webhookRoutes } from './routes/webhooks.js';
 import { batchRoutes } from './routes/batch.js';
 import { chartsRoutes } from './routes/charts.js';
 import { convertRoutes, hostedFileRoutes } from './routes/convert.js';
+import { playgroundRoutes } from './routes/playground.js';
+import { pageImageRoutes } from './routes/page-images.js';
 
 type RouteModule = (deps: GatewayDeps) => express.Router;
 
@@ -40,6 +42,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     docsRoutes(docs),
     webhookPortalRoutes(deps), // portal token, not an API key
     hostedFileRoutes(deps), // /files/{id}?token= (POST /convert URLs)
+    playgroundRoutes(), // the page and its bundle; its API calls carry the key pasted into it
   ]));
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
@@ -50,6 +53,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     formRoutes,
     jobRoutes,
     resultRoutes,
+    pageImageRoutes,
     usageRoutes,
     tablesRoutes,
     classifyRoutes,
