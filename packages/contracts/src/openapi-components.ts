@@ -16,6 +16,14 @@ const PREFIX = '#/components/schemas/';
  * `Name` (as returned) and `NameInput` (as sent); where they agree, one.
  */
 export class ComponentSchemas {
+  /**
+   * `closedResponses`: response objects refuse properties they do not list (zod's own reading of a plain
+   * object's output). The served document leaves them open, so a reply may gain a field without breaking
+   * a client; the test that checks real replies against the document closes them, so an undocumented
+   * field fails it. Objects declared `.strict()` are closed either way.
+   */
+  constructor(private readonly opts: { closedResponses?: boolean } = {}) {}
+
   private readonly names = new Map<z.ZodType, string>();
   private readonly taken = new Set<string>();
   private readonly used = { input: new Set<string>(), output: new Set<string>(), upload: new Set<string>() };
@@ -47,27 +55,41 @@ export class ComponentSchemas {
     const registry = z.registry<{ id: string }>();
     for (const [id, schema] of z.globalRegistry._idmap) registry.add(schema as z.ZodType, { id });
     for (const [schema, name] of this.names) if (!registry.has(schema)) registry.add(schema, { id: name });
+    const openObjects = !this.opts.closedResponses;
     const convert = (io: 'input' | 'output') => strip((z.toJSONSchema(registry, {
       target: 'draft-2020-12', io, unrepresentable: 'any', uri: (id) => `${PREFIX}${id}`,
+      override: ({ zodSchema, jsonSchema }) => {
+        const def = zodSchema._zod.def as { type: string; catchall?: unknown };
+        if (openObjects && def.type === 'object' && def.catchall === undefined) delete (jsonSchema as Json).additionalProperties;
+      },
     }) as { schemas: Record<string, Json> }).schemas);
     const input = convert('input');
     const output = convert('output');
     if (input.__shared || output.__shared) throw new Error('a schema could not be named as a component (zod emitted __shared $defs)');
 
     // Names whose input form differs from the output form; a schema referring to one of them differs too.
-    const differs = new Set<string>();
+    // The input form is `NameInput` (`NameInput2`… should a zod schema already be called that).
+    const inputNames = new Map<string, string>();
+    const inputName = (name: string) => {
+      let candidate = `${name}Input`;
+      for (let n = 2; candidate in output || [...inputNames.values()].includes(candidate); n++) candidate = `${name}Input${n}`;
+      return candidate;
+    };
     for (let changed = true; changed;) {
       changed = false;
       for (const name of Object.keys(input)) {
-        if (differs.has(name)) continue;
-        if (JSON.stringify(renameRefs(input[name], differs)) !== JSON.stringify(output[name])) { differs.add(name); changed = true; }
+        if (inputNames.has(name)) continue;
+        if (JSON.stringify(renameRefs(input[name], inputNames)) !== JSON.stringify(output[name])) { inputNames.set(name, inputName(name)); changed = true; }
       }
     }
-    const finalName = (name: string, io: string) => (io === 'upload' ? `${name}Upload` : io === 'input' && differs.has(name) ? `${name}Input` : name);
-    const all: Record<string, Json> = {};
-    for (const [name, s] of Object.entries(output)) all[name] = s;
-    for (const name of differs) all[`${name}Input`] = renameRefs(input[name], differs);
-    for (const name of this.used.upload) all[`${name}Upload`] = withFilePart(renameRefs(input[name], differs));
+    const finalName = (name: string, io: string) => (io === 'upload' ? `${name}Upload` : io === 'input' ? inputNames.get(name) ?? name : name);
+    const all: Record<string, Json> = { ...output };
+    const add = (name: string, schema: Json) => {
+      if (all[name]) throw new Error(`component name ${name} is taken: rename one of the zod schemas`);
+      all[name] = schema;
+    };
+    for (const [name, renamed] of inputNames) add(renamed, renameRefs(input[name], inputNames));
+    for (const name of this.used.upload) add(`${name}Upload`, withFilePart(renameRefs(input[name], inputNames)));
 
     const resolve = <T>(value: T): T => JSON.parse(JSON.stringify(value), (k, v) => {
       if (k !== '$ref' || typeof v !== 'string' || !v.includes('\u0000')) return v;
@@ -94,9 +116,12 @@ function strip(schemas: Record<string, Json>): Record<string, Json> {
   return Object.fromEntries(Object.entries(schemas).map(([k, { $schema: _s, $id: _i, ...rest }]) => [k, rest]));
 }
 
-function renameRefs(schema: Json, names: Set<string>): Json {
-  return JSON.parse(JSON.stringify(schema), (k, v) =>
-    k === '$ref' && typeof v === 'string' && v.startsWith(PREFIX) && names.has(v.slice(PREFIX.length)) ? `${v}Input` : v) as Json;
+/** References to the schemas in `renamed` pointed at their new names. */
+function renameRefs(schema: Json, renamed: Map<string, string>): Json {
+  return JSON.parse(JSON.stringify(schema), (k, v) => {
+    const target = k === '$ref' && typeof v === 'string' && v.startsWith(PREFIX) ? renamed.get(v.slice(PREFIX.length)) : undefined;
+    return target ? PREFIX + target : v;
+  }) as Json;
 }
 
 /** The components the roots refer to, directly or through one another, sorted by name. */

@@ -52,8 +52,9 @@ const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * with the error responses of the one error table (packages/core), and the recorded example of each
  * operation with curl and SDK snippets. Every schema is a component; see ComponentSchemas.
  */
-export function buildOpenApi(routes: readonly RouteDoc[], examples: RecordedExamples = {}, version = '0.1.0'): Record<string, unknown> {
-  const components = new ComponentSchemas();
+export function buildOpenApi(routes: readonly RouteDoc[], examples: RecordedExamples = {}, opts: { version?: string; closedResponses?: boolean } = {}): Record<string, unknown> {
+  const version = opts.version ?? '0.1.0';
+  const components = new ComponentSchemas({ closedResponses: opts.closedResponses });
   const errorRef = components.ref(ErrorBodySchema, 'output', 'Error');
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
@@ -151,8 +152,12 @@ function pathParam(pattern: string, actual: string, name: string): string {
   return decodeURIComponent(values[parts.indexOf(`:${name}`)] ?? '');
 }
 
-function multipartExample(m: { fields: Record<string, string>; file?: string }): Record<string, string> {
-  return { ...(m.file ? { file: `(the bytes of ${m.file})` } : {}), ...m.fields };
+/** A multipart example: object and array fields (sent as JSON text) as the values they encode, as OpenAPI encodes such parts. */
+function multipartExample(m: { fields: Record<string, string>; file?: string }): Record<string, unknown> {
+  const value = (v: string) => {
+    try { const parsed: unknown = JSON.parse(v); return parsed !== null && typeof parsed === 'object' ? parsed : v; } catch { return v; }
+  };
+  return { ...(m.file ? { file: `(the bytes of ${m.file})` } : {}), ...Object.fromEntries(Object.entries(m.fields).map(([k, v]) => [k, value(v)])) };
 }
 
 function errorDescription(status: number): string {

@@ -18,7 +18,8 @@ describe('GET /openapi.json document', () => {
   });
 
   it('passes Redocly lint (recommended ruleset) with zero errors', async () => {
-    const config = await createConfig({ extends: ['recommended'] });
+    // recorded examples that do not match their schemas would only warn under the recommended ruleset
+    const config = await createConfig({ extends: ['recommended'], rules: { 'no-invalid-media-type-examples': 'error', 'no-invalid-parameter-examples': 'error' } });
     const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
     const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(errors).toEqual([]);
@@ -37,6 +38,24 @@ describe('GET /openapi.json document', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { input: text, encoding: 'utf8', cwd: process.cwd() });
     expect(run.stdout.trim()).toBe('valid');
     expect(run.status).toBe(0);
+  });
+
+  it('carries a recorded request and response example, with curl (and SDK) snippets, on every operation', () => {
+    type Op = { operationId: string; description?: string; requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { content?: Record<string, { example?: unknown; examples?: unknown }> }>; 'x-codeSamples'?: { label: string; source: string }[] };
+    const ops = Object.values(doc.paths as Record<string, Record<string, Op>>).flatMap((p) => Object.values(p));
+    const missing: string[] = [];
+    for (const op of ops) {
+      if (op.requestBody && !Object.values(op.requestBody.content).some((m) => m.example !== undefined)) missing.push(`${op.operationId}: request`);
+      const responses = Object.entries(op.responses).filter(([code]) => /^2|^503$/.test(code)).map(([, r]) => r);
+      if (!responses.some((r) => Object.values(r.content ?? {}).some((m) => m.example !== undefined || m.examples !== undefined))) missing.push(`${op.operationId}: response`);
+      const samples = op['x-codeSamples'] ?? [];
+      if (!samples.some((s) => s.label === 'curl' && s.source.startsWith('curl '))) missing.push(`${op.operationId}: curl`);
+      if (!op.description?.includes('```sh')) missing.push(`${op.operationId}: snippet in description`);
+    }
+    expect(missing).toEqual([]);
+    const extract = ops.find((o) => o.operationId === 'extract')!;
+    expect(extract['x-codeSamples']!.find((s) => s.label === '@quire/sdk')!.source).toContain("client.extract({ file: './invoice.pdf' })");
+    expect(extract['x-codeSamples']![0].source).toContain('-F file=@invoice.pdf');
   });
 
   it('gives every operation a unique operationId, a tag, error responses and its security', () => {

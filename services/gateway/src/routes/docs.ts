@@ -55,7 +55,8 @@ export function docsRoutes(routes: RouteDoc[], examples: RecordedExamples): Rout
     if (file === 'quire-docs.js') { res.type('text/javascript').setHeader('Cache-Control', cacheControl); res.send(INIT_SCRIPT); return; }
     const type = Object.hasOwn(SWAGGER_UI_FILES, file) ? SWAGGER_UI_FILES[file] : undefined;
     if (!type) { next(); return; } // not an asset: the gateway's 404
-    res.sendFile(path.join(SWAGGER_UI_DIR, file), { headers: { 'Content-Type': type, 'Cache-Control': cacheControl } }, (err) => { if (err) next(err); });
+    // relative to `root`: send refuses dot-directories in the part it checks, and the store path has one (.pnpm)
+    res.sendFile(file, { root: SWAGGER_UI_DIR, headers: { 'Content-Type': type, 'Cache-Control': cacheControl } }, (err) => { if (err) next(err); });
   });
   return r;
 }
