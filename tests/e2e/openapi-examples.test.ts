@@ -59,7 +59,7 @@ describe('OpenAPI examples, recorded from a real run of every operation', () => 
   let validate: (op: RouteDoc, status: number, body: unknown) => string[];
 
   beforeAll(async () => {
-    [t, idle, receiver] = await Promise.all([startTestServer({ QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }), startTestServer({}, { startWorkers: false }), startReceiver()]);
+    [t, idle, receiver] = await Promise.all([startTestServer({ QUIRE_WEBHOOK_ALLOW_HOSTS: '127.0.0.1', QUIRE_WEBHOOK_POLL_MS: '50' }), startTestServer({}, { startWorkers: false }), startReceiver()]);
     // the served document, but with response objects closed: a field a reply carries and the contract does not list fails
     const doc = buildOpenApi(docs, {}, { closedResponses: true }) as Record<string, any>;
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
@@ -194,6 +194,12 @@ describe('OpenAPI examples, recorded from a real run of every operation', () => 
     await call('portalGetEndpoint', `/webhook-portal/api/endpoints/${endpoint.id}`, bearer);
     await call('portalUpdateEndpoint', `/webhook-portal/api/endpoints/${endpoint.id}`, { ...bearer, json: { description: 'CI receiver (all events)', event_types: [] } });
     await call('portalTestEndpoint', `/webhook-portal/api/endpoints/${endpoint.id}/test`, bearer);
+    // the log once the test event has been delivered (before that its attempts are still empty)
+    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      const log = (await (await fetch(`${t.url}/webhook-portal/api/endpoints/${endpoint.id}/deliveries`, bearer)).json()) as { deliveries: { status: string }[] };
+      if (log.deliveries.length > 0 && log.deliveries.every((d) => d.status === 'succeeded')) break;
+      if (Date.now() > deadline) throw new Error(`test event not delivered: ${JSON.stringify(log)}`);
+    }
     await call('portalListDeliveries', `/webhook-portal/api/endpoints/${endpoint.id}/deliveries`, bearer);
     await call('portalDeleteEndpoint', `/webhook-portal/api/endpoints/${endpoint.id}`, bearer);
 
