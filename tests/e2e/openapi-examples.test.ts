@@ -78,7 +78,8 @@ describe('OpenAPI examples, recorded from a real run of every operation', () => 
     const op = byId.get(operationId);
     if (!op) throw new Error(`no route doc for ${operationId}`);
     const server = opts.server ?? t;
-    const headers: Record<string, string> = { ...(op.auth === undefined || op.auth === 'apiKey' ? { 'x-api-key': server.key } : {}), ...opts.headers };
+    const keyed = op.auth === undefined || op.auth === 'apiKey' || (op.auth === 'apiKeyOrUrlToken' && !path.includes('token='));
+    const headers: Record<string, string> = { ...(keyed ? { 'x-api-key': server.key } : {}), ...opts.headers };
     let body: string | FormData | undefined;
     if (opts.json !== undefined) { headers['content-type'] = 'application/json'; body = JSON.stringify(opts.json); }
     if (opts.upload) {

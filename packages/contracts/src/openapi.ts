@@ -20,8 +20,11 @@ export interface RouteDoc {
   responses: Partial<Record<number, { description: string; schema?: z.ZodType; contentType?: string }>>;
   errors?: number[];
   deprecated?: boolean;
-  /** How the caller authenticates (default apiKey): the webhook portal uses its portal token; health probes none. */
-  auth?: 'apiKey' | 'portalToken' | 'none';
+  /**
+   * How the caller authenticates (default apiKey): the webhook portal uses its portal token; health probes none;
+   * hosted files either the key or the token in their URL.
+   */
+  auth?: 'apiKey' | 'portalToken' | 'apiKeyOrUrlToken' | 'none';
 }
 
 /** A request and its response, recorded from a real run against the embedded server (see openapi-examples.json). */
@@ -92,7 +95,7 @@ export function buildOpenApi(routes: readonly RouteDoc[], examples: RecordedExam
       tags: [r.tag],
       ...(example ? { description: snippetsMarkdown(r, example) } : {}),
       ...(r.deprecated ? { deprecated: true } : {}),
-      ...(r.auth === 'portalToken' ? { security: [{ portalToken: [] }] } : r.auth === 'none' ? { security: [] } : {}),
+      ...(r.auth === 'portalToken' ? { security: [{ portalToken: [] }] } : r.auth === 'none' ? { security: [] } : r.auth === 'apiKeyOrUrlToken' ? { security: [{ apiKey: [] }, {}] } : {}),
       ...(params.length + queryParams.length ? { parameters: [...params, ...queryParams] } : {}),
       ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
       responses,
@@ -170,7 +173,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 function curlSnippet(r: RouteDoc, ex: RecordedExample): string {
   const lines = [`curl -X ${r.method.toUpperCase()} "$QUIRE_URL${ex.path}"`];
   if (r.auth === 'portalToken') lines.push('-H "Authorization: Bearer $QUIRE_PORTAL_TOKEN"');
-  else if (r.auth !== 'none') lines.push('-H "x-api-key: $QUIRE_API_KEY"');
+  else if (r.auth !== 'none' && !(r.auth === 'apiKeyOrUrlToken' && ex.path.includes('token='))) lines.push('-H "x-api-key: $QUIRE_API_KEY"');
   if (ex.request?.json !== undefined) lines.push("-H 'content-type: application/json'", `-d ${shellQuote(JSON.stringify(ex.request.json))}`);
   if (ex.request?.multipart) {
     if (ex.request.multipart.file) lines.push(`-F file=@${ex.request.multipart.file}`);

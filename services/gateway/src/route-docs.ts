@@ -29,6 +29,8 @@ const Readiness = z.object({
   status: z.enum(['ready', 'not ready', 'draining']),
   checks: z.object({ database: z.string(), queue: z.string(), blobs: z.string() }).optional().describe('"ok" or "error: …" for each store (absent while draining)'),
 }).meta({ id: 'Readiness' });
+const ResultTokenQuery = z.object({ token: z.string().optional().describe('The single-use token of a result URL ({is_url, url}); the key is still required') });
+const FileTokenQuery = z.object({ token: z.string().optional().describe('The token of the URL POST /convert returned; with it no API key is needed') });
 const FORM_SUMMARY = {
   detect: 'Detect form cells on a PDF; returns a reusable form_id (1 credit/page)',
   fill: 'Fill a PDF form from natural-language instructions (3 credits/page)',
@@ -78,7 +80,7 @@ export function routeDocs(): RouteDoc[] {
     { method: 'get', path: '/job/:jobId', operationId: 'getJob', tag: 'Jobs', summary: 'Poll a job', responses: { 200: { description: 'Job (a batch parent\'s result is a BatchResult)', schema: JobDoc } }, errors: [404, 410] },
     { method: 'delete', path: '/job/:jobId', operationId: 'cancelJob', tag: 'Jobs', summary: 'Cancel a pending or processing job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [404, 409, 410] },
     { method: 'post', path: '/cancel/:jobId', operationId: 'cancelJobLegacy', tag: 'Jobs', summary: 'Deprecated: cancel a job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [404, 409], deprecated: true },
-    { method: 'get', path: '/results/:jobId', operationId: 'getResult', tag: 'Results', summary: 'Download a result (large results; ?token= URLs are single-use)', responses: { 200: { description: 'The result JSON', schema: ResultJson } }, errors: [404, 409, 410] },
+    { method: 'get', path: '/results/:jobId', operationId: 'getResult', tag: 'Results', summary: 'Download a result (large results; ?token= URLs are single-use)', query: ResultTokenQuery, responses: { 200: { description: 'The result JSON', schema: ResultJson } }, errors: [404, 409, 410] },
     { method: 'get', path: '/results/:jobId/pdf', operationId: 'getResultPdf', tag: 'Results', summary: 'PDF produced by a form workflow', responses: { 200: { description: 'PDF bytes', contentType: 'application/pdf' } }, errors: [404, 410] },
     { method: 'get', path: '/results/:jobId/images/:filename', operationId: 'getResultImage', tag: 'Results', summary: 'Figure image emitted by an extraction', responses: { 200: { description: 'PNG or JPEG bytes', contentType: 'image/png' } }, errors: [404, 410] },
     { method: 'post', path: '/webhook', operationId: 'webhookPortalLink', tag: 'Webhooks', summary: 'Link to the webhook portal', responses: { 200: { description: 'Portal link', schema: z.object({ link: z.string(), expires_in: z.number().int() }) } } },
@@ -93,7 +95,7 @@ export function routeDocs(): RouteDoc[] {
     { method: 'get', path: '/webhook-portal/api/endpoints/:id/deliveries', operationId: 'portalListDeliveries', tag: 'Webhooks', summary: 'Portal: the endpoint\'s delivery log with every attempt', auth: 'portalToken', responses: { 200: { description: 'Deliveries', schema: z.object({ deliveries: z.array(DeliveryView) }) } }, errors: [404] },
     { method: 'get', path: '/usage', operationId: 'getUsage', tag: 'Usage', summary: 'Billing-period status, totals and a day/week/month timeline', query: UsageQuerySchema, responses: { 200: { description: 'Usage', schema: UsageSchema } }, errors: [400] },
     { method: 'post', path: '/convert', operationId: 'convert', tag: 'Legacy', summary: 'Deprecated: upload a file and receive a hosted URL', multipart: ConvertUpload, responses: { 200: { description: 'Hosted URL', schema: HostedFile } }, deprecated: true },
-    { method: 'get', path: '/files/:fileId', operationId: 'getHostedFile', tag: 'Legacy', summary: 'A document hosted by POST /convert (its ?token= URL, or the organization\'s key)', responses: { 200: { description: 'The document bytes', contentType: 'application/octet-stream' } }, errors: [404, 410] },
+    { method: 'get', path: '/files/:fileId', operationId: 'getHostedFile', tag: 'Legacy', summary: 'A document hosted by POST /convert (its ?token= URL, or the organization\'s key)', auth: 'apiKeyOrUrlToken', query: FileTokenQuery, responses: { 200: { description: 'The document bytes', contentType: 'application/octet-stream' } }, errors: [404, 410] },
     { method: 'get', path: '/healthz', operationId: 'healthz', tag: 'Operations', summary: 'Liveness', auth: 'none', responses: { 200: { description: 'The process is up', schema: Liveness } } },
     { method: 'get', path: '/readyz', operationId: 'readyz', tag: 'Operations', summary: 'Readiness: metadata store, queue and blob store reachable; 503 from the start of a graceful stop', auth: 'none', responses: { 200: { description: 'Ready', schema: Readiness }, 503: { description: 'Not ready, or draining', schema: Readiness } } },
     { method: 'get', path: '/metrics', operationId: 'metrics', tag: 'Operations', summary: 'Prometheus metrics', auth: 'none', responses: { 200: { description: 'text exposition', contentType: 'text/plain' } } },
