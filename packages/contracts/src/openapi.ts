@@ -71,8 +71,9 @@ export function buildOpenApi(routes: readonly RouteDoc[], examples: RecordedExam
     }));
     const queryParams = r.query ? queryParameters(r.query) : [];
     const content: Record<string, unknown> = {};
-    if (r.json) content['application/json'] = { schema: components.ref(r.json, 'input', `${name}Request`), ...(example?.request?.json !== undefined ? { example: example.request.json } : {}) };
+    // the upload first where a route takes both: renderers show the first body type
     if (r.multipart) content['multipart/form-data'] = { schema: components.ref(r.multipart, 'upload', `${name}Request`), ...(example?.request?.multipart ? { example: multipartExample(example.request.multipart) } : {}) };
+    if (r.json) content['application/json'] = { schema: components.ref(r.json, 'input', `${name}Request`), ...(example?.request?.json !== undefined ? { example: example.request.json } : {}) };
     const responses: Record<string, unknown> = {};
     for (const [code, resp] of Object.entries(r.responses)) {
       if (!resp) continue;
