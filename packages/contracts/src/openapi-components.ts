@@ -34,7 +34,7 @@ export class ComponentSchemas {
     if (known) return known;
     const id = z.globalRegistry.get(schema)?.id;
     let name = id ?? fallback;
-    if (!id) for (let n = 2; this.taken.has(name); n++) name = `${fallback}${n}`;
+    if (!id) for (let n = 2; this.taken.has(name) || z.globalRegistry._idmap.has(name); n++) name = `${fallback}${n}`;
     this.names.set(schema, name);
     this.taken.add(name);
     return name;
