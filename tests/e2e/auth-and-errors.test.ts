@@ -66,15 +66,23 @@ describe('embedded: authentication and request errors', () => {
     await expectError(await post('http://169.254.169.254/latest/meta-data'), 400, 'FILE_007');
   });
 
-  it('JOB_001 for unknown jobs', async () => {
+  it('JOB_001 for unknown jobs, REQ_003 for a malformed job id', async () => {
     await expectError(await t.api('/job/00000000-0000-4000-8000-000000000000'), 404, 'JOB_001');
-    await expectError(await t.api('/job/not-a-uuid'), 404, 'JOB_001');
+    await expectError(await t.api('/job/not-a-uuid'), 400, 'REQ_003');
+    await expectError(await t.api('/results/not-a-uuid/pdf'), 400, 'REQ_003');
+    await expectError(await t.api('/job/1;DROP', { method: 'DELETE' }), 400, 'REQ_003');
   });
 
-  it('unknown paths get the standard error body, not an HTML page', async () => {
+  it('unknown paths are 404 and a wrong method 405 (with Allow), with the standard error body, not an HTML page', async () => {
     const res = await t.api('/nope');
     expect(res.headers.get('content-type')).toContain('application/json');
-    await expectError(res, 400, 'REQ_003');
+    await expectError(res, 404, 'ROUTE_NOT_FOUND');
+    const wrong = await t.api('/extract');
+    expect(wrong.headers.get('allow')).toBe('POST');
+    await expectError(wrong, 405, 'METHOD_NOT_ALLOWED');
+    const docs = await t.api('/openapi.json', { method: 'DELETE', key: null });
+    expect(docs.headers.get('allow')).toBe('GET, HEAD');
+    await expectError(docs, 405, 'METHOD_NOT_ALLOWED');
   });
 });
 

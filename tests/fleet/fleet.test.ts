@@ -106,6 +106,15 @@ maybe('fleet: gateway and worker-extract as separate processes over Postgres, Re
     expect(bad.status).toBe(401);
   });
 
+  it('answers a malformed job id 400 REQ_003, an unknown path 404 and a wrong method 405 with Allow', async () => {
+    const codeOf = async (res: Response) => [res.status, ((await res.json()) as any).error.code];
+    expect(await codeOf(await fleet.api('/job/whatever'))).toEqual([400, 'REQ_003']);
+    expect(await codeOf(await fleet.api('/nope'))).toEqual([404, 'ROUTE_NOT_FOUND']);
+    const wrong = await fleet.api('/extract');
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(await codeOf(wrong)).toEqual([405, 'METHOD_NOT_ALLOWED']);
+  });
+
   it('delivers signed job events through the webhook-dispatcher process', async () => {
     const rx = await startReceiver();
     try {

@@ -42,7 +42,7 @@ export const UsageSchema = z.object({
   billing_period: z.object({ start: z.string(), end: z.string(), credits_used: z.number(), pages_used: z.number().int(), page_limit: z.number().int().nullable(), pages_remaining: z.number().int().nullable() }),
   key: z.object({ credit_cap: z.number().nullable(), credits_used: z.number(), credits_remaining: z.number().nullable() }),
   totals: z.object({ documents: z.number().int(), pages: z.number().int(), credits: z.number() }),
-  timeline: z.object({ granularity: z.enum(['day', 'week', 'month']), buckets: z.array(UsageBucketSchema) }),
+  timeline: z.object({ granularity: z.enum(['day', 'week', 'month']), from: z.string(), to: z.string(), buckets: z.array(UsageBucketSchema) }),
   plan_info: PlanInfoSchema,
 }).meta({ id: 'Usage' });
 

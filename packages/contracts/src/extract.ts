@@ -39,4 +39,5 @@ export const ExtractResultSchema = z.object({
   html: z.string().optional(),
   credits_used: z.number(),
   plan_info: z.record(z.string(), z.unknown()),
+  warnings: z.array(z.string()).optional().describe('What the reader could not do fully (e.g. a spreadsheet feature it skipped); absent when none'),
 }).meta({ id: 'ExtractResult' });

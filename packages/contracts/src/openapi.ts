@@ -1,75 +1,216 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '@quire/core';
 import { ErrorBodySchema } from './common.js';
+import { ComponentSchemas } from './openapi-components.js';
+
 
 /** One route as the OpenAPI document describes it. The gateway registers the same schemas it validates with. */
 export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Express pattern (`/job/:jobId`). */
   path: string;
+  /** Stable, unique; the SDK's method name where the SDK has one (extract, getJob, formDetect…). */
+  operationId: string;
   summary: string;
   tag: string;
   json?: z.ZodType;
   multipart?: z.ZodType;
   query?: z.ZodType;
-  responses: Partial<Record<200 | 201 | 202 | 204, { description: string; schema?: z.ZodType; contentType?: string }>>;
+  /** Answers other than the error body: the success statuses, and any status whose body has its own shape. */
+  responses: Partial<Record<number, { description: string; schema?: z.ZodType; contentType?: string }>>;
   errors?: number[];
   deprecated?: boolean;
-  /** How the caller authenticates (default apiKey): the webhook portal uses its portal token; health probes none. */
-  auth?: 'apiKey' | 'portalToken' | 'none';
+  /**
+   * How the caller authenticates (default apiKey): the webhook portal uses its portal token; health probes none;
+   * hosted files either the key or the token in their URL.
+   */
+  auth?: 'apiKey' | 'portalToken' | 'apiKeyOrUrlToken' | 'none';
 }
 
-const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input', reused: 'inline' }) as Record<string, unknown>;
+/** A request and its response, recorded from a real run against the embedded server (see openapi-examples.json). */
+export interface RecordedExample {
+  /** The path as requested, parameters filled in (and its query string, if any). */
+  path: string;
+  request?: { json?: unknown; multipart?: { fields: Record<string, string>; file?: string } };
+  status: number;
+  /** A JSON body as received, or for other content types what came back. */
+  response: { json: unknown } | { contentType: string; bytes: number; text?: string };
+}
 
-export function buildOpenApi(routes: readonly RouteDoc[], version = '0.1.0'): Record<string, unknown> {
+export type RecordedExamples = Record<string, RecordedExample>;
+
+/** SDK method names (packages/sdk) for the operations it wraps; the snippet shows its call. */
+const SDK_METHODS: Record<string, string> = {
+  extract: 'extract', schema: 'schema', tables: 'tables', split: 'split', classify: 'classify', charts: 'charts',
+  formDetect: 'formDetect', formFill: 'formFill', formClear: 'formClear', getJob: 'getJob', getResult: 'getResult',
+};
+
+/** Express `/job/:jobId` → OpenAPI `/job/{jobId}`. */
+export const openApiPath = (expressPath: string) => expressPath.replace(/:(\w+)/g, '{$1}');
+
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The OpenAPI 3.1 document: every route, its request body (JSON and/or multipart upload), its responses
+ * with the error responses of the one error table (packages/core), and the recorded example of each
+ * operation with curl and SDK snippets. Every schema is a component; see ComponentSchemas.
+ */
+export function buildOpenApi(routes: readonly RouteDoc[], examples: RecordedExamples = {}, opts: { version?: string; closedResponses?: boolean } = {}): Record<string, unknown> {
+  const version = opts.version ?? '0.1.0';
+  const components = new ComponentSchemas({ closedResponses: opts.closedResponses });
+  const errorRef = components.ref(ErrorBodySchema, 'output', 'Error');
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
   for (const r of routes) {
-    const oasPath = r.path.replace(/:(\w+)/g, '{$1}');
-    const params = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    const queryParams = r.query ? Object.entries((toSchema(r.query).properties ?? {}) as Record<string, unknown>).map(([name, schema]) => ({ name, in: 'query', required: false, schema })) : [];
+    const oasPath = openApiPath(r.path);
+    const name = pascal(r.operationId);
+    const example = examples[r.operationId];
+    const params = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1], in: 'path', required: true, schema: { type: 'string' },
+      ...(example ? { example: pathParam(r.path, example.path, m[1]) } : {}),
+    }));
+    const queryParams = r.query ? queryParameters(r.query) : [];
     const content: Record<string, unknown> = {};
-    if (r.json) content['application/json'] = { schema: toSchema(r.json) };
-    if (r.multipart) content['multipart/form-data'] = { schema: withFile(toSchema(r.multipart)) };
+    // the upload first where a route takes both: renderers show the first body type
+    if (r.multipart) content['multipart/form-data'] = { schema: components.ref(r.multipart, 'upload', `${name}Request`), ...(example?.request?.multipart ? { example: multipartExample(example.request.multipart) } : {}) };
+    if (r.json) content['application/json'] = { schema: components.ref(r.json, 'input', `${name}Request`), ...(example?.request?.json !== undefined ? { example: example.request.json } : {}) };
     const responses: Record<string, unknown> = {};
     for (const [code, resp] of Object.entries(r.responses)) {
-      responses[code] = { description: resp.description, ...(resp.schema ? { content: { [resp.contentType ?? 'application/json']: { schema: toSchema(resp.schema) } } } : resp.contentType ? { content: { [resp.contentType]: {} } } : {}) };
+      if (!resp) continue;
+      const recorded = example && String(example.status) === code ? example.response : undefined;
+      const type = resp.contentType ?? 'application/json';
+      const media: Record<string, unknown> = resp.schema ? { schema: components.ref(resp.schema, 'output', `${name}Response`) } : {};
+      if (recorded && 'json' in recorded) media.example = recorded.json;
+      else if (recorded) media.examples = { recorded: { summary: `Recorded run: ${recorded.bytes} bytes of ${recorded.contentType}`, ...(recorded.text !== undefined ? { value: recorded.text } : {}) } };
+      responses[code] = { description: resp.description, content: { [type]: media } };
     }
-    for (const status of [...new Set([401, 429, 500, ...(r.errors ?? [])])]) {
-      responses[String(status)] = { description: errorDescription(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const always = r.auth === 'none' ? [500] : r.auth === 'portalToken' ? [401, 500] : [401, 429, 500];
+    for (const status of [...new Set([...always, ...(r.errors ?? [])])].sort()) {
+      responses[String(status)] = { description: errorDescription(status), content: { 'application/json': { schema: errorRef } } };
     }
+    tags.add(r.tag);
     paths[oasPath] ??= {};
     paths[oasPath][r.method] = {
+      operationId: r.operationId,
       summary: r.summary,
-      tags: [r.tag], operationId: `${r.method}${oasPath.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
+      tags: [r.tag],
+      ...(example ? { description: snippetsMarkdown(r, example) } : {}),
       ...(r.deprecated ? { deprecated: true } : {}),
-      ...(r.auth === 'portalToken' ? { security: [{ portalToken: [] }] } : r.auth === 'none' ? { security: [] } : {}),
-      parameters: [...params, ...queryParams],
+      ...(r.auth === 'portalToken' ? { security: [{ portalToken: [] }] } : r.auth === 'none' ? { security: [] } : r.auth === 'apiKeyOrUrlToken' ? { security: [{ apiKey: [] }, {}] } : {}),
+      ...(params.length + queryParams.length ? { parameters: [...params, ...queryParams] } : {}),
       ...(Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
       responses,
+      ...(example ? { 'x-codeSamples': codeSamples(r, example) } : {}),
     };
   }
-  return {
+  const { schemas, resolve } = components.build();
+  return resolve({
     openapi: '3.1.0',
-    info: { title: 'Quire document processing API', version, description: 'Self-hostable document processing. Authenticate with the x-api-key header.' },
-    servers: [{ url: '/' }],
+    info: {
+      title: 'Quire document processing API', version,
+      description: 'Self-hostable document processing. Authenticate with the `x-api-key` header. Errors are `{"error":{"code","message","details?"}}` with the codes listed under `x-error-codes`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Quire' },
+    },
+    servers: [{ url: '/', description: 'This Quire server' }],
     security: [{ apiKey: [] }],
+    tags: [...tags].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    paths,
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The organization\'s API key' },
         portalToken: { type: 'http', scheme: 'bearer', description: 'Webhook portal token from POST /webhook (also accepted as ?token=)' },
       },
-      schemas: { Error: toSchema(ErrorBodySchema) },
+      schemas,
     },
-    paths,
     'x-error-codes': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v])),
-  };
+  });
 }
 
-function withFile(schema: Record<string, unknown>): Record<string, unknown> {
-  const props = (schema.properties ?? {}) as Record<string, unknown>;
-  return { ...schema, properties: { file: { type: 'string', format: 'binary', description: 'The document (PDF, PNG, JPEG, TIFF, DOCX, PPTX, XLSX, HTML)' }, ...props } };
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Extract: 'Parse documents into markdown, layout, tables and figures',
+  Classify: 'Route documents to pipelines',
+  Schema: 'Extract structured data with a JSON schema',
+  Tables: 'Table-first output from a saved extraction',
+  Charts: 'Chart series reconstructed from a saved extraction',
+  Split: 'Divide an extraction into topic-based page groups',
+  Batch: 'Run a step across many inputs',
+  Forms: 'Detect, fill and clear PDF forms',
+  Jobs: 'Poll and cancel asynchronous jobs',
+  Results: 'Download results, form PDFs and figure images',
+  Webhooks: 'Webhook portal and its API',
+  Usage: 'Credits, pages and the usage timeline',
+  Legacy: 'Deprecated endpoints kept for older clients',
+  Operations: 'Health, readiness, metrics and this document',
+};
+
+/** Query parameters, one per property of the (flat) query schema. */
+function queryParameters(query: z.ZodType): unknown[] {
+  const schema = z.toJSONSchema(query, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[]; $defs?: unknown };
+  if (schema.$defs) throw new Error('query schemas must be flat (no named nested schemas)');
+  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: s }));
+}
+
+function pathParam(pattern: string, actual: string, name: string): string {
+  const parts = pattern.split('/');
+  const values = actual.split('?')[0].split('/');
+  return decodeURIComponent(values[parts.indexOf(`:${name}`)] ?? '');
+}
+
+/** A multipart example: object and array fields (sent as JSON text) as the values they encode, as OpenAPI encodes such parts. */
+function multipartExample(m: { fields: Record<string, string>; file?: string }): Record<string, unknown> {
+  const value = (v: string) => {
+    try { const parsed: unknown = JSON.parse(v); return parsed !== null && typeof parsed === 'object' ? parsed : v; } catch { return v; }
+  };
+  return { ...(m.file ? { file: `(the bytes of ${m.file})` } : {}), ...Object.fromEntries(Object.entries(m.fields).map(([k, v]) => [k, value(v)])) };
 }
 
 function errorDescription(status: number): string {
   const codes = Object.entries(ERROR_CODES).filter(([, v]) => v.status === status).map(([c]) => c);
   return codes.length ? `Error (${codes.join(', ')})` : 'Error';
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+function curlSnippet(r: RouteDoc, ex: RecordedExample): string {
+  const lines = [`curl -X ${r.method.toUpperCase()} "$QUIRE_URL${ex.path}"`];
+  if (r.auth === 'portalToken') lines.push('-H "Authorization: Bearer $QUIRE_PORTAL_TOKEN"');
+  else if (r.auth !== 'none' && !(r.auth === 'apiKeyOrUrlToken' && ex.path.includes('token='))) lines.push('-H "x-api-key: $QUIRE_API_KEY"');
+  if (ex.request?.json !== undefined) lines.push("-H 'content-type: application/json'", `-d ${shellQuote(JSON.stringify(ex.request.json))}`);
+  if (ex.request?.multipart) {
+    if (ex.request.multipart.file) lines.push(`-F file=@${ex.request.multipart.file}`);
+    for (const [k, v] of Object.entries(ex.request.multipart.fields)) lines.push(`-F ${shellQuote(`${k}=${v}`)}`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+function sdkSnippet(r: RouteDoc, ex: RecordedExample): string | undefined {
+  const method = SDK_METHODS[r.operationId];
+  if (!method) return undefined;
+  let args: string;
+  if (r.path.includes(':')) args = JSON.stringify(pathParam(r.path, ex.path, r.path.match(/:(\w+)/)![1]));
+  else if (ex.request?.multipart) {
+    const { file, fields } = ex.request.multipart;
+    const opts = Object.entries(fields).map(([k, v]) => `${k}: ${jsonish(v)}`);
+    args = `{ ${[...(file ? [`file: './${file}'`] : []), ...opts].join(', ')} }`;
+  } else args = JSON.stringify(ex.request?.json ?? {}, null, 2);
+  return [
+    "import { QuireClient } from '@quire/sdk';",
+    '',
+    'const client = new QuireClient({ baseUrl: process.env.QUIRE_URL, apiKey: process.env.QUIRE_API_KEY });',
+    `const result = await client.${method}(${args});`,
+  ].join('\n');
+}
+
+/** A multipart field as the value the SDK takes (JSON text becomes the object it encodes). */
+function jsonish(v: string): string {
+  try { return JSON.stringify(JSON.parse(v)); } catch { return JSON.stringify(v); }
+}
+
+function codeSamples(r: RouteDoc, ex: RecordedExample): { lang: string; label: string; source: string }[] {
+  const sdk = sdkSnippet(r, ex);
+  return [{ lang: 'Shell', label: 'curl', source: curlSnippet(r, ex) }, ...(sdk ? [{ lang: 'TypeScript', label: '@quire/sdk', source: sdk }] : [])];
+}
+
+function snippetsMarkdown(r: RouteDoc, ex: RecordedExample): string {
+  return codeSamples(r, ex).map((s) => `**${s.label}**\n\n\`\`\`${s.lang === 'Shell' ? 'sh' : 'ts'}\n${s.source}\n\`\`\``).join('\n\n');
 }

@@ -60,6 +60,9 @@ export const ERROR_CODES = {
   GENERAL_003: { status: 504, message: 'Gateway timeout' },
   GENERAL_004: { status: 429, message: 'Too many requests' },
   GENERAL_005: { status: 501, message: 'Feature not implemented' },
+  // Not in the spec's table, which has no code for a path or method the API does not have (see docs/decisions.md).
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such endpoint' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,9 +1,11 @@
 import express from 'express';
 import type { GatewayDeps } from './deps.js';
-import { errorHandler, notFound } from './http/errors.js';
+import { errorHandler, unmatchedRoute, wrongMethodOnPublicRoute } from './http/errors.js';
+import { RouteTable, type MountedRoute } from './http/route-table.js';
+import { jobIdGuard } from './http/path-ids.js';
 import { requestContext } from './http/request-context.js';
 import { authenticate, rateLimit } from './http/auth.js';
-import { routeDocs } from './route-docs.js';
+import { recordedExamples, routeDocs } from './route-docs.js';
 import { routeIndex } from './http/route-index.js';
 import { docsRoutes } from './routes/docs.js';
 import { operationsRoutes } from './routes/operations.js';
@@ -35,15 +37,16 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(requestContext(deps.log, deps.metrics));
-  const docs = routeDocs();
   // Each group is one routeIndex: a request enters only the modules with a route under its first path segment.
-  app.use(routeIndex([
+  const publicModules = [
     operationsRoutes(deps),
-    docsRoutes(docs),
+    docsRoutes(routeDocs(), recordedExamples()),
     webhookPortalRoutes(deps), // portal token, not an API key
     hostedFileRoutes(deps), // /files/{id}?token= (POST /convert URLs)
     playgroundRoutes(), // the page and its bundle; its API calls carry the key pasted into it
-  ]));
+  ];
+  app.use(routeIndex(publicModules));
+  app.use(wrongMethodOnPublicRoute(new RouteTable(publicModules)));
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
@@ -65,8 +68,16 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     convertRoutes,
     chartsRoutes,
   ];
-  app.use(routeIndex(routes.map((mod) => mod(deps))));
-  app.use(notFound);
+  const keyedModules = routes.map((mod) => mod(deps));
+  app.use(routeIndex([jobIdGuard(), ...keyedModules]));
+  const routeTable = new RouteTable([...publicModules, ...keyedModules]);
+  app.locals.routeTable = routeTable;
+  app.use(unmatchedRoute(routeTable));
   app.use(errorHandler(deps.log, deps.config.debugErrors));
   return app;
+}
+
+/** The routes an app made by createGatewayApp mounts (method + express pattern), read from its routers. */
+export function mountedRoutes(app: express.Express): MountedRoute[] {
+  return (app.locals.routeTable as RouteTable).routes();
 }

@@ -1,6 +1,7 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { QuireError, isQuireError } from '@quire/core';
 import type { Logger } from '@quire/runtime';
+import type { RouteTable } from './route-table.js';
 
 /**
  * The one place errors become HTTP: QuireError → its code's status and the standard body; body-parser
@@ -27,7 +28,39 @@ function toQuireError(err: unknown, debug: boolean): QuireError {
   return new QuireError('GENERAL_001', 'Internal server error', debug && e?.message ? { internal: e.message } : undefined);
 }
 
-/** Unknown paths get the standard error body too (never an HTML 404 page). */
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new QuireError('REQ_003', `No such endpoint: ${req.method} ${req.path}`, { method: req.method, path: req.path }));
-};
+/**
+ * For routes that need no API key (health, docs, the webhook portal, hosted files): a known path asked
+ * with another method is 405 here, before authentication would answer 401 for a key the route never
+ * needed. Only requests under those routes' first path segments are looked at; the rest pass on untouched.
+ */
+export function wrongMethodOnPublicRoute(routes: RouteTable): RequestHandler {
+  const segments = new Set(routes.routes().map((r) => firstSegment(r.path)));
+  return (req, res, next) => {
+    if (!segments.has(firstSegment(req.path))) { next(); return; }
+    const allowed = routes.allowedMethods(req.path);
+    if (allowed.length === 0 || allowed.includes(req.method)) { next(); return; }
+    methodNotAllowed(req, res, next, allowed);
+  };
+}
+
+/**
+ * A request no route answered: 405 METHOD_NOT_ALLOWED with an `Allow` header when the path exists under
+ * other methods, else 404 ROUTE_NOT_FOUND; the standard error body either way (never an HTML page).
+ */
+export function unmatchedRoute(routes: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    const allowed = routes.allowedMethods(req.path);
+    if (allowed.length === 0) {
+      next(new QuireError('ROUTE_NOT_FOUND', `No such endpoint: ${req.method} ${req.path} (see /openapi.json)`, { method: req.method, path: req.path }));
+      return;
+    }
+    methodNotAllowed(req, res, next, allowed);
+  };
+}
+
+function methodNotAllowed(req: Request, res: Response, next: NextFunction, allowed: string[]): void {
+  res.setHeader('Allow', allowed.join(', '));
+  next(new QuireError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; allowed: ${allowed.join(', ')}`, { method: req.method, path: req.path, allowed }));
+}
+
+const firstSegment = (path: string) => path.split('/')[1]?.toLowerCase() ?? '';

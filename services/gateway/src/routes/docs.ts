@@ -1,29 +1,66 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Router } from 'express';
-import { buildOpenApi, type RouteDoc } from '@quire/contracts';
+import { buildOpenApi, type RecordedExamples, type RouteDoc } from '@quire/contracts';
 
-/** GET /openapi.json (OpenAPI 3.1 generated from the same zod schemas the gateway validates with) and GET /docs (a readable page, no CDN). */
-export function docsRoutes(routes: RouteDoc[]): Router {
+/**
+ * Swagger UI's files, served from the swagger-ui-dist package installed with the gateway (nothing from a
+ * CDN): the page works offline and its version is the one in the lockfile.
+ */
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const SWAGGER_UI_FILES: Record<string, string> = {
+  'swagger-ui.css': 'text/css',
+  'swagger-ui-bundle.js': 'text/javascript',
+};
+
+/** Starts Swagger UI on /openapi.json. A file rather than an inline script, so a strict CSP can allow 'self' only. */
+const INIT_SCRIPT = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    url: '/openapi.json',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    displayOperationId: true,
+    defaultModelsExpandDepth: 0,
+    persistAuthorization: false,
+    presets: [SwaggerUIBundle.presets.apis],
+  });
+});
+`;
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Quire API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head><body>
+<div id="swagger-ui"><noscript>The machine-readable contract is at <a href="/openapi.json">/openapi.json</a>.</noscript></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/quire-docs.js"></script>
+</body></html>
+`;
+
+/**
+ * GET /openapi.json (OpenAPI 3.1 generated from the same zod schemas the gateway validates with, with
+ * the examples recorded from real runs), GET /docs (Swagger UI on that document: every operation with
+ * its schemas, examples and curl / SDK snippets) and the page's assets under /docs/assets/.
+ */
+export function docsRoutes(routes: RouteDoc[], examples: RecordedExamples): Router {
   const r = Router();
-  const doc = buildOpenApi(routes);
-  const html = renderDocsPage(doc);
-  r.get('/openapi.json', (_req, res) => { res.json(doc); });
-  r.get('/docs', (_req, res) => { res.type('html').send(html); });
+  // Built on first request (~0.2 s of schema conversion a server start need not pay) and kept serialized.
+  let json: string | undefined;
+  r.get('/openapi.json', (_req, res) => {
+    json ??= JSON.stringify(buildOpenApi(routes, examples));
+    res.type('application/json').send(json);
+  });
+  r.get('/docs', (_req, res) => { res.type('html').send(DOCS_PAGE); });
+  r.get('/docs/assets/:file', (req, res, next) => {
+    const file = req.params.file;
+    const cacheControl = 'public, max-age=86400';
+    if (file === 'quire-docs.js') { res.type('text/javascript').setHeader('Cache-Control', cacheControl); res.send(INIT_SCRIPT); return; }
+    const type = Object.hasOwn(SWAGGER_UI_FILES, file) ? SWAGGER_UI_FILES[file] : undefined;
+    if (!type) { next(); return; } // not an asset: the gateway's 404
+    // relative to `root`: send refuses dot-directories in the part it checks, and the store path has one (.pnpm)
+    res.sendFile(file, { root: SWAGGER_UI_DIR, headers: { 'Content-Type': type, 'Cache-Control': cacheControl } }, (err) => { if (err) next(err); });
+  });
   return r;
-}
-
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
-function renderDocsPage(doc: Record<string, unknown>): string {
-  const paths = doc.paths as Record<string, Record<string, { summary: string; tags: string[]; deprecated?: boolean; requestBody?: unknown; responses: Record<string, { description: string }> }>>;
-  const rows = Object.entries(paths).flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => `
-    <section${op.deprecated ? ' class="dep"' : ''}><h3><code>${m.toUpperCase()} ${esc(p)}</code> <small>${esc(op.tags.join(', '))}</small></h3>
-    <p>${esc(op.summary)}${op.deprecated ? ' <em>(deprecated)</em>' : ''}</p>
-    ${op.requestBody ? `<details><summary>Request body schema</summary><pre>${esc(JSON.stringify(op.requestBody, null, 2))}</pre></details>` : ''}
-    <p>Responses: ${Object.entries(op.responses).map(([c, r]) => `<code>${c}</code> ${esc(r.description)}`).join(' · ')}</p></section>`));
-  const codes = Object.entries(doc['x-error-codes'] as Record<string, { status: number; message: string }>).map(([c, v]) => `<tr><td><code>${c}</code></td><td>${v.status}</td><td>${esc(v.message)}</td></tr>`).join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Quire API</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2em auto;padding:0 1em}section{border-top:1px solid #ddd;padding:.5em 0}h3{margin:.3em 0}small{color:#777;font-weight:normal}.dep{opacity:.7}pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}td{padding:2px 8px}</style>
-</head><body><h1>Quire API ${esc(String((doc.info as { version: string }).version))}</h1>
-<p>Every request needs the <code>x-api-key</code> header. Machine-readable contract: <a href="/openapi.json">/openapi.json</a>. Errors are <code>{"error":{"code","message","details?"}}</code>.</p>
-${rows.join('')}<h2>Error codes</h2><table>${codes}</table></body></html>`;
 }

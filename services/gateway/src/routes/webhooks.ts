@@ -34,7 +34,7 @@ export const EndpointView = z.object({
 });
 /** One delivery with every attempt (OpenAPI). */
 export const DeliveryView = z.object({
-  id: z.string(), msg_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.number().int(),
+  id: z.number().int(), msg_id: z.string(), event_type: z.string(), status: z.string(), attempts: z.number().int(),
   next_attempt_at: z.string().nullable(), last_status_code: z.number().int().nullable(), last_error: z.string().nullable(), created_at: z.string(),
   payload: z.record(z.string(), z.unknown()),
   attempt_log: z.array(z.object({ at: z.string(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().nullable() })),
