@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { QuireError, isQuireError } from '@quire/core';
 import type { BlobStore, JobRecord, MetadataStore } from '@quire/storage';
-import { JOB_CATALOG, canRetry, isJobKind, retryDelayMs, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
+import { JOB_CATALOG, canRetry, isJobKind, retryDelayMs, type JobEventBus, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
 import type { Config, Logger, Metrics } from '@quire/runtime';
 import { JobStoppedError, servicesForJob, type ClaimedJobContext, type JobServices, type RunnableJobHandler } from './job-handler.js';
 import { billingSnapshot } from './plan-info.js';
 import { storeResult, type ResultPlan, type StoredJobOutcome } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
+import { JobEventPublisher } from './job-event-publisher.js';
 
 export interface RunnerDeps {
   store: MetadataStore;
   blobs: BlobStore;
   queue: JobQueue;
+  /** Where the runner's transitions, page progress and page results are published live. */
+  events: JobEventBus;
   config: Config;
   log: Logger;
   metrics: Metrics;
@@ -25,7 +28,10 @@ export interface RunnerDeps {
  */
 export class JobRunner {
   private readonly inFlight = new Set<Promise<void>>();
-  constructor(private readonly deps: RunnerDeps, private readonly handlers: Partial<Record<string, RunnableJobHandler>>) {}
+  private readonly events: JobEventPublisher;
+  constructor(private readonly deps: RunnerDeps, private readonly handlers: Partial<Record<string, RunnableJobHandler>>) {
+    this.events = new JobEventPublisher(deps.events, deps.log);
+  }
 
   start(queues: readonly QueueName[]): void {
     for (const q of queues) this.deps.queue.work(q, (msg) => this.track(this.handle(msg)), { concurrency: this.deps.config.workerConcurrency });
@@ -41,11 +47,12 @@ export class JobRunner {
     const handler = this.handlers[msg.kind];
     if (!handler || !isJobKind(msg.kind)) {
       log.error({ msg }, 'no handler for job kind');
-      await store.jobs.endAndRelease(msg.jobId, 'failed', { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` });
+      await this.events.status(await store.jobs.endAndRelease(msg.jobId, 'failed', { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` }));
       return;
     }
     const job = await store.jobs.claim(msg.jobId, config.jobLeaseMs);
     if (!job) return; // canceled, finished, or another worker holds a live lease: acknowledge and stop
+    await this.events.status(job);
     const started = Date.now();
     const org = await store.orgs.get(job.org_id);
     const stopping = new AbortController();
@@ -60,7 +67,9 @@ export class JobRunner {
           stopping.abort(stopped);
           throw stopped;
         }
+        await this.events.progress(job.id, done, total);
       },
+      pagesReady: (pages) => this.events.pages(job.id, pages),
     };
     const limitMs = JOB_CATALOG[msg.kind].timeoutMs;
     const timer = setTimeout(() => stopping.abort(new QuireError('PROC_002', `Processing took longer than ${Math.round(limitMs / 1000)} s`)), limitMs);
@@ -111,7 +120,11 @@ export class JobRunner {
 
   private async settleParent(parentId: string): Promise<void> {
     try {
-      if (await settleBatchParent(this.deps.store, parentId)) await this.deps.queue.publishSettled(parentId).catch(() => undefined);
+      const parent = await settleBatchParent(this.deps.store, parentId);
+      if (parent) {
+        await this.events.status(parent);
+        await this.deps.queue.publishSettled(parentId).catch(() => undefined);
+      }
     } catch (e) {
       this.deps.log.warn({ err: e, parentId }, 'could not settle the batch parent');
     }
@@ -138,6 +151,7 @@ export class JobRunner {
       return j;
     });
     if (!done) await this.discard(job);
+    else await this.events.status(done);
   }
 
   /** A canceled job's artifacts are removed; its reservation was released by the cancel. */
@@ -154,13 +168,14 @@ export class JobRunner {
     if (err.retryable && canRetry(kind, job.attempts)) {
       const back = await store.jobs.transition(job.id, 'pending', { error: { code: err.code, message: err.message } });
       if (back) {
+        await this.events.status(back);
         const delay = retryDelayMs(kind, job.attempts);
         log.warn({ jobId: job.id, code: err.code, attempt: job.attempts, delay }, 'retrying job');
         await queue.enqueue(JOB_CATALOG[kind].queue, msg, { delayMs: delay });
         return;
       }
     }
-    await store.jobs.endAndRelease(job.id, 'failed', { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
+    await this.events.status(await store.jobs.endAndRelease(job.id, 'failed', { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }));
   }
 
   /** Stops taking work and waits for jobs in flight (the queue's close does the former). */

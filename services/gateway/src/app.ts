@@ -2,7 +2,7 @@ import express from 'express';
 import type { GatewayDeps } from './deps.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
-import { authenticate, rateLimit } from './http/auth.js';
+import { authenticate, eventStreamCredentials, rateLimit } from './http/auth.js';
 import { routeDocs } from './route-docs.js';
 import { routeIndex } from './http/route-index.js';
 import { docsRoutes } from './routes/docs.js';
@@ -10,6 +10,7 @@ import { operationsRoutes } from './routes/operations.js';
 import { extractRoutes } from './routes/extract.js';
 import { formRoutes } from './routes/forms.js';
 import { jobRoutes } from './routes/jobs.js';
+import { jobEventRoutes } from './routes/job-events.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
 import { tablesRoutes } from './routes/tables.js';
@@ -41,6 +42,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     webhookPortalRoutes(deps), // portal token, not an API key
     hostedFileRoutes(deps), // /files/{id}?token= (POST /convert URLs)
   ]));
+  app.use(eventStreamCredentials);
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
@@ -49,6 +51,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     extractRoutes,
     formRoutes,
     jobRoutes,
+    jobEventRoutes,
     resultRoutes,
     usageRoutes,
     tablesRoutes,
