@@ -42,7 +42,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     for (;;) {
       if (frames.length) return frames.shift();
       if (closed) return undefined;
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch {
