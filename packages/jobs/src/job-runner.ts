@@ -54,10 +54,13 @@ export class JobRunner {
     if (!job) return; // canceled, finished, or another worker holds a live lease: acknowledge and stop
     await this.events.status(job);
     const started = Date.now();
+    // every line about this job, the handler's included, names its organization and the job
+    const jobLog = log.child({ orgId: job.org_id, jobId: job.id, kind: job.kind });
+    jobLog.info({ attempt: job.attempts }, 'job started');
     const org = await store.orgs.get(job.org_id);
     const stopping = new AbortController();
     const ctx: ClaimedJobContext = {
-      job, org: org!, store, blobs: this.deps.blobs, config, log: log.child({ jobId: job.id, kind: job.kind }),
+      job, org: org!, store, blobs: this.deps.blobs, config, log: jobLog,
       blobPrefix: `${job.org_id}/${job.id}/`, services: servicesForJob(this.deps.services, stopping.signal), signal: stopping.signal,
       checkpoint: async (done, total) => {
         stopping.signal.throwIfAborted(); // a job past its time limit stops at its next page, as a canceled one does
@@ -77,13 +80,19 @@ export class JobRunner {
     const offSettled = this.deps.queue.onSettled((id) => { if (id === job.id) void this.stopIfNotProcessing(job.id, stopping); });
     try {
       const stored = await untilAborted(this.run(handler, ctx, await this.resultPlan(job)), stopping.signal);
-      await this.complete(job, stored);
+      const status = await this.complete(job, stored);
       this.deps.metrics.jobDuration.observe({ kind: job.kind, status: 'completed' }, (Date.now() - started) / 1000);
       this.deps.metrics.pagesProcessed.inc({ kind: job.kind }, stored.pages);
+      jobLog.info({ status, ms: Date.now() - started, pages: stored.pages, credits: stored.credits }, 'job finished');
     } catch (e) {
       this.deps.metrics.jobDuration.observe({ kind: job.kind, status: e instanceof JobStoppedError ? 'canceled' : 'failed' }, (Date.now() - started) / 1000);
-      if (e instanceof JobStoppedError) await this.discard(job);
-      else await this.failOrRetry(job, e, msg);
+      if (e instanceof JobStoppedError) {
+        await this.discard(job);
+        jobLog.info({ status: e.status ?? 'stopped', ms: Date.now() - started }, 'job finished');
+      } else {
+        const outcome = await this.failOrRetry(job, e, msg);
+        jobLog.info({ status: outcome.status, code: outcome.code, ms: Date.now() - started }, outcome.status === 'pending' ? 'job attempt failed; retrying' : 'job finished');
+      }
     } finally {
       clearTimeout(timer);
       offSettled();
@@ -130,7 +139,8 @@ export class JobRunner {
     }
   }
 
-  private async complete(job: JobRecord, outcome: StoredJobOutcome): Promise<void> {
+  /** Completes the job; 'canceled' when it was canceled meanwhile (its outputs are then discarded). */
+  private async complete(job: JobRecord, outcome: StoredJobOutcome): Promise<'completed' | 'canceled'> {
     const { store } = this.deps;
     const { placed } = outcome;
     const stored = 'blob' in placed ? placed.blob : null;
@@ -150,8 +160,12 @@ export class JobRunner {
       await store.ledger.record({ org_id: job.org_id, key_id: job.key_id, job_id: job.id, kind: job.kind, credits: outcome.credits, pages: outcome.pages, documents: outcome.documents ?? 1 }, tx);
       return j;
     });
-    if (!done) await this.discard(job);
-    else await this.events.status(done);
+    if (!done) {
+      await this.discard(job);
+      return 'canceled';
+    }
+    await this.events.status(done);
+    return 'completed';
   }
 
   /** A canceled job's artifacts are removed; its reservation was released by the cancel. */
@@ -160,22 +174,23 @@ export class JobRunner {
     await this.deps.blobs.delete(`${job.org_id}/${job.id}/result.json`).catch(() => undefined);
   }
 
-  private async failOrRetry(job: JobRecord, e: unknown, msg: QueueMessage): Promise<void> {
+  private async failOrRetry(job: JobRecord, e: unknown, msg: QueueMessage): Promise<{ status: 'pending' | 'failed'; code: string }> {
     const { store, queue, log } = this.deps;
     const err = isQuireError(e) ? e : new QuireError('GENERAL_001', 'Processing failed unexpectedly');
-    if (!isQuireError(e)) log.error({ err: e, jobId: job.id }, 'job handler crashed');
+    if (!isQuireError(e)) log.error({ err: e, orgId: job.org_id, jobId: job.id }, 'job handler crashed');
     const kind = msg.kind as keyof typeof JOB_CATALOG;
     if (err.retryable && canRetry(kind, job.attempts)) {
       const back = await store.jobs.transition(job.id, 'pending', { error: { code: err.code, message: err.message } });
       if (back) {
         await this.events.status(back);
         const delay = retryDelayMs(kind, job.attempts);
-        log.warn({ jobId: job.id, code: err.code, attempt: job.attempts, delay }, 'retrying job');
+        log.warn({ orgId: job.org_id, jobId: job.id, code: err.code, attempt: job.attempts, delay }, 'retrying job');
         await queue.enqueue(JOB_CATALOG[kind].queue, msg, { delayMs: delay });
-        return;
+        return { status: 'pending', code: err.code };
       }
     }
     await this.events.status(await store.jobs.endAndRelease(job.id, 'failed', { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }));
+    return { status: 'failed', code: err.code };
   }
 
   /** Stops taking work and waits for jobs in flight (the queue's close does the former). */

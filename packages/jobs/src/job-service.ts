@@ -56,6 +56,7 @@ export class JobService {
         credits_reserved: s.key ? s.quoteCredits : 0, expires_at: new Date(Date.now() + retention * 3600_000), parent_id: s.parentId,
       }, tx);
     });
+    this.log.info({ orgId: s.org.id, jobId: id, kind: s.kind, async: s.async, quoteCredits: s.quoteCredits }, 'job accepted');
     await this.events.status(job);
     try {
       await this.queue.enqueue(JOB_CATALOG[s.kind].queue, { jobId: id, kind: s.kind });
@@ -81,6 +82,7 @@ export class JobService {
       assertCancelable(now!.status); // raced to a terminal state: report that state's error
       throw new QuireError('JOB_004', 'Job is changing state; retry the cancel');
     }
+    this.log.info({ orgId, jobId, from: job.status }, 'job canceled');
     await this.events.status(canceled);
     await this.queue.publishSettled(jobId).catch(() => undefined);
     // A batch parent takes its unfinished children with it; a canceled child may be the last one its parent waited for.
