@@ -23,4 +23,18 @@ describe('InProcessJobEventBus specifics', () => {
     off();
     await bus.close();
   });
+
+  it('bounds the bytes kept: per job its oldest events go, over the total the least recent jobs go', async () => {
+    const bus = new InProcessJobEventBus({ maxJobBytes: 1_000, maxBytes: 2_500 });
+    const page = (id: string, n: number) => ({ type: 'page' as const, data: { job_id: id, page: n, markdown: 'x'.repeat(400) } });
+    for (let n = 1; n <= 5; n++) await bus.publish('big', page('big', n));
+    const big = await bus.history('big');
+    expect(big.lastId).toBe(5);
+    expect(big.events.map((e) => e.id)).toEqual([4, 5]); // two pages fit in 1,000 bytes
+    for (let n = 1; n <= 2; n++) await bus.publish('next', page('next', n));
+    for (let n = 1; n <= 2; n++) await bus.publish('last', page('last', n));
+    expect((await bus.history('big')).lastId).toBe(0); // the least recently published job went
+    expect((await bus.history('last')).events).toHaveLength(2);
+    await bus.close();
+  });
 });

@@ -4,15 +4,20 @@ import { DEFAULT_EVENT_RETENTION, type JobEventBus, type JobEventHistory, type J
 export interface InProcessJobEventBusOptions extends JobEventRetention {
   /** Jobs whose windows are kept at once; the least recently published-to go first (default 10,000). */
   maxJobs?: number;
+  /** Bytes of event data kept in all windows together (page results are the big ones; default 64 MiB). */
+  maxBytes?: number;
+  /** Bytes of event data kept for one job; its oldest events go first (default 8 MiB). */
+  maxJobBytes?: number;
   now?: () => number;
 }
 
-interface JobWindow { lastId: number; events: SequencedJobEvent[]; touchedAt: number }
+interface JobWindow { lastId: number; events: { event: SequencedJobEvent; bytes: number }[]; bytes: number; touchedAt: number }
 
 /**
  * Embedded mode's event bus: publisher and subscribers share the process (job threads publish through
  * their owning process), so events are numbered and delivered in memory. Windows are bounded per job
- * (events), in number (jobs) and in age (ttl); a job's sequence restarts if the process does.
+ * (events and bytes), in number (jobs), in total bytes and in age (ttl); a job's sequence restarts if the
+ * process does.
  */
 export class InProcessJobEventBus implements JobEventBus {
   readonly kind = 'in-process' as const;
@@ -21,6 +26,9 @@ export class InProcessJobEventBus implements JobEventBus {
   private readonly maxEvents: number;
   private readonly ttlMs: number;
   private readonly maxJobs: number;
+  private readonly maxBytes: number;
+  private readonly maxJobBytes: number;
+  private bytes = 0;
   private readonly now: () => number;
   private closed = false;
 
@@ -28,16 +36,21 @@ export class InProcessJobEventBus implements JobEventBus {
     this.maxEvents = opts.maxEvents ?? DEFAULT_EVENT_RETENTION.maxEvents;
     this.ttlMs = opts.ttlMs ?? DEFAULT_EVENT_RETENTION.ttlMs;
     this.maxJobs = opts.maxJobs ?? 10_000;
+    this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+    this.maxJobBytes = opts.maxJobBytes ?? 8 * 1024 * 1024;
     this.now = opts.now ?? Date.now;
   }
 
   async publish(jobId: string, event: JobEvent): Promise<number> {
     if (this.closed) return 0;
-    const w = this.window(jobId) ?? { lastId: 0, events: [], touchedAt: 0 };
+    const w = this.window(jobId) ?? { lastId: 0, events: [], bytes: 0, touchedAt: 0 };
     const sequenced = { ...event, id: w.lastId + 1 } as SequencedJobEvent;
     w.lastId = sequenced.id;
-    w.events.push(sequenced);
-    if (w.events.length > this.maxEvents) w.events.splice(0, w.events.length - this.maxEvents);
+    const bytes = JSON.stringify(event.data).length;
+    w.events.push({ event: sequenced, bytes });
+    w.bytes += bytes;
+    this.bytes += bytes;
+    while (w.events.length > 1 && (w.events.length > this.maxEvents || w.bytes > this.maxJobBytes)) this.dropOldest(w);
     w.touchedAt = this.now();
     this.windows.delete(jobId); // re-inserted last: the Map's order is least recently published first
     this.windows.set(jobId, w);
@@ -67,7 +80,7 @@ export class InProcessJobEventBus implements JobEventBus {
 
   async history(jobId: string): Promise<JobEventHistory> {
     const w = this.window(jobId);
-    return w ? { lastId: w.lastId, events: [...w.events] } : { lastId: 0, events: [] };
+    return w ? { lastId: w.lastId, events: w.events.map((e) => e.event) } : { lastId: 0, events: [] };
   }
 
   listenerCount(jobId?: string): number {
@@ -81,23 +94,45 @@ export class InProcessJobEventBus implements JobEventBus {
     this.closed = true;
     this.listeners.clear();
     this.windows.clear();
+    this.bytes = 0;
   }
 
   private window(jobId: string): JobWindow | undefined {
     const w = this.windows.get(jobId);
     if (w && this.now() - w.touchedAt > this.ttlMs) {
-      this.windows.delete(jobId);
+      this.forget(jobId);
       return undefined;
     }
     return w;
   }
 
-  /** Oldest windows out past maxJobs, sparing jobs someone is following (their sequence must go on). */
+  private dropOldest(w: JobWindow): void {
+    const gone = w.events.shift()!;
+    w.bytes -= gone.bytes;
+    this.bytes -= gone.bytes;
+  }
+
+  private forget(jobId: string): void {
+    const w = this.windows.get(jobId);
+    if (!w) return;
+    this.bytes -= w.bytes;
+    this.windows.delete(jobId);
+  }
+
+  /**
+   * Oldest windows out past maxJobs or maxBytes, sparing jobs someone is following (their sequence must
+   * go on); if followed jobs alone are over the bytes, their oldest events go (a reconnect then gets a
+   * fresh snapshot instead of a replay).
+   */
   private evict(): void {
-    if (this.windows.size <= this.maxJobs) return;
-    for (const id of this.windows.keys()) {
-      if (this.windows.size <= this.maxJobs) return;
-      if (!this.listeners.has(id)) this.windows.delete(id);
+    const over = () => this.windows.size > this.maxJobs || this.bytes > this.maxBytes;
+    for (const id of [...this.windows.keys()]) {
+      if (!over()) return;
+      if (!this.listeners.has(id)) this.forget(id);
+    }
+    for (const w of this.windows.values()) {
+      while (this.bytes > this.maxBytes && w.events.length > 1) this.dropOldest(w);
+      if (!over()) return;
     }
   }
 }
