@@ -123,6 +123,9 @@ describe('embedded: live job events (SSE)', () => {
     const byQuery = await events(jobId, `?api_key=${t.key}`, {});
     expect(byQuery.status).toBe(200);
     expect((await byQuery.collect()).at(-1)!.event).toBe('end');
+    const byBearer = await events(jobId, '', { authorization: `Bearer ${t.key}` });
+    expect(byBearer.status).toBe(200);
+    expect((await byBearer.collect()).at(-1)!.event).toBe('end');
     const { store } = t.server.ctx;
     const org = await store.orgs.create({ name: 'someone else' });
     const { key } = await store.keys.create(org.id);
