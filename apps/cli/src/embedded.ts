@@ -68,7 +68,7 @@ async function serve(ctx: ServiceContext, reservation: PortReservation, lock: Da
   if (opts.startWorkers !== false) runner.start(QUEUE_NAMES);
   ctx.log.info({ handlersOn: services.handlersOn, jobThreads: config.jobThreads }, 'job handlers ready');
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
-  const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
+  const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log, ctx.jobs.events);
   sweeper.start(config.sweepIntervalSeconds * 1000);
   const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
   if (opts.startWorkers !== false) dispatcher.start();

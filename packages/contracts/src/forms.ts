@@ -48,7 +48,8 @@ export type FormCell = z.infer<typeof FormCellSchema>;
 
 export const FormResultSchema = z.object({
   form_id: z.string(),
-  page_count: z.number().int(),
+  page_count: z.number().int().describe('Pages of the PDF (the output PDF has them all)'),
+  pages_processed: z.number().int().describe('Pages worked on and billed: the page_range/pages filter, else page_count; credits_used = price per page × pages_processed'),
   pdf_url: z.string(),
   form_fields: z.array(FormCellSchema),
   fields_filled: z.number().int().optional().describe('Fill only: cells whose value changed'),

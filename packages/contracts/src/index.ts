@@ -8,3 +8,4 @@ export * from './tables.js';
 export * from './classify-split.js';
 export * from './schema.js';
 export * from './batch.js';
+export * from './job-events.js';

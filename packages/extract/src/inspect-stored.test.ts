@@ -1,7 +1,9 @@
 import JSZip from 'jszip';
 import { PDFDocument } from 'pdf-lib';
 import type { RandomAccessSource } from '@quire/format-ooxml';
+import { parse as parseDocx } from '@quire/format-docx';
 import { inspectDocument, inspectStoredDocument } from './inspect.js';
+import { buildDocx, para, run } from '../../../tests/fixtures/office/docx-writer.js';
 
 /** A source over bytes that records how much was read. */
 function source(bytes: Uint8Array): RandomAccessSource & { bytesRead: number } {
@@ -45,4 +47,27 @@ describe('inspectStoredDocument (bounded memory)', () => {
     await expect(inspectStoredDocument(source(bytes.slice(0, bytes.length - 30)), 0)).rejects.toMatchObject({ code: 'FILE_003' });
     await expect(inspectStoredDocument(source(new Uint8Array(0)), 0)).rejects.toMatchObject({ code: 'FILE_004' });
   });
+
+  it('counts DOCX pages as the DOCX reader numbers them (explicit breaks, or the breaks Word rendered), whole or by range', async () => {
+    const pageBreak = '<w:r><w:br w:type="page"/></w:r>';
+    const explicit = await buildDocx({
+      body: [para(run('First page')), para(pageBreak + run('Second page')), para(run('Third page'), '<w:pageBreakBefore/>')].join(''),
+      media: { 'filler.bin': new Uint8Array(1024 * 1024).map((_, i) => (i * 7919) % 251) },
+    });
+    // Word's saved layout: rendered breaks count alone (the hard break is already one of them)
+    const rendered = await buildDocx({
+      body: [para(run('One')), para('<w:r><w:lastRenderedPageBreak/><w:t>Two</w:t></w:r>'), para('<w:r><w:lastRenderedPageBreak/><w:t>Three</w:t></w:r>'),
+        para('<w:r><w:lastRenderedPageBreak/><w:t>Four</w:t></w:r>')].join(''),
+    });
+    for (const [bytes, pages] of [[explicit, 3], [rendered, 4]] as const) {
+      expect((await parseDocx(bytes)).pageCount).toBe(pages);
+      expect(await inspectDocument(bytes)).toEqual({ format: 'docx', pageCount: pages });
+      const src = source(bytes);
+      expect(await inspectStoredDocument(src, 0)).toEqual({ format: 'docx', pageCount: pages }); // by range
+    }
+    const src = source(explicit);
+    await inspectStoredDocument(src, 0);
+    expect(src.bytesRead).toBeLessThan(explicit.byteLength / 2); // the filler was never read
+  });
 });
+

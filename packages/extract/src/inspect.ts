@@ -1,10 +1,11 @@
-import { QuireError, sniffFileType, type SourceFormat } from '@quire/core';
-import { listZipEntries, listZipEntriesByRange, type RandomAccessSource } from '@quire/format-ooxml';
+import { QuireError, resolveLimits, sniffFileType, type SourceFormat } from '@quire/core';
+import { listZipEntries, listZipEntriesByRange, openSafeZip, openZipByRange, type RandomAccessSource } from '@quire/format-ooxml';
+import { countDocxPages, type DocxPartReader } from '@quire/format-docx';
 import { countPdfPages } from '@quire/format-pdf';
 
 export interface DocumentInfo {
   format: SourceFormat;
-  /** Pages (slides, visible sheets); an estimate of 1 where the format has no fixed pages (docx, html). */
+  /** Pages (slides, visible sheets, DOCX pages numbered as its reader numbers them); 1 for HTML and images. */
   pageCount: number;
 }
 
@@ -17,7 +18,7 @@ export async function inspectDocument(bytes: Uint8Array): Promise<DocumentInfo> 
   const head = bytes.subarray(0, 8192);
   const isZip = head[0] === 0x50 && head[1] === 0x4b;
   const entries = isZip ? await listZipEntries(bytes) : undefined;
-  return infoOf(sniffFileType(head, entries), entries, () => countPdfPages(bytes));
+  return infoOf(sniffFileType(head, entries), entries, () => countPdfPages(bytes), async () => openSafeZip(bytes, resolveLimits()));
 }
 
 /** Documents up to this size are read whole by `inspectStoredDocument` (simplest, exact); larger ones by range. */
@@ -34,13 +35,17 @@ export async function inspectStoredDocument(src: RandomAccessSource, wholeLimit 
   const head = await src.read(0, 8192);
   const isZip = head[0] === 0x50 && head[1] === 0x4b;
   const entries = isZip ? await listZipEntriesByRange(src) : undefined;
-  return infoOf(sniffFileType(head, entries), entries, () => countPdfPages(src));
+  return infoOf(sniffFileType(head, entries), entries, () => countPdfPages(src), () => openZipByRange(src, resolveLimits()));
 }
 
-/** Pages by format: a PDF's from its page tree, slides and sheets from the zip's part names, 1 for the rest. */
-async function infoOf(format: SourceFormat, entries: string[] | undefined, pdfPages: () => Promise<number>): Promise<DocumentInfo> {
+/**
+ * Pages by format: a PDF's from its page tree, slides and sheets from the zip's part names, a DOCX's by
+ * the DOCX reader's own page walk (breaks Word rendered, else explicit ones), 1 for the rest.
+ */
+async function infoOf(format: SourceFormat, entries: string[] | undefined, pdfPages: () => Promise<number>, zip: () => Promise<DocxPartReader>): Promise<DocumentInfo> {
   switch (format) {
     case 'pdf': return { format, pageCount: await pdfPages() };
+    case 'docx': return { format, pageCount: await countDocxPages(await zip()) };
     case 'pptx': return { format, pageCount: Math.max(1, entries!.filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n)).length) };
     case 'xlsx': return { format, pageCount: Math.max(1, entries!.filter((n) => /^xl\/(worksheets\/sheet|chartsheets\/sheet)\d+\.xml$/.test(n)).length) };
     default: return { format, pageCount: 1 };

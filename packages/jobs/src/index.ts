@@ -9,3 +9,4 @@ export * from './result-placement.js';
 export * from './plan-info.js';
 export * from './retention-sweeper.js';
 export * from './service-context.js';
+export * from './job-event-publisher.js';

@@ -73,6 +73,8 @@ export interface JobContext<K extends JobKind = JobKind> {
   blobPrefix: string;
   /** Records progress and renews the lease; throws JobStoppedError when the job was canceled, and the signal's reason once it fired. */
   checkpoint(done: number, total: number): Promise<void>;
+  /** Hands finished pages' markdown to live followers (GET /job/{id}/events?partial=true); best effort, never throws. */
+  pagesReady(pages: { page: number; markdown: string }[]): Promise<void>;
   /**
    * Fires when the job must stop: canceled (DELETE /job, or a checkpoint finding it canceled) or past its
    * time limit; its reason is the error the job ends with. Long loops check it, and fetches and language

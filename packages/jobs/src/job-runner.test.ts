@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InProcessJobQueue, JOB_CATALOG } from '@quire/queue';
+import { InProcessJobEventBus, InProcessJobQueue, JOB_CATALOG } from '@quire/queue';
 import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate } from '@quire/storage';
 import { loadConfig, createLogger, Metrics } from '@quire/runtime';
 import { JobStoppedError, type ClaimedJobContext, type JobOutcome } from './job-handler.js';
@@ -30,7 +30,7 @@ describe('JobRunner', () => {
     await store.jobs.create({ id, org_id: org.id, key_id: null, kind: 'extract', request, input: {}, credits_reserved: 0, expires_at: new Date(Date.now() + 3_600_000) });
     const blobs = new FsBlobStore({ root: dir });
     const queue = new InProcessJobQueue();
-    const runner = new JobRunner({ store, blobs, queue, config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: handler });
+    const runner = new JobRunner({ store, blobs, queue, events: new InProcessJobEventBus(), config: loadConfig(env), log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: handler });
     return { id, blobs, queue, handled: () => runner.handle({ jobId: id, kind: 'extract' }).finally(() => queue.close()) };
   }
   async function runWith(handler: JobHandler, env: Record<string, string> = {}, request: Record<string, unknown> = {}) {

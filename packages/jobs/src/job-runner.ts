@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { QuireError, isQuireError } from '@quire/core';
 import type { BlobStore, JobRecord, MetadataStore } from '@quire/storage';
-import { JOB_CATALOG, canRetry, isJobKind, retryDelayMs, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
+import { JOB_CATALOG, canRetry, isJobKind, retryDelayMs, type JobEventBus, type JobQueue, type QueueMessage, type QueueName } from '@quire/queue';
 import type { Config, Logger, Metrics } from '@quire/runtime';
 import { JobStoppedError, servicesForJob, type ClaimedJobContext, type JobServices, type RunnableJobHandler } from './job-handler.js';
 import { billingSnapshot } from './plan-info.js';
 import { storeResult, type ResultPlan, type StoredJobOutcome } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
+import { JobEventPublisher } from './job-event-publisher.js';
 
 export interface RunnerDeps {
   store: MetadataStore;
   blobs: BlobStore;
   queue: JobQueue;
+  /** Where the runner's transitions, page progress and page results are published live. */
+  events: JobEventBus;
   config: Config;
   log: Logger;
   metrics: Metrics;
@@ -25,7 +28,10 @@ export interface RunnerDeps {
  */
 export class JobRunner {
   private readonly inFlight = new Set<Promise<void>>();
-  constructor(private readonly deps: RunnerDeps, private readonly handlers: Partial<Record<string, RunnableJobHandler>>) {}
+  private readonly events: JobEventPublisher;
+  constructor(private readonly deps: RunnerDeps, private readonly handlers: Partial<Record<string, RunnableJobHandler>>) {
+    this.events = new JobEventPublisher(deps.events, deps.log);
+  }
 
   start(queues: readonly QueueName[]): void {
     for (const q of queues) this.deps.queue.work(q, (msg) => this.track(this.handle(msg)), { concurrency: this.deps.config.workerConcurrency });
@@ -41,16 +47,20 @@ export class JobRunner {
     const handler = this.handlers[msg.kind];
     if (!handler || !isJobKind(msg.kind)) {
       log.error({ msg }, 'no handler for job kind');
-      await store.jobs.endAndRelease(msg.jobId, 'failed', { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` });
+      await this.events.status(await store.jobs.endAndRelease(msg.jobId, 'failed', { code: 'GENERAL_005', message: `No worker handles ${msg.kind} jobs` }));
       return;
     }
     const job = await store.jobs.claim(msg.jobId, config.jobLeaseMs);
     if (!job) return; // canceled, finished, or another worker holds a live lease: acknowledge and stop
+    await this.events.status(job);
     const started = Date.now();
+    // every line about this job, the handler's included, names its organization and the job
+    const jobLog = log.child({ orgId: job.org_id, jobId: job.id, kind: job.kind });
+    jobLog.info({ attempt: job.attempts }, 'job started');
     const org = await store.orgs.get(job.org_id);
     const stopping = new AbortController();
     const ctx: ClaimedJobContext = {
-      job, org: org!, store, blobs: this.deps.blobs, config, log: log.child({ jobId: job.id, kind: job.kind }),
+      job, org: org!, store, blobs: this.deps.blobs, config, log: jobLog,
       blobPrefix: `${job.org_id}/${job.id}/`, services: servicesForJob(this.deps.services, stopping.signal), signal: stopping.signal,
       checkpoint: async (done, total) => {
         stopping.signal.throwIfAborted(); // a job past its time limit stops at its next page, as a canceled one does
@@ -60,7 +70,9 @@ export class JobRunner {
           stopping.abort(stopped);
           throw stopped;
         }
+        await this.events.progress(job.id, done, total);
       },
+      pagesReady: (pages) => this.events.pages(job.id, pages),
     };
     const limitMs = JOB_CATALOG[msg.kind].timeoutMs;
     const timer = setTimeout(() => stopping.abort(new QuireError('PROC_002', `Processing took longer than ${Math.round(limitMs / 1000)} s`)), limitMs);
@@ -68,13 +80,19 @@ export class JobRunner {
     const offSettled = this.deps.queue.onSettled((id) => { if (id === job.id) void this.stopIfNotProcessing(job.id, stopping); });
     try {
       const stored = await untilAborted(this.run(handler, ctx, await this.resultPlan(job)), stopping.signal);
-      await this.complete(job, stored);
+      const status = await this.complete(job, stored);
       this.deps.metrics.jobDuration.observe({ kind: job.kind, status: 'completed' }, (Date.now() - started) / 1000);
       this.deps.metrics.pagesProcessed.inc({ kind: job.kind }, stored.pages);
+      jobLog.info({ status, ms: Date.now() - started, pages: stored.pages, credits: stored.credits }, 'job finished');
     } catch (e) {
       this.deps.metrics.jobDuration.observe({ kind: job.kind, status: e instanceof JobStoppedError ? 'canceled' : 'failed' }, (Date.now() - started) / 1000);
-      if (e instanceof JobStoppedError) await this.discard(job);
-      else await this.failOrRetry(job, e, msg);
+      if (e instanceof JobStoppedError) {
+        await this.discard(job);
+        jobLog.info({ status: e.status ?? 'stopped', ms: Date.now() - started }, 'job finished');
+      } else {
+        const outcome = await this.failOrRetry(job, e, msg);
+        jobLog.info({ status: outcome.status, code: outcome.code, ms: Date.now() - started }, outcome.status === 'pending' ? 'job attempt failed; retrying' : 'job finished');
+      }
     } finally {
       clearTimeout(timer);
       offSettled();
@@ -111,13 +129,18 @@ export class JobRunner {
 
   private async settleParent(parentId: string): Promise<void> {
     try {
-      if (await settleBatchParent(this.deps.store, parentId)) await this.deps.queue.publishSettled(parentId).catch(() => undefined);
+      const parent = await settleBatchParent(this.deps.store, parentId);
+      if (parent) {
+        await this.events.status(parent);
+        await this.deps.queue.publishSettled(parentId).catch(() => undefined);
+      }
     } catch (e) {
       this.deps.log.warn({ err: e, parentId }, 'could not settle the batch parent');
     }
   }
 
-  private async complete(job: JobRecord, outcome: StoredJobOutcome): Promise<void> {
+  /** Completes the job; 'canceled' when it was canceled meanwhile (its outputs are then discarded). */
+  private async complete(job: JobRecord, outcome: StoredJobOutcome): Promise<'completed' | 'canceled'> {
     const { store } = this.deps;
     const { placed } = outcome;
     const stored = 'blob' in placed ? placed.blob : null;
@@ -137,7 +160,12 @@ export class JobRunner {
       await store.ledger.record({ org_id: job.org_id, key_id: job.key_id, job_id: job.id, kind: job.kind, credits: outcome.credits, pages: outcome.pages, documents: outcome.documents ?? 1 }, tx);
       return j;
     });
-    if (!done) await this.discard(job);
+    if (!done) {
+      await this.discard(job);
+      return 'canceled';
+    }
+    await this.events.status(done);
+    return 'completed';
   }
 
   /** A canceled job's artifacts are removed; its reservation was released by the cancel. */
@@ -146,21 +174,23 @@ export class JobRunner {
     await this.deps.blobs.delete(`${job.org_id}/${job.id}/result.json`).catch(() => undefined);
   }
 
-  private async failOrRetry(job: JobRecord, e: unknown, msg: QueueMessage): Promise<void> {
+  private async failOrRetry(job: JobRecord, e: unknown, msg: QueueMessage): Promise<{ status: 'pending' | 'failed'; code: string }> {
     const { store, queue, log } = this.deps;
     const err = isQuireError(e) ? e : new QuireError('GENERAL_001', 'Processing failed unexpectedly');
-    if (!isQuireError(e)) log.error({ err: e, jobId: job.id }, 'job handler crashed');
+    if (!isQuireError(e)) log.error({ err: e, orgId: job.org_id, jobId: job.id }, 'job handler crashed');
     const kind = msg.kind as keyof typeof JOB_CATALOG;
     if (err.retryable && canRetry(kind, job.attempts)) {
       const back = await store.jobs.transition(job.id, 'pending', { error: { code: err.code, message: err.message } });
       if (back) {
+        await this.events.status(back);
         const delay = retryDelayMs(kind, job.attempts);
-        log.warn({ jobId: job.id, code: err.code, attempt: job.attempts, delay }, 'retrying job');
+        log.warn({ orgId: job.org_id, jobId: job.id, code: err.code, attempt: job.attempts, delay }, 'retrying job');
         await queue.enqueue(JOB_CATALOG[kind].queue, msg, { delayMs: delay });
-        return;
+        return { status: 'pending', code: err.code };
       }
     }
-    await store.jobs.endAndRelease(job.id, 'failed', { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
+    await this.events.status(await store.jobs.endAndRelease(job.id, 'failed', { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }));
+    return { status: 'failed', code: err.code };
   }
 
   /** Stops taking work and waits for jobs in flight (the queue's close does the former). */

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, JobRecord, JobSummary, MetadataStore, Organization }
 import { JOB_CATALOG, type JobInput, type JobKind, type JobOptions, type JobQueue } from '@quire/queue';
 import type { Logger } from '@quire/runtime';
 import { settleBatchParent } from './batch.js';
+import type { JobEventPublisher } from './job-event-publisher.js';
 
 export interface SubmitJob<K extends JobKind = JobKind> {
   org: Organization;
@@ -29,7 +30,11 @@ export interface SubmitJob<K extends JobKind = JobKind> {
  * id is enqueued.
  */
 export class JobService {
-  constructor(private readonly store: MetadataStore, private readonly queue: JobQueue, private readonly retentionHours: number, private readonly log: Logger) {}
+  constructor(
+    private readonly store: MetadataStore, private readonly queue: JobQueue, private readonly retentionHours: number, private readonly log: Logger,
+    /** Live events of the transitions made here (submit, cancel); the runner publishes the worker's. */
+    readonly events: JobEventPublisher,
+  ) {}
 
   async submit<K extends JobKind>(s: SubmitJob<K>): Promise<JobSummary> {
     const id = s.jobId ?? randomUUID();
@@ -51,15 +56,19 @@ export class JobService {
         credits_reserved: s.key ? s.quoteCredits : 0, expires_at: new Date(Date.now() + retention * 3600_000), parent_id: s.parentId,
       }, tx);
     });
+    this.log.info({ orgId: s.org.id, jobId: id, kind: s.kind, async: s.async, quoteCredits: s.quoteCredits }, 'job accepted');
+    await this.events.status(job);
     try {
       await this.queue.enqueue(JOB_CATALOG[s.kind].queue, { jobId: id, kind: s.kind });
     } catch (e) {
       this.log.error({ err: e, jobId: id }, 'enqueue failed; failing the job');
-      await this.store.jobs.endAndRelease(id, 'failed', { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` });
+      await this.events.status(await this.store.jobs.endAndRelease(id, 'failed', { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` }));
       throw new QuireError('GENERAL_002', 'The job queue is unavailable; nothing was charged, please retry');
     }
-    if (this.queue.brokered) return (await this.store.jobs.transition(id, 'queued')) ?? job;
-    return job;
+    if (!this.queue.brokered) return job;
+    const queued = await this.store.jobs.transition(id, 'queued');
+    await this.events.status(queued);
+    return queued ?? job;
   }
 
   /** DELETE /job/{id}: cancels pending/queued/processing work; the worker stops at its next page boundary. */
@@ -73,12 +82,18 @@ export class JobService {
       assertCancelable(now!.status); // raced to a terminal state: report that state's error
       throw new QuireError('JOB_004', 'Job is changing state; retry the cancel');
     }
+    this.log.info({ orgId, jobId, from: job.status }, 'job canceled');
+    await this.events.status(canceled);
     await this.queue.publishSettled(jobId).catch(() => undefined);
     // A batch parent takes its unfinished children with it; a canceled child may be the last one its parent waited for.
     for (const child of await this.store.jobs.listChildren(jobId)) {
       if (!isTerminal(child.status)) await this.cancel(orgId, child.id).catch(() => undefined);
     }
-    if (canceled.parent_id && (await settleBatchParent(this.store, canceled.parent_id))) await this.queue.publishSettled(canceled.parent_id).catch(() => undefined);
+    const parent = canceled.parent_id ? await settleBatchParent(this.store, canceled.parent_id) : undefined;
+    if (parent) {
+      await this.events.status(parent);
+      await this.queue.publishSettled(parent.id).catch(() => undefined);
+    }
     return canceled;
   }
 

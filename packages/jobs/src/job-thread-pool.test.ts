@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError } from '@quire/core';
-import { InProcessJobQueue } from '@quire/queue';
+import { InProcessJobEventBus, InProcessJobQueue } from '@quire/queue';
 import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate, type JobRecord, type Organization } from '@quire/storage';
 import { ensureBuilt } from '../../../scripts/lib/fleet.mjs';
 import { loadConfig, createLogger, Metrics, type Logger } from '@quire/runtime';
@@ -48,6 +48,7 @@ const ctxFor = (input: Record<string, unknown>, over: Partial<ClaimedJobContext>
     job, org: { id: 'o' } as Organization, config, log: createLogger('silent'), blobPrefix: `o/${job.id}/`, services: { languageModel: {} as never },
     store: {} as never, blobs: {} as never, signal: new AbortController().signal,
     checkpoint: async () => { onStart(); },
+    pagesReady: async () => undefined,
     ...over,
   };
   return { ctx, started };
@@ -229,7 +230,7 @@ describe('JobRunner over a thread that dies', () => {
     const retried: unknown[] = [];
     const enqueue = queue.enqueue.bind(queue);
     queue.enqueue = async (q, msg, opts) => { retried.push({ msg, delayMs: opts?.delayMs }); return enqueue(q, msg, { delayMs: 0 }); };
-    const runner = new JobRunner({ store, blobs: dataBlobs, queue, config, log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: pool.handler('extract') });
+    const runner = new JobRunner({ store, blobs: dataBlobs, queue, events: new InProcessJobEventBus(), config, log: createLogger('silent'), metrics: new Metrics(), services: { languageModel: {} as never } }, { extract: pool.handler('extract') });
     try {
       // a job whose thread dies every time: retried (GENERAL_001 is retryable) until its attempts are used, then failed
       const doomed = await submit({ mode: 'exit' });

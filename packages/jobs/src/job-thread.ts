@@ -66,6 +66,7 @@ export function serveJobThread(setup: JobThreadSetup): void {
           abort.signal.throwIfAborted(); // told to stop: no need to ask the owning process
           await call('checkpoint', done, total);
         },
+        pagesReady: (pages) => call('pagesReady', pages),
       };
       const outcome = await handler(ctx);
       abort.signal.throwIfAborted(); // stopped while finishing: its result is not stored

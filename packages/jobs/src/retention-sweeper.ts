@@ -1,5 +1,6 @@
 import type { BlobStore, JobSummary, MetadataStore } from '@quire/storage';
 import type { Logger } from '@quire/runtime';
+import type { JobEventPublisher } from './job-event-publisher.js';
 
 /** The advisory lock of a sweep round (migrate.ts's lock is 727274). */
 export const RETENTION_LOCK_KEY = 727275;
@@ -21,7 +22,11 @@ export class RetentionSweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number | null>;
   private stopping = false;
-  constructor(private readonly store: MetadataStore, private readonly blobs: BlobStore, private readonly log: Logger) {}
+  constructor(
+    private readonly store: MetadataStore, private readonly blobs: BlobStore, private readonly log: Logger,
+    /** Where `expired` is published live (a job followed that long is rare, but its followers learn it). */
+    private readonly events?: JobEventPublisher,
+  ) {}
 
   start(intervalMs: number): void {
     this.timer = setInterval(() => { void this.sweepOnce().catch((e) => this.log.error({ err: e }, 'retention sweep failed')); }, intervalMs);
@@ -78,6 +83,7 @@ export class RetentionSweeper {
     await this.blobs.deletePrefix(`${job.org_id}/${job.id}/`);
     await this.store.artifacts.markExpiredForJob(job.id);
     const done = await this.store.jobs.transition(job.id, 'expired', { result: null, result_blob: null, result_inline_blob: null, result_token: null });
+    await this.events?.status(done);
     return Boolean(done);
   }
 

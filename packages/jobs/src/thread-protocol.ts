@@ -7,7 +7,7 @@ import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
 /**
  * Messages between a process's event loop and its job threads (see job-thread-pool.ts). A job runs on
  * a thread; what must be one per process stays with the process — the metadata store, the checkpoint
- * (heartbeat + cancel check) and the OCR pool — and the thread reaches it through the calls of
+ * (heartbeat + cancel check), live page results and the OCR pool — and the thread reaches it through the calls of
  * OwnerCalls, nothing else. The blob store is the exception: its adapters are stateless clients, so
  * each thread opens its own and reads documents and writes outputs and the result from where they are.
  * The result itself never crosses: the thread stores it as the run's ResultPlan says and answers where.
@@ -25,6 +25,7 @@ export interface OwnerCalls {
   nextSchemaVersion: JobStore['artifacts']['nextSchemaVersion'];
   getJob: JobStore['jobs']['get'];
   checkpoint: ClaimedJobContext['checkpoint'];
+  pagesReady: ClaimedJobContext['pagesReady'];
   ocr: OcrEngine['recognize'];
 }
 export type OwnerCallName = keyof OwnerCalls;
@@ -37,6 +38,7 @@ export function answerCall(ctx: ClaimedJobContext, call: OwnerCall): Promise<unk
     case 'nextSchemaVersion': return ctx.store.artifacts.nextSchemaVersion(...call.args);
     case 'getJob': return ctx.store.jobs.get(...call.args);
     case 'checkpoint': return ctx.checkpoint(...call.args);
+    case 'pagesReady': return ctx.pagesReady(...call.args);
     case 'ocr': {
       const ocr = ctx.services.ocr;
       if (!ocr) throw new Error('this process has no OCR engine to share');

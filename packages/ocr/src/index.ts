@@ -39,6 +39,8 @@ export interface OcrPoolOptions {
   jobTimeoutMs?: number;
   /** Worker constructor (tests wrap it to simulate crashes). */
   workerFactory?: OcrWorkerFactory;
+  /** The engine's own printed lines (see OcrWorkerOptions.onEngineOutput), e.g. to a logger at debug level. */
+  onEngineOutput?: (line: string, stream: 'stdout' | 'stderr') => void;
 }
 
 export interface OcrPool extends OcrEngine {
@@ -61,6 +63,7 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
     languages: opts.languages ?? 'eng',
     psm: opts.psm ?? 3,
     tessdataDir: opts.tessdataDir,
+    onEngineOutput: opts.onEngineOutput,
     jobTimeoutMs: opts.jobTimeoutMs ?? 300_000,
   });
   await pool.warmUp();

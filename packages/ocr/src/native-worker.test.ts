@@ -119,6 +119,22 @@ describe('native tesseract binary checks (no tesseract needed)', () => {
     expect(checkTesseractBinary(script('fine', 'echo "tesseract 5.3.0"'))).toMatchObject({ major: 5 });
   });
 
+  it("hands what tesseract prints on stderr beside a result to onEngineOutput, line by line", async () => {
+    const out = path.join(dir, 'captured.txt');
+    fs.writeFileSync(out, CAPTURED);
+    const fake = script('chatty', `if [ "$1" = "--version" ]; then echo "tesseract 5.3.0"; exit 0; fi
+cat > /dev/null
+printf 'Detected 12 diacritics\nEstimating resolution as 301\n' >&2
+cat "${out}"`);
+    const lines: [string, string][] = [];
+    const make = createNativeTesseractWorkerFactory({ binary: fake, cacheDir: path.join(dir, 'cache') });
+    const w = await make({ languages: 'eng', psm: 3, onEngineOutput: (line, stream) => lines.push([stream, line]) });
+    const r = await w.recognize(new Uint8Array([137, 80, 78, 71]));
+    await w.terminate();
+    expect(r.text).toContain('quick');
+    expect(lines).toEqual([['stderr', 'Detected 12 diacritics'], ['stderr', 'Estimating resolution as 301']]);
+  }, T);
+
   it('fails pool creation, not the first page, when the binary is missing', async () => {
     await expect(createOcrPool({ size: 1, engine: 'native', tesseractPath: path.join(dir, 'absent') })).rejects.toThrow(/was not found/);
   });

@@ -226,7 +226,7 @@ let counter = 0;
  */
 export function createNativeTesseractWorkerFactory(engine: NativeEngineOptions = {}): OcrWorkerFactory {
   const binary = engine.binary ?? 'tesseract';
-  return async ({ languages, psm, tessdataDir }) => {
+  return async ({ languages, psm, tessdataDir, onEngineOutput }) => {
     const version = await tesseractVersion(binary);
     const dataDir = await nativeTessdataDir(languages, tessdataDir, engine.cacheDir);
     const id = `ocr-native-${++counter}`;
@@ -277,6 +277,8 @@ export function createNativeTesseractWorkerFactory(engine: NativeEngineOptions =
             if (spawnError) return reject(spawnError);
             if (signal) return reject(new Error(`tesseract was killed (${signal})`));
             if (code !== 0) return reject(new Error(`tesseract exited with ${code}: ${stderr.slice(-300) || 'no message'}`));
+            // what tesseract says beside a result ("Detected 12 diacritics") goes to the caller's logger
+            if (onEngineOutput) for (const line of stderr.split('\n')) if (line.trim()) onEngineOutput(line, 'stderr');
             try {
               const { tsv, hocr } = splitNativeOutput(Buffer.concat(out).toString('utf8'));
               resolve(parseTesseractTsv(tsv, parseHocrRowHeights(hocr)));

@@ -52,6 +52,11 @@ export interface OcrWorkerOptions {
    * /usr/share/tesseract-ocr/5/tessdata). Default: the @tesseract.js-data packages' 4.0.0_best_int.
    */
   tessdataDir?: string;
+  /**
+   * What the engine itself prints (tesseract's "Detected 12 diacritics", "Empty page!!" …), one call per
+   * line, for the caller's logger; never written to the process's stdout. Default: dropped.
+   */
+  onEngineOutput?: (line: string, stream: 'stdout' | 'stderr') => void;
 }
 
 export type OcrWorkerFactory = (opts: OcrWorkerOptions) => Promise<OcrWorker>;

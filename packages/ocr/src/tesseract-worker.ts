@@ -1,6 +1,7 @@
 // The tesseract.js adapter of the OCR worker port (ocr-worker.ts): tesseract compiled to WASM, run in a
 // worker thread, fully offline.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import tesseract from 'tesseract.js';
 import { DEFAULT_BINARISATION, type Binarisation, type OcrWorker, type OcrWorkerFactory, type TessResult } from './ocr-worker.js';
@@ -22,15 +23,38 @@ function localTessdata(dir: string, langs: string[]): { langPath: string; gzip: 
   throw new Error(`No traineddata for ${langs.join('+')} in ${dir}`);
 }
 
-interface NodeThread { on(ev: 'exit' | 'error', cb: (arg: unknown) => void): void; terminate(): Promise<number> }
+interface NodeThread { on(ev: 'exit' | 'error' | 'message', cb: (arg: unknown) => void): void; terminate(): Promise<number> }
+
+/**
+ * tesseract.js's own worker script, started through a small ES module that first turns the thread's
+ * console into messages: the wasm core prints what tesseract prints (Emscripten binds console.log and
+ * console.error when the module is made, after this ran), and worker-thread output would otherwise
+ * land on the process's stdout beside the JSON logs. tesseract.js ignores messages it does not know.
+ */
+export const TESSERACT_THREAD_URL = (() => {
+  const script = createRequire(import.meta.url).resolve('tesseract.js/src/worker-script/node/index.js');
+  const source = `import { createRequire } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+import { format } from 'node:util';
+const say = (stream) => (...args) => { for (const line of format(...args).split('\\n')) if (line.trim()) parentPort.postMessage({ quireEngineOutput: { stream, line } }); };
+console.log = console.info = console.debug = say('stdout');
+console.warn = console.error = say('stderr');
+createRequire(${JSON.stringify(script)})(${JSON.stringify(script)});
+`;
+  return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
+})();
+
+type EngineOutputMessage = { quireEngineOutput?: { stream: 'stdout' | 'stderr'; line: string } };
 
 let counter = 0;
 
 /** Starts a tesseract.js worker thread, fully offline: local langPath, no cache writes, errors handled. */
-export const createTesseractWorker: OcrWorkerFactory = async ({ languages, psm, tessdataDir }) => {
+export const createTesseractWorker: OcrWorkerFactory = async ({ languages, psm, tessdataDir, onEngineOutput }) => {
   const langs = languages.split('+');
   const { langPath, gzip } = tessdataDir ? localTessdata(tessdataDir, langs) : packagedTessdata(langs);
   const tw = await tesseract.createWorker(langs, tesseract.OEM.LSTM_ONLY, {
+    // node's Worker takes a URL; tesseract.js passes workerPath to it as it is
+    workerPath: TESSERACT_THREAD_URL as unknown as string,
     langPath,
     gzip,
     cacheMethod: 'none',
@@ -38,8 +62,13 @@ export const createTesseractWorker: OcrWorkerFactory = async ({ languages, psm, 
     // Without an errorHandler a rejected job also throws inside the message listener (uncaught).
     errorHandler: () => {},
   });
+  const thread = (tw as unknown as { worker: NodeThread }).worker;
+  thread.on('message', (m) => {
+    const out = (m as EngineOutputMessage | null)?.quireEngineOutput;
+    if (out) onEngineOutput?.(out.line, out.stream);
+  });
   await tw.setParameters({ tessedit_pageseg_mode: String(psm) as tesseract.PSM, user_defined_dpi: '300', ...binarisationParams(DEFAULT_BINARISATION) });
-  return wrap(tw, (tw as unknown as { worker: NodeThread }).worker);
+  return wrap(tw, thread);
 };
 
 // tesseract 5's `thresholding_method`; tesseract.js's parameter type does not list it

@@ -1,5 +1,5 @@
 import { QuireError } from '@quire/core';
-import type { OcrPass, OcrWorker, OcrWorkerFactory, TessResult } from './ocr-worker.js';
+import type { OcrWorkerOptions, OcrPass, OcrWorker, OcrWorkerFactory, TessResult } from './ocr-worker.js';
 
 interface Job {
   image: Uint8Array;
@@ -13,6 +13,7 @@ export interface WorkerPoolOptions {
   size: number;
   factory: OcrWorkerFactory;
   languages: string;
+  onEngineOutput?: OcrWorkerOptions['onEngineOutput'];
   psm: number;
   tessdataDir?: string;
   /** A recognition running longer than this is treated as a hung worker (killed, replaced, retried once). */
@@ -48,7 +49,7 @@ export class WorkerPool {
   }
 
   private workerOptions() {
-    return { languages: this.opts.languages, psm: this.opts.psm, tessdataDir: this.opts.tessdataDir };
+    return { languages: this.opts.languages, psm: this.opts.psm, tessdataDir: this.opts.tessdataDir, onEngineOutput: this.opts.onEngineOutput };
   }
 
   recognize(image: Uint8Array, pass?: OcrPass): Promise<TessResult> {

@@ -34,3 +34,18 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
   if (options.returnHtml) out.html = renderHtml(blocks, options);
   return out;
 }
+
+/**
+ * Each page's markdown (the blocks of `markdown` that sit on that page, joined the same way), for
+ * live per-page results. Pages without content give an empty string.
+ */
+export function renderPageMarkdown(doc: Document, options: RenderOptions = {}): { page: number; markdown: string }[] {
+  if (!hasAllIds(doc)) assignIds(doc);
+  const byPage = new Map<number, ReturnType<typeof buildBlocks>>();
+  for (const b of buildBlocks(doc, options)) {
+    const list = byPage.get(b.page);
+    if (list) list.push(b);
+    else byPage.set(b.page, [b]);
+  }
+  return doc.pages.map((p) => ({ page: p.number, markdown: joinBlocks(byPage.get(p.number) ?? [], (b) => b.md) }));
+}

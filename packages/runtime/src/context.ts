@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { FsBlobStore, S3BlobStore, openMetadataStore, type BlobStore, type MetadataStore } from '@quire/storage';
-import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@quire/queue';
+import { BullMqJobQueue, InProcessJobEventBus, InProcessJobQueue, RedisJobEventBus, type JobEventBus, type JobQueue } from '@quire/queue';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics } from './metrics.js';
@@ -17,6 +17,8 @@ export interface QuireContext {
   store: MetadataStore;
   blobs: BlobStore;
   queue: JobQueue;
+  /** Live job events (GET /job/{id}/events): in memory embedded, Redis pub/sub in the fleet. */
+  events: JobEventBus;
   limiter: RateLimiter;
   /** Closes connections in reverse order of opening. Idempotent. */
   close(): Promise<void>;
@@ -61,6 +63,10 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       ? new BullMqJobQueue({ redisUrl: config.redisUrl!, prefix: config.queuePrefix, onError: (e, where) => log.warn({ err: e, where }, 'queue error') })
       : new InProcessJobQueue({ onError: (e, c) => log.warn({ err: e, queue: c.queue, jobId: c.msg.jobId, dropped: c.dropped }, 'queue handler error') });
     closers.push(() => queue.close());
+    const events: JobEventBus = config.mode === 'distributed'
+      ? new RedisJobEventBus({ redisUrl: config.redisUrl!, prefix: config.queuePrefix, onError: (e, where) => log.warn({ err: e, where }, 'job event bus error') })
+      : new InProcessJobEventBus();
+    closers.push(() => events.close());
     const limiter: RateLimiter = config.mode === 'distributed'
       // Leases batches of tokens so a busy key does not pay a Redis round trip on every request.
       ? new LeasingRateLimiter(new RedisRateLimiter({ redis: config.redisUrl!, prefix: config.queuePrefix }))
@@ -69,7 +75,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     const metrics = new Metrics(() => queue.depth());
     let closed: Promise<void> | undefined;
     return {
-      config, log, metrics, store, blobs, queue, limiter,
+      config, log, metrics, store, blobs, queue, events, limiter,
       close: () => (closed ??= (async () => {
         for (const c of closers.reverse()) await c().catch((e) => log.warn({ err: e }, 'close failed'));
       })()),

@@ -3,7 +3,7 @@ import type { Document, FigureElement } from '@quire/core';
 import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import type { LanguageModel } from '@quire/models';
-import { renderExtraction } from '@quire/render';
+import { renderExtraction, renderPageMarkdown } from '@quire/render';
 import { safeFetch } from '@quire/runtime';
 import { jsonPieceStream, defineJobHandler, type JobContext, type NewArtifactSpec } from '@quire/jobs';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
@@ -46,6 +46,9 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
     returnHtml: req.return_html,
     wordsAsJson: true, // the result is only serialized (jsonPieceStream writes it page by page)
   });
+  // Pages are final only once the whole document was laid out (headers, footers and tables across pages
+  // are decided then), so live page results go out here, together, rather than as each page is read.
+  await ctx.pagesReady(renderPageMarkdown(doc, { includeDescriptions: req.figure_description, detectSelections: req.detect_selections }));
   const processed = doc.pages.length;
   const failedPages = doc.pages.filter((p) => p.error).map((p) => ({ page: p.number, code: p.error!.code, message: p.error!.message }));
   const result: Record<string, unknown> = { ...(storage ? { extraction_id: job.id } : {}), ...output };

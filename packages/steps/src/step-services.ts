@@ -37,7 +37,7 @@ export function createStepServices({ config, log, metrics }: { config: Config; l
   let pool: Promise<OcrPool> | undefined;
   const ocr: OcrEngine = {
     recognize: async (image: Uint8Array, page: { number: number; widthPt: number; heightPt: number }): Promise<RawPage> => {
-      pool ??= createOcrPool(ocrPoolOptions(config));
+      pool ??= createOcrPool(ocrPoolOptions(config, log));
       return (await pool).recognize(image, page);
     },
   };
@@ -60,8 +60,12 @@ export function createStepServices({ config, log, metrics }: { config: Config; l
 }
 
 /** The OCR pool the configuration asks for (created on the first page that needs OCR). */
-export function ocrPoolOptions(config: Config): Parameters<typeof createOcrPool>[0] {
-  return { size: config.ocrWorkers, engine: config.ocrEngine, tesseractPath: config.tesseractPath, tessdataDir: config.ocrTessdataDir };
+export function ocrPoolOptions(config: Config, log?: Logger): Parameters<typeof createOcrPool>[0] {
+  return {
+    size: config.ocrWorkers, engine: config.ocrEngine, tesseractPath: config.tesseractPath, tessdataDir: config.ocrTessdataDir,
+    // tesseract's own chatter ("Detected 12 diacritics") is a debug line of ours, never raw stdout
+    ...(log ? { onEngineOutput: (line: string, stream: 'stdout' | 'stderr') => log.debug({ engine: config.ocrEngine, stream, line }, 'ocr engine output') } : {}),
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { errorHandler, unmatchedRoute, wrongMethodOnPublicRoute } from './http/e
 import { RouteTable, type MountedRoute } from './http/route-table.js';
 import { jobIdGuard } from './http/path-ids.js';
 import { requestContext } from './http/request-context.js';
-import { authenticate, rateLimit } from './http/auth.js';
+import { authenticate, eventStreamCredentials, rateLimit } from './http/auth.js';
 import { recordedExamples, routeDocs } from './route-docs.js';
 import { routeIndex } from './http/route-index.js';
 import { docsRoutes } from './routes/docs.js';
@@ -12,6 +12,7 @@ import { operationsRoutes } from './routes/operations.js';
 import { extractRoutes } from './routes/extract.js';
 import { formRoutes } from './routes/forms.js';
 import { jobRoutes } from './routes/jobs.js';
+import { jobEventRoutes } from './routes/job-events.js';
 import { resultRoutes } from './routes/results.js';
 import { usageRoutes } from './routes/usage.js';
 import { tablesRoutes } from './routes/tables.js';
@@ -47,6 +48,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
   ];
   app.use(routeIndex(publicModules));
   app.use(wrongMethodOnPublicRoute(new RouteTable(publicModules)));
+  app.use(eventStreamCredentials);
   app.use(authenticate(deps.store, deps.config.authCacheMs));
   app.use(rateLimit(deps.limiter, deps.config.rateLimitPerMinute));
   app.use(express.json({ limit: '5mb', type: ['application/json', 'application/*+json'] }));
@@ -55,6 +57,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     extractRoutes,
     formRoutes,
     jobRoutes,
+    jobEventRoutes,
     resultRoutes,
     pageImageRoutes,
     usageRoutes,

@@ -1,5 +1,5 @@
 import type { BlobStore, MetadataStore } from '@quire/storage';
-import type { JobQueue } from '@quire/queue';
+import type { JobEventBus, JobQueue } from '@quire/queue';
 import type { Config, Logger, Metrics, RateLimiter } from '@quire/runtime';
 import type { JobService } from '@quire/jobs';
 import type { Readable } from 'node:stream';
@@ -18,6 +18,8 @@ export interface GatewayDeps {
   store: MetadataStore;
   blobs: BlobStore;
   queue: JobQueue;
+  /** Live job events, followed by GET /job/{id}/events. */
+  events: JobEventBus;
   jobs: JobService;
   limiter: RateLimiter;
   log: Logger;

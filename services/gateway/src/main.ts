@@ -20,7 +20,7 @@ server.listen(config.port, config.host, () => {
 });
 // Retention in the fleet: every deployment has a gateway, so the gateways sweep; with several replicas
 // one of them runs each round (RetentionSweeper's advisory lock, docs/decisions.md "Platform").
-const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log);
+const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log, ctx.jobs.events);
 sweeper.start(config.sweepIntervalSeconds * 1000);
 
 let stopping: Promise<void> | undefined;

@@ -1,1 +1,1 @@
-export { parse } from './parse-docx.js';
+export { parse, countDocxPages, type DocxPartReader } from './parse-docx.js';

@@ -14,14 +14,17 @@ const MIME: Record<string, string> = {
   emf: 'image/emf', wmf: 'image/wmf', svg: 'image/svg+xml', webp: 'image/webp',
 };
 
-async function mainPart(zip: SafeZip): Promise<string> {
+/** What the body walk reads from the container: entry text by name (a SafeZip, or entries read by range). */
+export type DocxPartReader = Pick<SafeZip, 'text' | 'has'>;
+
+async function mainPart(zip: DocxPartReader): Promise<string> {
   const rels = parseRels(await zip.text('_rels/.rels'), '');
   for (const r of rels.values()) if (r.type.endsWith('/officeDocument') && zip.has(r.target)) return r.target;
   if (zip.has('word/document.xml')) return 'word/document.xml';
   throw new QuireError('FILE_003', 'File corrupted: DOCX without word/document.xml');
 }
 
-async function readPart(zip: SafeZip, name: string): Promise<{ root: X; rels: Rels } | undefined> {
+async function readPart(zip: DocxPartReader, name: string): Promise<{ root: X; rels: Rels } | undefined> {
   const xml = await zip.text(name);
   if (xml === undefined) return undefined;
   let root: X | undefined;
@@ -48,12 +51,7 @@ interface Note { type: 'footnote' | 'endnote'; id: string; symbol: string; page:
 export const parse: DocumentParser = async (bytes, options = {}) => {
   const limits = resolveLimits(options);
   const zip = await openSafeZip(bytes, limits);
-  const name = await mainPart(zip);
-  const main = (await readPart(zip, name))!;
-  const body = child(main.root, 'body');
-  if (!body) throw new QuireError('FILE_003', 'File corrupted: word/document.xml has no body');
-  const styles = readStyles(await zip.text(relOfType(main.rels, 'styles')?.target ?? 'word/styles.xml'));
-  const numbering = new Numbering(await zip.text(relOfType(main.rels, 'numbering')?.target ?? 'word/numbering.xml'));
+  const { main, body, styles, numbering } = await readMain(zip);
 
   const notes = new Map<string, Note>();
   let pendingRefs: Note[] = [];
@@ -69,8 +67,7 @@ export const parse: DocumentParser = async (bytes, options = {}) => {
     pendingRefs.push(note);
     return note.symbol;
   };
-  const hasRendered = [...descendantsNamed(body, 'lastRenderedPageBreak')].length > 0;
-  const env: BodyEnv = { rels: main.rels, maxDepth: limits.maxXmlDepth, styles, numbering, noteRef, mode: hasRendered ? 'rendered' : 'explicit', sectionTypes: sectionTypes(body) };
+  const env: BodyEnv = { rels: main.rels, maxDepth: limits.maxXmlDepth, styles, numbering, noteRef, mode: pageMode(body), sectionTypes: sectionTypes(body) };
   walker = new BodyWalker(env);
   walker.onElement = (el) => {
     if (el.kind === 'text') for (const n of pendingRefs) if (!n.refs.includes(el)) n.refs.push(el);
@@ -115,6 +112,32 @@ export const parse: DocumentParser = async (bytes, options = {}) => {
   for (let i = 0; i < doc.pages.length; i++) await options.onPage?.(i + 1, doc.pages.length);
   return doc;
 };
+
+async function readMain(zip: DocxPartReader) {
+  const main = (await readPart(zip, await mainPart(zip)))!;
+  const body = child(main.root, 'body');
+  if (!body) throw new QuireError('FILE_003', 'File corrupted: word/document.xml has no body');
+  const styles = readStyles(await zip.text(relOfType(main.rels, 'styles')?.target ?? 'word/styles.xml'));
+  const numbering = new Numbering(await zip.text(relOfType(main.rels, 'numbering')?.target ?? 'word/numbering.xml'));
+  return { main, body, styles, numbering };
+}
+
+const pageMode = (body: X) => ([...descendantsNamed(body, 'lastRenderedPageBreak')].length > 0 ? 'rendered' as const : 'explicit' as const);
+
+/**
+ * The document's page count exactly as `parse` numbers its pages (the same body walk, without reading
+ * headers, notes or pictures): what intake validates a `pages` range against and quotes credits by, so
+ * a page the extraction will produce is never refused as outside the document.
+ */
+export async function countDocxPages(zip: DocxPartReader, options: { maxXmlDepth?: number } = {}): Promise<number> {
+  const { main, body, styles, numbering } = await readMain(zip);
+  const walker = new BodyWalker({
+    rels: main.rels, maxDepth: options.maxXmlDepth ?? resolveLimits().maxXmlDepth, styles, numbering,
+    noteRef: () => '', mode: pageMode(body), sectionTypes: sectionTypes(body),
+  });
+  walker.blocks(kids(body));
+  return Math.max(1, walker.page);
+}
 
 /** Header or footer parts referenced by the section properties, each read once, in order, without repeats. */
 async function furniture(zip: SafeZip, body: X, rels: Rels, kind: 'Header' | 'Footer', env: BodyEnv, figures: { pending: PendingFigure; rels: Rels }[]): Promise<Element[]> {

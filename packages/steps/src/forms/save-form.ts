@@ -33,6 +33,7 @@ export async function saveForm(ctx: JobContext<FormKind>, src: FormSource, opera
     result: {
       form_id: job.id,
       page_count: src.pageCount,
+      pages_processed: processed,
       pdf_url: `${job.request.base_url}/results/${job.id}/pdf`,
       form_fields: toSpecFormCells(run.cells.filter(onRequestedPages(src))),
       ...run.counts,

@@ -56,6 +56,21 @@ export function authenticate(store: MetadataStore, cacheTtlMs = 0): RequestHandl
   };
 }
 
+const EVENT_STREAM_PATH = /^\/job\/[^/]+\/events\/?$/;
+
+/**
+ * Browsers cannot set headers on an EventSource, so GET /job/{id}/events (that route only) also takes
+ * the key as `?api_key=` or `Authorization: Bearer`; it becomes the x-api-key header that
+ * authenticate() reads. The request log records the path without its query, so the key is never logged.
+ */
+export const eventStreamCredentials: RequestHandler = (req, _res, next) => {
+  if (req.method !== 'GET' || req.header('x-api-key') || !EVENT_STREAM_PATH.test(req.path)) return next();
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '')?.[1];
+  const key = typeof req.query.api_key === 'string' ? req.query.api_key : bearer;
+  if (key) req.headers['x-api-key'] = key;
+  next();
+};
+
 /** Per-key token bucket; 429 GENERAL_004 with Retry-After. */
 export function rateLimit(limiter: RateLimiter, defaultPerMinute: number): RequestHandler {
   return async (req, res, next) => {

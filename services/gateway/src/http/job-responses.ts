@@ -52,6 +52,7 @@ const ACCEPTED_MESSAGE: Record<string, string> = {
 
 /** 202 for async; otherwise waits (bounded) and answers with the result or the job's error. */
 export async function respondWithJob(req: Request, res: Response, deps: GatewayDeps, job: JobSummary, isAsync: boolean, extra: Record<string, unknown> = {}): Promise<void> {
+  res.locals.jobId = job.id; // the request log line names the job it made
   if (isAsync) {
     res.status(202).json({
       job_id: job.id, status: 'pending', message: `${ACCEPTED_MESSAGE[job.kind] ?? 'Job accepted'}; poll GET /job/${job.id} for the result`,

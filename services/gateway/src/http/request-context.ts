@@ -39,7 +39,14 @@ export function requestContext(log: Logger, metrics: Metrics): RequestHandler {
     const seconds = (performance.now() - req.startedAt) / 1000;
     const route = (req.route?.path as string | undefined) ?? 'unmatched';
     observer(req.method, route, this.statusCode).observe(seconds);
-    if (log.isLevelEnabled('info')) log.info({ requestId: req.id, method: req.method, path: req.path, status: this.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+    if (log.isLevelEnabled('info')) {
+      // which organization and which job: the job a route made (res.locals.jobId) or the one its path names
+      const jobId = (this.locals.jobId as string | undefined) ?? req.params?.jobId ?? req.params?.fileId;
+      log.info({
+        requestId: req.id, method: req.method, path: req.path, status: this.statusCode, ms: Math.round(seconds * 1000),
+        ...(req.org ? { orgId: req.org.id } : {}), ...(jobId ? { jobId } : {}),
+      }, 'request');
+    }
   }
   return (req, res, next) => {
     req.startedAt = performance.now();

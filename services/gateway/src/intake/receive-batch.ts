@@ -4,6 +4,7 @@ import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
 import { abandonedWith, download, setField, type ReceivedRequest } from './receive-document.js';
 import { readMultipart } from './read-multipart.js';
+import { baseUrl } from '../http/job-responses.js';
 
 const MAX_BATCH_INPUTS = 50;
 const FILE_FIELDS = new Set(['file', 'files', 'files[]']);
@@ -30,7 +31,7 @@ export async function receiveBatch(req: Request, deps: GatewayDeps, orgId: strin
     const signal = abandonedWith(req);
     for (const url of urls as string[]) {
       const childId = randomUUID();
-      inputs.push({ childId, ...(await download(url, deps, `${orgId}/${childId}/`, signal)) });
+      inputs.push({ childId, ...(await download(url, deps, `${orgId}/${childId}/`, signal, baseUrl(req, deps))) });
     }
     if (!inputs.length) throw new QuireError('REQ_001', 'No files or URLs provided: send files (multipart, field "files") or file_urls');
     return { fields, inputs };

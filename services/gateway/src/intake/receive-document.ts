@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 import { QuireError } from '@quire/core';
 import type { GatewayDeps } from '../deps.js';
+import { baseUrl } from '../http/job-responses.js';
+import { hostedFileForToken, ownHostedFileRef } from './hosted-file.js';
 import { closeAfterAnswer, readMultipart, tooLarge } from './read-multipart.js';
 
 export interface ReceivedRequest {
@@ -26,24 +28,36 @@ export async function receiveDocument(req: Request, deps: GatewayDeps, blobPrefi
       throw new QuireError('REQ_002', 'Send either file or file_url, not both');
     }
     if (typeof fileUrl !== 'string') throw new QuireError('FILE_007', 'Invalid file URL');
-    received.document = await download(fileUrl, deps, blobPrefix, abandonedWith(req));
+    received.document = await download(fileUrl, deps, blobPrefix, abandonedWith(req), baseUrl(req, deps));
   }
   return received;
 }
 
-/** Downloads a file_url to `<blobPrefix>source`; `signal` abandons it (the blob store removes the partial file). */
-export async function download(url: string, deps: GatewayDeps, blobPrefix: string, signal?: AbortSignal): Promise<NonNullable<ReceivedRequest['document']>> {
-  const { body } = await deps.fetchUrl(url, signal);
+/**
+ * Downloads a file_url to `<blobPrefix>source`; `signal` abandons it (the blob store removes the partial
+ * file). One of this service's own /convert URLs (on `ownBase`) is copied from the blob store instead:
+ * its token is checked as GET /files checks it, and no request is made, so no private address is opened.
+ */
+export async function download(url: string, deps: GatewayDeps, blobPrefix: string, signal?: AbortSignal, ownBase?: string): Promise<NonNullable<ReceivedRequest['document']>> {
+  const hosted = ownBase === undefined ? undefined : ownHostedFileRef(url, ownBase);
+  const { body, filename } = hosted ? await hostedFile(deps, hosted.fileId, hosted.token) : { body: (await deps.fetchUrl(url, signal)).body, filename: undefined };
   const key = `${blobPrefix}source`;
   try {
     const { size } = await deps.blobs.put(key, body);
     if (size === 0) throw new QuireError('FILE_004', 'Empty file: the URL returned no content');
-    return { blobKey: key, size, source: 'url', filename: new URL(url).pathname.split('/').pop() || undefined };
+    return { blobKey: key, size, source: 'url', filename: filename ?? (new URL(url).pathname.split('/').pop() || undefined) };
   } catch (e) {
     await deps.blobs.delete(key).catch(() => undefined);
     if (e instanceof QuireError) throw e;
     throw new QuireError('FILE_005', 'Download from URL failed', { reason: (e as Error).message });
   }
+}
+
+async function hostedFile(deps: GatewayDeps, fileId: string, token: string) {
+  const job = await hostedFileForToken(deps, fileId, token);
+  if (!job) throw new QuireError('FILE_005', 'Download from URL failed', { reason: 'this service has no such file, or the token is wrong' });
+  if (job.status === 'expired') throw new QuireError('FILE_005', 'Download from URL failed', { reason: 'the file was removed by the retention policy' });
+  return { body: await deps.blobs.get(String(job.input.blob_key)), filename: typeof job.input.filename === 'string' ? job.input.filename : undefined };
 }
 
 /** Aborts when the client goes away before it has been answered: work done for it would be thrown away. */

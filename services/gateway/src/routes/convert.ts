@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { QuireError } from '@quire/core';
 import type { JobRecord } from '@quire/storage';
@@ -7,8 +7,8 @@ import { receiveDocument } from '../intake/receive-document.js';
 import { inspectReceived } from '../intake/inspect-stored.js';
 import { baseUrl } from '../http/job-responses.js';
 import { sendBlob } from '../http/send-blob.js';
+import { hostedFileForToken, tokenHash } from '../intake/hosted-file.js';
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf', png: 'image/png', jpeg: 'image/jpeg', jpg: 'image/jpeg', tiff: 'image/tiff', webp: 'image/webp', gif: 'image/gif', bmp: 'image/bmp', html: 'text/html',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
@@ -19,8 +19,8 @@ const CONTENT_TYPES: Record<string, string> = {
  * Legacy POST /convert ("upload a file and receive a hosted URL"; shape not shown): the document
  * (multipart `file` or `file_url`) is validated, stored, and recorded as a completed job of kind
  * `convert` so retention removes it like any other input. The answer's `url` is
- * `/files/{file_id}?token=…` — a capability URL valid until retention, usable as `file_url` where the
- * gateway is reachable; `/files/{file_id}` also serves the organization's own key without a token.
+ * `/files/{file_id}?token=…` — a capability URL valid until retention, usable as `file_url` (intake reads
+ * the service's own such URLs from storage: intake/hosted-file.ts); `/files/{file_id}` also serves the organization's own key without a token.
  */
 export function convertRoutes(deps: GatewayDeps): Router {
   const r = Router();
@@ -39,7 +39,7 @@ export function convertRoutes(deps: GatewayDeps): Router {
       const result = { file_id: fileId, url, filename: document.filename ?? null, size: document.size, format: info.format, page_count: info.pageCount, expires_at: expiresAt.toISOString() };
       await deps.store.jobs.create({
         id: fileId, org_id: org.id, key_id: req.apiKey!.id, kind: 'convert', request: {}, credits_reserved: 0, expires_at: expiresAt,
-        input: { blob_key: document.blobKey, filename: document.filename ?? null, size: document.size, format: info.format, token_hash: sha(token) },
+        input: { blob_key: document.blobKey, filename: document.filename ?? null, size: document.size, format: info.format, token_hash: tokenHash(token) },
       });
       await deps.store.jobs.claim(fileId, 60_000);
       await deps.store.jobs.transition(fileId, 'completed', { result, credits_used: 0, pages: 0 });
@@ -61,12 +61,8 @@ export function hostedFileRoutes(deps: GatewayDeps): Router {
   r.get('/files/:fileId', async (req, res, next) => {
     const token = typeof req.query.token === 'string' ? req.query.token : undefined;
     if (token === undefined) return next(); // falls through to the key-authenticated route
-    const job = await deps.store.jobs.get(req.params.fileId).catch(() => undefined);
-    const expected = typeof job?.input?.token_hash === 'string' ? Buffer.from(job.input.token_hash) : undefined;
-    const given = Buffer.from(sha(token));
-    if (!job || job.kind !== 'convert' || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw new QuireError('STORAGE_002', 'File not found', { file_id: req.params.fileId });
-    }
+    const job = await hostedFileForToken(deps, req.params.fileId, token);
+    if (!job) throw new QuireError('STORAGE_002', 'File not found', { file_id: req.params.fileId });
     await serveFile(deps, req, res, job);
   });
   return r;

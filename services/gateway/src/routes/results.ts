@@ -1,8 +1,22 @@
 import { Router } from 'express';
 import { QuireError } from '@quire/core';
+import type { JobRecord } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { storedResultKey } from '../http/job-responses.js';
 import { sendBlob } from '../http/send-blob.js';
+
+/**
+ * Why a job has no result, by its state: a canceled job never will (JOB_002), a failed one says what
+ * failed it (JOB_005 with the job's own error code), only a job still on its way is JOB_004.
+ */
+export function noResultYet(job: Pick<JobRecord, 'id' | 'status' | 'error'>): QuireError {
+  const base = { job_id: job.id, status: job.status };
+  if (job.status === 'canceled') return new QuireError('JOB_002', 'Job was cancelled: it has no result', base);
+  if (job.status === 'failed') {
+    return new QuireError('JOB_005', `Job failed${job.error ? `: ${job.error.message}` : ''}`, { ...base, ...(job.error ? { error_code: job.error.code } : {}) });
+  }
+  return new QuireError('JOB_004', 'Job still processing', base);
+}
 
 /**
  * GET /results/{jobId} (large results; the ?token= of a result URL is single-use),
@@ -19,7 +33,7 @@ export function resultRoutes(deps: GatewayDeps): Router {
   };
   r.get('/results/:jobId', async (req, res) => {
     const job = await ownJob(req.org!.id, req.params.jobId);
-    if (job.status !== 'completed') throw new QuireError(job.status === 'failed' ? 'JOB_005' : 'JOB_004', job.status === 'failed' ? 'Job failed' : 'Job still processing', { job_id: job.id, status: job.status });
+    if (job.status !== 'completed') throw noResultYet(job);
     const token = typeof req.query.token === 'string' ? req.query.token : undefined;
     if (token !== undefined && !(await deps.store.jobs.consumeResultToken(job.id, token))) {
       throw new QuireError('STORAGE_002', 'This result URL was already used; fetch the result with your API key at GET /results/{jobId}', { job_id: job.id });
