@@ -122,6 +122,8 @@ describe('OpenAPI examples, recorded from a real run of every operation', () => 
     await call('getOpenApi', '/openapi.json');
     await call('docsPage', '/docs');
     await call('docsAsset', '/docs/assets/quire-docs.js');
+    await call('playground', '/playground');
+    await call('playgroundAsset', '/playground/app.js');
 
     // extraction, sync and async (with a figure crop), jobs and results
     const extraction = await call('extract', '/extract', { upload: { fields: {}, file: pdf(invoice, 'invoice.pdf') } });
@@ -130,6 +132,8 @@ describe('OpenAPI examples, recorded from a real run of every operation', () => 
     await call('getJob', `/job/${accepted.job_id}`);
     await call('getResult', `/results/${accepted.job_id}`);
     await call('getResultImage', `/results/${accepted.job_id}/images/fig-1.png`);
+    await call('getJobEvents', `/job/${accepted.job_id}/events`);
+    await call('getPageImage', `/results/${accepted.job_id}/pages/1.png?dpi=36`);
 
     // classify and pipelines
     const pipeline = await call('createPipeline', '/pipelines', { json: { name: 'invoices', description: 'Supplier invoices and bills', keywords: ['invoice', 'amount due'] } });

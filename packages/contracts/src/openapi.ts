@@ -188,22 +188,34 @@ function sdkSnippet(r: RouteDoc, ex: RecordedExample): string | undefined {
   if (!method) return undefined;
   let args: string;
   if (r.path.includes(':')) args = JSON.stringify(pathParam(r.path, ex.path, r.path.match(/:(\w+)/)![1]));
-  else if (ex.request?.multipart) {
-    const { file, fields } = ex.request.multipart;
-    const opts = Object.entries(fields).map(([k, v]) => `${k}: ${jsonish(v)}`);
-    args = `{ ${[...(file ? [`file: './${file}'`] : []), ...opts].join(', ')} }`;
+  else if (SOURCE_FIRST.has(method)) {
+    // extract/classify/form calls take the document first (a path, bytes, a URL, or a saved id), then options
+    const multipart = ex.request?.multipart;
+    const fields: Record<string, unknown> = multipart
+      ? Object.fromEntries(Object.entries(multipart.fields).map(([k, v]) => [k, parseJsonish(v)]))
+      : { ...((ex.request?.json ?? {}) as Record<string, unknown>) };
+    const savedId = (['form_id', 'extraction_id'] as const).find((k) => typeof fields[k] === 'string');
+    const source = multipart?.file ? `'./${multipart.file}'` : savedId ? `{ ${savedId}: ${JSON.stringify(fields[savedId])} }` : "'./document.pdf'";
+    if (savedId) delete fields[savedId];
+    const parts = [source];
+    if (method === 'formFill') { parts.push(JSON.stringify(fields.instructions ?? '')); delete fields.instructions; }
+    if (Object.keys(fields).length) parts.push(JSON.stringify(fields));
+    args = parts.join(', ');
   } else args = JSON.stringify(ex.request?.json ?? {}, null, 2);
   return [
-    "import { QuireClient } from '@quire/sdk';",
+    "import { Quire } from '@quire/sdk';",
     '',
-    'const client = new QuireClient({ baseUrl: process.env.QUIRE_URL, apiKey: process.env.QUIRE_API_KEY });',
-    `const result = await client.${method}(${args});`,
+    'const quire = new Quire({ baseUrl: process.env.QUIRE_URL, apiKey: process.env.QUIRE_API_KEY });',
+    `const result = await quire.${method}(${args});`,
   ].join('\n');
 }
 
+/** SDK methods whose first argument is the document (FileInput or a saved extraction/form id). */
+const SOURCE_FIRST = new Set(['extract', 'classify', 'formDetect', 'formFill', 'formClear']);
+
 /** A multipart field as the value the SDK takes (JSON text becomes the object it encodes). */
-function jsonish(v: string): string {
-  try { return JSON.stringify(JSON.parse(v)); } catch { return JSON.stringify(v); }
+function parseJsonish(v: string): unknown {
+  try { return JSON.parse(v); } catch { return v; }
 }
 
 function codeSamples(r: RouteDoc, ex: RecordedExample): { lang: string; label: string; source: string }[] {

@@ -127,6 +127,14 @@ export class Quire {
     return this.transport.bytes(filename === undefined ? imageUrlOrJobId : `/results/${enc(imageUrlOrJobId)}/images/${enc(filename)}`, { signal: call.signal });
   }
 
+  /**
+   * GET /results/{jobId}/pages/{n}.png: page n (1-based) of a job's source document drawn as PNG (PDF and image
+   * sources), at `dpi` (36-300); `of: 'output'` draws the PDF a form fill or clear produced.
+   */
+  downloadPageImage(jobId: string, page: number, o: { dpi?: number; of?: 'source' | 'output' } & Pick<CallOptions, 'signal'> = {}): Promise<Uint8Array> {
+    return this.transport.bytes(`/results/${enc(jobId)}/pages/${page}.png`, { query: { dpi: o.dpi, of: o.of }, signal: o.signal });
+  }
+
   // ---- account ----
 
   usage(query: UsageQuery = {}, call: Pick<CallOptions, 'signal'> = {}): Promise<Usage> { return this.transport.json('GET', '/usage', { query, signal: call.signal }); }

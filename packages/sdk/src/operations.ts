@@ -26,6 +26,7 @@ export const SDK_OPERATIONS = {
   'GET /results/{jobId}': 'getResult',
   'GET /results/{jobId}/pdf': 'downloadPdf',
   'GET /results/{jobId}/images/{filename}': 'downloadImage',
+  'GET /results/{jobId}/pages/{page}.png': 'downloadPageImage',
   'POST /webhook': 'webhookPortal',
   'GET /usage': 'usage',
   'POST /convert': 'convert',

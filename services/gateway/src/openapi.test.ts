@@ -54,7 +54,7 @@ describe('GET /openapi.json document', () => {
     }
     expect(missing).toEqual([]);
     const extract = ops.find((o) => o.operationId === 'extract')!;
-    expect(extract['x-codeSamples']!.find((s) => s.label === '@quire/sdk')!.source).toContain("client.extract({ file: './invoice.pdf' })");
+    expect(extract['x-codeSamples']!.find((s) => s.label === '@quire/sdk')!.source).toContain("quire.extract('./invoice.pdf')");
     expect(extract['x-codeSamples']![0].source).toContain('-F file=@invoice.pdf');
   });
 

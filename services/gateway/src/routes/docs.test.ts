@@ -45,7 +45,7 @@ describe('GET /docs', () => {
   it('serves the document the page renders, with the curl and SDK snippets in each operation', async () => {
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { description?: string }>> };
     expect(doc.paths['/extract'].post.description).toContain('curl -X POST "$QUIRE_URL/extract"');
-    expect(doc.paths['/extract'].post.description).toContain('client.extract(');
-    expect(doc.paths['/job/{jobId}'].get.description).toContain('client.getJob(');
+    expect(doc.paths['/extract'].post.description).toContain('quire.extract(');
+    expect(doc.paths['/job/{jobId}'].get.description).toContain('quire.getJob(');
   });
 });
