@@ -1,5 +1,5 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { dropEmptyGridLines, isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, buildFragments, textOfWords } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
 import { basisRows, columnsOf, leaderSplit } from './tables-text.js';
@@ -54,10 +54,13 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   let xs = positions(v, Math.min(...h.map((r) => r.a)), Math.max(...h.map((r) => r.b)));
   let ys = positions(h, Math.min(...v.map((r) => r.a)), Math.max(...v.map((r) => r.b)));
   if (xs.length < 3 || ys.length < 3) return undefined;
-  const inGrid = words.filter((w) => {
+  const framed = words.filter((w) => {
     const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
     return cx > xs[0] && cx < xs[xs.length - 1] && cy > ys[0] && cy < ys[ys.length - 1];
   });
+  const stub = stubOutsideFrame(xs[0], xs[xs.length - 1], ys, framed, words, geom);
+  if (stub) xs = [stub.x0, ...xs];
+  const inGrid = stub ? [...framed, ...stub.words] : framed;
   const has = (rules: Rule[], p: number, mid: number) => rules.some((r) => Math.abs(r.p - p) <= RULE_TOL && r.a - RULE_TOL <= mid && r.b + RULE_TOL >= mid);
   // a frame with no column rule through any of its text rows (a boxed list, a banded table ruled between
   // rows only) reads its columns from text alignment: left to the borderless detector
@@ -81,7 +84,8 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   }
   for (let r = 1; r < rows; r++) {
     if (virtual.has(ys[r])) continue;
-    for (let c = 0; c < cols; c++) if (!has(h, ys[r], (xs[c] + xs[c + 1]) / 2)) uf.union((r - 1) * cols + c, r * cols + c);
+    // the frame's row rules stop at its edge; a stub column outside it keeps the frame's rows
+    for (let c = stub ? 1 : 0; c < cols; c++) if (!has(h, ys[r], (xs[c] + xs[c + 1]) / 2)) uf.union((r - 1) * cols + c, r * cols + c);
   }
   const drafts = spanDrafts(uf, rows, cols, xs, ys);
   const byIndex = new Map<number, CellDraft>();
@@ -96,9 +100,42 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   // a frame whose every text cell spans the full width has no column rules (a boxed list, a banded table
   // ruled between rows only): its columns come from text alignment, left to the borderless detector
   if (joined.drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
-  const table = tableFromDrafts(joined.drafts, joined.rows, cols, raw, (ws) => textOfWords(ws, geom), 0.95, false, joined.labelRows);
+  const grid = dropEmptyGridLines(joined.drafts, joined.rows, cols, joined.labelRows);
+  const table = tableFromDrafts(grid.drafts, grid.rows, grid.cols, raw, (ws) => textOfWords(ws, geom), 0.95, false, grid.leadingRows);
   table.extra = { source: 'ruled' };
   return { table, words: new Set(inGrid) };
+}
+
+/**
+ * Row labels set left of a ruled frame (a stub column outside the rules): one fragment per grid row just
+ * left of the frame, in ≥ 2 rows that hold text inside the frame and in at least half of them, the
+ * fragments aligned on their left or right edges, closer to the frame than 6 ems and no wider than 40 %
+ * of it. Anything else to
+ * their left on the same line (running text beside the table) disqualifies them. Returns the column's
+ * left edge and its words.
+ */
+function stubOutsideFrame(frameX0: number, frameX1: number, ys: number[], framed: readonly RawWord[], words: readonly RawWord[], geom: PageGeom): { x0: number; words: RawWord[] } | undefined {
+  const rowOf = (w: RawWord) => locate(ys, (w.box.y0 + w.box.y1) / 2);
+  const outside = words.filter((w) => w.box.x1 <= frameX0 + 0.002 && rowOf(w) >= 0 && w.direction !== 'ttb' && w.direction !== 'btt');
+  if (outside.length === 0) return undefined;
+  const textRows = new Set(framed.map(rowOf));
+  const labels: { row: number; frag: ReturnType<typeof buildFragments>[number] }[] = [];
+  for (const band of bandsOf(buildFragments(outside, geom))) {
+    const rows = new Set(band.flatMap((f) => f.words.map(rowOf)));
+    if (band.length !== 1 || rows.size !== 1) return undefined;
+    const [row] = rows;
+    if (!textRows.has(row) || labels.some((l) => l.row === row)) return undefined;
+    labels.push({ row, frag: band[0] });
+  }
+  if (labels.length < 2 || labels.length < 0.5 * textRows.size) return undefined;
+  const em = Math.max(...labels.map((l) => l.frag.fontSize)) / geom.width;
+  const lefts = labels.map((l) => l.frag.box.x0), rights = labels.map((l) => l.frag.box.x1);
+  const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
+  if (Math.min(spread(lefts), spread(rights)) > 0.5 * em) return undefined;
+  if (frameX0 - Math.max(...rights) > 6 * em) return undefined;
+  // lines of a text column beside the table are as wide as a column of the page, labels are not
+  if (Math.max(...labels.map((l) => l.frag.box.x1 - l.frag.box.x0)) > 0.4 * (frameX1 - frameX0)) return undefined;
+  return { x0: Math.min(...lefts) - 0.25 * em, words: labels.flatMap((l) => l.frag.words) };
 }
 
 /** Cells as rectangles: each union-find group widened to its bounding rectangle (merging any group caught inside). */

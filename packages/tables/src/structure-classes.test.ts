@@ -1,0 +1,35 @@
+// Table structure failure classes (issue 18) on generated PDFs: each test asserts the full cell grid,
+// the spans and the header cells of the table the extraction finds.
+import type { TableElement } from '@quire/core';
+import { extractDocument } from '@quire/extract';
+import { stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { buildTables } from './build-tables.js';
+import { slotsOf } from './grid.js';
+
+async function tablesOf(pdf: Promise<Uint8Array>): Promise<TableElement[]> {
+  const out = buildTables(await extractDocument(await pdf, 'pdf'), { merge: false, format: 'json' });
+  return out.views.map((v) => v.table);
+}
+
+/** Every grid slot's text; a spanning cell's text in each slot it covers. */
+const gridOf = (t: TableElement) => slotsOf(t).map((row) => row.map((c) => c?.text ?? ''));
+/** Cells with spans: [text, row, col, rowSpan, colSpan] for cells wider or taller than one slot. */
+const spansOf = (t: TableElement) => t.cells.filter((c) => c.rowSpan > 1 || c.colSpan > 1).map((c) => [c.text, c.row, c.col, c.rowSpan, c.colSpan]);
+const headerOf = (t: TableElement) => t.cells.filter((c) => c.isHeader).map((c) => c.text);
+
+describe('table structure classes on generated PDFs', () => {
+  it('keeps row labels set left of a ruled frame as a stub column, and a double rule adds no empty row', async () => {
+    const [t, ...rest] = await tablesOf(stubOutsideFramePdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'Q1', 'Q2', 'Q3'],
+      ['North', '10', '20', '30'],
+      ['South', '20', '40', '60'],
+      ['East', '30', '60', '90'],
+      ['West', '40', '80', '120'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['', 'Q1', 'Q2', 'Q3']);
+  });
+});
