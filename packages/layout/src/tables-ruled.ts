@@ -73,11 +73,25 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   if (virtual.size) ys = [...ys, ...virtual].sort((a, b) => a - b);
   const rows = ys.length - 1, cols = xs.length - 1;
   const uf = new UnionFind(rows * cols);
+  // Rows no column rule crosses (column rules that stop under the header, a banded body) take the
+  // header's columns where their text stands on both sides of a column line and leaves the line free.
+  // A row whose text keeps to one side (a section title), a lone full-width row between ruled rows and
+  // one or two unruled rows closing a ruled table (notes, a source line) span as drawn.
+  const crossed = (r: number) => ruledXs.slice(1, -1).some((x) => has(v, x, (ys[r] + ys[r + 1]) / 2));
+  let lastCrossed = rows - 1;
+  while (lastCrossed >= 0 && !crossed(lastCrossed)) lastCrossed--;
+  const sided = (x: number, y0: number, y1: number) => {
+    const rowWords = inGrid.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy > y0 && cy < y1; });
+    return rowWords.some((w) => w.box.x1 <= x) && rowWords.some((w) => w.box.x0 >= x);
+  };
   for (let r = 0; r < rows; r++) {
     const ymid = (ys[r] + ys[r + 1]) / 2;
     const textRow = virtual.has(ys[r]) || virtual.has(ys[r + 1]);
+    const unruled = !crossed(r) && !(r > lastCrossed && rows - 1 - lastCrossed <= 2 && lastCrossed >= 0) &&
+      ((r > 0 && !crossed(r - 1)) || (r + 1 < rows && !crossed(r + 1)));
     for (let c = 1; c < cols; c++) {
       if (has(v, xs[c], ymid)) continue;
+      if (unruled && !virtualCols.has(xs[c]) && sided(xs[c], ys[r], ys[r + 1]) && !spansTextColumnBreak(xs[c], ys[r], ys[r + 1], true, ruledXs, v, inGrid, geom)) continue;
       if (virtualCols.has(xs[c]) && !spansTextColumnBreak(xs[c], ys[r], ys[r + 1], textRow, ruledXs, v, inGrid, geom)) continue;
       uf.union(r * cols + c - 1, r * cols + c);
     }

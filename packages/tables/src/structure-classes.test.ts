@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { headerOnlyColumnRulesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -31,5 +31,20 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['', 'Q1', 'Q2', 'Q3']);
+  });
+
+  it('takes body columns from the header\'s column rules and the text\'s alignment when the rules stop under the header', async () => {
+    const [t, ...rest] = await tablesOf(headerOnlyColumnRulesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Item', 'Qty', 'Unit price', 'Amount'],
+      ['Paper, A4, 500 sheets', '12', '4.50', '54.00'],
+      ['Toner cartridge', '2', '61.00', '122.00'],
+      ['Stapler', '3', '7.25', '21.75'],
+      ['Envelopes C5', '10', '0.90', '9.00'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Item', 'Qty', 'Unit price', 'Amount']);
   });
 });
