@@ -2,7 +2,7 @@ import type { RawPage, RawWord, TableElement } from '@quire/core';
 import { dropEmptyGridLines, isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, buildFragments, textOfWords } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
-import { basisRows, columnsOf, leaderSplit } from './tables-text.js';
+import { attachBullets, basisRows, columnsOf, leaderSplit } from './tables-text.js';
 import type { PageGeom } from './types.js';
 
 export interface TableResult {
@@ -217,14 +217,14 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
  * "Female", none between each group's sub-columns) hold several text columns in one grid column. A grid
  * column is cut at the whitespace gaps its text lines share, taken from its fullest lines (as for
  * borderless tables) when ≥ 3 lines, and ≥ 30 % of its lines, hold two or more fragments. Dot leaders
- * count as whitespace.
+ * count as whitespace; a bullet and the text it marks are one fragment.
  */
 function textColumnBreaks(xs: number[], words: readonly RawWord[], geom: PageGeom): Set<number> {
   const out = new Set<number>();
   for (let c = 0; c + 1 < xs.length; c++) {
     const colWords = words.filter((w) => locate(xs, (w.box.x0 + w.box.x1) / 2) === c);
     if (colWords.length < 6) continue;
-    const lines = bandsOf(leaderSplit(buildFragments(colWords, geom).filter((f) => !f.vertical), geom).pieces);
+    const lines = attachBullets(bandsOf(leaderSplit(buildFragments(colWords, geom).filter((f) => !f.vertical), geom).pieces), geom);
     const multi = lines.filter((l) => l.length >= 2).length;
     if (multi < 3 || multi < 0.3 * lines.length) continue;
     const sub = columnsOf(basisRows(lines));

@@ -99,6 +99,28 @@ export function leaderSplit(frags: readonly Frag[], geom: PageGeom): { pieces: F
   return { pieces, origin };
 }
 
+/** Bullet glyphs; dashes and asterisks are left out, as they also stand for a missing value or a note mark. */
+const BULLET = /^[•▪◦‣⁃∙·●○■□►▸]$/;
+
+/**
+ * Lines with each bullet joined to the text it marks (the next fragment on its line, closer than 3 ems),
+ * so a bulleted list inside a cell is one column of text, not a column of bullets beside one of items.
+ */
+export function attachBullets(lines: Frag[][], geom: PageGeom): Frag[][] {
+  return lines.map((line) => {
+    const sorted = [...line].sort((a, b) => a.box.x0 - b.box.x0);
+    const out: Frag[] = [];
+    for (let k = 0; k < sorted.length; k++) {
+      const f = sorted[k], next = sorted[k + 1];
+      if (next && f.words.length === 1 && BULLET.test(f.words[0].text.trim()) && (next.box.x0 - f.box.x1) * geom.width < 3 * Math.max(f.fontSize, next.fontSize)) {
+        out.push(makeFrag([...f.words, ...next.words], geom));
+        k++;
+      } else out.push(f);
+    }
+    return out;
+  });
+}
+
 interface Interval { x0: number; x1: number }
 
 export function columnsOf(rows: Frag[][]): Interval[] {

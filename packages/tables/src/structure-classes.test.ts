@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { headerOnlyColumnRulesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, headerOnlyColumnRulesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -46,5 +46,19 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Item', 'Qty', 'Unit price', 'Amount']);
+  });
+
+  it('keeps bullets in ruled cells with their text: one cell per list, no column of bullets', async () => {
+    const [t, ...rest] = await tablesOf(bulletsInRuledCellsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Plan', 'Includes', 'Price'],
+      ['Starter', '• Single user • Email support • Weekly backups', '9.00'],
+      ['Team', '• Ten users • Phone support • Daily backups', '49.00'],
+      ['Enterprise', '• Unlimited users • Named engineer • Hourly backups', '199.00'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Plan', 'Includes', 'Price']);
   });
 });
