@@ -1,8 +1,8 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
 import { dropEmptyGridLines, isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
-import { bandsOf, buildFragments, textOfWords } from './lines.js';
+import { bandsOf, buildFragments } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
-import { attachBullets, basisRows, columnsOf, leaderSplit } from './tables-text.js';
+import { attachBullets, basisRows, cellText, columnsOf, leaderSplit } from './tables-text.js';
 import type { PageGeom } from './types.js';
 
 export interface TableResult {
@@ -115,7 +115,7 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   // ruled between rows only): its columns come from text alignment, left to the borderless detector
   if (joined.drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
   const grid = dropEmptyGridLines(joined.drafts, joined.rows, cols, joined.labelRows);
-  const table = tableFromDrafts(grid.drafts, grid.rows, grid.cols, raw, (ws) => textOfWords(ws, geom), 0.95, false, grid.leadingRows);
+  const table = tableFromDrafts(grid.drafts, grid.rows, grid.cols, raw, (ws) => cellText(ws, geom), 0.95, false, grid.leadingRows);
   table.extra = { source: 'ruled' };
   return { table, words: new Set(inGrid) };
 }
@@ -187,7 +187,8 @@ function spanDrafts(uf: UnionFind, rows: number, cols: number, xs: number[], ys:
 function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], geom: PageGeom, rowRuled: boolean): Set<number> {
   const out = new Set<number>();
   for (let r = 0; r + 1 < ys.length; r++) {
-    const rowWords = words.filter((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r);
+    // sideways words (column names set bottom-to-top) are not text lines of the row
+    const rowWords = words.filter((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r && w.direction !== 'btt' && w.direction !== 'ttb');
     if (rowWords.length < 3) continue;
     const bands = bandsOf(buildFragments(rowWords, geom));
     if (bands.length < 3) continue;

@@ -121,6 +121,27 @@ export function attachBullets(lines: Frag[][], geom: PageGeom): Frag[][] {
   });
 }
 
+/**
+ * A table cell's text. Words running sideways (a column name set bottom-to-top in a tall header) are read
+ * as their lines run: bottom-to-top lines left to right, each from its bottom word up; top-to-bottom
+ * lines right to left, each from its top word down. Upright words read as on the page.
+ */
+export function cellText(words: readonly RawWord[], geom: PageGeom): string {
+  const up = words.filter((w) => w.direction === 'btt'), down = words.filter((w) => w.direction === 'ttb');
+  const sideways = up.length >= down.length ? up : down;
+  if (sideways.length === 0 || sideways.length * 2 < words.length) return textOfWords(words, geom);
+  const rising = sideways === up;
+  const lines: RawWord[][] = [];
+  for (const w of [...sideways].sort((a, b) => (rising ? a.box.x0 - b.box.x0 : b.box.x1 - a.box.x1))) {
+    const line = lines.find((l) => Math.min(l[0].box.x1, w.box.x1) - Math.max(l[0].box.x0, w.box.x0) > 0.5 * Math.min(l[0].box.x1 - l[0].box.x0, w.box.x1 - w.box.x0));
+    if (line) line.push(w);
+    else lines.push([w]);
+  }
+  const text = lines.map((l) => l.sort((a, b) => (rising ? b.box.y1 - a.box.y1 : a.box.y0 - b.box.y0)).map((w) => w.text).join(' ')).join(' ');
+  const rest = words.filter((w) => w.direction !== (rising ? 'btt' : 'ttb'));
+  return rest.length ? `${textOfWords(rest, geom)} ${text}` : text;
+}
+
 interface Interval { x0: number; x1: number }
 
 export function columnsOf(rows: Frag[][]): Interval[] {

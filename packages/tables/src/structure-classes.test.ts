@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, headerOnlyColumnRulesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, headerOnlyColumnRulesPdf, rotatedHeaderPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -60,5 +60,19 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Plan', 'Includes', 'Price']);
+  });
+
+  it('keeps a column name set bottom-to-top in one header cell, its words in reading order', async () => {
+    const [t, ...rest] = await tablesOf(rotatedHeaderPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['District', 'Total population', 'Urban share', 'Rural share'],
+      ['Northern district', '12,400', '61', '39'],
+      ['Southern district', '9,870', '48', '52'],
+      ['Coastal district', '15,030', '72', '28'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['District', 'Total population', 'Urban share', 'Rural share']);
   });
 });
