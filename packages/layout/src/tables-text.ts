@@ -68,7 +68,7 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     const prev = run[run.length - 1];
     const gap = prev ? top(band) - bottom(prev) : Infinity;
     const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));
-    const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band);
+    const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band) && !blockBelow(run, band, gap);
     if (tableLike(band)) {
       if (!close) flush();
       run.push(band);
@@ -76,6 +76,23 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     else flush();
   }
   flush();
+}
+
+/**
+ * A block set below a table's rows and to the right (an invoice's totals under its last columns): after
+ * ≥ 3 records (rows filling the first column and ≥ 2 more), a gap wider than 1.5 × every gap between
+ * them, and a band of two fragments (a label and an amount ending at the run's right edge) in its right half.
+ */
+function blockBelow(run: Frag[][], band: Frag[], gap: number): boolean {
+  if (run.length < 3 || band.length !== 2) return false;
+  const gaps = run.slice(1).map((b, i) => top(b) - bottom(run[i]));
+  if (gap <= 1.5 * Math.max(...gaps, 0)) return false;
+  const left = Math.min(...run.flat().map((f) => f.box.x0)), right = Math.max(...run.flat().map((f) => f.box.x1));
+  // the rows above are records that fill the first column and several more; the block keeps to the right half
+  const records = run.slice(-3).every((b) => b.length >= 3 && Math.min(...b.map((f) => f.box.x0)) < left + (right - left) / 4);
+  // label and amount, the amount ending at the table's right edge (a centred section title does not)
+  const flush = Math.abs(Math.max(...band.map((f) => f.box.x1)) - right) <= band[1].box.y1 - band[1].box.y0;
+  return records && flush && Math.min(...band.map((f) => f.box.x0)) > left + (right - left) / 2;
 }
 
 /**
@@ -184,10 +201,25 @@ export function basisRows(rows: Frag[][]): Frag[][] {
   return basis.length >= 2 ? basis : multi;
 }
 
-function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
-  const body = rows.slice(1).filter((b) => b.length >= 2);
-  const cols = columnsOf(basisRows(body.length >= 2 ? rows.slice(1) : rows));
+/**
+ * A fragment whose words each lie inside one column, in two or more columns, is cut into one piece per
+ * column: narrow adjacent columns ("Disc.%", "Taxes") can leave a gap the line builder reads as a word
+ * space. A fragment with a word outside the columns (a header centred over several) stays whole.
+ */
+function splitAtColumns(f: Frag, cols: readonly Interval[], geom: PageGeom): Frag[] {
+  if (f.words.length < 2) return [f];
+  const colOf = f.words.map((w) => cols.findIndex((c) => w.box.x0 >= c.x0 - 1e-6 && w.box.x1 <= c.x1 + 1e-6));
+  if (colOf.some((c) => c < 0) || new Set(colOf).size < 2) return [f];
+  const groups = new Map<number, RawWord[]>();
+  f.words.forEach((w, k) => groups.set(colOf[k], [...(groups.get(colOf[k]) ?? []), w]));
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, ws]) => makeFrag(ws, geom));
+}
+
+function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
+  const body = found.slice(1).filter((b) => b.length >= 2);
+  const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
   if (cols.length < 2) return undefined;
+  const rows = found.map((row) => row.flatMap((f) => splitAtColumns(f, cols, geom)));
   const spanOf = (f: Frag): [number, number] => {
     let c0 = -1, c1 = -1;
     cols.forEach((c, i) => {
@@ -241,5 +273,5 @@ function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: P
   const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
   const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
-  return { table, frags: new Set(rows.flat()) };
+  return { table, frags: new Set(found.flat()) };
 }

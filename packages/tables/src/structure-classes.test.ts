@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, headerOnlyColumnRulesPdf, rotatedHeaderPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -74,5 +74,22 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['District', 'Total population', 'Urban share', 'Rural share']);
+  });
+
+  it('stops invoice line items before the totals block and keeps narrow adjacent columns apart', async () => {
+    const [t, totals, ...rest] = await tablesOf(invoiceLineItemsPdf());
+    expect(rest).toHaveLength(0);
+    // the totals block stands apart: at most a label/amount table of its own
+    expect(gridOf(totals)).toEqual([['Untaxed amount', '1,908.00'], ['Tax 15%', '286.20'], ['Total', '2,194.20']]);
+    expect(gridOf(t)).toEqual([
+      ['Description', 'Qty', 'Unit price', 'Disc.%', 'Taxes', 'Amount'],
+      ['Consulting, March', '12', '95.00', '10', '15%', '1,026.00'],
+      ['Travel expenses', '1', '240.00', '0', '15%', '240.00'],
+      ['Software licence', '3', '120.00', '5', '15%', '342.00'],
+      ['Support retainer', '1', '300.00', '0', '15%', '300.00'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Description', 'Qty', 'Unit price', 'Disc.%', 'Taxes', 'Amount']);
   });
 });
