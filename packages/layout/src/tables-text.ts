@@ -58,8 +58,10 @@ function gutterStrips(frags: Frag[], vRules: readonly Rule[]): Frag[][] {
 function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, origin: Map<Frag, Frag>, out: { table: TableElement; frags: Set<Frag> }[]): void {
   const bands = bandsOf(pieces);
   let run: Frag[][] = [];
+  let above: Frag[] | undefined; // the band just before the run started
   const flush = () => {
     while (run.length && run[run.length - 1].length < 2) run.pop();
+    if (run.length >= 3 && above && groupTitleAbove(above, run)) run.unshift(above);
     const t = run.length >= 3 ? runTable(run, hRules, raw, geom) : undefined;
     if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
     run = [];
@@ -70,12 +72,29 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));
     const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band) && !blockBelow(run, band, gap);
     if (tableLike(band)) {
-      if (!close) flush();
+      if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
     } else if (run.length && close && band.length === 1 && wordCount(band[0]) <= 6) run.push(band);
-    else flush();
+    else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * A title over the group headers of a borderless table ("Annual sales" over "First half", "Second half"):
+ * a single fragment of ≤ 6 words just above the run (within two line heights), when the run's first line
+ * leaves the first column empty (it starts right of the run's left edge) and the title lies within that
+ * line's extent, centred on it (within 10 % of its width).
+ */
+function groupTitleAbove(band: Frag[], run: Frag[][]): boolean {
+  if (band.length !== 1 || wordCount(band[0]) > 6) return false;
+  const first = run[0], f = band[0];
+  if (top(first) - bottom(band) > 2 * lineHeight(band)) return false;
+  const left = Math.min(...run.flat().map((g) => g.box.x0));
+  const x0 = Math.min(...first.map((g) => g.box.x0)), x1 = Math.max(...first.map((g) => g.box.x1));
+  if (x0 - left < 2 * lineHeight(first)) return false;
+  if (f.box.x0 < x0 || f.box.x1 > x1) return false;
+  return Math.abs((f.box.x0 + f.box.x1) / 2 - (x0 + x1) / 2) <= 0.1 * (x1 - x0);
 }
 
 /**
@@ -215,12 +234,51 @@ function splitAtColumns(f: Frag, cols: readonly Interval[], geom: PageGeom): Fra
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, ws]) => makeFrag(ws, geom));
 }
 
+/**
+ * Column spans with group headers: above the first row that fills the first column, a fragment of two
+ * or more words — or one over several columns' content — centred over a run of ≥ 2 consecutive columns
+ * whose sub-columns the line below names (labels in two or more of them)
+ * (the narrowest such run: its centre within 10 % of the run's width of the run's centre, the run
+ * bounded by the middles of the gaps around it, the fragment inside the gaps) spans them all, even where
+ * it touches only one column's text ("First half" over Q1 and Q2). A header that would take a column
+ * another fragment of its line holds keeps its own columns.
+ */
+function groupHeaderSpans(rows: Frag[][], cols: readonly Interval[], spanOf: (f: Frag) => [number, number]): (f: Frag) => [number, number] {
+  const firstRecord = rows.findIndex((row) => row.some((f) => spanOf(f)[0] === 0));
+  const widened = new Map<Frag, [number, number]>();
+  const label = /\p{L}|^\d{4}$/u;
+  for (const [i, f] of rows.slice(0, Math.max(0, firstRecord)).flatMap((row, i) => row.map((g) => [i, g] as const))) {
+    const [a0, b0] = spanOf(f);
+    const cx = (f.box.x0 + f.box.x1) / 2;
+    let best: [number, number] | undefined;
+    for (let a = 0; a <= a0; a++) {
+      for (let b = Math.max(b0, a + 1); b < cols.length; b++) {
+        const lo = a > 0 ? cols[a - 1].x1 : -Infinity, hi = b + 1 < cols.length ? cols[b + 1].x0 : Infinity;
+        if (f.box.x0 < lo || f.box.x1 > hi) continue;
+        const left = a > 0 ? (cols[a - 1].x1 + cols[a].x0) / 2 : cols[a].x0, right = b + 1 < cols.length ? (cols[b].x1 + cols[b + 1].x0) / 2 : cols[b].x1;
+        if (Math.abs(cx - (left + right) / 2) > 0.1 * (right - left)) continue;
+        if (!best || b - a < best[1] - best[0]) best = [a, b];
+      }
+    }
+    // a group's sub-columns are named in the line below: labels in two or more of its columns
+    const named = best && new Set(rows[i + 1].filter((g) => label.test(g.text.trim())).map((g) => spanOf(g)[0]).filter((c) => c >= best![0] && c <= best![1])).size >= 2;
+    if (best && named && (f.words.length >= 2 || b0 > a0)) widened.set(f, best);
+  }
+  // a group header claiming a column another fragment of its line holds is not centred over a group
+  for (const row of rows) {
+    const ws = row.map((f) => ({ f, span: widened.get(f) ?? spanOf(f) }));
+    const clash = ws.filter((x) => widened.has(x.f) && ws.some((y) => y !== x && x.span[0] <= y.span[1] && y.span[0] <= x.span[1]));
+    for (const x of clash) widened.delete(x.f);
+  }
+  return (f) => widened.get(f) ?? spanOf(f);
+}
+
 function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
   if (cols.length < 2) return undefined;
   const rows = found.map((row) => row.flatMap((f) => splitAtColumns(f, cols, geom)));
-  const spanOf = (f: Frag): [number, number] => {
+  const contentSpanOf = (f: Frag): [number, number] => {
     let c0 = -1, c1 = -1;
     cols.forEach((c, i) => {
       if (Math.min(c.x1, f.box.x1) - Math.max(c.x0, f.box.x0) > 0) { if (c0 < 0) c0 = i; c1 = i; }
@@ -231,6 +289,7 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
+  const spanOf = groupHeaderSpans(rows, cols, contentSpanOf);
   let used = 0, multi = 0, markers = 0, firstCol = 0;
   for (const row of rows) {
     const set = new Set<number>();

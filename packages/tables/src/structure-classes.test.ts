@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -91,5 +91,23 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Description', 'Qty', 'Unit price', 'Disc.%', 'Taxes', 'Amount']);
+  });
+  it('keeps group headers of a borderless table spanning the columns they are centred over', async () => {
+    const [t, ...rest] = await tablesOf(groupHeadersBorderlessPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'Annual sales', 'Annual sales', 'Annual sales', 'Annual sales'],
+      ['', 'First half', 'First half', 'Second half', 'Second half'],
+      ['Region', 'Q1', 'Q2', 'Q3', 'Q4'],
+      ['North', '120', '135', '140', '152'],
+      ['South', '98', '101', '110', '117'],
+      ['East', '143', '150', '161', '170'],
+      ['West', '87', '90', '95', '99'],
+      ['Central', '102', '108', '111', '121'],
+      ['Islands', '31', '35', '38', '44'],
+    ]);
+    expect(spansOf(t)).toEqual([['Annual sales', 0, 1, 1, 4], ['First half', 1, 1, 1, 2], ['Second half', 1, 3, 1, 2]]);
+    expect(t.headerRows).toBe(3);
+    expect(headerOf(t)).toEqual(['', 'Annual sales', '', 'First half', 'Second half', 'Region', 'Q1', 'Q2', 'Q3', 'Q4']);
   });
 });
