@@ -1,9 +1,9 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { dropEmptyGridLines, isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { dropEmptyGridLines, isDots, isQuantity, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, buildFragments } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
 import { attachBullets, basisRows, cellText, columnsOf, leaderSplit } from './tables-text.js';
-import type { PageGeom } from './types.js';
+import type { Frag, PageGeom } from './types.js';
 
 export interface TableResult {
   table: TableElement;
@@ -191,15 +191,22 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
     const rowWords = words.filter((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r && w.direction !== 'btt' && w.direction !== 'ttb');
     if (rowWords.length < 3) continue;
     const bands = bandsOf(buildFragments(rowWords, geom));
-    if (bands.length < 3) continue;
+    if (bands.length < 2 || (bands.length < 3 && stackedFigureColumns(bands, xs) < 2)) continue;
     const cuts: number[] = [];
     const used = bands.map((band) => {
       const colsUsed = new Set<number>();
       for (const f of band) for (const w of f.words) colsUsed.add(locate(xs, (w.box.x0 + w.box.x1) / 2));
       return colsUsed;
     });
-    // in a grid ruled row by row, several lines in a row are one record with wrapped cells, unless ≥ 3 lines each read as a whole record (first column and more filled)
-    if (rowRuled && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) continue;
+    // in a grid ruled row by row, several lines in a row are one record with wrapped cells, unless ≥ 3
+    // lines each read as a whole record (first column and more filled), or two or more columns hold one
+    // figure on every line (stacked values: each line is a row of its own, as a reader compares them)
+    const stacked = stackedFigureColumns(bands, xs) >= 2;
+    if (rowRuled && !stacked && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) continue;
+    if (stacked) {
+      for (let k = 1; k < bands.length; k++) out.add((Math.max(...bands[k - 1].map((f) => f.box.y1)) + Math.min(...bands[k].map((f) => f.box.y0))) / 2);
+      continue;
+    }
     for (let k = 1; k < bands.length; k++) {
       const colsUsed = used[k];
       if (colsUsed.size >= 2 || colsUsed.has(0)) {
@@ -211,6 +218,19 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
     if (cuts.length >= 2) for (const c of cuts) out.add(c);
   }
   return out;
+}
+
+/** Columns (past the first) holding exactly one figure on every text line of a grid row. */
+function stackedFigureColumns(bands: Frag[][], xs: number[]): number {
+  let n = 0;
+  for (let c = 1; c + 1 < xs.length; c++) {
+    const ok = bands.every((band) => {
+      const inCol = band.flatMap((f) => f.words).filter((w) => locate(xs, (w.box.x0 + w.box.x1) / 2) === c);
+      return inCol.length > 0 && isQuantity(inCol.map((w) => w.text).join(' '));
+    });
+    if (ok) n++;
+  }
+  return n;
 }
 
 /**

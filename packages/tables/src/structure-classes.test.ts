@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -109,5 +109,23 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([['Annual sales', 0, 1, 1, 4], ['First half', 1, 1, 1, 2], ['Second half', 1, 3, 1, 2]]);
     expect(t.headerRows).toBe(3);
     expect(headerOf(t)).toEqual(['', 'Annual sales', '', 'First half', 'Second half', 'Region', 'Q1', 'Q2', 'Q3', 'Q4']);
+  });
+
+  it('reads stacked values as one row per line, and a wrapped label beside single figures as one row', async () => {
+    const [t, ...rest] = await tablesOf(stackedValuesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Body style', 'Engine', 'l/100 km', 'g CO2/km'],
+      ['Compact', 'Petrol', '6.1', '142'],
+      ['', 'Hybrid', '4.3', '99'],
+      ['Sedan', 'Diesel', '5.2', '136'],
+      ['', 'Electric', '0.0', '0'],
+      ['Estate', 'Petrol', '6.8', '155'],
+      ['', 'Hybrid', '4.9', '112'],
+      ['Long-wheelbase people carrier', 'Diesel', '7.4', '171'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Body style', 'Engine', 'l/100 km', 'g CO2/km']);
   });
 });
