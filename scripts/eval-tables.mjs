@@ -4,6 +4,11 @@
 //   a tabula "area" named in SOURCES.md restricts the extracted cells to that area.
 // - ICDAR 2013 -str.xml: adjacency-relation precision/recall/F1 over the whole document.
 // - ICDAR 2013 -reg.xml: region detection precision/recall/F1 (IoU >= 0.5 on the same page).
+// - TEDS (scripts/lib/teds.mjs), with and without cell text, of every truth table (an ICDAR region with its
+//   spans, a CSV or markdown grid) against the best-scoring extracted table on its page; a truth table
+//   nothing matches scores 0. CSV and markdown truths record no spans, so the extracted table is compared
+//   as its slot grid (a spanning cell's text in its top-left slot, the other slots empty), cropped to the
+//   tabula area where one is named. Mean over truth tables per part.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file lines
 // and --json results cover the dev part.
 // Usage: node scripts/build.mjs && node scripts/eval-tables.mjs [dir] [--json] [--part dev|validation|all] [--summary FILE]
@@ -15,6 +20,7 @@ import { extractDocument } from '../packages/extract/dist/index.js';
 import { buildTables, slotsOf } from '../packages/tables/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { meanFigure, ratioFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
+import { tableFromSlots, tableFromTexts, teds } from './lib/teds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -112,10 +118,12 @@ function relations(grid /* (id|null)[][] */, text /* id → string */) {
   return out;
 }
 
+/** Adjacency relations of an ICDAR -str.xml, and each region's table (with spans) and page for TEDS. */
 function icdarStr(xml) {
-  const rels = [];
+  const rels = [], regions = [];
   for (const t of xml.split(/<table\b/).slice(1)) {
     for (const region of t.split(/<region\b/).slice(1)) {
+      const page = Number(/^[^>]*\bpage=['"](\d+)['"]/.exec(region)?.[1] ?? 1);
       const cells = [...region.matchAll(/<cell\b([^>]*)>([\s\S]*?)<\/cell>/g)].map((m, i) => {
         const a = (n) => { const x = new RegExp(`${n}=['"](-?\\d+)['"]`).exec(m[1]); return x ? Number(x[1]) : undefined; };
         const content = /<content>([\s\S]*?)<\/content>/.exec(m[2])?.[1] ?? '';
@@ -127,10 +135,12 @@ function icdarStr(xml) {
       const rows = Math.max(...cells.map((c) => c.er)) + 1, cols = Math.max(...cells.map((c) => c.ec)) + 1;
       const grid = Array.from({ length: rows }, () => Array(cols).fill(null));
       for (const c of cells) for (let r = c.sr; r <= c.er; r++) for (let k = c.sc; k <= c.ec; k++) grid[r][k] = c.i;
-      rels.push(...relations(grid, new Map(cells.map((c) => [c.i, c.text]))));
+      const text = new Map(cells.map((c) => [c.i, c.text]));
+      rels.push(...relations(grid, text));
+      regions.push({ page, table: tableFromSlots(grid, (id) => text.get(id)) });
     }
   }
-  return rels;
+  return { rels, regions };
 }
 const decode = (s) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 
@@ -143,6 +153,39 @@ function tableRelations(table) {
   const slots = slotsOf(table);
   const ids = new Map(table.cells.map((c, i) => [c, i]));
   return relations(slots.map((row) => row.map((c) => (c ? ids.get(c) : null))), new Map(table.cells.map((c, i) => [i, c.text])));
+}
+
+/** An extracted table as HTML rows with its spans (for ICDAR truths). */
+const htmlRowsOf = (table) => {
+  const ids = new Map(table.cells.map((c, i) => [c, i]));
+  return tableFromSlots(slotsOf(table).map((row) => row.map((c) => (c ? ids.get(c) : null))), (id) => table.cells[id].text);
+};
+
+/** An extracted table as a plain grid of slot texts (for CSV/markdown truths), optionally cropped to a tabula area. */
+function flatRowsOf(table, area, page) {
+  const slots = slotsOf(table);
+  const inside = (c) => {
+    if (!area || !c?.box) return !area;
+    const cx = ((c.box.x0 + c.box.x1) / 2) * page.width, cy = ((c.box.y0 + c.box.y1) / 2) * page.height;
+    return cy >= area[0] && cx >= area[1] && cy <= area[2] && cx <= area[3];
+  };
+  const rows = slots.map((_, r) => r).filter((r) => !area || slots[r].some(inside));
+  const cols = (slots[0] ?? []).map((_, c) => c).filter((c) => !area || slots.some((row) => inside(row[c])));
+  return rows.map((r) => cols.map((c) => {
+    const cell = slots[r][c];
+    const topLeft = cell && cell.row === r && cell.col === c;
+    return { text: topLeft ? cell.text : '' };
+  }));
+}
+
+/** Best TEDS (with text, and structure only) of a truth table against candidate predicted tables; 0 when none. */
+function bestTeds(truth, candidates) {
+  let best = { teds: 0, tedsStruct: 0 };
+  for (const pred of candidates) {
+    const withText = teds(pred, truth);
+    if (withText > best.teds) best = { teds: withText, tedsStruct: teds(pred, truth, { withText: false }) };
+  }
+  return best;
 }
 
 function multisetScore(exp, pred) {
@@ -196,11 +239,19 @@ async function evaluateFile(file) {
     for (const t of onPage) { const s = cellScore(exp, cellTexts(t, note.area, page)); if (s.f1 > best.f1) best = { ...s, how: t.id }; }
     if (onPage.length > 1) { const s = cellScore(exp, onPage.flatMap((t) => cellTexts(t, note.area, page))); if (s.f1 > best.f1) best = { ...s, how: 'all tables on page' }; }
     res.scores.push({ kind: 'cells', truth: e, ...best });
+    const flat = onPage.map((t) => flatRowsOf(t, note.area, page));
+    if (onPage.length > 1) flat.push(flat.flat());
+    res.scores.push({ kind: 'teds', truth: e, ...bestTeds(tableFromTexts(grid.map((row) => row.map(norm))), flat) });
   }
   const str = path.join(dir, `${name}.expected-str.xml`);
   if (fs.existsSync(str)) {
-    const s = multisetScore(icdarStr(fs.readFileSync(str, 'utf8')), tables.flatMap(tableRelations));
+    const truth = icdarStr(fs.readFileSync(str, 'utf8'));
+    const s = multisetScore(truth.rels, tables.flatMap(tableRelations));
     res.scores.push({ kind: 'adjacency', truth: path.basename(str), ...s });
+    truth.regions.forEach((region, i) => {
+      const candidates = tables.filter((t) => t.page === region.page).map(htmlRowsOf);
+      res.scores.push({ kind: 'teds', truth: `${path.basename(str)} region ${i + 1}`, ...bestTeds(region.table, candidates) });
+    });
   }
   const reg = path.join(dir, `${name}.expected-reg.xml`);
   if (fs.existsSync(reg)) {
@@ -230,7 +281,9 @@ function aggregate(part) {
     return { documents: ss.length, tp, np, ne, ...f1(tp, np, ne) };
   };
   const cells = rs.flatMap((r) => r.scores.filter((s) => s.kind === 'cells'));
-  return { part, files: rs.length, failed: rs.filter((r) => r.error).length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
+  const tedsScores = rs.flatMap((r) => r.scores.filter((s) => s.kind === 'teds'));
+  const tedsOf = (pick) => ({ tables: tedsScores.length, mean: meanFigure(tedsScores.map(pick)).value });
+  return { tedsTables: tedsScores.length, teds: tedsOf((s) => s.teds).mean, tedsStruct: tedsOf((s) => s.tedsStruct).mean, part, files: rs.length, failed: rs.filter((r) => r.error).length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
 }
 const aggregates = parts.map(aggregate);
 
@@ -242,12 +295,14 @@ else {
   for (const r of results.filter((x) => x.part === 'dev')) {
     if (r.error) console.log(r.name.padEnd(36), `ERROR ${r.error}`);
     for (const s of r.scores) {
+      if (s.kind === 'teds') { console.log(r.name.padEnd(36), 'teds'.padEnd(10), pct(s.teds), pct(s.tedsStruct), ''.padStart(6), ` ${s.truth} (with text, structure only)`); continue; }
       console.log(r.name.padEnd(36), s.kind.padEnd(10), pct(s.precision), pct(s.recall), pct(s.f1), ` ${s.truth}${s.how ? ` ← ${s.how}` : ''}${s.tp !== undefined && s.kind !== 'cells' ? ` (${s.tp}/${s.np} pred, ${s.ne} truth)` : ''}`);
     }
   }
   for (const a of aggregates) {
     console.log(`\n${a.part} part: ${a.files} files${a.failed ? `, ${a.failed} failed` : ''}`);
     for (const k of ['adjacency', 'regions']) if (a[k].documents) console.log(`  ICDAR ${k} (micro over ${a[k].documents} documents): P ${pct(a[k].precision)} R ${pct(a[k].recall)} F1 ${pct(a[k].f1)}`);
+    if (a.tedsTables) console.log(`  TEDS (mean over ${a.tedsTables} truth tables): with text ${pct(a.teds)}, structure only ${pct(a.tedsStruct)}`);
     console.log(`  expected tables with cell F1 >= 0.95: ${a.cellF1AtLeast95}/${a.cellTables}; mean cell F1 ${a.cellF1Mean === null ? '–' : pct(a.cellF1Mean)}`);
   }
   console.log(`\ntables step: ${totalTables} tables in ${totalMs.toFixed(0)} ms (${(totalTables / (totalMs / 1000)).toFixed(0)} tables/s, excluding extraction)`);
@@ -258,6 +313,8 @@ writeSummary(summaryOut, {
   eval: 'tables', parts, seconds: process.uptime(), rows: [
     { kind: 'tables ICDAR 2013', measure: 'adjacency F1 (micro)', unit: 'relations', ...figure((a) => ({ value: a.adjacency.documents ? a.adjacency.f1 : null, n: a.adjacency.ne })) },
     { kind: 'tables ICDAR 2013', measure: 'region F1 (IoU ≥ 0.5)', unit: 'regions', ...figure((a) => ({ value: a.regions.documents ? a.regions.f1 : null, n: a.regions.ne })) },
+    { kind: 'tables (all truths)', measure: 'TEDS (mean)', unit: 'tables', ...figure((a) => ({ value: a.teds, n: a.tedsTables })) },
+    { kind: 'tables (all truths)', measure: 'TEDS structure only (mean)', unit: 'tables', ...figure((a) => ({ value: a.tedsStruct, n: a.tedsTables })) },
     { kind: 'tables camelot/tabula/docling', measure: 'mean cell F1', unit: 'tables', ...figure((a) => ({ value: a.cellF1Mean, n: a.cellTables })) },
     { kind: 'tables camelot/tabula/docling', measure: 'tables with cell F1 ≥ 0.95', unit: 'tables', ...figure((a) => ratioFigure(a.cellF1AtLeast95, a.cellTables)) },
     ...(aggregates.some((a) => a.failed) ? [{ kind: 'tables', measure: 'files failed', unit: 'files', ...figure((a) => ratioFigure(a.failed, a.files)) }] : []),

@@ -1,9 +1,9 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { isDots, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
-import { bandsOf, buildFragments, textOfWords } from './lines.js';
+import { dropEmptyGridLines, isDots, isQuantity, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { bandsOf, buildFragments } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
-import { basisRows, columnsOf, leaderSplit } from './tables-text.js';
-import type { PageGeom } from './types.js';
+import { attachBullets, basisRows, cellText, columnsOf, leaderSplit } from './tables-text.js';
+import type { Frag, PageGeom } from './types.js';
 
 export interface TableResult {
   table: TableElement;
@@ -54,10 +54,13 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   let xs = positions(v, Math.min(...h.map((r) => r.a)), Math.max(...h.map((r) => r.b)));
   let ys = positions(h, Math.min(...v.map((r) => r.a)), Math.max(...v.map((r) => r.b)));
   if (xs.length < 3 || ys.length < 3) return undefined;
-  const inGrid = words.filter((w) => {
+  const framed = words.filter((w) => {
     const cx = (w.box.x0 + w.box.x1) / 2, cy = (w.box.y0 + w.box.y1) / 2;
     return cx > xs[0] && cx < xs[xs.length - 1] && cy > ys[0] && cy < ys[ys.length - 1];
   });
+  const stub = stubOutsideFrame(xs[0], xs[xs.length - 1], ys, framed, words, geom);
+  if (stub) xs = [stub.x0, ...xs];
+  const inGrid = stub ? [...framed, ...stub.words] : framed;
   const has = (rules: Rule[], p: number, mid: number) => rules.some((r) => Math.abs(r.p - p) <= RULE_TOL && r.a - RULE_TOL <= mid && r.b + RULE_TOL >= mid);
   // a frame with no column rule through any of its text rows (a boxed list, a banded table ruled between
   // rows only) reads its columns from text alignment: left to the borderless detector
@@ -70,18 +73,33 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   if (virtual.size) ys = [...ys, ...virtual].sort((a, b) => a - b);
   const rows = ys.length - 1, cols = xs.length - 1;
   const uf = new UnionFind(rows * cols);
+  // Rows no column rule crosses (column rules that stop under the header, a banded body) take the
+  // header's columns where their text stands on both sides of a column line and leaves the line free.
+  // A row whose text keeps to one side (a section title), a lone full-width row between ruled rows and
+  // one or two unruled rows closing a ruled table (notes, a source line) span as drawn.
+  const crossed = (r: number) => ruledXs.slice(1, -1).some((x) => has(v, x, (ys[r] + ys[r + 1]) / 2));
+  let lastCrossed = rows - 1;
+  while (lastCrossed >= 0 && !crossed(lastCrossed)) lastCrossed--;
+  const sided = (x: number, y0: number, y1: number) => {
+    const rowWords = inGrid.filter((w) => { const cy = (w.box.y0 + w.box.y1) / 2; return cy > y0 && cy < y1; });
+    return rowWords.some((w) => w.box.x1 <= x) && rowWords.some((w) => w.box.x0 >= x);
+  };
   for (let r = 0; r < rows; r++) {
     const ymid = (ys[r] + ys[r + 1]) / 2;
     const textRow = virtual.has(ys[r]) || virtual.has(ys[r + 1]);
+    const unruled = !crossed(r) && !(r > lastCrossed && rows - 1 - lastCrossed <= 2 && lastCrossed >= 0) &&
+      ((r > 0 && !crossed(r - 1)) || (r + 1 < rows && !crossed(r + 1)));
     for (let c = 1; c < cols; c++) {
       if (has(v, xs[c], ymid)) continue;
+      if (unruled && !virtualCols.has(xs[c]) && sided(xs[c], ys[r], ys[r + 1]) && !spansTextColumnBreak(xs[c], ys[r], ys[r + 1], true, ruledXs, v, inGrid, geom)) continue;
       if (virtualCols.has(xs[c]) && !spansTextColumnBreak(xs[c], ys[r], ys[r + 1], textRow, ruledXs, v, inGrid, geom)) continue;
       uf.union(r * cols + c - 1, r * cols + c);
     }
   }
   for (let r = 1; r < rows; r++) {
     if (virtual.has(ys[r])) continue;
-    for (let c = 0; c < cols; c++) if (!has(h, ys[r], (xs[c] + xs[c + 1]) / 2)) uf.union((r - 1) * cols + c, r * cols + c);
+    // the frame's row rules stop at its edge; a stub column outside it keeps the frame's rows
+    for (let c = stub ? 1 : 0; c < cols; c++) if (!has(h, ys[r], (xs[c] + xs[c + 1]) / 2)) uf.union((r - 1) * cols + c, r * cols + c);
   }
   const drafts = spanDrafts(uf, rows, cols, xs, ys);
   const byIndex = new Map<number, CellDraft>();
@@ -96,9 +114,42 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   // a frame whose every text cell spans the full width has no column rules (a boxed list, a banded table
   // ruled between rows only): its columns come from text alignment, left to the borderless detector
   if (joined.drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
-  const table = tableFromDrafts(joined.drafts, joined.rows, cols, raw, (ws) => textOfWords(ws, geom), 0.95, false, joined.labelRows);
+  const grid = dropEmptyGridLines(joined.drafts, joined.rows, cols, joined.labelRows);
+  const table = tableFromDrafts(grid.drafts, grid.rows, grid.cols, raw, (ws) => cellText(ws, geom), 0.95, false, grid.leadingRows);
   table.extra = { source: 'ruled' };
   return { table, words: new Set(inGrid) };
+}
+
+/**
+ * Row labels set left of a ruled frame (a stub column outside the rules): one fragment per grid row just
+ * left of the frame, in ≥ 2 rows that hold text inside the frame and in at least half of them, the
+ * fragments aligned on their left or right edges, closer to the frame than 6 ems and no wider than 40 %
+ * of it. Anything else to
+ * their left on the same line (running text beside the table) disqualifies them. Returns the column's
+ * left edge and its words.
+ */
+function stubOutsideFrame(frameX0: number, frameX1: number, ys: number[], framed: readonly RawWord[], words: readonly RawWord[], geom: PageGeom): { x0: number; words: RawWord[] } | undefined {
+  const rowOf = (w: RawWord) => locate(ys, (w.box.y0 + w.box.y1) / 2);
+  const outside = words.filter((w) => w.box.x1 <= frameX0 + 0.002 && rowOf(w) >= 0 && w.direction !== 'ttb' && w.direction !== 'btt');
+  if (outside.length === 0) return undefined;
+  const textRows = new Set(framed.map(rowOf));
+  const labels: { row: number; frag: ReturnType<typeof buildFragments>[number] }[] = [];
+  for (const band of bandsOf(buildFragments(outside, geom))) {
+    const rows = new Set(band.flatMap((f) => f.words.map(rowOf)));
+    if (band.length !== 1 || rows.size !== 1) return undefined;
+    const [row] = rows;
+    if (!textRows.has(row) || labels.some((l) => l.row === row)) return undefined;
+    labels.push({ row, frag: band[0] });
+  }
+  if (labels.length < 2 || labels.length < 0.5 * textRows.size) return undefined;
+  const em = Math.max(...labels.map((l) => l.frag.fontSize)) / geom.width;
+  const lefts = labels.map((l) => l.frag.box.x0), rights = labels.map((l) => l.frag.box.x1);
+  const spread = (v: number[]) => Math.max(...v) - Math.min(...v);
+  if (Math.min(spread(lefts), spread(rights)) > 0.5 * em) return undefined;
+  if (frameX0 - Math.max(...rights) > 6 * em) return undefined;
+  // lines of a text column beside the table are as wide as a column of the page, labels are not
+  if (Math.max(...labels.map((l) => l.frag.box.x1 - l.frag.box.x0)) > 0.4 * (frameX1 - frameX0)) return undefined;
+  return { x0: Math.min(...lefts) - 0.25 * em, words: labels.flatMap((l) => l.frag.words) };
 }
 
 /** Cells as rectangles: each union-find group widened to its bounding rectangle (merging any group caught inside). */
@@ -136,18 +187,26 @@ function spanDrafts(uf: UnionFind, rows: number, cols: number, xs: number[], ys:
 function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], geom: PageGeom, rowRuled: boolean): Set<number> {
   const out = new Set<number>();
   for (let r = 0; r + 1 < ys.length; r++) {
-    const rowWords = words.filter((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r);
+    // sideways words (column names set bottom-to-top) are not text lines of the row
+    const rowWords = words.filter((w) => locate(ys, (w.box.y0 + w.box.y1) / 2) === r && w.direction !== 'btt' && w.direction !== 'ttb');
     if (rowWords.length < 3) continue;
     const bands = bandsOf(buildFragments(rowWords, geom));
-    if (bands.length < 3) continue;
+    if (bands.length < 2 || (bands.length < 3 && stackedFigureColumns(bands, xs) < 2)) continue;
     const cuts: number[] = [];
     const used = bands.map((band) => {
       const colsUsed = new Set<number>();
       for (const f of band) for (const w of f.words) colsUsed.add(locate(xs, (w.box.x0 + w.box.x1) / 2));
       return colsUsed;
     });
-    // in a grid ruled row by row, several lines in a row are one record with wrapped cells, unless ≥ 3 lines each read as a whole record (first column and more filled)
-    if (rowRuled && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) continue;
+    // in a grid ruled row by row, several lines in a row are one record with wrapped cells, unless ≥ 3
+    // lines each read as a whole record (first column and more filled), or two or more columns hold one
+    // figure on every line (stacked values: each line is a row of its own, as a reader compares them)
+    const stacked = stackedFigureColumns(bands, xs) >= 2;
+    if (rowRuled && !stacked && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) continue;
+    if (stacked) {
+      for (let k = 1; k < bands.length; k++) out.add((Math.max(...bands[k - 1].map((f) => f.box.y1)) + Math.min(...bands[k].map((f) => f.box.y0))) / 2);
+      continue;
+    }
     for (let k = 1; k < bands.length; k++) {
       const colsUsed = used[k];
       if (colsUsed.size >= 2 || colsUsed.has(0)) {
@@ -161,19 +220,32 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
   return out;
 }
 
+/** Columns (past the first) holding exactly one figure on every text line of a grid row. */
+function stackedFigureColumns(bands: Frag[][], xs: number[]): number {
+  let n = 0;
+  for (let c = 1; c + 1 < xs.length; c++) {
+    const ok = bands.every((band) => {
+      const inCol = band.flatMap((f) => f.words).filter((w) => locate(xs, (w.box.x0 + w.box.x1) / 2) === c);
+      return inCol.length > 0 && isQuantity(inCol.map((w) => w.text).join(' '));
+    });
+    if (ok) n++;
+  }
+  return n;
+}
+
 /**
  * Grids ruled only between groups of columns (statistical tables: a rule between "Total", "Male" and
  * "Female", none between each group's sub-columns) hold several text columns in one grid column. A grid
  * column is cut at the whitespace gaps its text lines share, taken from its fullest lines (as for
  * borderless tables) when ≥ 3 lines, and ≥ 30 % of its lines, hold two or more fragments. Dot leaders
- * count as whitespace.
+ * count as whitespace; a bullet and the text it marks are one fragment.
  */
 function textColumnBreaks(xs: number[], words: readonly RawWord[], geom: PageGeom): Set<number> {
   const out = new Set<number>();
   for (let c = 0; c + 1 < xs.length; c++) {
     const colWords = words.filter((w) => locate(xs, (w.box.x0 + w.box.x1) / 2) === c);
     if (colWords.length < 6) continue;
-    const lines = bandsOf(leaderSplit(buildFragments(colWords, geom).filter((f) => !f.vertical), geom).pieces);
+    const lines = attachBullets(bandsOf(leaderSplit(buildFragments(colWords, geom).filter((f) => !f.vertical), geom).pieces), geom);
     const multi = lines.filter((l) => l.length >= 2).length;
     if (multi < 3 || multi < 0.3 * lines.length) continue;
     const sub = columnsOf(basisRows(lines));

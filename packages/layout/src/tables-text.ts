@@ -58,8 +58,10 @@ function gutterStrips(frags: Frag[], vRules: readonly Rule[]): Frag[][] {
 function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, origin: Map<Frag, Frag>, out: { table: TableElement; frags: Set<Frag> }[]): void {
   const bands = bandsOf(pieces);
   let run: Frag[][] = [];
+  let above: Frag[] | undefined; // the band just before the run started
   const flush = () => {
     while (run.length && run[run.length - 1].length < 2) run.pop();
+    if (run.length >= 3 && above && groupTitleAbove(above, run)) run.unshift(above);
     const t = run.length >= 3 ? runTable(run, hRules, raw, geom) : undefined;
     if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
     run = [];
@@ -68,14 +70,48 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     const prev = run[run.length - 1];
     const gap = prev ? top(band) - bottom(prev) : Infinity;
     const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));
-    const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band);
+    const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band) && !blockBelow(run, band, gap);
     if (tableLike(band)) {
-      if (!close) flush();
+      if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
     } else if (run.length && close && band.length === 1 && wordCount(band[0]) <= 6) run.push(band);
-    else flush();
+    else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * A title over the group headers of a borderless table ("Annual sales" over "First half", "Second half"):
+ * a single fragment of ≤ 6 words just above the run (within two line heights), when the run's first line
+ * leaves the first column empty (it starts right of the run's left edge) and the title lies within that
+ * line's extent, centred on it (within 10 % of its width).
+ */
+function groupTitleAbove(band: Frag[], run: Frag[][]): boolean {
+  if (band.length !== 1 || wordCount(band[0]) > 6) return false;
+  const first = run[0], f = band[0];
+  if (top(first) - bottom(band) > 2 * lineHeight(band)) return false;
+  const left = Math.min(...run.flat().map((g) => g.box.x0));
+  const x0 = Math.min(...first.map((g) => g.box.x0)), x1 = Math.max(...first.map((g) => g.box.x1));
+  if (x0 - left < 2 * lineHeight(first)) return false;
+  if (f.box.x0 < x0 || f.box.x1 > x1) return false;
+  return Math.abs((f.box.x0 + f.box.x1) / 2 - (x0 + x1) / 2) <= 0.1 * (x1 - x0);
+}
+
+/**
+ * A block set below a table's rows and to the right (an invoice's totals under its last columns): after
+ * ≥ 3 records (rows filling the first column and ≥ 2 more), a gap wider than 1.5 × every gap between
+ * them, and a band of two fragments (a label and an amount ending at the run's right edge) in its right half.
+ */
+function blockBelow(run: Frag[][], band: Frag[], gap: number): boolean {
+  if (run.length < 3 || band.length !== 2) return false;
+  const gaps = run.slice(1).map((b, i) => top(b) - bottom(run[i]));
+  if (gap <= 1.5 * Math.max(...gaps, 0)) return false;
+  const left = Math.min(...run.flat().map((f) => f.box.x0)), right = Math.max(...run.flat().map((f) => f.box.x1));
+  // the rows above are records that fill the first column and several more; the block keeps to the right half
+  const records = run.slice(-3).every((b) => b.length >= 3 && Math.min(...b.map((f) => f.box.x0)) < left + (right - left) / 4);
+  // label and amount, the amount ending at the table's right edge (a centred section title does not)
+  const flush = Math.abs(Math.max(...band.map((f) => f.box.x1)) - right) <= band[1].box.y1 - band[1].box.y0;
+  return records && flush && Math.min(...band.map((f) => f.box.x0)) > left + (right - left) / 2;
 }
 
 /**
@@ -97,6 +133,49 @@ export function leaderSplit(frags: readonly Frag[], geom: PageGeom): { pieces: F
     }
   }
   return { pieces, origin };
+}
+
+/** Bullet glyphs; dashes and asterisks are left out, as they also stand for a missing value or a note mark. */
+const BULLET = /^[•▪◦‣⁃∙·●○■□►▸]$/;
+
+/**
+ * Lines with each bullet joined to the text it marks (the next fragment on its line, closer than 3 ems),
+ * so a bulleted list inside a cell is one column of text, not a column of bullets beside one of items.
+ */
+export function attachBullets(lines: Frag[][], geom: PageGeom): Frag[][] {
+  return lines.map((line) => {
+    const sorted = [...line].sort((a, b) => a.box.x0 - b.box.x0);
+    const out: Frag[] = [];
+    for (let k = 0; k < sorted.length; k++) {
+      const f = sorted[k], next = sorted[k + 1];
+      if (next && f.words.length === 1 && BULLET.test(f.words[0].text.trim()) && (next.box.x0 - f.box.x1) * geom.width < 3 * Math.max(f.fontSize, next.fontSize)) {
+        out.push(makeFrag([...f.words, ...next.words], geom));
+        k++;
+      } else out.push(f);
+    }
+    return out;
+  });
+}
+
+/**
+ * A table cell's text. Words running sideways (a column name set bottom-to-top in a tall header) are read
+ * as their lines run: bottom-to-top lines left to right, each from its bottom word up; top-to-bottom
+ * lines right to left, each from its top word down. Upright words read as on the page.
+ */
+export function cellText(words: readonly RawWord[], geom: PageGeom): string {
+  const up = words.filter((w) => w.direction === 'btt'), down = words.filter((w) => w.direction === 'ttb');
+  const sideways = up.length >= down.length ? up : down;
+  if (sideways.length === 0 || sideways.length * 2 < words.length) return textOfWords(words, geom);
+  const rising = sideways === up;
+  const lines: RawWord[][] = [];
+  for (const w of [...sideways].sort((a, b) => (rising ? a.box.x0 - b.box.x0 : b.box.x1 - a.box.x1))) {
+    const line = lines.find((l) => Math.min(l[0].box.x1, w.box.x1) - Math.max(l[0].box.x0, w.box.x0) > 0.5 * Math.min(l[0].box.x1 - l[0].box.x0, w.box.x1 - w.box.x0));
+    if (line) line.push(w);
+    else lines.push([w]);
+  }
+  const text = lines.map((l) => l.sort((a, b) => (rising ? b.box.y1 - a.box.y1 : a.box.y0 - b.box.y0)).map((w) => w.text).join(' ')).join(' ');
+  const rest = words.filter((w) => w.direction !== (rising ? 'btt' : 'ttb'));
+  return rest.length ? `${textOfWords(rest, geom)} ${text}` : text;
 }
 
 interface Interval { x0: number; x1: number }
@@ -141,11 +220,65 @@ export function basisRows(rows: Frag[][]): Frag[][] {
   return basis.length >= 2 ? basis : multi;
 }
 
-function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
-  const body = rows.slice(1).filter((b) => b.length >= 2);
-  const cols = columnsOf(basisRows(body.length >= 2 ? rows.slice(1) : rows));
+/**
+ * A fragment whose words each lie inside one column, in two or more columns, is cut into one piece per
+ * column: narrow adjacent columns ("Disc.%", "Taxes") can leave a gap the line builder reads as a word
+ * space. A fragment with a word outside the columns (a header centred over several) stays whole.
+ */
+function splitAtColumns(f: Frag, cols: readonly Interval[], geom: PageGeom): Frag[] {
+  if (f.words.length < 2) return [f];
+  const colOf = f.words.map((w) => cols.findIndex((c) => w.box.x0 >= c.x0 - 1e-6 && w.box.x1 <= c.x1 + 1e-6));
+  if (colOf.some((c) => c < 0) || new Set(colOf).size < 2) return [f];
+  const groups = new Map<number, RawWord[]>();
+  f.words.forEach((w, k) => groups.set(colOf[k], [...(groups.get(colOf[k]) ?? []), w]));
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, ws]) => makeFrag(ws, geom));
+}
+
+/**
+ * Column spans with group headers: above the first row that fills the first column, a fragment of two
+ * or more words — or one over several columns' content — centred over a run of ≥ 2 consecutive columns
+ * whose sub-columns the line below names (labels in two or more of them)
+ * (the narrowest such run: its centre within 10 % of the run's width of the run's centre, the run
+ * bounded by the middles of the gaps around it, the fragment inside the gaps) spans them all, even where
+ * it touches only one column's text ("First half" over Q1 and Q2). A header that would take a column
+ * another fragment of its line holds keeps its own columns.
+ */
+function groupHeaderSpans(rows: Frag[][], cols: readonly Interval[], spanOf: (f: Frag) => [number, number]): (f: Frag) => [number, number] {
+  const firstRecord = rows.findIndex((row) => row.some((f) => spanOf(f)[0] === 0));
+  const widened = new Map<Frag, [number, number]>();
+  const label = /\p{L}|^\d{4}$/u;
+  for (const [i, f] of rows.slice(0, Math.max(0, firstRecord)).flatMap((row, i) => row.map((g) => [i, g] as const))) {
+    const [a0, b0] = spanOf(f);
+    const cx = (f.box.x0 + f.box.x1) / 2;
+    let best: [number, number] | undefined;
+    for (let a = 0; a <= a0; a++) {
+      for (let b = Math.max(b0, a + 1); b < cols.length; b++) {
+        const lo = a > 0 ? cols[a - 1].x1 : -Infinity, hi = b + 1 < cols.length ? cols[b + 1].x0 : Infinity;
+        if (f.box.x0 < lo || f.box.x1 > hi) continue;
+        const left = a > 0 ? (cols[a - 1].x1 + cols[a].x0) / 2 : cols[a].x0, right = b + 1 < cols.length ? (cols[b].x1 + cols[b + 1].x0) / 2 : cols[b].x1;
+        if (Math.abs(cx - (left + right) / 2) > 0.1 * (right - left)) continue;
+        if (!best || b - a < best[1] - best[0]) best = [a, b];
+      }
+    }
+    // a group's sub-columns are named in the line below: labels in two or more of its columns
+    const named = best && new Set(rows[i + 1].filter((g) => label.test(g.text.trim())).map((g) => spanOf(g)[0]).filter((c) => c >= best![0] && c <= best![1])).size >= 2;
+    if (best && named && (f.words.length >= 2 || b0 > a0)) widened.set(f, best);
+  }
+  // a group header claiming a column another fragment of its line holds is not centred over a group
+  for (const row of rows) {
+    const ws = row.map((f) => ({ f, span: widened.get(f) ?? spanOf(f) }));
+    const clash = ws.filter((x) => widened.has(x.f) && ws.some((y) => y !== x && x.span[0] <= y.span[1] && y.span[0] <= x.span[1]));
+    for (const x of clash) widened.delete(x.f);
+  }
+  return (f) => widened.get(f) ?? spanOf(f);
+}
+
+function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
+  const body = found.slice(1).filter((b) => b.length >= 2);
+  const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
   if (cols.length < 2) return undefined;
-  const spanOf = (f: Frag): [number, number] => {
+  const rows = found.map((row) => row.flatMap((f) => splitAtColumns(f, cols, geom)));
+  const contentSpanOf = (f: Frag): [number, number] => {
     let c0 = -1, c1 = -1;
     cols.forEach((c, i) => {
       if (Math.min(c.x1, f.box.x1) - Math.max(c.x0, f.box.x0) > 0) { if (c0 < 0) c0 = i; c1 = i; }
@@ -156,6 +289,7 @@ function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: P
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
+  const spanOf = groupHeaderSpans(rows, cols, contentSpanOf);
   let used = 0, multi = 0, markers = 0, firstCol = 0;
   for (const row of rows) {
     const set = new Set<number>();
@@ -198,5 +332,5 @@ function runTable(rows: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: P
   const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
   const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
-  return { table, frags: new Set(rows.flat()) };
+  return { table, frags: new Set(found.flat()) };
 }

@@ -9,5 +9,6 @@ export * from './to-json.js';
 export { slotsOf, rowsOf } from './grid.js';
 export * from './charts.js';
 export { tableFromDrafts, type CellDraft } from './table-cells.js';
-export { joinWrappedRows } from './table-rows.js';
+export { dropEmptyGridLines } from './empty-lines.js';
+export { isQuantity, joinWrappedRows } from './table-rows.js';
 export { isDots, splitAtLeaders, type LeaderPiece } from './leaders.js';

@@ -24,7 +24,9 @@ export function headerRows(drafts: readonly CellDraft[], raw: RawPage, ruleBelow
   const boldFirst = first.every((d) => mostly(d.words, 'bold'));
   const boldBody = body.every((d) => mostly(d.words, 'bold'));
   const header = (boldFirst && !boldBody) || ruleBelowFirstOnly || filledFirstRow(drafts, raw);
-  let span = header ? 1 : labelRows;
+  // a bold or filled first row starts the header; the label rows stacked under it (group headers over
+  // their sub-columns) belong to it too
+  let span = header ? Math.max(1, labelRows) : labelRows;
   if (span === 0) return 0;
   // a cell spanning down from the header pulls the rows it covers in
   for (let grown = true; grown;) {

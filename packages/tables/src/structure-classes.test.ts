@@ -1,0 +1,131 @@
+// Table structure failure classes (issue 18) on generated PDFs: each test asserts the full cell grid,
+// the spans and the header cells of the table the extraction finds.
+import type { TableElement } from '@quire/core';
+import { extractDocument } from '@quire/extract';
+import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { buildTables } from './build-tables.js';
+import { slotsOf } from './grid.js';
+
+async function tablesOf(pdf: Promise<Uint8Array>): Promise<TableElement[]> {
+  const out = buildTables(await extractDocument(await pdf, 'pdf'), { merge: false, format: 'json' });
+  return out.views.map((v) => v.table);
+}
+
+/** Every grid slot's text; a spanning cell's text in each slot it covers. */
+const gridOf = (t: TableElement) => slotsOf(t).map((row) => row.map((c) => c?.text ?? ''));
+/** Cells with spans: [text, row, col, rowSpan, colSpan] for cells wider or taller than one slot. */
+const spansOf = (t: TableElement) => t.cells.filter((c) => c.rowSpan > 1 || c.colSpan > 1).map((c) => [c.text, c.row, c.col, c.rowSpan, c.colSpan]);
+const headerOf = (t: TableElement) => t.cells.filter((c) => c.isHeader).map((c) => c.text);
+
+describe('table structure classes on generated PDFs', () => {
+  it('keeps row labels set left of a ruled frame as a stub column, and a double rule adds no empty row', async () => {
+    const [t, ...rest] = await tablesOf(stubOutsideFramePdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'Q1', 'Q2', 'Q3'],
+      ['North', '10', '20', '30'],
+      ['South', '20', '40', '60'],
+      ['East', '30', '60', '90'],
+      ['West', '40', '80', '120'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['', 'Q1', 'Q2', 'Q3']);
+  });
+
+  it('takes body columns from the header\'s column rules and the text\'s alignment when the rules stop under the header', async () => {
+    const [t, ...rest] = await tablesOf(headerOnlyColumnRulesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Item', 'Qty', 'Unit price', 'Amount'],
+      ['Paper, A4, 500 sheets', '12', '4.50', '54.00'],
+      ['Toner cartridge', '2', '61.00', '122.00'],
+      ['Stapler', '3', '7.25', '21.75'],
+      ['Envelopes C5', '10', '0.90', '9.00'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Item', 'Qty', 'Unit price', 'Amount']);
+  });
+
+  it('keeps bullets in ruled cells with their text: one cell per list, no column of bullets', async () => {
+    const [t, ...rest] = await tablesOf(bulletsInRuledCellsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Plan', 'Includes', 'Price'],
+      ['Starter', '• Single user • Email support • Weekly backups', '9.00'],
+      ['Team', '• Ten users • Phone support • Daily backups', '49.00'],
+      ['Enterprise', '• Unlimited users • Named engineer • Hourly backups', '199.00'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Plan', 'Includes', 'Price']);
+  });
+
+  it('keeps a column name set bottom-to-top in one header cell, its words in reading order', async () => {
+    const [t, ...rest] = await tablesOf(rotatedHeaderPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['District', 'Total population', 'Urban share', 'Rural share'],
+      ['Northern district', '12,400', '61', '39'],
+      ['Southern district', '9,870', '48', '52'],
+      ['Coastal district', '15,030', '72', '28'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['District', 'Total population', 'Urban share', 'Rural share']);
+  });
+
+  it('stops invoice line items before the totals block and keeps narrow adjacent columns apart', async () => {
+    const [t, totals, ...rest] = await tablesOf(invoiceLineItemsPdf());
+    expect(rest).toHaveLength(0);
+    // the totals block stands apart: at most a label/amount table of its own
+    expect(gridOf(totals)).toEqual([['Untaxed amount', '1,908.00'], ['Tax 15%', '286.20'], ['Total', '2,194.20']]);
+    expect(gridOf(t)).toEqual([
+      ['Description', 'Qty', 'Unit price', 'Disc.%', 'Taxes', 'Amount'],
+      ['Consulting, March', '12', '95.00', '10', '15%', '1,026.00'],
+      ['Travel expenses', '1', '240.00', '0', '15%', '240.00'],
+      ['Software licence', '3', '120.00', '5', '15%', '342.00'],
+      ['Support retainer', '1', '300.00', '0', '15%', '300.00'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Description', 'Qty', 'Unit price', 'Disc.%', 'Taxes', 'Amount']);
+  });
+  it('keeps group headers of a borderless table spanning the columns they are centred over', async () => {
+    const [t, ...rest] = await tablesOf(groupHeadersBorderlessPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'Annual sales', 'Annual sales', 'Annual sales', 'Annual sales'],
+      ['', 'First half', 'First half', 'Second half', 'Second half'],
+      ['Region', 'Q1', 'Q2', 'Q3', 'Q4'],
+      ['North', '120', '135', '140', '152'],
+      ['South', '98', '101', '110', '117'],
+      ['East', '143', '150', '161', '170'],
+      ['West', '87', '90', '95', '99'],
+      ['Central', '102', '108', '111', '121'],
+      ['Islands', '31', '35', '38', '44'],
+    ]);
+    expect(spansOf(t)).toEqual([['Annual sales', 0, 1, 1, 4], ['First half', 1, 1, 1, 2], ['Second half', 1, 3, 1, 2]]);
+    expect(t.headerRows).toBe(3);
+    expect(headerOf(t)).toEqual(['', 'Annual sales', '', 'First half', 'Second half', 'Region', 'Q1', 'Q2', 'Q3', 'Q4']);
+  });
+
+  it('reads stacked values as one row per line, and a wrapped label beside single figures as one row', async () => {
+    const [t, ...rest] = await tablesOf(stackedValuesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Body style', 'Engine', 'l/100 km', 'g CO2/km'],
+      ['Compact', 'Petrol', '6.1', '142'],
+      ['', 'Hybrid', '4.3', '99'],
+      ['Sedan', 'Diesel', '5.2', '136'],
+      ['', 'Electric', '0.0', '0'],
+      ['Estate', 'Petrol', '6.8', '155'],
+      ['', 'Hybrid', '4.9', '112'],
+      ['Long-wheelbase people carrier', 'Diesel', '7.4', '171'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Body style', 'Engine', 'l/100 km', 'g CO2/km']);
+  });
+});
