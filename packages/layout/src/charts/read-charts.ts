@@ -1,0 +1,282 @@
+import type { Box, ChartData, ChartSeries, RawPage, RawWord } from '@quire/core';
+import { unionBox } from '@quire/core';
+import { findValueAxes, type ValueAxis } from './axes.js';
+import { findLegend, type LegendEntry } from './legend.js';
+import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
+import { readPies } from './pies.js';
+import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, type ValueScale } from './scale.js';
+
+/** A chart recognised in a page's vector drawing, with its series read off the drawing. */
+export interface DrawnChart {
+  /** Plot area, axis labels and legend together (normalized). */
+  box: Box;
+  chart: ChartData;
+}
+
+/** The page size in points: angles and distances are measured in points, not in normalized units. */
+export interface PageSize { width: number; height: number }
+
+/**
+ * Charts drawn as vector graphics on one page: value axes (numeric tick labels on a linear or log
+ * scale, with grid or axis lines running from them), the marks inside each plot area (bars, polylines,
+ * filled areas, scatter markers), legend keys matched to series by colour, category labels along the
+ * other axis; and pies (filled sectors around a shared centre). Pure: the page's graphics and words in,
+ * chart models out. A drawing with no readable axis and no pie is no chart here (the figure classifier
+ * still judges it).
+ */
+export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnChart[] {
+  const g = chartGraphics(raw);
+  if (!g.boxes.length && !g.lines.length && !g.shapes.length) return [];
+  const page: PageSize = { width: raw.width || 612, height: raw.height || 792 };
+  const axes = findValueAxes(words, g.rules);
+  const charts: DrawnChart[] = [];
+  const used = new Set<ValueAxis>();
+  const axisWords = new Set(axes.flatMap((a) => a.labels));
+  for (const a of axes) {
+    if (used.has(a)) continue;
+    const other = axes.find((b) => b !== a && b.along !== a.along && !used.has(b) && overlaps(a.plot, b.plot));
+    const read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words)
+      : readCartesian(a, g, words, axisWords);
+    if (!read) continue;
+    used.add(a);
+    if (other && read.chart.chartType === 'scatter') used.add(other);
+    if (charts.some((c) => overlaps(c.box, read.box))) continue;
+    charts.push(read);
+  }
+  for (const pie of readPies(g, words, page)) if (!charts.some((c) => overlaps(c.box, pie.box))) charts.push(pie);
+  return charts;
+}
+
+const overlaps = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
+const area = (b: Box) => (b.x1 - b.x0) * (b.y1 - b.y0);
+const rectilinearLine = (l: LineMark) => l.points.every((p, i) => i === 0 || Math.abs(p[0] - l.points[i - 1][0]) < 1e-3 || Math.abs(p[1] - l.points[i - 1][1]) < 1e-3);
+
+/** Category labels: words along the category side of the plot, grouped into one label per slot. */
+function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>): { text: string; at: number; box: Box }[] {
+  const picked = words.filter((w) => {
+    if (exclude.has(w)) return false;
+    const [cx, cy] = centreOf(w.box);
+    return along === 'y'
+      ? w.box.y0 >= plot.y1 - 0.002 && w.box.y0 <= plot.y1 + 0.07 && cx >= plot.x0 - 0.01 && cx <= plot.x1 + 0.01
+      : w.box.x1 <= plot.x0 + 0.002 && w.box.x1 >= plot.x0 - 0.15 && cy >= plot.y0 - 0.01 && cy <= plot.y1 + 0.01;
+  });
+  // words of one label overlap (or nearly touch) along the category direction; wrapped lines overlap
+  const lo = (w: RawWord) => (along === 'y' ? w.box.x0 : w.box.y0), hi = (w: RawWord) => (along === 'y' ? w.box.x1 : w.box.y1);
+  const sorted = [...picked].sort((a, b) => lo(a) - lo(b));
+  const groups: RawWord[][] = [];
+  let end = -Infinity;
+  for (const w of sorted) {
+    if (groups.length && lo(w) <= end + (along === 'y' ? 0.008 : 0.002)) { groups[groups.length - 1].push(w); end = Math.max(end, hi(w)); }
+    else { groups.push([w]); end = hi(w); }
+  }
+  return groups.map((ws) => {
+    const ordered = [...ws].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+    const box = unionBox(ws.map((w) => w.box))!;
+    return { text: ordered.map((w) => w.text).join(' '), at: along === 'y' ? (box.x0 + box.x1) / 2 : (box.y0 + box.y1) / 2, box };
+  });
+}
+
+const categoryValue = (text: string): string | number => {
+  const n = labelNumber(text);
+  return n !== null && /^[-−]?\d+(\.\d+)?$/.test(text.trim()) ? n : text;
+};
+
+interface Reading { value: number; interpolated: boolean; box: Box }
+
+/** Bars (column/bar), lines and areas against one value axis, categories along the other side. */
+function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>): DrawnChart | null {
+  const P = a.plot, pad = 0.004;
+  const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P); });
+  const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.filter(([x, y]) => inside(P, x, y, 0.01)).length >= 0.6 * l.points.length);
+  const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y');
+  const plotted = lines.length + bars.length + areas.length;
+  if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
+  const vertical = a.along === 'y'; // values up the page; categories left to right
+  const labels = categoryLabels(P, a.along, words, axisWords);
+  const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
+  const n = slotCount(labels.length, bars, lines, areas, vertical);
+  if (n < 1) return null;
+  const slotW = (catHi - catLo) / n;
+  // categories run left to right, or bottom to top for horizontal bars
+  const slotOf = (c: number) => Math.max(0, Math.min(n - 1, Math.floor(vertical ? (c - catLo) / slotW : (catHi - c) / slotW)));
+  const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
+  for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
+  const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
+  const legend = findLegend(g, words, P, reach);
+  const series: (ChartSeries & { order: number })[] = [];
+  const stacked = isStacked(bars, vertical);
+  const base = baseline(a.scale);
+  const along = (b: Box): [number, number] => (vertical ? [b.y1, b.y0] : [b.x0, b.x1]); // [low-value end, high-value end] coordinates
+  for (const [colour, marks] of byColour(bars)) {
+    const values: (number | null)[] = Array(n).fill(null), boxes: (Box | null)[] = Array(n).fill(null), interp: boolean[] = Array(n).fill(false);
+    for (const m of marks) {
+      const k = slotOf(vertical ? (m.box.x0 + m.box.x1) / 2 : (m.box.y0 + m.box.y1) / 2);
+      if (values[k] !== null) continue;
+      const [lowAt, highAt] = along(m.box);
+      const low = readValue(a.scale, lowAt), high = readValue(a.scale, highAt);
+      let r: { value: number; interpolated: boolean };
+      if (stacked) {
+        const v = readValue(a.scale, highAt);
+        r = { value: roundLike(v.value - low.value, a.scale), interpolated: v.interpolated || low.interpolated };
+        if (high.value <= base + 1e-12) r = { value: -r.value, interpolated: r.interpolated }; // a segment below the baseline counts down
+      } else r = Math.abs(high.value - base) >= Math.abs(low.value - base) ? high : low;
+      values[k] = r.value; boxes[k] = m.box; interp[k] = r.interpolated;
+    }
+    series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: marks[0].order });
+  }
+  for (const [colour, marks] of byColour(lines)) {
+    const readings = Array<Reading | null>(n).fill(null);
+    for (const m of marks) for (const [x, y] of m.points) {
+      const k = slotOf(vertical ? x : y);
+      if (readings[k]) continue;
+      const r = readValue(a.scale, vertical ? y : x);
+      readings[k] = { ...r, box: { x0: x, y0: y, x1: x, y1: y } };
+    }
+    series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
+  }
+  for (const [colour, marks] of byColour(areas)) {
+    const readings = Array<Reading | null>(n).fill(null);
+    for (const m of marks) for (const [x, y] of m.points) {
+      const k = slotOf(x);
+      const r = readValue(a.scale, y);
+      // the top edge of the filled outline carries the values; the bottom runs along the baseline
+      if (!readings[k] || coordinateOf(a.scale, readings[k]!.value) > y) readings[k] = { ...r, box: { x0: x, y0: y, x1: x, y1: y } };
+    }
+    series.push(lineSeries(nameFor(colour, legend, 'fill'), categories, readings, 'area', marks[0].order));
+  }
+  if (!series.length) return null;
+  series.sort((p, q) => p.order - q.order);
+  const kinds = [...new Set(series.map((s) => s.plotType!))];
+  let chartType = kinds.join('+');
+  if (stacked && kinds.length === 1) chartType += percentStacked(bars, a.scale, vertical) ? '-percent-stacked' : '-stacked';
+  const named = series.filter((s) => s.name).length;
+  const box = unionBox([P, ...a.labels.map((w) => w.box), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
+  return {
+    box,
+    chart: {
+      chartType,
+      series: series.map(({ order: _order, ...s }, i) => ({ ...s, name: s.name || legendFallback(legend, i) || `Series ${i + 1}` })),
+      sourceRanges: [],
+      drawn: {
+        confidence: confidence(0.75, labels.length === n, named === series.length),
+        valueScale: a.scale.kind,
+        uncertainty: uncertaintyOf(a.scale),
+        note: readingNote(a.scale, labels.length === n),
+      },
+    },
+  };
+}
+
+/** How many category slots the axis has: the labels when there are any, else the marks' own grouping. */
+function slotCount(labelCount: number, bars: readonly BoxMark[], lines: readonly LineMark[], areas: readonly ShapeMark[], vertical: boolean): number {
+  if (labelCount >= 1) return labelCount;
+  if (lines.length) return Math.max(...lines.map((l) => l.points.length));
+  if (areas.length) return Math.max(...areas.map((s) => s.points.length)) / 2;
+  const spans = bars.map((b) => (vertical ? [b.box.x0, b.box.x1] : [b.box.y0, b.box.y1]) as [number, number]).sort((p, q) => p[0] - q[0]);
+  let groups = 0, end = -Infinity;
+  for (const [lo, hi] of spans) { if (lo > end + 1e-3) groups++; end = Math.max(end, hi); }
+  return groups;
+}
+
+function byColour<T extends { colour: string; order: number }>(marks: readonly T[]): [string, T[]][] {
+  const m = new Map<string, T[]>();
+  for (const x of [...marks].sort((a, b) => a.order - b.order)) m.set(x.colour, [...(m.get(x.colour) ?? []), x]);
+  return [...m.entries()];
+}
+
+/** Bars of different colours sharing a category span and touching end to end: a stack. */
+function isStacked(bars: readonly BoxMark[], vertical: boolean): boolean {
+  for (const p of bars) for (const q of bars) {
+    if (p === q || p.colour === q.colour) continue;
+    const [p0, p1, q0, q1] = vertical ? [p.box.x0, p.box.x1, q.box.x0, q.box.x1] : [p.box.y0, p.box.y1, q.box.y0, q.box.y1];
+    const shared = Math.min(p1, q1) - Math.max(p0, q0);
+    if (shared < 0.8 * Math.min(p1 - p0, q1 - q0)) continue;
+    const touch = vertical ? Math.abs(p.box.y0 - q.box.y1) < 0.002 || Math.abs(p.box.y1 - q.box.y0) < 0.002
+      : Math.abs(p.box.x0 - q.box.x1) < 0.002 || Math.abs(p.box.x1 - q.box.x0) < 0.002;
+    if (touch) return true;
+  }
+  return false;
+}
+
+/** Stacks that all end at the axis' 100 (labels printed as percents): percent-stacked. */
+function percentStacked(bars: readonly BoxMark[], s: ValueScale, vertical: boolean): boolean {
+  if (!s.ticks.some((t) => t.word.text.includes('%'))) return false;
+  const ends = bars.map((b) => (vertical ? b.box.y0 : b.box.x1));
+  const far = vertical ? Math.min(...ends) : Math.max(...ends);
+  return Math.abs(coordinateOf(s, 100) - far) < 0.003;
+}
+
+/** The value bars grow from: 0 when the axis shows it, else the axis end nearest 0 (the log axis' floor). */
+function baseline(s: ValueScale): number {
+  const vs = s.ticks.map((t) => t.value);
+  const lo = Math.min(...vs), hi = Math.max(...vs);
+  return s.kind === 'log' ? lo : Math.max(lo, Math.min(hi, 0));
+}
+
+const roundLike = (v: number, s: ValueScale) => roundTo(v, quantumOf(s, v));
+
+function lineSeries(name: string | null, categories: (string | number)[], readings: (Reading | null)[], plotType: string, order: number): ChartSeries & { order: number } {
+  return {
+    name: name ?? '', categories, plotType, order,
+    values: readings.map((r) => r?.value ?? null), markBoxes: readings.map((r) => r?.box ?? null), interpolated: readings.map((r) => r?.interpolated ?? false),
+  };
+}
+
+function nameFor(colour: string, legend: readonly LegendEntry[], kind: 'fill' | 'stroke'): string | null {
+  if (colour === 'none') return null;
+  return (legend.find((e) => e.colour === colour && e.kind === kind) ?? legend.find((e) => e.colour === colour))?.label ?? null;
+}
+
+/** An unmatched series (no paint colour known, e.g. a gradient) takes the legend label in the same position, if the legend has one per series. */
+const legendFallback = (legend: readonly LegendEntry[], i: number): string | null => legend[i]?.label ?? null;
+
+const confidence = (base: number, labelled: boolean, named: boolean) => Math.min(0.97, base + (labelled ? 0.1 : 0) + (named ? 0.1 : 0));
+
+function uncertaintyOf(s: ValueScale): number {
+  // drawing coordinates are stored to 1e-6 of the page; the tick fit adds its own residual
+  const perUnit = s.kind === 'log' ? Math.abs(s.slope) * Math.LN10 * 10 ** (s.slope * s.ticks[s.ticks.length - 1].at + s.intercept) : Math.abs(s.slope);
+  return Number((s.residual + 2e-6 * perUnit).toPrecision(3));
+}
+
+function readingNote(s: ValueScale, labelled: boolean): string {
+  const first = s.ticks[0].value, last = s.ticks[s.ticks.length - 1].value;
+  return `values read from the drawing through a ${s.kind} axis fitted to ${s.ticks.length} tick labels (${first} … ${last}); ` +
+    'values between ticks are interpolated (see interpolated and uncertainty)' + (labelled ? '' : '; category labels were not found, categories are numbered');
+}
+
+/** x against y: markers or polylines between two value axes. */
+function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[]): DrawnChart | null {
+  const P: Box = { x0: x.plot.x0, x1: x.plot.x1, y0: y.plot.y0, y1: y.plot.y1 };
+  const pad = 0.01;
+  const bars = g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) > 0.03);
+  if (bars.length >= 2) return null; // bars against a numeric category axis: read as a column/bar chart
+  const markers = [...g.shapes.filter((s) => inside(P, ...centreOf(s.box), pad) && Math.max(s.box.x1 - s.box.x0, s.box.y1 - s.box.y0) < 0.03),
+    ...g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) < 0.03)];
+  const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.every(([px, py]) => inside(P, px, py, pad)));
+  if (!markers.length && !lines.length) return null;
+  const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 });
+  const series: ChartSeries[] = [];
+  const groups = markers.length ? byColour(markers).map(([c, ms]) => [c, ms.map((m) => centreOf(m.box))] as const)
+    : byColour(lines).map(([c, ls]) => [c, ls.flatMap((l) => l.points)] as const);
+  for (const [colour, pts] of groups) {
+    const xs = pts.map(([px]) => readValue(x.scale, px)), ys = pts.map(([, py]) => readValue(y.scale, py));
+    series.push({
+      name: nameFor(colour, legend, markers.length ? 'fill' : 'stroke') ?? '', categories: xs.map((r) => r.value), xValues: xs.map((r) => r.value),
+      values: ys.map((r) => r.value), interpolated: ys.map((r, i) => r.interpolated || xs[i].interpolated), plotType: 'scatter',
+      markBoxes: pts.map(([px, py]) => ({ x0: px, y0: py, x1: px, y1: py })),
+    });
+  }
+  const box = unionBox([P, ...x.labels.map((w) => w.box), ...y.labels.map((w) => w.box), ...legend.map((e) => e.box)])!;
+  return {
+    box,
+    chart: {
+      chartType: 'scatter', sourceRanges: [],
+      series: series.map((s, i) => ({ ...s, name: s.name || `Series ${i + 1}` })),
+      drawn: {
+        confidence: confidence(0.75, true, series.every((s) => s.name)),
+        valueScale: y.scale.kind, uncertainty: Math.max(uncertaintyOf(x.scale), uncertaintyOf(y.scale)),
+        note: `x and y read from the drawing through axes fitted to their tick labels (x: ${x.scale.kind}, y: ${y.scale.kind}); values between ticks are interpolated`,
+      },
+    },
+  };
+}
