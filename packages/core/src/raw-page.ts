@@ -59,6 +59,8 @@ export interface RawPath {
   /** Paint colours as [r,g,b] 0..1 when known. */
   fill?: [number, number, number];
   stroke?: [number, number, number];
+  /** Painted with a shading (a gradient, `sh` inside a clip): its colour is no single fill. */
+  shading?: boolean;
 }
 
 export interface RawImage {

@@ -77,6 +77,15 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
         classifyPath(subs, { stroked, filled, lineWidth: gs.lineWidth * matrixScale(t), fill: gs.fill, stroke: gs.stroke, clip: gs.clip }, { width: W, height: H }, sink);
         break;
       }
+      case OPS.shadingFill: {
+        // a gradient painted through the current clip (gradient-filled bars, areas, legend keys)
+        if (!gs.clip || sink.paths.length >= MAX_PATHS) break;
+        const [x0, y0, x1, y1] = gs.clip;
+        if (x1 - x0 < 0.5 || y1 - y0 < 0.5 || (x1 - x0) * (y1 - y0) > 0.9 * W * H) break;
+        const r = (v: number, d: number) => Math.round((v / d) * 1e6) / 1e6;
+        sink.paths.push({ subpaths: [[r(x0, W), r(y0, H), r(x1, W), r(y0, H), r(x1, W), r(y1, H), r(x0, W), r(y1, H), r(x0, W), r(y0, H)]], closed: [true], filled: true, stroked: false, curved: false, shading: true });
+        break;
+      }
       case OPS.paintImageXObjectRepeat: case OPS.paintImageMaskXObjectRepeat: {
         // (objId, sx, sy, positions) or (img, sx, skewX, skewY, sy, positions)
         const a = args ?? [];

@@ -24,7 +24,7 @@ export function findLegend(g: ChartGraphics, words: readonly RawWord[], plot: Bo
   }
   for (const l of g.lines) {
     const w = l.box.x1 - l.box.x0, h = l.box.y1 - l.box.y0;
-    if (w <= 0.06 && h <= 0.01 && outsidePlot(l.box)) keys.push({ box: l.box, colour: l.colour, kind: 'stroke' });
+    if (w >= 0.015 && w <= 0.06 && h <= 0.002 && outsidePlot(l.box)) keys.push({ box: l.box, colour: l.colour, kind: 'stroke' });
   }
   const entries: LegendEntry[] = [];
   for (const k of keys) {

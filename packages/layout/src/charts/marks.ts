@@ -41,7 +41,7 @@ function rectilinear(pts: readonly [number, number][], tol: number): boolean {
 /**
  * The page's graphics as chart parts. Filled rectangles (rects, or closed rectilinear paths such as a
  * legend swatch drawn from an edge's midpoint) are boxes unless white (backgrounds); stroked open paths
- * with at least three vertices or a slanted edge are lines; other closed filled shapes are sectors or
+ * are lines (grid lines and legend line keys among them); other closed filled shapes are sectors or
  * markers; the page's rulings are rules.
  */
 export function chartGraphics(raw: RawPage): ChartGraphics {
@@ -68,11 +68,13 @@ function addPath(p: RawPath, order: number, tol: number, boxes: BoxMark[], lines
     const box = boundsOf(pts);
     const closed = p.closed[k];
     if (p.filled && closed && !nearWhite(p.fill)) {
-      if (!p.curved && rectilinear(pts, tol)) boxes.push({ box, colour: colourKey(p.fill), order });
-      else if (pts.length >= 3) shapes.push({ points: pts, box, colour: colourKey(p.fill), order, curved: p.curved });
+      const colour = p.shading ? 'gradient' : colourKey(p.fill);
+      if (!p.curved && rectilinear(pts, tol)) boxes.push({ box, colour, order });
+      else if (pts.length >= 3) shapes.push({ points: pts, box, colour, order, curved: p.curved });
       return;
     }
-    if (p.stroked && !p.filled && (pts.length >= 3 || !rectilinear(pts, tol))) {
+    // straight strokes are kept too: a legend's line key is one; plot readers skip rectilinear lines
+    if (p.stroked && !p.filled) {
       lines.push({ points: pts, box, colour: colourKey(p.stroke), order, filled: false });
     }
   });

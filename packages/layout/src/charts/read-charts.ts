@@ -31,20 +31,36 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   const axes = findValueAxes(words, g.rules);
   const charts: DrawnChart[] = [];
   const used = new Set<ValueAxis>();
-  const axisWords = new Set(axes.flatMap((a) => a.labels));
   for (const a of axes) {
     if (used.has(a)) continue;
     const other = axes.find((b) => b !== a && b.along !== a.along && !used.has(b) && overlaps(a.plot, b.plot));
-    const read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words)
-      : readCartesian(a, g, words, axisWords);
+    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words) : null;
+    // bars against numbered categories: both sides carry numbers, the value axis is the one the bars grow from
+    for (const axis of read ? [] : other ? byBarBaseline([a, other], g.boxes) : [a]) {
+      read = readCartesian(axis, g, words, new Set(axis.labels));
+      if (read) break;
+    }
     if (!read) continue;
     used.add(a);
-    if (other && read.chart.chartType === 'scatter') used.add(other);
+    if (other) used.add(other);
     if (charts.some((c) => overlaps(c.box, read.box))) continue;
     charts.push(read);
   }
   for (const pie of readPies(g, words, page)) if (!charts.some((c) => overlaps(c.box, pie.box))) charts.push(pie);
   return charts;
+}
+
+/** Axes ordered by how many bars in their plot start from one line across them (their baseline). */
+function byBarBaseline(axes: ValueAxis[], boxes: readonly BoxMark[]): ValueAxis[] {
+  const score = (a: ValueAxis) => {
+    const ends = new Map<number, number>();
+    for (const b of boxes) {
+      if (!inside(a.plot, ...centreOf(b.box), 0.004)) continue;
+      for (const e of a.along === 'y' ? [b.box.y0, b.box.y1] : [b.box.x0, b.box.x1]) ends.set(Math.round(e * 500), (ends.get(Math.round(e * 500)) ?? 0) + 1);
+    }
+    return Math.max(0, ...ends.values());
+  };
+  return [...axes].sort((p, q) => score(q) - score(p));
 }
 
 const overlaps = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0) && Math.min(a.y1, b.y1) > Math.max(a.y0, b.y0);
@@ -94,7 +110,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const vertical = a.along === 'y'; // values up the page; categories left to right
   const labels = categoryLabels(P, a.along, words, axisWords);
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
-  const n = slotCount(labels.length, bars, lines, areas, vertical);
+  const n = slotCount(labels.map((l) => l.at), catHi - catLo, bars, lines, areas, vertical);
   if (n < 1) return null;
   const slotW = (catHi - catLo) / n;
   // categories run left to right, or bottom to top for horizontal bars
@@ -107,7 +123,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const stacked = isStacked(bars, vertical);
   const base = baseline(a.scale);
   const along = (b: Box): [number, number] => (vertical ? [b.y1, b.y0] : [b.x0, b.x1]); // [low-value end, high-value end] coordinates
-  for (const [colour, marks] of byColour(bars)) {
+  for (const [colour, marks] of splitByRank(byColour(bars), (m) => slotOf(vertical ? (m.box.x0 + m.box.x1) / 2 : (m.box.y0 + m.box.y1) / 2), vertical, stacked)) {
     const values: (number | null)[] = Array(n).fill(null), boxes: (Box | null)[] = Array(n).fill(null), interp: boolean[] = Array(n).fill(false);
     for (const m of marks) {
       const k = slotOf(vertical ? (m.box.x0 + m.box.x1) / 2 : (m.box.y0 + m.box.y1) / 2);
@@ -122,7 +138,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
       } else r = Math.abs(high.value - base) >= Math.abs(low.value - base) ? high : low;
       values[k] = r.value; boxes[k] = m.box; interp[k] = r.interpolated;
     }
-    series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: marks[0].order });
+    series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: Math.min(...marks.map((m) => m.order)) });
   }
   for (const [colour, marks] of byColour(lines)) {
     const readings = Array<Reading | null>(n).fill(null);
@@ -167,9 +183,19 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   };
 }
 
-/** How many category slots the axis has: the labels when there are any, else the marks' own grouping. */
-function slotCount(labelCount: number, bars: readonly BoxMark[], lines: readonly LineMark[], areas: readonly ShapeMark[], vertical: boolean): number {
-  if (labelCount >= 1) return labelCount;
+/**
+ * How many category slots the axis has: the labels' pitch over the axis length (a category with no
+ * label, such as a trailing empty one, still takes its slot), else the marks' own grouping.
+ */
+function slotCount(labelsAt: number[], extent: number, bars: readonly BoxMark[], lines: readonly LineMark[], areas: readonly ShapeMark[], vertical: boolean): number {
+  if (labelsAt.length >= 2) {
+    const at = [...labelsAt].sort((p, q) => p - q);
+    const gaps = at.slice(1).map((v, i) => v - at[i]).sort((p, q) => p - q);
+    const pitch = gaps[Math.floor(gaps.length / 2)];
+    const n = Math.round(extent / pitch);
+    if (pitch > 0 && n >= labelsAt.length && Math.abs(extent / pitch - n) < 0.15) return n;
+  }
+  if (labelsAt.length >= 1) return labelsAt.length;
   if (lines.length) return Math.max(...lines.map((l) => l.points.length));
   if (areas.length) return Math.max(...areas.map((s) => s.points.length)) / 2;
   const spans = bars.map((b) => (vertical ? [b.box.x0, b.box.x1] : [b.box.y0, b.box.y1]) as [number, number]).sort((p, q) => p[0] - q[0]);
@@ -182,6 +208,24 @@ function byColour<T extends { colour: string; order: number }>(marks: readonly T
   const m = new Map<string, T[]>();
   for (const x of [...marks].sort((a, b) => a.order - b.order)) m.set(x.colour, [...(m.get(x.colour) ?? []), x]);
   return [...m.entries()];
+}
+
+/**
+ * Bars of one paint that stand side by side in one category are different series painted alike (a
+ * gradient, a pattern, one colour for all): the k-th bar of each category from the axis' start is series k.
+ */
+function splitByRank(groups: [string, BoxMark[]][], slot: (m: BoxMark) => number, vertical: boolean, stacked: boolean): [string, BoxMark[]][] {
+  return groups.flatMap(([colour, marks]): [string, BoxMark[]][] => {
+    const bySlot = new Map<number, BoxMark[]>();
+    for (const m of marks) bySlot.set(slot(m), [...(bySlot.get(slot(m)) ?? []), m]);
+    if (stacked || Math.max(...[...bySlot.values()].map((l) => l.length)) < 2) return [[colour, marks]];
+    const ranks: BoxMark[][] = [];
+    for (const list of bySlot.values()) {
+      list.sort((p, q) => (vertical ? p.box.x0 - q.box.x0 : q.box.y1 - p.box.y1));
+      list.forEach((m, k) => { (ranks[k] ??= []).push(m); });
+    }
+    return ranks.map((r, k) => [`${colour}#${k + 1}`, r] as [string, BoxMark[]]);
+  });
 }
 
 /** Bars of different colours sharing a category span and touching end to end: a stack. */
@@ -223,7 +267,7 @@ function lineSeries(name: string | null, categories: (string | number)[], readin
 }
 
 function nameFor(colour: string, legend: readonly LegendEntry[], kind: 'fill' | 'stroke'): string | null {
-  if (colour === 'none') return null;
+  if (colour === 'none' || colour.includes('#')) return null; // no paint to match: the legend is matched by position
   return (legend.find((e) => e.colour === colour && e.kind === kind) ?? legend.find((e) => e.colour === colour))?.label ?? null;
 }
 
