@@ -1,0 +1,113 @@
+import type { Document, FigureElement } from '@quire/core';
+import { reconstructCharts } from '@quire/tables';
+import { BLUE, GREEN, RED, chartPdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
+import { extractDocument } from './pipeline.js';
+
+const figuresOf = (doc: Document) => doc.pages.flatMap((p) => p.elements.filter((e): e is FigureElement => e.kind === 'figure'));
+
+async function read(spec: ChartSpec) {
+  const doc = await extractDocument(await chartPdf(spec), 'pdf');
+  const out = reconstructCharts(doc, 'no series');
+  return { doc, out, figures: figuresOf(doc) };
+}
+
+const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'];
+
+describe('charts drawn in a PDF: recognised from the vector drawing and read back exactly', () => {
+  test('clustered columns: type, series named from the legend by colour, categories and values', async () => {
+    const { out, figures } = await read({
+      kind: 'column', categories: QUARTERS, axis: { min: 0, max: 50, step: 10 },
+      series: [{ name: 'North', values: [12, 25.5, 40, 33], colour: BLUE }, { name: 'South', values: [8, 17.25, 22, 48], colour: RED }],
+    });
+    expect(figures).toHaveLength(1);
+    expect(figures[0]).toMatchObject({ visualType: 'chart', classification: { model: 'quire-drawn-chart-v1' } });
+    expect(out.not_converted).toEqual([]);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column');
+    expect(c.series.map((s) => s.name)).toEqual(['North', 'South']);
+    expect(c.series[0].categories).toEqual(QUARTERS);
+    expect(c.series[0].values).toEqual([12, 25.5, 40, 33]);
+    expect(c.series[1].values).toEqual([8, 17.25, 22, 48]);
+    expect(c.exports.csv.split('\r\n')[1]).toBe('Q1,12,8');
+  });
+
+  test('negative columns grow down from the zero line', async () => {
+    const { out } = await read({
+      kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },
+      series: [{ name: 'Margin', values: [-15, 22.5, -3], colour: GREEN }],
+    });
+    expect(out.charts[0]).toMatchObject({ chart_type: 'column' });
+    expect(out.charts[0].series[0].values).toEqual([-15, 22.5, -3]);
+  });
+
+  test('stacked columns: each segment is its own value', async () => {
+    const { out } = await read({
+      kind: 'stacked', categories: QUARTERS, axis: { min: 0, max: 100, step: 20 },
+      series: [{ name: 'Hardware', values: [20, 30, 25, 40], colour: BLUE }, { name: 'Services', values: [35, 10, 45, 20], colour: RED }, { name: 'Cloud', values: [5, 15, 20, 30], colour: GREEN }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column-stacked');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Hardware', [20, 30, 25, 40]], ['Services', [35, 10, 45, 20]], ['Cloud', [5, 15, 20, 30]]]);
+  });
+
+  test('horizontal bars: values along the bottom axis, categories bottom to top', async () => {
+    const { out } = await read({
+      kind: 'bar', categories: ['Paris', 'Lyon', 'Nice'], axis: { min: 0, max: 800, step: 200 },
+      series: [{ name: '2023', values: [640, 310, 155], colour: BLUE }, { name: '2024', values: [700, 290, 180], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bar');
+    expect(c.series[0].categories).toEqual(['Paris', 'Lyon', 'Nice']);
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['2023', [640, 310, 155]], ['2024', [700, 290, 180]]]);
+  });
+
+  test('lines: a point per category, a missing point stays null, names from line keys', async () => {
+    const { out } = await read({
+      kind: 'line', categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], axis: { min: 0, max: 12, step: 2 },
+      series: [{ name: 'Visits', values: [3, 7.5, null, 10, 4], colour: BLUE }, { name: 'Orders', values: [1, 2, 2.5, 6, 11], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('line');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Visits', [3, 7.5, null, 10, 4]], ['Orders', [1, 2, 2.5, 6, 11]]]);
+    expect(c.series[0].categories).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']);
+  });
+
+  test('scatter: x and y from two value axes', async () => {
+    const { out } = await read({
+      kind: 'scatter', categories: [], axis: { min: 0, max: 50, step: 10 }, xAxis: { min: 0, max: 10, step: 2 },
+      series: [{ name: 'Samples', x: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('scatter');
+    expect(c.series[0]).toMatchObject({ name: 'Samples', x_values: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48] });
+  });
+
+  test('pie: slice shares in percent from the sector angles, categories from the legend', async () => {
+    const { out } = await read({
+      kind: 'pie', categories: ['Rent', 'Staff', 'Energy', 'Other'],
+      series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('pie');
+    expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
+    c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
+  });
+
+  test('log value axis: bars read through powers of ten', async () => {
+    const { out } = await read({
+      kind: 'column', categories: ['A', 'B', 'C'], axis: { min: 1, max: 10000, step: 10, log: true },
+      series: [{ name: 'Count', values: [10, 250, 5000], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column');
+    expect(c.series[0].values).toEqual([10, 250, 5000]);
+  });
+
+  test('a vector diagram that is no chart stays an image', async () => {
+    const doc = await extractDocument(await diagramPdf(), 'pdf');
+    const figures = figuresOf(doc);
+    expect(figures.length).toBeGreaterThan(0);
+    expect(figures.every((f) => f.visualType === 'image' && !f.chart)).toBe(true);
+    expect(reconstructCharts(doc, 'no series').charts).toEqual([]);
+  });
+});
