@@ -2,6 +2,9 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import type { ChartOutput } from '@quire/tables';
 
+/** Package dates are fixed so that the same charts give the same bytes (results compare equal across runs and workers). */
+const FIXED_DATE = new Date(Date.UTC(2000, 0, 1));
+
 /**
  * XLSX exports of /charts: one sheet per chart holding its series as a grid (categories down column A,
  * one column per series; scatter charts an x and a y column per series) and a native chart of the same
@@ -9,9 +12,11 @@ import type { ChartOutput } from '@quire/tables';
  * values were read. exceljs writes the cells but cannot write charts, so the chart parts (DrawingML
  * chart, drawing, relationships, content types) are added to its package with JSZip.
  */
+
 export async function chartsWorkbook(charts: readonly ChartOutput[]): Promise<Uint8Array> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'Quire';
+  wb.created = wb.modified = FIXED_DATE;
   const about = wb.addWorksheet('About');
   about.addRow(['sheet', 'chart id', 'page', 'chart type', 'title', 'how the values were obtained', 'uncertainty (value units)']);
   const layouts: SheetLayout[] = [];
@@ -133,32 +138,34 @@ const CHART_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relatio
 
 /** Adds a chart part and its drawing to each chart's sheet (sheet k + 2: sheet 1 is About). */
 async function addNativeCharts(bytes: Uint8Array, layouts: readonly SheetLayout[]): Promise<Uint8Array> {
-  if (!layouts.length) return bytes;
-  const zip = await JSZip.loadAsync(bytes);
+  // the package is written afresh (files only, fixed dates): exceljs stamps its entries and folders with the time
+  const source = await JSZip.loadAsync(bytes);
+  const zip = new JSZip();
+  for (const [name, entry] of Object.entries(source.files)) if (!entry.dir) zip.file(name, await entry.async('uint8array'), { date: FIXED_DATE, createFolders: false });
   let types = await zip.file('[Content_Types].xml')!.async('string');
   const overrides: string[] = [];
   for (const [k, l] of layouts.entries()) {
     const n = k + 1, sheetPath = `xl/worksheets/sheet${k + 2}.xml`, relsPath = `xl/worksheets/_rels/sheet${k + 2}.xml.rels`;
     const sheet = await zip.file(sheetPath)?.async('string');
     if (!sheet) throw new Error(`chart workbook: ${sheetPath} missing from the exceljs package`);
-    zip.file(`xl/charts/chart${n}.xml`, chartXml(l));
-    zip.file(`xl/drawings/drawing${n}.xml`, drawingXml(l, k));
-    zip.file(`xl/drawings/_rels/drawing${n}.xml.rels`, rels(`<Relationship Id="rId1" Type="${CHART_REL}" Target="../charts/chart${n}.xml"/>`));
+    zip.file(`xl/charts/chart${n}.xml`, chartXml(l), { date: FIXED_DATE, createFolders: false });
+    zip.file(`xl/drawings/drawing${n}.xml`, drawingXml(l, k), { date: FIXED_DATE, createFolders: false });
+    zip.file(`xl/drawings/_rels/drawing${n}.xml.rels`, rels(`<Relationship Id="rId1" Type="${CHART_REL}" Target="../charts/chart${n}.xml"/>`), { date: FIXED_DATE, createFolders: false });
     const existing = await zip.file(relsPath)?.async('string');
     const relId = 'rIdQuireChart';
     const rel = `<Relationship Id="${relId}" Type="${DRAWING_REL}" Target="../drawings/drawing${n}.xml"/>`;
-    zip.file(relsPath, existing ? existing.replace('</Relationships>', `${rel}</Relationships>`) : rels(rel));
+    zip.file(relsPath, existing ? existing.replace('</Relationships>', `${rel}</Relationships>`) : rels(rel), { date: FIXED_DATE, createFolders: false });
     // <drawing> goes after page setup and before legacy drawings, table parts and extensions (CT_Worksheet order)
     const at = ['<legacyDrawing', '<legacyDrawingHF', '<picture', '<oleObjects', '<controls', '<webPublishItems', '<tableParts', '<extLst', '</worksheet>']
       .map((t) => sheet.indexOf(t)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
     const withNs = sheet.includes('xmlns:r=') ? sheet : sheet.replace('<worksheet ', '<worksheet xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ');
     const shift = withNs.length - sheet.length;
-    zip.file(sheetPath, `${withNs.slice(0, at + shift)}<drawing r:id="${relId}"/>${withNs.slice(at + shift)}`);
+    zip.file(sheetPath, `${withNs.slice(0, at + shift)}<drawing r:id="${relId}"/>${withNs.slice(at + shift)}`, { date: FIXED_DATE, createFolders: false });
     overrides.push(`<Override PartName="/xl/charts/chart${n}.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>`,
       `<Override PartName="/xl/drawings/drawing${n}.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>`);
   }
   types = types.replace('</Types>', `${overrides.join('')}</Types>`);
-  zip.file('[Content_Types].xml', types);
+  zip.file('[Content_Types].xml', types, { date: FIXED_DATE, createFolders: false });
   return new Uint8Array(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }));
 }
 

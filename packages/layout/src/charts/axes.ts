@@ -35,17 +35,28 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
   const numeric = words.map((w) => ({ w, v: labelNumber(w.text) })).filter((n): n is { w: RawWord; v: number } => n.v !== null);
   const axes: ValueAxis[] = [];
   // y axes: right-aligned column, value grows up the page
-  for (const g of groupBy(numeric, (n) => n.w.box.x1, ALIGN)) {
+  // right-aligned columns first (the usual), then left-aligned ones; a run found both ways counts once
+  const seen = new Set<string>();
+  const columns = [...groupBy(numeric, (n) => n.w.box.x1, ALIGN), ...groupBy(numeric, (n) => n.w.box.x0, ALIGN)];
+  for (const g of columns) {
     for (const run of splitRuns(g, (n) => (n.w.box.y0 + n.w.box.y1) / 2)) {
+      const key = run.map((n) => numeric.indexOf(n)).sort((p, q) => p - q).join(',');
+      if ([...seen].some((k) => k.split(',').some((i) => key.split(',').includes(i)))) continue;
+      seen.add(key);
       let scale = fitScale(run.map((n) => ({ at: (n.w.box.y0 + n.w.box.y1) / 2, value: n.v, word: n.w })), false);
       if (!scale) continue;
       const right = Math.max(...run.map((n) => n.w.box.x1));
       const ya = scale.ticks[0].at, yb = scale.ticks[scale.ticks.length - 1].at;
+      // the plot may run past the last label (an unlabelled 0 on the category axis line)
+      const pitch = (yb - ya) / (scale.ticks.length - 1);
       const hs = rules.filter((r) => r.y1 - r.y0 < 0.004 && r.x1 - r.x0 >= MIN_RULE && r.x0 >= right - 0.004 && r.x0 <= right + REACH
-        && r.y0 >= ya - 0.01 && r.y0 <= yb + 0.01);
-      if (!hs.length) continue;
+        && r.y0 >= ya - 3.05 * pitch && r.y0 <= yb + 3.05 * pitch);
+      if (!hs.some((r) => r.y0 >= ya - 0.01 && r.y0 <= yb + 0.01)) continue;
       scale = snapToRules(scale, rules, 'y', right) ?? scale;
-      axes.push({ along: 'y', scale, labels: run.map((n) => n.w), plot: { x0: Math.min(...hs.map((r) => r.x0)), x1: Math.max(...hs.map((r) => r.x1)), y0: ya, y1: yb } });
+      const plot = { x0: Math.min(...hs.map((r) => r.x0)), x1: Math.max(...hs.map((r) => r.x1)), y0: Math.min(ya, ...hs.map((r) => r.y0)), y1: Math.max(yb, ...hs.map((r) => r.y0)) };
+      // the value axis' own line may run past the top grid line (the scale's end carries no label)
+      for (const r of rules) if (r.x1 - r.x0 < 0.004 && Math.abs(r.x0 - plot.x0) < 0.004 && r.y1 > plot.y0 && r.y0 < plot.y1) { plot.y0 = Math.min(plot.y0, r.y0); plot.y1 = Math.max(plot.y1, r.y1); }
+      axes.push({ along: 'y', scale, labels: run.map((n) => n.w), plot });
     }
   }
   // x axes: a row under the plot, value grows to the right
@@ -55,11 +66,14 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       if (!scale) continue;
       const top = Math.min(...run.map((n) => n.w.box.y0));
       const xa = scale.ticks[0].at, xb = scale.ticks[scale.ticks.length - 1].at;
+      const pitch = (xb - xa) / (scale.ticks.length - 1);
       const vs = rules.filter((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.y1 <= top + 0.004 && r.y1 >= top - REACH
-        && r.x0 >= xa - 0.01 && r.x0 <= xb + 0.01);
-      if (!vs.length) continue;
+        && r.x0 >= xa - 3.05 * pitch && r.x0 <= xb + 3.05 * pitch);
+      if (!vs.some((r) => r.x0 >= xa - 0.01 && r.x0 <= xb + 0.01)) continue;
       scale = snapToRules(scale, rules, 'x', top) ?? scale;
-      axes.push({ along: 'x', scale, labels: run.map((n) => n.w), plot: { x0: xa, x1: xb, y0: Math.min(...vs.map((r) => r.y0)), y1: Math.max(...vs.map((r) => r.y1)) } });
+      const plot = { x0: Math.min(xa, ...vs.map((r) => r.x0)), x1: Math.max(xb, ...vs.map((r) => r.x0)), y0: Math.min(...vs.map((r) => r.y0)), y1: Math.max(...vs.map((r) => r.y1)) };
+      for (const r of rules) if (r.y1 - r.y0 < 0.004 && Math.abs(r.y0 - plot.y1) < 0.004 && r.x1 > plot.x0 && r.x0 < plot.x1) { plot.x0 = Math.min(plot.x0, r.x0); plot.x1 = Math.max(plot.x1, r.x1); }
+      axes.push({ along: 'x', scale, labels: run.map((n) => n.w), plot });
     }
   }
   return axes;

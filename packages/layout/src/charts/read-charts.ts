@@ -76,6 +76,12 @@ function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], 
       ? w.box.y0 >= plot.y1 - 0.002 && w.box.y0 <= plot.y1 + 0.07 && cx >= plot.x0 - 0.01 && cx <= plot.x1 + 0.01
       : w.box.x1 <= plot.x0 + 0.002 && w.box.x1 >= plot.x0 - 0.15 && cy >= plot.y0 - 0.01 && cy <= plot.y1 + 0.01;
   });
+  // the labels' band: the first line(s) of text next to the axis, not a legend or a caption further out
+  if (picked.length && along === 'y') {
+    const nearest = Math.min(...picked.map((w) => w.box.y0));
+    const size = Math.max(...picked.map((w) => w.box.y1 - w.box.y0));
+    for (let i = picked.length - 1; i >= 0; i--) if (picked[i].box.y0 > nearest + 2.2 * size) picked.splice(i, 1);
+  }
   // words of one label overlap (or nearly touch) along the category direction; wrapped lines overlap
   const lo = (w: RawWord) => (along === 'y' ? w.box.x0 : w.box.y0), hi = (w: RawWord) => (along === 'y' ? w.box.x1 : w.box.y1);
   const sorted = [...picked].sort((a, b) => lo(a) - lo(b));
@@ -108,7 +114,10 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
   const vertical = a.along === 'y'; // values up the page; categories left to right
-  const labels = categoryLabels(P, a.along, words, axisWords);
+  const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
+  const legend = findLegend(g, words, P, reach);
+  const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
+  const labels = categoryLabels(P, a.along, words, new Set([...axisWords, ...legendWords]));
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
   const n = slotCount(labels.map((l) => l.at), catHi - catLo, bars, lines, areas, vertical);
   if (n < 1) return null;
@@ -117,8 +126,6 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const slotOf = (c: number) => Math.max(0, Math.min(n - 1, Math.floor(vertical ? (c - catLo) / slotW : (catHi - c) / slotW)));
   const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
   for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
-  const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
-  const legend = findLegend(g, words, P, reach);
   const series: (ChartSeries & { order: number })[] = [];
   const stacked = isStacked(bars, vertical);
   const base = baseline(a.scale);
@@ -161,6 +168,9 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     series.push(lineSeries(nameFor(colour, legend, 'fill'), categories, readings, 'area', marks[0].order));
   }
   if (!series.length) return null;
+  // an area under a line with the same values is that line's shading, not a series of its own
+  const shading = series.filter((s) => s.plotType === 'area' && series.some((o) => o.plotType === 'line' && sameValues(o.values, s.values, a.scale)));
+  for (const s of shading) series.splice(series.indexOf(s), 1);
   series.sort((p, q) => p.order - q.order);
   const kinds = [...new Set(series.map((s) => s.plotType!))];
   let chartType = kinds.join('+');
@@ -258,6 +268,9 @@ function baseline(s: ValueScale): number {
 }
 
 const roundLike = (v: number, s: ValueScale) => roundTo(v, quantumOf(s, v));
+
+const sameValues = (p: readonly (number | null)[], q: readonly (number | null)[], s: ValueScale) =>
+  p.length === q.length && p.every((v, i) => v === null || q[i] === null || Math.abs(v - q[i]!) <= 2 * quantumOf(s, v) + s.residual);
 
 function lineSeries(name: string | null, categories: (string | number)[], readings: (Reading | null)[], plotType: string, order: number): ChartSeries & { order: number } {
   return {
