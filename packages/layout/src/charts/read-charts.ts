@@ -4,6 +4,7 @@ import { findValueAxes, type ValueAxis } from './axes.js';
 import { findLegend, type LegendEntry } from './legend.js';
 import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
 import { readPies } from './pies.js';
+import { readRadars } from './radar.js';
 import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, type ValueScale } from './scale.js';
 
 /** A chart recognised in a page's vector drawing, with its series read off the drawing. */
@@ -46,7 +47,7 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
     if (charts.some((c) => overlaps(c.box, read.box))) continue;
     charts.push(read);
   }
-  for (const pie of readPies(g, words, page)) if (!charts.some((c) => overlaps(c.box, pie.box))) charts.push(pie);
+  for (const polar of [...readPies(g, words, page), ...readRadars(g, words, page)]) if (!charts.some((c) => overlaps(c.box, polar.box))) charts.push(polar);
   return charts;
 }
 
