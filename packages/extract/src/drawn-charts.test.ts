@@ -72,6 +72,21 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series[0].categories).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']);
   });
 
+  test('areas: the filled outline\'s top edge; stacked areas count from the series below', async () => {
+    const area = (await read({
+      kind: 'area', categories: ['2019', '2020', '2021', '2022'], axis: { min: 0, max: 60, step: 20 },
+      series: [{ name: 'Exports', values: [20, 35, 50, 42.5], colour: GREEN }],
+    })).out.charts[0];
+    expect(area.chart_type).toBe('area');
+    expect(area.series.map((s) => [s.name, s.categories, s.values])).toEqual([['Exports', [2019, 2020, 2021, 2022], [20, 35, 50, 42.5]]]);
+    const stacked = (await read({
+      kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25 },
+      series: [{ name: 'Base', values: [30, 40, 20], colour: BLUE }, { name: 'Extra', values: [25, 10, 50], colour: RED }],
+    })).out.charts[0];
+    expect(stacked.chart_type).toBe('area-stacked');
+    expect(stacked.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 40, 20]], ['Extra', [25, 10, 50]]]);
+  });
+
   test('scatter: x and y from two value axes', async () => {
     const { out } = await read({
       kind: 'scatter', categories: [], axis: { min: 0, max: 50, step: 10 }, xAxis: { min: 0, max: 10, step: 2 },

@@ -105,6 +105,7 @@ const categoryValue = (text: string): string | number => {
 };
 
 interface Reading { value: number; interpolated: boolean; box: Box }
+type Pt = [number, number];
 
 /** Bars (column/bar), lines and areas against one value axis, categories along the other side. */
 function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>): DrawnChart | null {
@@ -120,11 +121,11 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
   const labels = categoryLabels(P, a.along, words, new Set([...axisWords, ...legendWords]));
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
-  const n = slotCount(labels.map((l) => l.at), catHi - catLo, bars, lines, areas, vertical);
+  const positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
+  const n = positions.length;
   if (n < 1) return null;
-  const slotW = (catHi - catLo) / n;
-  // categories run left to right, or bottom to top for horizontal bars
-  const slotOf = (c: number) => Math.max(0, Math.min(n - 1, Math.floor(vertical ? (c - catLo) / slotW : (catHi - c) / slotW)));
+  // a mark or label belongs to the nearest category position
+  const slotOf = (c: number) => positions.reduce((best, p, i) => (Math.abs(p - c) < Math.abs(positions[best] - c) ? i : best), 0);
   const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
   for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
   const series: (ChartSeries & { order: number })[] = [];
@@ -158,15 +159,33 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     }
     series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
   }
-  for (const [colour, marks] of byColour(areas)) {
-    const readings = Array<Reading | null>(n).fill(null);
+  // areas: the top edge carries the values; a bottom edge off the baseline is the series below (stacked)
+  const near = n > 1 ? 0.25 * Math.min(...positions.slice(1).map((p, i) => Math.abs(p - positions[i]))) : 0.01;
+  const baseAt = coordinateOf(a.scale, base);
+  let areaStacked = false;
+  const outlines = byColour(areas).map(([colour, marks]) => {
+    const tops = Array<Pt | null>(n).fill(null), bottoms = Array<number | null>(n).fill(null);
     for (const m of marks) for (const [x, y] of m.points) {
       const k = slotOf(x);
-      const r = readValue(a.scale, y);
-      // the top edge of the filled outline carries the values; the bottom runs along the baseline
-      if (!readings[k] || coordinateOf(a.scale, readings[k]!.value) > y) readings[k] = { ...r, box: { x0: x, y0: y, x1: x, y1: y } };
+      if (Math.abs(positions[k] - x) > near) continue;
+      if (!tops[k] || y < tops[k]![1]) tops[k] = [x, y];
+      if (bottoms[k] === null || y > bottoms[k]!) bottoms[k] = y;
     }
-    series.push(lineSeries(nameFor(colour, legend, 'fill'), categories, readings, 'area', marks[0].order));
+    return { colour, marks, tops, bottoms };
+  });
+  for (const o of outlines) {
+    // stacked: the bottom edge runs along another series' top edge, not along the baseline
+    const onBase = o.bottoms.every((b) => b === null || Math.abs(b - baseAt) < 0.002);
+    const onOther = !onBase && outlines.some((u) => u !== o && o.bottoms.every((b, k) => b === null || (u.tops[k] !== null && Math.abs(u.tops[k]![1] - b) < 0.002)));
+    if (onOther) areaStacked = true;
+    const readings = o.tops.map((t, k): Reading | null => {
+      if (!t) return null;
+      const top = readValue(a.scale, t[1]);
+      if (!onOther) return { ...top, box: { x0: t[0], y0: t[1], x1: t[0], y1: t[1] } };
+      const below = readValue(a.scale, o.bottoms[k]!);
+      return { value: roundLike(top.value - below.value, a.scale), interpolated: top.interpolated || below.interpolated, box: { x0: t[0], y0: t[1], x1: t[0], y1: o.bottoms[k]! } };
+    });
+    series.push(lineSeries(nameFor(o.colour, legend, 'fill'), categories, readings, 'area', o.marks[0].order));
   }
   if (!series.length) return null;
   // an area under a line with the same values is that line's shading, not a series of its own
@@ -176,6 +195,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const kinds = [...new Set(series.map((s) => s.plotType!))];
   let chartType = kinds.join('+');
   if (stacked && kinds.length === 1) chartType += percentStacked(bars, a.scale, vertical) ? '-percent-stacked' : '-stacked';
+  if (areaStacked && kinds.length === 1) chartType += '-stacked';
   const named = series.filter((s) => s.name).length;
   const box = unionBox([P, ...a.labels.map((w) => w.box), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
   return {
@@ -195,24 +215,37 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
 }
 
 /**
- * How many category slots the axis has: the labels' pitch over the axis length (a category with no
- * label, such as a trailing empty one, still takes its slot), else the marks' own grouping.
+ * Where the categories sit along the category axis, in category order (left to right; bottom to top
+ * for horizontal bars). Evenly spaced labels give the pitch, and the grid is carried to both ends of
+ * the axis: a category whose label was dropped (crowded, or an empty trailing one) keeps its place,
+ * whether the categories sit between tick marks (bars) or on them (areas, some lines). Without labels,
+ * the marks' own grouping gives the count, one per equal slot.
  */
-function slotCount(labelsAt: number[], extent: number, bars: readonly BoxMark[], lines: readonly LineMark[], areas: readonly ShapeMark[], vertical: boolean): number {
-  if (labelsAt.length >= 2) {
-    const at = [...labelsAt].sort((p, q) => p - q);
+function categoryPositions(labelsAt: number[], lo: number, hi: number, bars: readonly BoxMark[], lines: readonly LineMark[], areas: readonly ShapeMark[], vertical: boolean): number[] {
+  let pos: number[] = [];
+  const at = [...labelsAt].sort((p, q) => p - q);
+  if (at.length >= 2) {
     const gaps = at.slice(1).map((v, i) => v - at[i]).sort((p, q) => p - q);
     const pitch = gaps[Math.floor(gaps.length / 2)];
-    const n = Math.round(extent / pitch);
-    if (pitch > 0 && n >= labelsAt.length && Math.abs(extent / pitch - n) < 0.15) return n;
+    const regular = pitch > 0 && at.every((v, i) => i === 0 || Math.abs((v - at[i - 1]) / pitch - Math.round((v - at[i - 1]) / pitch)) < 0.15);
+    if (regular) {
+      let start = at[0];
+      while (start - pitch >= lo - 0.26 * pitch) start -= pitch;
+      for (let p = start; p <= hi + 0.26 * pitch && pos.length < 10_000; p += pitch) pos.push(p);
+    } else pos = at;
+  } else if (at.length === 1) pos = at;
+  else {
+    let n = 0;
+    if (lines.length) n = Math.max(...lines.map((l) => l.points.length));
+    else if (areas.length) n = Math.floor(Math.max(...areas.map((s) => s.points.length)) / 2);
+    else {
+      const spans = bars.map((b) => (vertical ? [b.box.x0, b.box.x1] : [b.box.y0, b.box.y1]) as [number, number]).sort((p, q) => p[0] - q[0]);
+      let end = -Infinity;
+      for (const [a, b] of spans) { if (a > end + 1e-3) n++; end = Math.max(end, b); }
+    }
+    pos = Array.from({ length: n }, (_, i) => lo + ((i + 0.5) * (hi - lo)) / n);
   }
-  if (labelsAt.length >= 1) return labelsAt.length;
-  if (lines.length) return Math.max(...lines.map((l) => l.points.length));
-  if (areas.length) return Math.max(...areas.map((s) => s.points.length)) / 2;
-  const spans = bars.map((b) => (vertical ? [b.box.x0, b.box.x1] : [b.box.y0, b.box.y1]) as [number, number]).sort((p, q) => p[0] - q[0]);
-  let groups = 0, end = -Infinity;
-  for (const [lo, hi] of spans) { if (lo > end + 1e-3) groups++; end = Math.max(end, hi); }
-  return groups;
+  return vertical ? pos : pos.reverse();
 }
 
 function byColour<T extends { colour: string; order: number }>(marks: readonly T[]): [string, T[]][] {
