@@ -108,6 +108,17 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
   });
 
+  test('doughnut: ring segments\' shares from the angles they span', async () => {
+    const { out } = await read({
+      kind: 'doughnut', categories: ['Web', 'Shop', 'Phone'],
+      series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('doughnut');
+    expect(c.series[0].categories).toEqual(['Web', 'Shop', 'Phone']);
+    c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+  });
+
   test('log value axis: bars read through powers of ten', async () => {
     const { out } = await read({
       kind: 'column', categories: ['A', 'B', 'C'], axis: { min: 1, max: 10000, step: 10, log: true },

@@ -100,3 +100,94 @@ function arcOf(points: readonly [number, number][], c: [number, number]): [numbe
   for (let k = 1; k < n && !isCentre(pts[(start + k) % n]); k++) arc.push(pts[(start + k) % n]);
   return arc;
 }
+
+/**
+ * Doughnuts: ring segments (filled, curved, no apex) around one centre, the centre of the ring they
+ * close together. A segment's share is the angle its outline spans. Concentric rings are separate
+ * series, outermost last (the order office suites draw them in: the first series innermost).
+ */
+export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page: PageSize, taken: readonly Box[]): DrawnChart[] {
+  const segs = g.shapes.filter((s) => s.curved && s.points.length >= 4 && !taken.some((b) => centreIn(b, s.box)));
+  const out: DrawnChart[] = [];
+  const used = new Set<ShapeMark>();
+  for (const seed of segs) {
+    if (used.has(seed)) continue;
+    // the segments that touch, transitively: one doughnut
+    const group = [seed];
+    used.add(seed);
+    for (let i = 0; i < group.length; i++) for (const s of segs) if (!used.has(s) && touches(group[i].box, s.box)) { used.add(s); group.push(s); }
+    if (group.length < 2) continue;
+    const box = unionBox(group.map((m) => m.box))!;
+    const w = (box.x1 - box.x0) * page.width, h = (box.y1 - box.y0) * page.height;
+    if (Math.abs(w - h) > 0.05 * Math.max(w, h) || Math.max(box.x1 - box.x0, box.y1 - box.y0) < MIN_PIE) continue;
+    // the centre: a circle through the outer edge's points (the box misses the arcs' extremes between end points)
+    const guess: [number, number] = [((box.x0 + box.x1) / 2) * page.width, ((box.y0 + box.y1) / 2) * page.height];
+    const all = group.flatMap((m) => m.points.map(([x, y]) => [x * page.width, y * page.height] as [number, number]));
+    const far = Math.max(...all.map(([x, y]) => Math.hypot(x - guess[0], y - guess[1])));
+    const c = fitCircle(all.filter(([x, y]) => Math.hypot(x - guess[0], y - guess[1]) > 0.8 * far)) ?? guess;
+    const R = Math.max(...all.map(([x, y]) => Math.hypot(x - c[0], y - c[1])));
+    const polar = group.map((m) => {
+      const rs = m.points.map(([x, y]) => Math.hypot(x * page.width - c[0], y * page.height - c[1]));
+      return { m, rIn: Math.min(...rs), rOut: Math.max(...rs), span: angularSpan(m.points.map(([x, y]) => Math.atan2(y * page.height - c[1], x * page.width - c[0]))) };
+    });
+    if (polar.some((p) => p.rIn < 0.2 * R)) continue; // an apex at the centre: a pie, read as one
+    // rings: segments with the same inner and outer radius
+    const rings: (typeof polar)[] = [];
+    for (const p of [...polar].sort((a, b) => a.rIn - b.rIn)) {
+      const ring = rings.find((r) => Math.abs(r[0].rIn - p.rIn) < 0.03 * R && Math.abs(r[0].rOut - p.rOut) < 0.03 * R);
+      if (ring) ring.push(p); else rings.push([p]);
+    }
+    const totals = rings.map((r) => r.reduce((t, p) => t + p.span, 0));
+    if (totals.some((t) => Math.abs(t - 2 * Math.PI) > 0.03)) continue;
+    const legend = findLegend(g, words, box, { x0: box.x0 - 0.3, y0: box.y0 - 0.2, x1: box.x1 + 0.35, y1: box.y1 + 0.2 });
+    const series = rings.map((ring, i) => {
+      const ordered = [...ring].sort((a, b) => a.m.order - b.m.order);
+      const categories = ordered.map(({ m }, k) => legend.find((e) => e.colour === m.colour)?.label ?? k + 1);
+      return {
+        name: `Series ${i + 1}`, plotType: 'doughnut', categories: categories.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)),
+        values: ordered.map((o) => Number(((o.span / totals[i]) * 100).toFixed(4))), markBoxes: ordered.map((o) => o.m.box as Box), interpolated: ordered.map(() => true),
+      };
+    });
+    out.push({
+      box: unionBox([box, ...legend.map((e) => e.box)])!,
+      chart: {
+        chartType: 'doughnut', sourceRanges: [], series,
+        drawn: {
+          confidence: legend.length ? 0.9 : 0.8, valueScale: 'share', uncertainty: 0.1,
+          note: 'values are each segment\'s share of its ring in percent, from the angle it spans; a doughnut draws no scale, so absolute values are not recoverable unless printed as data labels',
+        },
+      },
+    });
+  }
+  return out;
+}
+
+const centreIn = (b: Box, m: Box) => { const x = (m.x0 + m.x1) / 2, y = (m.y0 + m.y1) / 2; return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1; };
+const touches = (a: Box, b: Box) => a.x0 - 0.003 <= b.x1 && b.x0 - 0.003 <= a.x1 && a.y0 - 0.003 <= b.y1 && b.y0 - 0.003 <= a.y1;
+
+/** The smallest arc holding every angle: a full turn less the largest gap between neighbouring angles. */
+function angularSpan(angles: number[]): number {
+  const a = angles.map((x) => (x + 2 * Math.PI) % (2 * Math.PI)).sort((p, q) => p - q);
+  let gap = a[0] + 2 * Math.PI - a[a.length - 1];
+  for (let i = 1; i < a.length; i++) gap = Math.max(gap, a[i] - a[i - 1]);
+  return 2 * Math.PI - gap;
+}
+
+/** Least-squares circle centre through points (x² + y² + a·x + b·y + c = 0), or null when they are too few or collinear. */
+function fitCircle(pts: readonly [number, number][]): [number, number] | null {
+  if (pts.length < 3) return null;
+  // normal equations of the algebraic fit, 3×3, solved by Cramer's rule
+  let sxx = 0, sxy = 0, syy = 0, sx = 0, sy = 0, sxz = 0, syz = 0, sz = 0;
+  const n = pts.length;
+  for (const [x, y] of pts) {
+    const z = x * x + y * y;
+    sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; sxz += x * z; syz += y * z; sz += z;
+  }
+  const m = [[sxx, sxy, sx], [sxy, syy, sy], [sx, sy, n]], r = [-sxz, -syz, -sz];
+  const det = (a: number[][]) => a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  const d = det(m);
+  if (Math.abs(d) < 1e-9) return null;
+  const col = (k: number) => m.map((row, i) => row.map((v, j) => (j === k ? r[i] : v)));
+  const a = det(col(0)) / d, b = det(col(1)) / d;
+  return [-a / 2, -b / 2];
+}

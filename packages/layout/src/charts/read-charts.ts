@@ -3,7 +3,7 @@ import { unionBox } from '@quire/core';
 import { findValueAxes, type ValueAxis } from './axes.js';
 import { findLegend, type LegendEntry } from './legend.js';
 import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
-import { readPies } from './pies.js';
+import { readDoughnuts, readPies } from './pies.js';
 import { readRadars } from './radar.js';
 import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, type ValueScale } from './scale.js';
 
@@ -48,6 +48,7 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
     charts.push(read);
   }
   for (const polar of [...readPies(g, words, page), ...readRadars(g, words, page)]) if (!charts.some((c) => overlaps(c.box, polar.box))) charts.push(polar);
+  for (const ring of readDoughnuts(g, words, page, charts.map((c) => c.box))) if (!charts.some((c) => overlaps(c.box, ring.box))) charts.push(ring);
   return charts;
 }
 
