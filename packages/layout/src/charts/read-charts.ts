@@ -111,8 +111,10 @@ type Pt = [number, number];
 /** Bars (column/bar), lines and areas against one value axis, categories along the other side. */
 function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>): DrawnChart | null {
   const P = a.plot, pad = 0.004;
-  const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P); });
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.filter(([x, y]) => inside(P, x, y, 0.01)).length >= 0.6 * l.points.length);
+  // a small square on a line's vertex is that point's marker, not a bar
+  const onVertex = (b: Box) => { const [cx, cy] = centreOf(b); return lines.some((l) => l.points.some(([x, y]) => Math.abs(x - cx) < 0.003 && Math.abs(y - cy) < 0.003)); };
+  const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P) && !onVertex(b.box); });
   const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y');
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
