@@ -97,6 +97,16 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series[0]).toMatchObject({ name: 'Samples', x_values: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48] });
   });
 
+  test('scatter without vertical grid lines, points joined by lines: the x axis still reads from its labels', async () => {
+    const { out } = await read({
+      kind: 'scatter', categories: [], axis: { min: 0, max: 100, step: 25 }, xAxis: { min: 0, max: 20, step: 5, grid: false }, joined: true,
+      series: [{ name: 'Run A', x: [2, 5, 11, 17.5], values: [10, 37.5, 60, 90], colour: BLUE }, { name: 'Run B', x: [1, 8, 12, 19], values: [5, 20, 55, 70], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('scatter');
+    expect(c.series.map((s) => [s.name, s.x_values, s.values])).toEqual([['Run A', [2, 5, 11, 17.5], [10, 37.5, 60, 90]], ['Run B', [1, 8, 12, 19], [5, 20, 55, 70]]]);
+  });
+
   test('pie: slice shares in percent from the sector angles, categories from the legend', async () => {
     const { out } = await read({
       kind: 'pie', categories: ['Rent', 'Staff', 'Energy', 'Other'],
