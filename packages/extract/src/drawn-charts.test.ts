@@ -31,6 +31,18 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.exports.csv.split('\r\n')[1]).toBe('Q1,12,8');
   });
 
+  test('data labels: a printed value agreeing with the scale is taken as printed (exact, not interpolated)', async () => {
+    const spec: ChartSpec = { kind: 'column', categories: ['A', 'B', 'C'], axis: { min: 0, max: 500, step: 100 }, series: [{ name: 'Units', values: [123.45, 250, 387.125], colour: BLUE }] };
+    const plain = (await read(spec)).out.charts[0].series[0];
+    // without labels the drawing resolves a thousandth of the tick step: close, not as printed
+    [123.45, 250, 387.125].forEach((v, i) => expect(Math.abs(plain.values[i]! - v)).toBeLessThanOrEqual(0.1));
+    expect(plain.values[0]).not.toBe(123.45);
+    expect(plain.interpolated).toEqual([true, true, true]); // none lies on a tick (0, 100, … 500)
+    const labelled = (await read({ ...spec, dataLabels: true })).out.charts[0].series[0];
+    expect(labelled.values).toEqual([123.45, 250, 387.125]);
+    expect(labelled.interpolated).toEqual([false, false, false]);
+  });
+
   test('negative columns grow down from the zero line', async () => {
     const { out } = await read({
       kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },

@@ -70,7 +70,7 @@ const area = (b: Box) => (b.x1 - b.x0) * (b.y1 - b.y0);
 const rectilinearLine = (l: LineMark) => l.points.every((p, i) => i === 0 || Math.abs(p[0] - l.points[i - 1][0]) < 1e-3 || Math.abs(p[1] - l.points[i - 1][1]) < 1e-3);
 
 /** Category labels: words along the category side of the plot, grouped into one label per slot. */
-function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>): { text: string; at: number; box: Box }[] {
+function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>): { text: string; at: number; box: Box; words: RawWord[] }[] {
   const picked = words.filter((w) => {
     if (exclude.has(w)) return false;
     const [cx, cy] = centreOf(w.box);
@@ -96,8 +96,31 @@ function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], 
   return groups.map((ws) => {
     const ordered = [...ws].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
     const box = unionBox(ws.map((w) => w.box))!;
-    return { text: ordered.map((w) => w.text).join(' '), at: along === 'y' ? (box.x0 + box.x1) / 2 : (box.y0 + box.y1) / 2, box };
+    return { text: ordered.map((w) => w.text).join(' '), at: along === 'y' ? (box.x0 + box.x1) / 2 : (box.y0 + box.y1) / 2, box, words: ws };
   });
+}
+
+/**
+ * Data labels: a number printed at a mark's end (a bar's top, a point) that agrees with the value read
+ * off the scale is the value as printed: exact, not interpolated. Each label serves one mark.
+ */
+function dataLabels(words: readonly RawWord[], exclude: ReadonlySet<RawWord>, s: ValueScale) {
+  const candidates = words.filter((w) => !exclude.has(w)).map((w) => ({ w, v: labelNumber(w.text) })).filter((c): c is { w: RawWord; v: number } => c.v !== null);
+  const used = new Set<RawWord>();
+  const range = Math.abs(s.ticks[s.ticks.length - 1].value - s.ticks[0].value);
+  return (r: { value: number; interpolated: boolean }, [x, y]: [number, number]): { value: number; interpolated: boolean } => {
+    let best: { w: RawWord; v: number; d: number } | null = null;
+    for (const c of candidates) {
+      if (used.has(c.w)) continue;
+      const [cx, cy] = centreOf(c.w.box);
+      const d = Math.hypot(cx - x, cy - y);
+      if (d > 0.03 || Math.abs(c.v - r.value) > Math.max(0.005 * range, 2 * quantumOf(s, r.value))) continue;
+      if (!best || d < best.d) best = { ...c, d };
+    }
+    if (!best) return r;
+    used.add(best.w);
+    return { value: best.v, interpolated: false };
+  };
 }
 
 const categoryValue = (text: string): string | number => {
@@ -132,6 +155,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
   for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
   const series: (ChartSeries & { order: number })[] = [];
+  const printed = dataLabels(words, new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]), a.scale);
   const stacked = isStacked(bars, vertical);
   const base = baseline(a.scale);
   const along = (b: Box): [number, number] => (vertical ? [b.y1, b.y0] : [b.x0, b.x1]); // [low-value end, high-value end] coordinates
@@ -148,6 +172,8 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
         r = { value: roundLike(v.value - low.value, a.scale), interpolated: v.interpolated || low.interpolated };
         if (high.value <= base + 1e-12) r = { value: -r.value, interpolated: r.interpolated }; // a segment below the baseline counts down
       } else r = Math.abs(high.value - base) >= Math.abs(low.value - base) ? high : low;
+      const end: [number, number] = vertical ? [(m.box.x0 + m.box.x1) / 2, r === low ? m.box.y1 : m.box.y0] : [r === low ? m.box.x0 : m.box.x1, (m.box.y0 + m.box.y1) / 2];
+      r = printed(r, end);
       values[k] = r.value; boxes[k] = m.box; interp[k] = r.interpolated;
     }
     series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: Math.min(...marks.map((m) => m.order)) });
@@ -158,7 +184,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
       const k = slotOf(vertical ? x : y);
       if (readings[k]) continue;
       const r = readValue(a.scale, vertical ? y : x);
-      readings[k] = { ...r, box: { x0: x, y0: y, x1: x, y1: y } };
+      readings[k] = { ...printed(r, [x, y]), box: { x0: x, y0: y, x1: x, y1: y } };
     }
     series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
   }
