@@ -7,6 +7,7 @@
 // - points: expected points whose value came back within 0.5% of the chart's value range (pies: within
 //   0.5 percentage points of the slice's share; percent-stacked: of its percent of the category)
 // - series names: expected series whose name (or the legend label drawn for an unnamed series) came back
+// - exact: points of charts that print data labels whose value came back equal to the expected one
 // The validation part (scripts/lib/corpus.mjs) is reported in aggregate only.
 // Usage: node scripts/build.mjs && node scripts/eval-charts.mjs [dir] [--json] [--part dev|validation|all] [--summary FILE]
 //        (EVAL_ONLY=substring restricts the files)
@@ -43,7 +44,8 @@ function rangeOf(chart) {
 /** Points of an expected chart that a reconstructed one gives within tolerance; series matched by name, else by position. */
 function comparePoints(expected, got) {
   const range = rangeOf(expected);
-  let points = 0, within = 0, names = 0;
+  const labelled = (expected.features ?? []).includes('data-labels');
+  let points = 0, within = 0, names = 0, labelledPoints = 0, exact = 0;
   expected.series.forEach((es, i) => {
     const label = norm(es.name ?? es.legend_label);
     const byName = got.series.find((gs) => label && norm(gs.name) === label);
@@ -54,9 +56,10 @@ function comparePoints(expected, got) {
       const g = gs?.values?.[k];
       if (v === null || v === undefined) { if (g === null || g === undefined) within++; return; }
       if (typeof g === 'number' && Math.abs(g - v) <= TOLERANCE * range) within++;
+      if (labelled) { labelledPoints++; if (g === v) exact++; }
     });
   });
-  return { points, within, names, series: expected.series.length };
+  return { points, within, names, series: expected.series.length, labelledPoints, exact };
 }
 
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort().filter((f) => !only || f.includes(only))
@@ -65,7 +68,7 @@ const results = [];
 for (const file of files) {
   const part = partOf('pdf-charts', file);
   const truth = JSON.parse(fs.readFileSync(path.join(dir, file.replace(/\.pdf$/, '.expected.json')), 'utf8'));
-  const res = { name: file.replace(/\.pdf$/, ''), part, expected: truth.charts.length, found: 0, chartFigures: 0, matched: 0, typeOk: 0, points: 0, within: 0, series: 0, names: 0, details: [] };
+  const res = { name: file.replace(/\.pdf$/, ''), part, expected: truth.charts.length, found: 0, chartFigures: 0, matched: 0, typeOk: 0, points: 0, within: 0, series: 0, names: 0, labelledPoints: 0, exact: 0, details: [] };
   try {
     const doc = await extractDocument(new Uint8Array(fs.readFileSync(path.join(dir, file))), 'pdf');
     const out = reconstructCharts(doc, 'no series read from the drawing');
@@ -84,6 +87,7 @@ for (const file of files) {
       res.matched++;
       if (best.cand.c.chart_type === exp.chart_type) res.typeOk++;
       res.points += best.score.points; res.within += best.score.within; res.series += best.score.series; res.names += best.score.names;
+      res.labelledPoints += best.score.labelledPoints; res.exact += best.score.exact;
       res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}` });
     }
     // a chart figure that is no expected chart (unconverted ones included) lowers precision
@@ -106,6 +110,7 @@ const aggregate = (rs) => ({
   type: ratioFigure(sum(rs, 'typeOk'), sum(rs, 'matched')),
   points: ratioFigure(sum(rs, 'within'), sum(rs, 'points')),
   names: ratioFigure(sum(rs, 'names'), sum(rs, 'series')),
+  exact: ratioFigure(sum(rs, 'exact'), sum(rs, 'labelledPoints')),
 });
 const byPart = Object.fromEntries(parts.map((p) => [p, aggregate(results.filter((r) => r.part === p))]));
 const fmt = (f) => (f.value === null ? '–' : `${f.value.toFixed(3)} (${f.n})`);
@@ -113,7 +118,7 @@ if (asJson) console.log(JSON.stringify({ parts: byPart, dev: results.filter((r) 
 else {
   for (const p of parts) {
     const a = byPart[p];
-    console.log(`\n${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}`);
+    console.log(`\n${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }
 const figure = (pick) => Object.fromEntries(parts.map((p) => [p, pick(byPart[p])]));
@@ -124,5 +129,6 @@ writeSummary(summaryOut, {
     { kind: 'charts (PDF drawings)', measure: 'chart type correct', unit: 'charts', ...figure((a) => a.type) },
     { kind: 'charts (PDF drawings)', measure: 'points within 0.5% of range', unit: 'points', ...figure((a) => a.points) },
     { kind: 'charts (PDF drawings)', measure: 'series names', unit: 'series', ...figure((a) => a.names) },
+    { kind: 'charts (PDF drawings)', measure: 'points exact where data labels are printed', unit: 'points', ...figure((a) => a.exact) },
   ],
 });

@@ -62,6 +62,16 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series.map((s) => [s.name, s.values])).toEqual([['Hardware', [20, 30, 25, 40]], ['Services', [35, 10, 45, 20]], ['Cloud', [5, 15, 20, 30]]]);
   });
 
+  test('percent-stacked columns: segments in percent of their category on a 0% … 100% axis', async () => {
+    const { out } = await read({
+      kind: 'stacked', categories: ['East', 'West'], axis: { min: 0, max: 100, step: 25, percent: true },
+      series: [{ name: 'Yes', values: [62.5, 40], colour: BLUE }, { name: 'No', values: [37.5, 60], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column-percent-stacked');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Yes', [62.5, 40]], ['No', [37.5, 60]]]);
+  });
+
   test('horizontal bars: values along the bottom axis, categories bottom to top', async () => {
     const { out } = await read({
       kind: 'bar', categories: ['Paris', 'Lyon', 'Nice'], axis: { min: 0, max: 800, step: 200 },
