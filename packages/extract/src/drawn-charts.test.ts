@@ -129,6 +129,17 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series.map((s) => [s.name, s.x_values, s.values])).toEqual([['Run A', [2, 5, 11, 17.5], [10, 37.5, 60, 90]], ['Run B', [1, 8, 12, 19], [5, 20, 55, 70]]]);
   });
 
+  test('bubbles: x and y from the axes, sizes relative to the largest bubble from their areas', async () => {
+    const { out } = await read({
+      kind: 'scatter', categories: [], axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
+      series: [{ name: 'Markets', x: [10, 25, 40], values: [30, 70, 50], sizes: [4, 16, 9], colour: GREEN }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bubble');
+    expect(c.series[0]).toMatchObject({ name: 'Markets', x_values: [10, 25, 40], values: [30, 70, 50] });
+    c.series[0].bubble_sizes!.forEach((v, i) => expect(v).toBeCloseTo([0.25, 1, 0.5625][i], 2));
+  });
+
   test('pie: slice shares in percent from the sector angles, categories from the legend', async () => {
     const { out } = await read({
       kind: 'pie', categories: ['Rent', 'Staff', 'Energy', 'Other'],

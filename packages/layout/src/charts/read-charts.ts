@@ -35,7 +35,7 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   for (const a of axes) {
     if (used.has(a)) continue;
     const other = axes.find((b) => b !== a && b.along !== a.along && !used.has(b) && overlaps(a.plot, b.plot));
-    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words) : null;
+    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page) : null;
     // bars against numbered categories: both sides carry numbers, the value axis is the one the bars grow from
     for (const axis of read ? [] : other ? byBarBaseline([a, other], g.boxes) : [a]) {
       read = readCartesian(axis, g, words, new Set(axis.labels));
@@ -365,37 +365,44 @@ function readingNote(s: ValueScale, labelled: boolean): string {
 }
 
 /** x against y: markers or polylines between two value axes. */
-function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[]): DrawnChart | null {
+function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[], page: PageSize): DrawnChart | null {
   const P: Box = { x0: x.plot.x0, x1: x.plot.x1, y0: y.plot.y0, y1: y.plot.y1 };
   const pad = 0.01;
   const bars = g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) > 0.03);
   if (bars.length >= 2) return null; // bars against a numeric category axis: read as a column/bar chart
-  const markers = [...g.shapes.filter((s) => inside(P, ...centreOf(s.box), pad) && Math.max(s.box.x1 - s.box.x0, s.box.y1 - s.box.y0) < 0.03),
+  // markers, and round bubbles of any size (bubble charts)
+  const markers = [...g.shapes.filter((s) => inside(P, ...centreOf(s.box), pad) && (Math.max(s.box.x1 - s.box.x0, s.box.y1 - s.box.y0) < 0.03 || (s.curved && area(s.box) < 0.25 * area(P)))),
     ...g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) < 0.03)];
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.every(([px, py]) => inside(P, px, py, pad)));
   if (!markers.length && !lines.length) return null;
   const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 });
   const series: ChartSeries[] = [];
-  const groups = markers.length ? byColour(markers).map(([c, ms]) => [c, ms.map((m) => centreOf(m.box))] as const)
-    : byColour(lines).map(([c, ls]) => [c, ls.flatMap((l) => l.points)] as const);
-  for (const [colour, pts] of groups) {
+  const groups = markers.length ? byColour(markers).map(([c, ms]) => [c, ms.map((m) => centreOf(m.box)), ms.map((m) => m.box)] as const)
+    : byColour(lines).map(([c, ls]) => [c, ls.flatMap((l) => l.points), null] as const);
+  // bubbles: round marks whose sizes differ; a bubble's area is its size, known only relative to the largest
+  const diameters = markers.map((m) => Math.min((m.box.x1 - m.box.x0) * page.width, (m.box.y1 - m.box.y0) * page.height));
+  const bubbles = markers.length >= 2 && Math.max(...diameters) > 1.3 * Math.min(...diameters);
+  const largest = Math.max(0, ...diameters);
+  for (const [colour, pts, boxes] of groups) {
     const xs = pts.map(([px]) => readValue(x.scale, px)), ys = pts.map(([, py]) => readValue(y.scale, py));
     series.push({
       name: nameFor(colour, legend, markers.length ? 'fill' : 'stroke') ?? '', categories: xs.map((r) => r.value), xValues: xs.map((r) => r.value),
-      values: ys.map((r) => r.value), interpolated: ys.map((r, i) => r.interpolated || xs[i].interpolated), plotType: 'scatter',
-      markBoxes: pts.map(([px, py]) => ({ x0: px, y0: py, x1: px, y1: py })),
+      values: ys.map((r) => r.value), interpolated: ys.map((r, i) => r.interpolated || xs[i].interpolated), plotType: bubbles ? 'bubble' : 'scatter',
+      markBoxes: boxes ? boxes.map((b) => ({ ...b })) : pts.map(([px, py]) => ({ x0: px, y0: py, x1: px, y1: py })),
+      ...(bubbles && boxes ? { bubbleSizes: boxes.map((b) => Number(((Math.min((b.x1 - b.x0) * page.width, (b.y1 - b.y0) * page.height) / largest) ** 2).toFixed(4))) } : {}),
     });
   }
   const box = unionBox([P, ...x.labels.map((w) => w.box), ...y.labels.map((w) => w.box), ...legend.map((e) => e.box)])!;
   return {
     box,
     chart: {
-      chartType: 'scatter', sourceRanges: [],
+      chartType: bubbles ? 'bubble' : 'scatter', sourceRanges: [],
       series: series.map((s, i) => ({ ...s, name: s.name || `Series ${i + 1}` })),
       drawn: {
         confidence: confidence(0.75, true, series.every((s) => s.name)),
         valueScale: y.scale.kind, uncertainty: Math.max(uncertaintyOf(x.scale), uncertaintyOf(y.scale)),
-        note: `x and y read from the drawing through axes fitted to their tick labels (x: ${x.scale.kind}, y: ${y.scale.kind}); values between ticks are interpolated`,
+        note: `x and y read from the drawing through axes fitted to their tick labels (x: ${x.scale.kind}, y: ${y.scale.kind}); values between ticks are interpolated`
+          + (bubbles ? '; bubble sizes are relative to the largest bubble (1), from their areas: the drawing has no size scale' : ''),
       },
     },
   };
