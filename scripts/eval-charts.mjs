@@ -3,7 +3,7 @@
 // The document goes through extraction and the /charts reconstruction (reconstructCharts), as a user's would.
 // - recognition: recall (expected charts found as chart figures on their page) and precision (chart
 //   figures that are an expected chart; every other drawing must stay an image)
-// - chart type: matched charts whose chart_type equals the expected one
+// - chart type / title: matched charts whose chart_type / title equals the expected one (no title: null)
 // - points: expected points whose value came back within 0.5% of the chart's value range (pies: within
 //   0.5 percentage points of the slice's share; percent-stacked: of its percent of the category)
 // - series names: expected series whose name (or the legend label drawn for an unnamed series) came back
@@ -68,7 +68,7 @@ const results = [];
 for (const file of files) {
   const part = partOf('pdf-charts', file);
   const truth = JSON.parse(fs.readFileSync(path.join(dir, file.replace(/\.pdf$/, '.expected.json')), 'utf8'));
-  const res = { name: file.replace(/\.pdf$/, ''), part, expected: truth.charts.length, found: 0, chartFigures: 0, matched: 0, typeOk: 0, points: 0, within: 0, series: 0, names: 0, labelledPoints: 0, exact: 0, details: [] };
+  const res = { name: file.replace(/\.pdf$/, ''), part, expected: truth.charts.length, found: 0, chartFigures: 0, matched: 0, typeOk: 0, titleOk: 0, points: 0, within: 0, series: 0, names: 0, labelledPoints: 0, exact: 0, details: [] };
   try {
     const doc = await extractDocument(new Uint8Array(fs.readFileSync(path.join(dir, file))), 'pdf');
     const out = reconstructCharts(doc, 'no series read from the drawing');
@@ -86,6 +86,7 @@ for (const file of files) {
       best.cand.used = true;
       res.matched++;
       if (best.cand.c.chart_type === exp.chart_type) res.typeOk++;
+      if (norm(best.cand.c.title) === norm(exp.title)) res.titleOk++;
       res.points += best.score.points; res.within += best.score.within; res.series += best.score.series; res.names += best.score.names;
       res.labelledPoints += best.score.labelledPoints; res.exact += best.score.exact;
       res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}` });
@@ -108,6 +109,7 @@ const aggregate = (rs) => ({
   recall: ratioFigure(sum(rs, 'matched'), sum(rs, 'expected')),
   precision: ratioFigure(sum(rs, 'matched'), sum(rs, 'chartFigures')),
   type: ratioFigure(sum(rs, 'typeOk'), sum(rs, 'matched')),
+  title: ratioFigure(sum(rs, 'titleOk'), sum(rs, 'matched')),
   points: ratioFigure(sum(rs, 'within'), sum(rs, 'points')),
   names: ratioFigure(sum(rs, 'names'), sum(rs, 'series')),
   exact: ratioFigure(sum(rs, 'exact'), sum(rs, 'labelledPoints')),
@@ -118,7 +120,7 @@ if (asJson) console.log(JSON.stringify({ parts: byPart, dev: results.filter((r) 
 else {
   for (const p of parts) {
     const a = byPart[p];
-    console.log(`\n${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
+    console.log(`\n${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }
 const figure = (pick) => Object.fromEntries(parts.map((p) => [p, pick(byPart[p])]));
@@ -127,6 +129,7 @@ writeSummary(summaryOut, {
     { kind: 'charts (PDF drawings)', measure: 'recognition recall', unit: 'charts', ...figure((a) => a.recall) },
     { kind: 'charts (PDF drawings)', measure: 'recognition precision', unit: 'chart figures', ...figure((a) => a.precision) },
     { kind: 'charts (PDF drawings)', measure: 'chart type correct', unit: 'charts', ...figure((a) => a.type) },
+    { kind: 'charts (PDF drawings)', measure: 'title correct', unit: 'charts', ...figure((a) => a.title) },
     { kind: 'charts (PDF drawings)', measure: 'points within 0.5% of range', unit: 'points', ...figure((a) => a.points) },
     { kind: 'charts (PDF drawings)', measure: 'series names', unit: 'series', ...figure((a) => a.names) },
     { kind: 'charts (PDF drawings)', measure: 'points exact where data labels are printed', unit: 'points', ...figure((a) => a.exact) },

@@ -16,7 +16,7 @@ const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'];
 describe('charts drawn in a PDF: recognised from the vector drawing and read back exactly', () => {
   test('clustered columns: type, series named from the legend by colour, categories and values', async () => {
     const { out, figures } = await read({
-      kind: 'column', categories: QUARTERS, axis: { min: 0, max: 50, step: 10 },
+      kind: 'column', categories: QUARTERS, axis: { min: 0, max: 50, step: 10 }, title: 'Sales by region',
       series: [{ name: 'North', values: [12, 25.5, 40, 33], colour: BLUE }, { name: 'South', values: [8, 17.25, 22, 48], colour: RED }],
     });
     expect(figures).toHaveLength(1);
@@ -24,6 +24,7 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(out.not_converted).toEqual([]);
     const [c] = out.charts;
     expect(c.chart_type).toBe('column');
+    expect(c.title).toBe('Sales by region');
     expect(c.series.map((s) => s.name)).toEqual(['North', 'South']);
     expect(c.series[0].categories).toEqual(QUARTERS);
     expect(c.series[0].values).toEqual([12, 25.5, 40, 33]);

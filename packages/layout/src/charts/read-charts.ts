@@ -49,7 +49,28 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   }
   for (const polar of [...readPies(g, words, page), ...readRadars(g, words, page)]) if (!charts.some((c) => overlaps(c.box, polar.box))) charts.push(polar);
   for (const ring of readDoughnuts(g, words, page, charts.map((c) => c.box))) if (!charts.some((c) => overlaps(c.box, ring.box))) charts.push(ring);
-  return charts;
+  return charts.map((c) => withTitle(c, words));
+}
+
+const TITLE_REACH = 0.07; // normalized: a chart's title sits just above it
+
+/**
+ * The chart's title: the nearest short line of text just above the chart, over it, printed larger than
+ * the chart's own labels (a caption or running text above is farther, longer, or no larger).
+ */
+function withTitle(c: DrawnChart, words: readonly RawWord[]): DrawnChart {
+  const inner = words.filter((w) => inside(c.box, ...centreOf(w.box)));
+  const labelSize = inner.length ? Math.max(...inner.map((w) => w.fontSize)) : 0;
+  const above = words.filter((w) => {
+    const cx = (w.box.x0 + w.box.x1) / 2;
+    return w.box.y1 <= c.box.y0 + 0.002 && w.box.y1 >= c.box.y0 - TITLE_REACH && cx >= c.box.x0 && cx <= c.box.x1 && w.fontSize > 1.1 * labelSize;
+  });
+  if (!above.length) return c;
+  const nearest = Math.max(...above.map((w) => w.box.y1));
+  const line = above.filter((w) => Math.abs(w.box.y1 - nearest) < 0.006).sort((p, q) => p.box.x0 - q.box.x0);
+  if (line.length > 12) return c;
+  const title = line.map((w) => w.text).join(' ');
+  return { box: unionBox([c.box, ...line.map((w) => w.box)])!, chart: { ...c.chart, title } };
 }
 
 /** Axes ordered by how many bars in their plot start from one line across them (their baseline). */
