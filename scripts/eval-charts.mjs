@@ -82,14 +82,17 @@ for (const file of files) {
         const score = comparePoints(exp, cand.c);
         if (!best || score.within > best.score.within) best = { cand, score };
       }
-      if (!best) { res.points += exp.series.reduce((n, s) => n + s.values.length, 0); res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null }); continue; }
+      if (!best) {
+        const total = exp.series.reduce((n, s) => n + s.values.length, 0);
+        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total }); continue;
+      }
       best.cand.used = true;
       res.matched++;
       if (best.cand.c.chart_type === exp.chart_type) res.typeOk++;
       if (norm(best.cand.c.title) === norm(exp.title)) res.titleOk++;
       res.points += best.score.points; res.within += best.score.within; res.series += best.score.series; res.names += best.score.names;
       res.labelledPoints += best.score.labelledPoints; res.exact += best.score.exact;
-      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}` });
+      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points });
     }
     // a chart figure that is no expected chart (unconverted ones included) lowers precision
     res.found = res.matched;
@@ -115,12 +118,23 @@ const aggregate = (rs) => ({
   exact: ratioFigure(sum(rs, 'exact'), sum(rs, 'labelledPoints')),
 });
 const byPart = Object.fromEntries(parts.map((p) => [p, aggregate(results.filter((r) => r.part === p))]));
+/** Per expected chart type (an aggregate over the part's files): charts found and points within tolerance. */
+function byType(rs) {
+  const t = new Map();
+  for (const d of rs.flatMap((r) => r.details)) {
+    const e = t.get(d.expected) ?? { charts: 0, found: 0, within: 0, points: 0 };
+    e.charts++; if (d.got) e.found++; e.within += d.within; e.points += d.total;
+    t.set(d.expected, e);
+  }
+  return [...t.entries()].sort().map(([type, e]) => `${type} ${e.found}/${e.charts} charts, ${e.within}/${e.points} points`).join('; ');
+}
 const fmt = (f) => (f.value === null ? '–' : `${f.value.toFixed(3)} (${f.n})`);
 if (asJson) console.log(JSON.stringify({ parts: byPart, dev: results.filter((r) => r.part === 'dev') }, null, 1));
 else {
   for (const p of parts) {
     const a = byPart[p];
-    console.log(`\n${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
+    console.log(`\n${p} by expected type: ${byType(results.filter((r) => r.part === p))}`);
+    console.log(`${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }
 const figure = (pick) => Object.fromEntries(parts.map((p) => [p, pick(byPart[p])]));

@@ -161,6 +161,10 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.chart_type).toBe('doughnut');
     expect(c.series[0].categories).toEqual(['Web', 'Shop', 'Phone']);
     c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+    // the same ring with its arcs flattened into straight edges
+    const flat = (await read({ kind: 'doughnut', flatArcs: true, categories: ['Web', 'Shop', 'Phone'], series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }] })).out.charts[0];
+    expect(flat.chart_type).toBe('doughnut');
+    flat.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
   });
 
   test('log value axis: bars read through powers of ten', async () => {

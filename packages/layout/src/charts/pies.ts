@@ -107,7 +107,8 @@ function arcOf(points: readonly [number, number][], c: [number, number]): [numbe
  * series, outermost last (the order office suites draw them in: the first series innermost).
  */
 export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page: PageSize, taken: readonly Box[]): DrawnChart[] {
-  const segs = g.shapes.filter((s) => s.curved && s.points.length >= 4 && !taken.some((b) => centreIn(b, s.box)));
+  // curved outlines, or arcs flattened into many straight edges
+  const segs = g.shapes.filter((s) => (s.curved || s.points.length >= 8) && s.points.length >= 4 && !taken.some((b) => centreIn(b, s.box)));
   const out: DrawnChart[] = [];
   const used = new Set<ShapeMark>();
   for (const seed of segs) {
@@ -130,7 +131,7 @@ export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page:
       const rs = m.points.map(([x, y]) => Math.hypot(x * page.width - c[0], y * page.height - c[1]));
       return { m, rIn: Math.min(...rs), rOut: Math.max(...rs), span: angularSpan(m.points.map(([x, y]) => Math.atan2(y * page.height - c[1], x * page.width - c[0]))) };
     });
-    if (polar.some((p) => p.rIn < 0.2 * R)) continue; // an apex at the centre: a pie, read as one
+    if (polar.some((p) => p.rIn < 0.2 * R)) continue; // an apex at the centre: a pie (readPies)
     // rings: segments with the same inner and outer radius
     const rings: (typeof polar)[] = [];
     for (const p of [...polar].sort((a, b) => a.rIn - b.rIn)) {
