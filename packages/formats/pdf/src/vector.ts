@@ -13,7 +13,7 @@ interface GState {
 }
 
 /** Caps per page: a pathological page (millions of hatch strokes) must not blow up memory. */
-const MAX_SEGMENTS = 20_000, MAX_RECTS = 20_000, MAX_IMAGES = 2_000, MAX_PATHS = 5_000;
+const MAX_SEGMENTS = 20_000, MAX_RECTS = 20_000, MAX_IMAGES = 2_000, MAX_PATHS = 5_000, MAX_PATH_NUMBERS = 200_000;
 const MIN_IMAGE_SIDE = 2; // points
 
 /**
@@ -102,9 +102,21 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
   return {
     segments: sink.segments.slice(0, MAX_SEGMENTS),
     rects: sink.rects.slice(0, MAX_RECTS),
-    paths: sink.paths.slice(0, MAX_PATHS),
+    paths: capPaths(sink.paths),
     images: [...images, ...drawings],
   };
+}
+
+/** Painted paths kept for chart reading, within a count and a coordinate budget (maps and hatching stop early). */
+function capPaths(paths: RawPath[]): RawPath[] {
+  const out: RawPath[] = [];
+  let numbers = 0;
+  for (const p of paths) {
+    numbers += p.subpaths.reduce((n, sp) => n + sp.length, 0);
+    if (out.length >= MAX_PATHS || numbers > MAX_PATH_NUMBERS) break;
+    out.push(p);
+  }
+  return out;
 }
 
 type Bounds = [number, number, number, number];
