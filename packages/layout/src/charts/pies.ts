@@ -6,6 +6,7 @@ import type { DrawnChart, PageSize } from './read-charts.js';
 
 const SAME_POINT = 0.003; // normalized
 const MIN_PIE = 0.04; // a pie spans at least this much of the page
+const MAX_SHAPES = 300; // more filled shapes than this on a page is a map or a pattern
 
 /**
  * Pies: filled sectors that share one vertex (the centre), their arcs together turning a full circle.
@@ -14,6 +15,7 @@ const MIN_PIE = 0.04; // a pie spans at least this much of the page
  */
 export function readPies(g: ChartGraphics, words: readonly RawWord[], page: PageSize): DrawnChart[] {
   const sectors = g.shapes.filter((s) => Math.max(s.box.x1 - s.box.x0, s.box.y1 - s.box.y0) >= MIN_PIE / 4 && s.points.length >= 3);
+  if (sectors.length > MAX_SHAPES) return []; // a map or a pattern, not a pie: the vertex matching is quadratic
   const groups = new Map<string, { centre: [number, number]; members: ShapeMark[] }>();
   for (const s of sectors) {
     const c = sharedVertex(s, sectors, page);
@@ -109,6 +111,7 @@ function arcOf(points: readonly [number, number][], c: [number, number]): [numbe
 export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page: PageSize, taken: readonly Box[]): DrawnChart[] {
   // curved outlines, or arcs flattened into many straight edges
   const segs = g.shapes.filter((s) => (s.curved || s.points.length >= 8) && s.points.length >= 4 && !taken.some((b) => centreIn(b, s.box)));
+  if (segs.length > MAX_SHAPES) return [];
   const out: DrawnChart[] = [];
   const used = new Set<ShapeMark>();
   for (const seed of segs) {

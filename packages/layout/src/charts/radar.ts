@@ -31,6 +31,7 @@ export function readRadars(g: ChartGraphics, words: readonly RawWord[], page: Pa
     rings.push({ points: pts, colour: l.colour, centre: c, radius });
   }
   const out: DrawnChart[] = [];
+  if (rings.length > 500) return out; // a pattern of closed outlines, not a radar web: the matching is quadratic
   const usedWebs = new Set<Ring>();
   for (const outer of [...rings].sort((a, b) => b.radius - a.radius)) {
     if (usedWebs.has(outer)) continue;

@@ -157,7 +157,12 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const P = a.plot, pad = 0.004;
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.filter(([x, y]) => inside(P, x, y, 0.01)).length >= 0.6 * l.points.length);
   // a small square on a line's vertex is that point's marker, not a bar
-  const onVertex = (b: Box) => { const [cx, cy] = centreOf(b); return lines.some((l) => l.points.some(([x, y]) => Math.abs(x - cx) < 0.003 && Math.abs(y - cy) < 0.003)); };
+  const vertexCells = new Set(lines.flatMap((l) => l.points.map(([x, y]) => `${Math.round(x / 0.003)},${Math.round(y / 0.003)}`)));
+  const onVertex = (b: Box) => {
+    const [cx, cy] = centreOf(b), i = Math.round(cx / 0.003), j = Math.round(cy / 0.003);
+    for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) if (vertexCells.has(`${i + di},${j + dj}`)) return true;
+    return false;
+  };
   const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P) && !onVertex(b.box); });
   const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y');
   const plotted = lines.length + bars.length + areas.length;
