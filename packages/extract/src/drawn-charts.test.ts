@@ -107,6 +107,12 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
       series: [{ name: 'Base', values: [30, 40, 20], colour: BLUE }, { name: 'Extra', values: [25, 10, 50], colour: RED }],
     })).out.charts[0];
     expect(stacked.chart_type).toBe('area-stacked');
+    // categories on the tick marks: the outline starts at the plot's left edge and ends at its right
+    const onTicks = (await read({
+      kind: 'area', onTicks: true, categories: ['Mon', 'Tue', 'Wed', 'Thu'], axis: { min: 0, max: 8, step: 2 },
+      series: [{ name: 'Load', values: [1, 4.5, 6, 2], colour: BLUE }],
+    })).out.charts[0];
+    expect(onTicks.series.map((s) => [s.categories, s.values])).toEqual([[['Mon', 'Tue', 'Wed', 'Thu'], [1, 4.5, 6, 2]]]);
     expect(stacked.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 40, 20]], ['Extra', [25, 10, 50]]]);
   });
 
