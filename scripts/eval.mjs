@@ -22,7 +22,7 @@ const logs = path.resolve(takeOption(args, 'logs') ?? fs.mkdtempSync(path.join(o
 fs.mkdirSync(logs, { recursive: true });
 
 // longest first, so that two at a time finish close together
-const EVALS = ['extract', 'schema', 'tables', 'forms', 'split'].filter((e) => !only || only.includes(e));
+const EVALS = ['extract', 'schema', 'tables', 'forms', 'split', 'charts'].filter((e) => !only || only.includes(e));
 
 function runEval(name) {
   const summary = path.join(logs, `${name}.summary.json`);

@@ -2,6 +2,7 @@ import { startTestServer, formWith, pollJob, type TestServer } from '../support/
 import { makeXlsx, XLSX_CHARTS } from '../fixtures/office/make-xlsx.js';
 import { makePptx, PPTX_CHART } from '../fixtures/office/make-pptx.js';
 import { makeTableKindsPdf } from '../fixtures/tables/pdf-tables.js';
+import { BLUE, RED, chartPdf } from '../fixtures/charts/draw-chart.js';
 
 async function extract(t: TestServer, bytes: Uint8Array, name: string): Promise<string> {
   const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes, name }) });
@@ -56,6 +57,26 @@ describe('embedded: POST /charts', () => {
 
     const plain = (await (await post(t, { extraction_id: await extract(t, await makeTableKindsPdf(), 'kinds.pdf') })).json()) as any;
     expect(plain).toMatchObject({ charts: [], credits_used: 0 });
+  });
+
+  it('reads a bar chart drawn as vectors in a PDF without a model: series, reading, XLSX exports; 1 credit', async () => {
+    const pdf = await chartPdf({ kind: 'column', categories: ['Q1', 'Q2', 'Q3'], axis: { min: 0, max: 40, step: 10 },
+      series: [{ name: 'North', values: [12, 25.5, 40], colour: BLUE }, { name: 'South', values: [8, 17.25, 22], colour: RED }] });
+    const res = await post(t, { extraction_id: await extract(t, pdf, 'report.pdf') });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.not_converted).toEqual([]);
+    expect(body.credits_used).toBe(1);
+    const [chart] = body.charts;
+    expect(chart.chart_type).toBe('column');
+    expect(chart.series.map((s: any) => [s.name, s.categories, s.values])).toEqual([['North', ['Q1', 'Q2', 'Q3'], [12, 25.5, 40]], ['South', ['Q1', 'Q2', 'Q3'], [8, 17.25, 22]]]);
+    expect(chart.series[0].mark_boxes).toHaveLength(3);
+    expect(chart.reading).toMatchObject({ value_scale: 'linear' });
+    expect(chart.source.bounding_box).toHaveLength(8);
+    const xlsx = Buffer.from(chart.exports.xlsx, 'base64');
+    expect(xlsx.subarray(0, 2).toString()).toBe('PK');
+    expect(body.exports.csv.split('\r\n')[1]).toBe(`${chart.id},1,column,North,Q1,,12`);
+    expect(Buffer.from(body.exports.xlsx, 'base64').subarray(0, 2).toString()).toBe('PK');
   });
 
   it('answers 400 for a missing extraction_id and 404 for an unknown one', async () => {

@@ -1,6 +1,6 @@
 import { startChatServer } from '../support/chat-server.js';
 import { startTestServer, formWith, pollJob, type TestServer } from '../support/embedded.js';
-import { LINE_CHART, makeLineChartPdf, makeSplitTablePdf, makeTableKindsPdf } from '../fixtures/tables/pdf-tables.js';
+import { LINE_CHART, makeLineChartPdf, makeRasterLineChartPdf, makeSplitTablePdf, makeTableKindsPdf } from '../fixtures/tables/pdf-tables.js';
 import { makeXlsx, XLSX_CHARTS } from '../fixtures/office/make-xlsx.js';
 
 async function extract(t: TestServer, bytes: Uint8Array, name: string): Promise<string> {
@@ -76,15 +76,26 @@ describe('embedded: POST /tables', () => {
     expect(body.credits_used).toBe(tables * 0.25 + charts.length);
   });
 
-  it('names the PDF charts it could not convert when no chart-reading model is configured', async () => {
+  it('converts a chart drawn as vectors in a PDF from its drawing, without a model: from_chart table at 1 credit', async () => {
     const id = await extract(t, await makeLineChartPdf(), 'chart.pdf');
+    const body = (await (await post(t, { extraction_id: id, tables_config: { charts_to_tables: true, table_format: 'json' } })).json()) as any;
+    const charts = body.tables_output.tables.filter((x: any) => x.from_chart);
+    expect(charts).toHaveLength(1);
+    expect(charts[0].table_content.columns.map((c: any) => c.name)).toEqual(['Category', 'North site', 'South site']);
+    expect(charts[0].table_content.rows.map((r: any) => r.values)).toEqual(LINE_CHART.categories.map((c, i) => [c, LINE_CHART.series[0].values[i], LINE_CHART.series[1].values[i]]));
+    expect(body.tables_output.charts_not_converted).toBeUndefined();
+    expect(body.credits_used).toBe(0.25 * (body.tables_output.tables.length - 1) + 1);
+  });
+
+  it('names the raster PDF charts it could not convert when no chart-reading model is configured', async () => {
+    const id = await extract(t, await makeRasterLineChartPdf(), 'chart.pdf');
     const body = (await (await post(t, { extraction_id: id, tables_config: { charts_to_tables: true } })).json()) as any;
     expect(body.tables_output.tables.filter((x: any) => x.from_chart)).toHaveLength(0);
     expect(body.tables_output.charts_not_converted).toEqual([{ id: 'fig-1', page: 1, reason: expect.stringMatching(/no chart-reading vision model is configured/) }]);
     expect(body.credits_used).toBe(0.25 * body.tables_output.tables.length);
   });
 
-  it('reads PDF charts with the configured vision model (QUIRE_LLM_VISION_MODEL): from_chart tables at 1 credit per chart', async () => {
+  it('reads raster PDF charts with the configured vision model (QUIRE_LLM_VISION_MODEL): from_chart tables at 1 credit per chart', async () => {
     // a chart reader's answer: the chart's months and both series (estimates off the picture, here exact)
     const llm = await startChatServer(() => JSON.stringify({
       chart_type: 'line', title: 'Visitors by month', x_axis_title: 'Month', y_axis_title: null,
@@ -93,7 +104,7 @@ describe('embedded: POST /tables', () => {
     const asked = llm.requests;
     const t2 = await startTestServer({ QUIRE_LLM_BASE_URL: llm.baseUrl, QUIRE_LLM_MODEL: 'text-model', QUIRE_LLM_VISION_MODEL: 'eyes' });
     try {
-      const id = await extract(t2, await makeLineChartPdf(), 'chart.pdf');
+      const id = await extract(t2, await makeRasterLineChartPdf(), 'chart.pdf');
       const res = await post(t2, { extraction_id: id, tables_config: { charts_to_tables: true, table_format: 'json' } });
       expect(res.status).toBe(200);
       const body = (await res.json()) as any;

@@ -90,6 +90,8 @@ export const ChartSchema = z.object({
     x_values: z.array(NumOrNull).optional().describe('Scatter and bubble charts'),
     bubble_sizes: z.array(NumOrNull).optional(),
     source_ranges: z.object({ name: z.string().optional(), categories: z.string().optional(), values: z.string().optional(), bubble_sizes: z.string().optional() }).optional().describe('Cell formulas feeding the series'),
+    interpolated: z.array(z.boolean()).optional().describe('Charts read from a PDF drawing: true where the value lies between ticks (read off the scale, within reading.uncertainty)'),
+    mark_boxes: z.array(z.array(z.number()).nullable()).optional().describe('Charts read from a PDF drawing: each point\'s mark on the page (normalized polygon); null for a missing point'),
   })),
   axes: z.object({ x: z.object({ title: z.string().nullable() }), y: z.object({ title: z.string().nullable() }) }),
   source: z.object({
@@ -97,7 +99,16 @@ export const ChartSchema = z.object({
     sheet_name: z.string().optional(), excel_range: z.string().optional().describe('Spreadsheet charts: the anchor range'),
     source_ranges: z.array(z.string()),
   }),
-  exports: z.object({ csv: z.string().describe('RFC 4180 CSV: header row, one row per category or point') }),
+  exports: z.object({
+    csv: z.string().describe('RFC 4180 CSV: header row, one row per category or point'),
+    xlsx: z.string().optional().describe('Base64 XLSX workbook: the chart\'s series on a sheet (the same grid as the CSV) and a native chart of the same type'),
+  }),
+  reading: z.object({
+    confidence: z.number().describe('0..1: how sure the recogniser is that the drawing is a chart of this type'),
+    value_scale: z.enum(['linear', 'log', 'share']).describe('Value axis read from the tick labels; share: pie slices in percent of the whole'),
+    uncertainty: z.number().describe('Largest error of a value, in value units (tick fit residual plus the drawing\'s coordinate precision)'),
+    note: z.string(),
+  }).optional().describe('Set for charts read from a PDF\'s vector drawing (no stored series): exact when the ticks are exact'),
   read_by: z.string().optional().describe('Set when a vision model read the values off the chart picture (the model id): estimates, not stored data'),
 }).meta({ id: 'Chart' });
 
@@ -105,7 +116,11 @@ export const ChartsResultSchema = z.object({
   charts_id: z.string(),
   extraction_id: z.string(),
   charts: z.array(ChartSchema),
-  not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).describe('Charts without stored series (PDF or image charts) that no vision model read, with the reason'),
+  not_converted: z.array(z.object({ id: z.string(), page: z.number().int(), reason: z.string() })).describe('Charts whose series could be neither read from their drawing nor stored (raster charts with no vision model configured), with the reason'),
+  exports: z.object({
+    csv: z.string().describe('Every chart in one RFC 4180 CSV, one row per point: chart_id, page, chart_type, series, category, x, value'),
+    xlsx: z.string().describe('Base64 XLSX workbook with one sheet (and native chart) per chart'),
+  }).optional().describe('The whole extraction\'s charts (absent when none was reconstructed)'),
   credits_used: z.number().describe('1 per reconstructed chart'),
   plan_info: PlanInfoSchema,
 }).meta({ id: 'ChartsResult' });

@@ -90,6 +90,22 @@ export interface ChartSeries {
   plotType?: string;
   /** Cell formulas feeding the series (office charts), e.g. "Sheet1!$B$2:$B$5". */
   refs?: { name?: string; categories?: string; values?: string; bubbleSizes?: string };
+  /** Charts read from a PDF drawing: the page box (normalized) of each point's mark, null for a missing point. */
+  markBoxes?: (Box | null)[];
+  /** Charts read from a PDF drawing: true where a value lies between ticks (read off the scale, not printed). */
+  interpolated?: boolean[];
+}
+
+/** How a chart drawn in a PDF was read (absent for office charts, whose series are stored). */
+export interface DrawnChartReading {
+  /** 0..1: how sure the recogniser is that this is a chart of this type. */
+  confidence: number;
+  /** linear / log value axis from its tick labels; share: pie angles as percent of the whole. */
+  valueScale: 'linear' | 'log' | 'share';
+  /** Largest error of a value, in value units: the tick fit's residual plus the drawing's coordinate precision. */
+  uncertainty: number;
+  /** Plain-language account of how the values were read and what is estimated. */
+  note: string;
 }
 
 export interface ChartData {
@@ -98,6 +114,7 @@ export interface ChartData {
   series: ChartSeries[];
   sourceRanges: string[];
   axes?: { x?: { title?: string }; y?: { title?: string } };
+  drawn?: DrawnChartReading;
 }
 
 export interface FigureElement {

@@ -43,6 +43,26 @@ export interface RawRect {
   fill?: [number, number, number];
 }
 
+/**
+ * A painted path other than an axis-aligned rectangle (polylines, pie sectors, markers, diagonal strokes),
+ * kept with its paint so chart recognition can read plotted marks and match them to legend swatches.
+ */
+export interface RawPath {
+  /** One flat [x0, y0, x1, y1, …] vertex list per subpath, normalized; a curve contributes its end point. */
+  subpaths: number[][];
+  /** Per subpath: closed (h) or ending where it started. */
+  closed: boolean[];
+  filled: boolean;
+  stroked: boolean;
+  /** Any subpath holds a Bézier curve (arcs of pie sectors, round markers). */
+  curved: boolean;
+  /** Paint colours as [r,g,b] 0..1 when known. */
+  fill?: [number, number, number];
+  stroke?: [number, number, number];
+  /** Painted with a shading (a gradient, `sh` inside a clip): its colour is no single fill. */
+  shading?: boolean;
+}
+
 export interface RawImage {
   box: Box;
   /** raster: an image XObject / inline image; vector: a cluster of paths dense enough to be a drawing. */
@@ -69,6 +89,8 @@ export interface RawPage {
   words: RawWord[];
   segments: RawSegment[];
   rects: RawRect[];
+  /** Painted non-rectangular paths (PDF text layers only; absent elsewhere). */
+  paths?: RawPath[];
   images: RawImage[];
   widgets: RawWidget[];
   /** How the words were obtained. */

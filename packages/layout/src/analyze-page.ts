@@ -2,6 +2,7 @@ import type { Box, Page, RawPage, RawWord } from '@quire/core';
 import { boxArea, intersection, unionBox } from '@quire/core';
 import { buildBlocks } from './blocks.js';
 import { detectFigures, takesWord, type FigureCandidate } from './figures.js';
+import { coveredByChart, drawnChartFigures } from './chart-figures.js';
 import { buildFragments, textOfWords } from './lines.js';
 import { readingOrder } from './reading-order.js';
 import { collectRulings } from './rulings.js';
@@ -44,9 +45,12 @@ export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): 
   page.selectionMarks = marks;
 
   const rulings = collectRulings(raw);
-  const ruled = detectRuledTables(raw, flow, rulings, geom);
+  // charts drawn as vectors first: their grid lines are no ruled table and their series cluster no separate figure
+  const charts = drawnChartFigures(raw, flow);
+  const ruled = detectRuledTables(raw, flow, rulings, geom).filter((t) => !coveredByChart(charts, t.table.box));
   // a vector "drawing" that is really a table's rules is the table, not a figure
-  const figures = detectFigures(raw, flow).filter((f) => !ruled.some((t) => intersection(t.table.box!, f.figure.box!) > 0.6 * boxArea(t.table.box!)));
+  const figures = [...charts, ...detectFigures(raw, flow).filter((f) => !coveredByChart(charts, f.figure.box))]
+    .filter((f) => !ruled.some((t) => intersection(t.table.box!, f.figure.box!) > 0.6 * boxArea(t.table.box!)));
   const inTable = new Set<RawWord>();
   for (const t of ruled) for (const w of t.words) inTable.add(w);
   const rest = assignFigureWords(flow.filter((w) => !inTable.has(w)), figures, geom);

@@ -29,7 +29,7 @@ export async function readDrawnCharts(ctx: JobContext, saved: SavedExtraction, e
   if (drawn.length === 0) return { readings, unreadable: NO_CHART_MODEL };
   if (!lm.supportsVision || !lm.readChart) {
     const unreadable = lm.id === 'builtin' ? NO_CHART_MODEL
-      : `no series data: the chart is drawn, not stored with its values (PDF or image), and the configured model (${lm.id}) has no vision model to read it (QUIRE_LLM_VISION_MODEL)`;
+      : `no series data: the chart is a picture (a raster image, or a drawing whose axes or sectors could not be read), and the configured model (${lm.id}) has no vision model to read it (QUIRE_LLM_VISION_MODEL)`;
     return { readings, unreadable };
   }
   // the extract job that saved the extraction names its staged source

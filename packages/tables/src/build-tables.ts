@@ -21,7 +21,7 @@ export interface TablesOptions {
   unreadableChart?: string;
 }
 
-export const NO_CHART_MODEL = 'no series data: the chart is drawn, not stored with its values (PDF or image), and no chart-reading vision model is configured';
+export const NO_CHART_MODEL = 'no series data: the chart is a picture (a raster image, or a drawing whose axes or sectors could not be read), not stored with its values, and no chart-reading vision model is configured';
 
 export interface OutputTable {
   table_content: string | TableJson;

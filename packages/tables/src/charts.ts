@@ -17,6 +17,10 @@ export interface ChartOutput {
     bubble_sizes?: (number | null)[];
     /** Cell formulas feeding the series (office charts). */
     source_ranges?: { name?: string; categories?: string; values?: string; bubble_sizes?: string };
+    /** Charts read from a PDF drawing: true where the value lies between ticks (interpolated on the scale). */
+    interpolated?: boolean[];
+    /** Charts read from a PDF drawing: each point's mark on the page (normalized polygon), null for a missing point. */
+    mark_boxes?: (number[] | null)[];
   }[];
   axes: { x: { title: string | null }; y: { title: string | null } };
   source: {
@@ -26,7 +30,9 @@ export interface ChartOutput {
     excel_range?: string;
     source_ranges: string[];
   };
-  exports: { csv: string };
+  exports: { csv: string; xlsx?: string };
+  /** Charts read from a PDF's vector drawing: how sure, through which scale, and how exact the values are. */
+  reading?: { confidence: number; value_scale: 'linear' | 'log' | 'share'; uncertainty: number; note: string };
   /** Set when a vision model read the values off the chart's picture (the model id): estimates, not stored data. */
   read_by?: string;
 }
@@ -65,6 +71,7 @@ export function reconstructCharts(doc: Document, unreadable: string, readings: R
       },
       exports: { csv: chartCsv(el, { ...chart, series }) },
       ...(reading ? { read_by: reading.model } : {}),
+      ...(chart.drawn ? { reading: { confidence: chart.drawn.confidence, value_scale: chart.drawn.valueScale, uncertainty: chart.drawn.uncertainty, note: chart.drawn.note } } : {}),
     });
   }
   return { charts, not_converted: notConverted };
@@ -79,6 +86,8 @@ function seriesOut(s: ChartSeries): ChartOutput['series'][number] {
     name: s.name, plot_type: s.plotType ?? null, categories: s.categories, values: s.values,
     ...(s.xValues?.length ? { x_values: s.xValues } : {}), ...(s.bubbleSizes?.length ? { bubble_sizes: s.bubbleSizes } : {}),
     ...(refs && Object.keys(refs).length ? { source_ranges: refs } : {}),
+    ...(s.interpolated ? { interpolated: s.interpolated } : {}),
+    ...(s.markBoxes ? { mark_boxes: s.markBoxes.map((b) => (b ? boxToPolygon(b) : null)) } : {}),
   };
 }
 

@@ -81,7 +81,7 @@ async function readContent(page: PDFPageProxy, n: number, viewport: Matrix, W: n
   const actualText = ctx.markedContent && needsMarkedContent(ops, OPS) ? await readActualText(ctx.markedContent, n, ops, OPS, ctx) : undefined;
   const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font, actualText });
   const widgets = toWidgets(annotations, viewport, W, H);
-  const content: Pick<RawPage, 'words' | 'segments' | 'rects' | 'images' | 'widgets'> = { words, widgets, ...vector };
+  const content: Pick<RawPage, 'words' | 'segments' | 'rects' | 'paths' | 'images' | 'widgets'> = { words, widgets, ...vector };
   return { ...content, ops, drawsAnnotations: annotations.length > 0 };
 }
 

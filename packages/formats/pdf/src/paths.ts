@@ -1,4 +1,4 @@
-import type { RawRect, RawSegment } from '@quire/core';
+import type { RawPath, RawRect, RawSegment } from '@quire/core';
 import { type Matrix, applyMatrix } from './matrix.js';
 
 /** pdf.js ≥ 5 packs a path into one Float32Array of draw codes (DrawOPS). */
@@ -21,6 +21,8 @@ export interface Piece {
 export interface PathSink {
   segments: RawSegment[];
   rects: RawRect[];
+  /** Painted subpaths that are not rectangles, with their paint (chart marks: polylines, sectors, markers). */
+  paths: RawPath[];
   pieces: Piece[];
   /** Rectilinear things drawn (for counting paths inside a drawing), display-point centres. */
   straightCentres: Pt[];
@@ -32,6 +34,7 @@ export interface PaintStyle {
   /** Stroke width in display points. */
   lineWidth: number;
   fill?: [number, number, number];
+  stroke?: [number, number, number];
   /** Current clipping box in display points: drawing pieces are cut to it (what is clipped away is not drawn). */
   clip?: [number, number, number, number];
 }
@@ -109,6 +112,9 @@ export function classifyPath(subs: Subpath[], style: PaintStyle, page: PageFrame
     sink.segments.push(roundSeg(s));
     sink.straightCentres.push([(x0 + x1) / 2, (y0 + y1) / 2]);
   };
+  const kept: RawPath = { subpaths: [], closed: [], filled: style.filled, stroked: style.stroked, curved: false };
+  if (style.filled && style.fill) kept.fill = style.fill;
+  if (style.stroked && style.stroke) kept.stroke = style.stroke;
   for (const sp of subs) {
     const r = asRect(sp, style.filled);
     if (r) {
@@ -127,6 +133,7 @@ export function classifyPath(subs: Subpath[], style: PaintStyle, page: PageFrame
       }
       continue;
     }
+    keepSubpath(kept, sp, W, H);
     let piece: Piece | null = null;
     for (const e of sp.edges) {
       if (isAxis(e)) {
@@ -152,6 +159,19 @@ export function classifyPath(subs: Subpath[], style: PaintStyle, page: PageFrame
       sink.pieces.push(piece);
     }
   }
+  if (kept.subpaths.length) sink.paths.push(kept);
+}
+
+const MAX_PATH_POINTS = 4_000; // per subpath: a plotted series has far fewer; hatching and glyph outlines are cut
+
+/** Adds a subpath's vertices (normalized, curve end points only) to the painted path kept for chart reading. */
+function keepSubpath(kept: RawPath, sp: Subpath, W: number, H: number): void {
+  if (sp.edges.length === 0 || sp.edges.length > MAX_PATH_POINTS) return;
+  const pts = [r6(sp.start[0] / W), r6(sp.start[1] / H)];
+  for (const e of sp.edges) { pts.push(r6(e.b[0] / W), r6(e.b[1] / H)); if (e.curved) kept.curved = true; }
+  const last = sp.edges[sp.edges.length - 1].b;
+  kept.subpaths.push(pts);
+  kept.closed.push(sp.closed || (Math.abs(last[0] - sp.start[0]) < AXIS_TOL && Math.abs(last[1] - sp.start[1]) < AXIS_TOL));
 }
 
 const r6 = (n: number) => Math.round(n * 1e6) / 1e6;

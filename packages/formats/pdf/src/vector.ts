@@ -1,19 +1,19 @@
-import type { RawImage, RawRect, RawSegment } from '@quire/core';
+import type { RawImage, RawPath, RawRect, RawSegment } from '@quire/core';
 import { clusterDrawings } from './clusters.js';
 import { type Matrix, IDENTITY, applyMatrix, matrixScale, multiply, normalizedBox } from './matrix.js';
 import { type PathSink, classifyPath, parsePath } from './paths.js';
 
 export interface OperatorListLike { fnArray: ArrayLike<number>; argsArray: ArrayLike<unknown> }
-export interface VectorContent { segments: RawSegment[]; rects: RawRect[]; images: RawImage[] }
+export interface VectorContent { segments: RawSegment[]; rects: RawRect[]; paths: RawPath[]; images: RawImage[] }
 
 interface GState {
-  ctm: Matrix; lineWidth: number; fill?: [number, number, number];
+  ctm: Matrix; lineWidth: number; fill?: [number, number, number]; stroke?: [number, number, number];
   /** Bounding box of the current clipping path, display points; absent = the whole page. */
   clip?: [number, number, number, number];
 }
 
 /** Caps per page: a pathological page (millions of hatch strokes) must not blow up memory. */
-const MAX_SEGMENTS = 20_000, MAX_RECTS = 20_000, MAX_IMAGES = 2_000;
+const MAX_SEGMENTS = 20_000, MAX_RECTS = 20_000, MAX_IMAGES = 2_000, MAX_PATHS = 5_000, MAX_PATH_NUMBERS = 200_000;
 const MIN_IMAGE_SIDE = 2; // points
 
 /**
@@ -22,7 +22,7 @@ const MIN_IMAGE_SIDE = 2; // points
  * curves/diagonals (vector drawings). `viewport` maps user space to displayed page points.
  */
 export function extractVector(ops: OperatorListLike, OPS: Record<string, number>, viewport: Matrix, W: number, H: number): VectorContent {
-  const sink: PathSink = { segments: [], rects: [], pieces: [], straightCentres: [] };
+  const sink: PathSink = { segments: [], rects: [], paths: [], pieces: [], straightCentres: [] };
   const images: RawImage[] = [];
   const stack: GState[] = [];
   let gs: GState = { ctm: IDENTITY, lineWidth: 1 };
@@ -60,6 +60,8 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
       case OPS.setGState: applyGState(gs, args?.[0]); break;
       case OPS.setFillRGBColor: gs.fill = parseHex(args?.[0]); break;
       case OPS.setFillTransparent: case OPS.setFillColorN: gs.fill = undefined; break;
+      case OPS.setStrokeRGBColor: gs.stroke = parseHex(args?.[0]); break;
+      case OPS.setStrokeTransparent: case OPS.setStrokeColorN: gs.stroke = undefined; break;
       case OPS.clip: case OPS.eoClip: clipNext = true; break;
       case OPS.constructPath: {
         const paint = Number(args?.[0]);
@@ -72,7 +74,16 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
         const subs = parsePath(data, t);
         if (clipping) gs.clip = intersect(gs.clip, pathBox(subs));
         if (!stroked && !filled) break; // clipping path (W n): nothing is drawn
-        classifyPath(subs, { stroked, filled, lineWidth: gs.lineWidth * matrixScale(t), fill: gs.fill, clip: gs.clip }, { width: W, height: H }, sink);
+        classifyPath(subs, { stroked, filled, lineWidth: gs.lineWidth * matrixScale(t), fill: gs.fill, stroke: gs.stroke, clip: gs.clip }, { width: W, height: H }, sink);
+        break;
+      }
+      case OPS.shadingFill: {
+        // a gradient painted through the current clip (gradient-filled bars, areas, legend keys)
+        if (!gs.clip || sink.paths.length >= MAX_PATHS) break;
+        const [x0, y0, x1, y1] = gs.clip;
+        if (x1 - x0 < 0.5 || y1 - y0 < 0.5 || (x1 - x0) * (y1 - y0) > 0.9 * W * H) break;
+        const r = (v: number, d: number) => Math.round((v / d) * 1e6) / 1e6;
+        sink.paths.push({ subpaths: [[r(x0, W), r(y0, H), r(x1, W), r(y0, H), r(x1, W), r(y1, H), r(x0, W), r(y1, H), r(x0, W), r(y0, H)]], closed: [true], filled: true, stroked: false, curved: false, shading: true });
         break;
       }
       case OPS.paintImageXObjectRepeat: case OPS.paintImageMaskXObjectRepeat: {
@@ -91,8 +102,21 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
   return {
     segments: sink.segments.slice(0, MAX_SEGMENTS),
     rects: sink.rects.slice(0, MAX_RECTS),
+    paths: capPaths(sink.paths),
     images: [...images, ...drawings],
   };
+}
+
+/** Painted paths kept for chart reading, within a count and a coordinate budget (maps and hatching stop early). */
+function capPaths(paths: RawPath[]): RawPath[] {
+  const out: RawPath[] = [];
+  let numbers = 0;
+  for (const p of paths) {
+    numbers += p.subpaths.reduce((n, sp) => n + sp.length, 0);
+    if (out.length >= MAX_PATHS || numbers > MAX_PATH_NUMBERS) break;
+    out.push(p);
+  }
+  return out;
 }
 
 type Bounds = [number, number, number, number];

@@ -1,0 +1,193 @@
+import type { Document, FigureElement } from '@quire/core';
+import { reconstructCharts } from '@quire/tables';
+import { BLUE, GREEN, RED, chartPdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
+import { extractDocument } from './pipeline.js';
+
+const figuresOf = (doc: Document) => doc.pages.flatMap((p) => p.elements.filter((e): e is FigureElement => e.kind === 'figure'));
+
+async function read(spec: ChartSpec) {
+  const doc = await extractDocument(await chartPdf(spec), 'pdf');
+  const out = reconstructCharts(doc, 'no series');
+  return { doc, out, figures: figuresOf(doc) };
+}
+
+const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'];
+
+describe('charts drawn in a PDF: recognised from the vector drawing and read back exactly', () => {
+  test('clustered columns: type, series named from the legend by colour, categories and values', async () => {
+    const { out, figures } = await read({
+      kind: 'column', categories: QUARTERS, axis: { min: 0, max: 50, step: 10 }, title: 'Sales by region',
+      series: [{ name: 'North', values: [12, 25.5, 40, 33], colour: BLUE }, { name: 'South', values: [8, 17.25, 22, 48], colour: RED }],
+    });
+    expect(figures).toHaveLength(1);
+    expect(figures[0]).toMatchObject({ visualType: 'chart', classification: { model: 'quire-drawn-chart-v1' } });
+    expect(out.not_converted).toEqual([]);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column');
+    expect(c.title).toBe('Sales by region');
+    expect(c.series.map((s) => s.name)).toEqual(['North', 'South']);
+    expect(c.series[0].categories).toEqual(QUARTERS);
+    expect(c.series[0].values).toEqual([12, 25.5, 40, 33]);
+    expect(c.series[1].values).toEqual([8, 17.25, 22, 48]);
+    expect(c.exports.csv.split('\r\n')[1]).toBe('Q1,12,8');
+  });
+
+  test('data labels: a printed value agreeing with the scale is taken as printed (exact, not interpolated)', async () => {
+    const spec: ChartSpec = { kind: 'column', categories: ['A', 'B', 'C'], axis: { min: 0, max: 500, step: 100 }, series: [{ name: 'Units', values: [123.45, 250, 387.125], colour: BLUE }] };
+    const plain = (await read(spec)).out.charts[0].series[0];
+    // without labels the drawing resolves a thousandth of the tick step: close, not as printed
+    [123.45, 250, 387.125].forEach((v, i) => expect(Math.abs(plain.values[i]! - v)).toBeLessThanOrEqual(0.1));
+    expect(plain.values[0]).not.toBe(123.45);
+    expect(plain.interpolated).toEqual([true, true, true]); // none lies on a tick (0, 100, … 500)
+    const labelled = (await read({ ...spec, dataLabels: true })).out.charts[0].series[0];
+    expect(labelled.values).toEqual([123.45, 250, 387.125]);
+    expect(labelled.interpolated).toEqual([false, false, false]);
+  });
+
+  test('negative columns grow down from the zero line', async () => {
+    const { out } = await read({
+      kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },
+      series: [{ name: 'Margin', values: [-15, 22.5, -3], colour: GREEN }],
+    });
+    expect(out.charts[0]).toMatchObject({ chart_type: 'column' });
+    expect(out.charts[0].series[0].values).toEqual([-15, 22.5, -3]);
+  });
+
+  test('stacked columns: each segment is its own value', async () => {
+    const { out } = await read({
+      kind: 'stacked', categories: QUARTERS, axis: { min: 0, max: 100, step: 20 },
+      series: [{ name: 'Hardware', values: [20, 30, 25, 40], colour: BLUE }, { name: 'Services', values: [35, 10, 45, 20], colour: RED }, { name: 'Cloud', values: [5, 15, 20, 30], colour: GREEN }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column-stacked');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Hardware', [20, 30, 25, 40]], ['Services', [35, 10, 45, 20]], ['Cloud', [5, 15, 20, 30]]]);
+  });
+
+  test('percent-stacked columns: segments in percent of their category on a 0% … 100% axis', async () => {
+    const { out } = await read({
+      kind: 'stacked', categories: ['East', 'West'], axis: { min: 0, max: 100, step: 25, percent: true },
+      series: [{ name: 'Yes', values: [62.5, 40], colour: BLUE }, { name: 'No', values: [37.5, 60], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column-percent-stacked');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Yes', [62.5, 40]], ['No', [37.5, 60]]]);
+  });
+
+  test('horizontal bars: values along the bottom axis, categories bottom to top', async () => {
+    const { out } = await read({
+      kind: 'bar', categories: ['Paris', 'Lyon', 'Nice'], axis: { min: 0, max: 800, step: 200 },
+      series: [{ name: '2023', values: [640, 310, 155], colour: BLUE }, { name: '2024', values: [700, 290, 180], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bar');
+    expect(c.series[0].categories).toEqual(['Paris', 'Lyon', 'Nice']);
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['2023', [640, 310, 155]], ['2024', [700, 290, 180]]]);
+  });
+
+  test('lines: a point per category, a missing point stays null, names from line keys', async () => {
+    const { out } = await read({
+      kind: 'line', categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], axis: { min: 0, max: 12, step: 2 },
+      series: [{ name: 'Visits', values: [3, 7.5, null, 10, 4], colour: BLUE }, { name: 'Orders', values: [1, 2, 2.5, 6, 11], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('line');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Visits', [3, 7.5, null, 10, 4]], ['Orders', [1, 2, 2.5, 6, 11]]]);
+    expect(c.series[0].categories).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']);
+  });
+
+  test('areas: the filled outline\'s top edge; stacked areas count from the series below', async () => {
+    const area = (await read({
+      kind: 'area', categories: ['2019', '2020', '2021', '2022'], axis: { min: 0, max: 60, step: 20 },
+      series: [{ name: 'Exports', values: [20, 35, 50, 42.5], colour: GREEN }],
+    })).out.charts[0];
+    expect(area.chart_type).toBe('area');
+    expect(area.series.map((s) => [s.name, s.categories, s.values])).toEqual([['Exports', [2019, 2020, 2021, 2022], [20, 35, 50, 42.5]]]);
+    const stacked = (await read({
+      kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25 },
+      series: [{ name: 'Base', values: [30, 40, 20], colour: BLUE }, { name: 'Extra', values: [25, 10, 50], colour: RED }],
+    })).out.charts[0];
+    expect(stacked.chart_type).toBe('area-stacked');
+    // categories on the tick marks: the outline starts at the plot's left edge and ends at its right
+    const onTicks = (await read({
+      kind: 'area', onTicks: true, categories: ['Mon', 'Tue', 'Wed', 'Thu'], axis: { min: 0, max: 8, step: 2 },
+      series: [{ name: 'Load', values: [1, 4.5, 6, 2], colour: BLUE }],
+    })).out.charts[0];
+    expect(onTicks.series.map((s) => [s.categories, s.values])).toEqual([[['Mon', 'Tue', 'Wed', 'Thu'], [1, 4.5, 6, 2]]]);
+    expect(stacked.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 40, 20]], ['Extra', [25, 10, 50]]]);
+  });
+
+  test('scatter: x and y from two value axes', async () => {
+    const { out } = await read({
+      kind: 'scatter', categories: [], axis: { min: 0, max: 50, step: 10 }, xAxis: { min: 0, max: 10, step: 2 },
+      series: [{ name: 'Samples', x: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('scatter');
+    expect(c.series[0]).toMatchObject({ name: 'Samples', x_values: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48] });
+  });
+
+  test('scatter without vertical grid lines, points joined by lines: the x axis still reads from its labels', async () => {
+    const { out } = await read({
+      kind: 'scatter', categories: [], axis: { min: 0, max: 100, step: 25 }, xAxis: { min: 0, max: 20, step: 5, grid: false }, joined: true,
+      series: [{ name: 'Run A', x: [2, 5, 11, 17.5], values: [10, 37.5, 60, 90], colour: BLUE }, { name: 'Run B', x: [1, 8, 12, 19], values: [5, 20, 55, 70], colour: RED }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('scatter');
+    expect(c.series.map((s) => [s.name, s.x_values, s.values])).toEqual([['Run A', [2, 5, 11, 17.5], [10, 37.5, 60, 90]], ['Run B', [1, 8, 12, 19], [5, 20, 55, 70]]]);
+  });
+
+  test('bubbles: x and y from the axes, sizes relative to the largest bubble from their areas', async () => {
+    const { out } = await read({
+      kind: 'scatter', categories: [], axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
+      series: [{ name: 'Markets', x: [10, 25, 40], values: [30, 70, 50], sizes: [4, 16, 9], colour: GREEN }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bubble');
+    expect(c.series[0]).toMatchObject({ name: 'Markets', x_values: [10, 25, 40], values: [30, 70, 50] });
+    c.series[0].bubble_sizes!.forEach((v, i) => expect(v).toBeCloseTo([0.25, 1, 0.5625][i], 2));
+  });
+
+  test('pie: slice shares in percent from the sector angles, categories from the legend', async () => {
+    const { out } = await read({
+      kind: 'pie', categories: ['Rent', 'Staff', 'Energy', 'Other'],
+      series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('pie');
+    expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
+    c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
+  });
+
+  test('doughnut: ring segments\' shares from the angles they span', async () => {
+    const { out } = await read({
+      kind: 'doughnut', categories: ['Web', 'Shop', 'Phone'],
+      series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('doughnut');
+    expect(c.series[0].categories).toEqual(['Web', 'Shop', 'Phone']);
+    c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+    // the same ring with its arcs flattened into straight edges
+    const flat = (await read({ kind: 'doughnut', flatArcs: true, categories: ['Web', 'Shop', 'Phone'], series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }] })).out.charts[0];
+    expect(flat.chart_type).toBe('doughnut');
+    flat.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+  });
+
+  test('log value axis: bars read through powers of ten', async () => {
+    const { out } = await read({
+      kind: 'column', categories: ['A', 'B', 'C'], axis: { min: 1, max: 10000, step: 10, log: true },
+      series: [{ name: 'Count', values: [10, 250, 5000], colour: BLUE }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column');
+    expect(c.series[0].values).toEqual([10, 250, 5000]);
+  });
+
+  test('a vector diagram that is no chart stays an image', async () => {
+    const doc = await extractDocument(await diagramPdf(), 'pdf');
+    const figures = figuresOf(doc);
+    expect(figures.length).toBeGreaterThan(0);
+    expect(figures.every((f) => f.visualType === 'image' && !f.chart)).toBe(true);
+    expect(reconstructCharts(doc, 'no series').charts).toEqual([]);
+  });
+});

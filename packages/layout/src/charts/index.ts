@@ -1,0 +1,2 @@
+export { readDrawnCharts, type DrawnChart } from './read-charts.js';
+export { labelNumber, fitScale, readValue, type ValueScale } from './scale.js';

@@ -1,0 +1,84 @@
+import type { Box, RawPage, RawPath } from '@quire/core';
+
+/** Something plotted or drawn as a key: a filled box (bar, legend swatch), a stroked polyline, a filled sector or marker. */
+export interface BoxMark { box: Box; colour: string; order: number }
+export interface LineMark { points: [number, number][]; box: Box; colour: string; order: number; filled: boolean }
+export interface ShapeMark { points: [number, number][]; box: Box; colour: string; order: number; curved: boolean }
+
+export interface ChartGraphics {
+  boxes: BoxMark[];
+  lines: LineMark[];
+  /** Closed filled non-rectangular shapes: pie sectors, markers, area fills. */
+  shapes: ShapeMark[];
+  /** Straight horizontal/vertical strokes (axes, grid lines, ticks): normalized, x0 ≤ x1, y0 ≤ y1. */
+  rules: Box[];
+}
+
+const colourKey = (c: [number, number, number] | undefined) => (c ? c.map((v) => Math.round(v * 255)).join(',') : 'none');
+const nearWhite = (c: [number, number, number] | undefined) => !!c && c.every((v) => v > 0.94);
+
+const pointsOf = (flat: number[]): [number, number][] => {
+  const out: [number, number][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i], flat[i + 1]]);
+  return out;
+};
+
+function boundsOf(pts: readonly [number, number][]): Box {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  return { x0, y0, x1, y1 };
+}
+
+/** Every edge horizontal or vertical (within `tol`, normalized): a rectangle drawn as a polygon. */
+function rectilinear(pts: readonly [number, number][], tol: number): boolean {
+  for (let i = 1; i < pts.length; i++) {
+    const dx = Math.abs(pts[i][0] - pts[i - 1][0]), dy = Math.abs(pts[i][1] - pts[i - 1][1]);
+    if (dx > tol && dy > tol) return false;
+  }
+  return true;
+}
+
+/**
+ * The page's graphics as chart parts. Filled rectangles (rects, or closed rectilinear paths such as a
+ * legend swatch drawn from an edge's midpoint) are boxes unless white (backgrounds); stroked open paths
+ * are lines (grid lines and legend line keys among them); other closed filled shapes are sectors or
+ * markers; the page's rulings are rules.
+ */
+export function chartGraphics(raw: RawPage): ChartGraphics {
+  const tol = 0.6 / Math.max(raw.width || 612, raw.height || 792);
+  const boxes: BoxMark[] = [], lines: LineMark[] = [], shapes: ShapeMark[] = [];
+  let order = 0;
+  for (const r of raw.rects) {
+    order++;
+    if (!r.filled || nearWhite(r.fill) || (r.box.x1 - r.box.x0) * (r.box.y1 - r.box.y0) > 0.5) continue;
+    boxes.push({ box: r.box, colour: colourKey(r.fill), order });
+  }
+  for (const p of raw.paths ?? []) {
+    order++;
+    addPath(p, order, tol, boxes, lines, shapes);
+  }
+  const rules = raw.segments.map((s) => ({ x0: Math.min(s.x0, s.x1), y0: Math.min(s.y0, s.y1), x1: Math.max(s.x0, s.x1), y1: Math.max(s.y0, s.y1) }));
+  return { boxes, lines, shapes, rules };
+}
+
+function addPath(p: RawPath, order: number, tol: number, boxes: BoxMark[], lines: LineMark[], shapes: ShapeMark[]): void {
+  p.subpaths.forEach((flat, k) => {
+    const pts = pointsOf(flat);
+    if (pts.length < 2) return;
+    const box = boundsOf(pts);
+    const closed = p.closed[k];
+    if (p.filled && closed && !nearWhite(p.fill)) {
+      const colour = p.shading ? 'gradient' : colourKey(p.fill);
+      if (!p.curved && rectilinear(pts, tol)) boxes.push({ box, colour, order });
+      else if (pts.length >= 3) shapes.push({ points: pts, box, colour, order, curved: p.curved });
+      return;
+    }
+    // straight strokes are kept too: a legend's line key is one; plot readers skip rectilinear lines
+    if (p.stroked && !p.filled) {
+      lines.push({ points: pts, box, colour: colourKey(p.stroke), order, filled: false });
+    }
+  });
+}
+
+export const centreOf = (b: Box): [number, number] => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
+export const inside = (b: Box, x: number, y: number, pad = 0) => x >= b.x0 - pad && x <= b.x1 + pad && y >= b.y0 - pad && y <= b.y1 + pad;
