@@ -1,6 +1,9 @@
 // Schema accuracy of the built-in engine on the shared corpus.
 // Usage: pnpm build && pnpm eval:schema [corpusDir=../shared/corpus] [--only=invoices,receipts] [--ocr=ours|boxes|both] [--json=out.json]
-//        [--part dev|validation|all] [--summary FILE]
+//        [--part dev|validation|all] [--summary FILE] [--doc-cache=DIR]
+// --doc-cache keeps each document as read (PDF text layer or Quire OCR) in DIR, keyed by the file's
+// content, so that a rerun after a change to the schema engine alone skips reading; clear DIR when
+// the readers (extract, ocr, layout) change.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: --verbose and the
 // documents in --json cover the dev part.
 //
@@ -10,6 +13,7 @@
 // entry to SUITES: async (ctx) => ({ fields: [...], docs: [{ name, expected: {field: value}, got: {field: value}, confidence: {field: number} }] })
 // or, for scores that are not per-field (page-group accuracy), return { table: [[label, value], ...] }.
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,11 +74,17 @@ const COMPARE = {
 let ocrPool;
 const ocr = () => (ocrPool ??= createOcrPool({ size: Math.max(1, Math.min(2, os.availableParallelism())) }));
 
+const docCache = flag('doc-cache');
+
 async function readOurs(file) {
   const bytes = new Uint8Array(fs.readFileSync(file));
+  const cached = docCache && path.join(docCache, `${crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24)}.json`);
+  if (cached && fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8'));
   const ext = path.extname(file).slice(1).toLowerCase();
   const format = ext === 'jpg' ? 'jpeg' : ext;
-  return extractDocument(bytes, format, { ocr: format === 'pdf' ? undefined : await ocr() });
+  const doc = await extractDocument(bytes, format, { ocr: format === 'pdf' ? undefined : await ocr() });
+  if (cached) { fs.mkdirSync(docCache, { recursive: true }); fs.writeFileSync(cached, JSON.stringify(doc)); }
+  return doc;
 }
 
 /** SROIE's own OCR lines (.boxes.csv: 4 corners + text) as a document, to score the engine apart from OCR. */

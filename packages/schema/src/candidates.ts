@@ -1,6 +1,7 @@
 import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM_GROUPS } from '@quire/models';
 import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type RowPart, type Unit } from './doc-index.js';
 import { isGenericField, type FieldSpec } from './field-spec.js';
+import { conceptLabelScore, readLabel } from './label-lexicon.js';
 import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
@@ -49,6 +50,13 @@ export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext):
   const t = text.replace(/[:#*]+\s*$/, '').trim();
   if (!t || t.length > 60 || /^\d/.test(t)) return 0;
   let best = 0;
+  // the label's meaning in any language ("Factuurnummer", "Data wystawienia"); a rival meaning
+  // ("Vervaldatum" for the invoice date, "MwSt" for the total) rules the label out
+  if (field.concept) {
+    const meant = conceptLabelScore(field.concept, t);
+    if (meant < 0) return 0;
+    best = meant;
+  }
   for (const v of field.labels) best = Math.max(best, fieldLabelScore(v.text, t) * v.weight, leadingLabelScore(v.text, t) * v.weight);
   // the description may name the printed label ("the total amount due"), a weaker signal — unless
   // the label names another field of the schema ("issued the invoice" is not "Invoice Number")
@@ -56,7 +64,7 @@ export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext):
     && !(field.isTotal && PARTIAL.test(normalizeLabel(t)))) best = 0.82;
   if (field.isTotal && best >= LABEL_MIN) best = totalQualified(best, t);
   // "Payment due date", "Date limite de paiement": a deadline answers only a field that asks for one
-  if (isDateKind(field) && best >= LABEL_MIN && DEADLINE.test(normalizeLabel(t)) && !asksForDeadline(field)) return 0;
+  if (isDateKind(field) && best >= LABEL_MIN && isDeadline(t) && !asksForDeadline(field)) return 0;
   return best;
 }
 
@@ -195,15 +203,17 @@ function withWordsBetween(field: FieldSpec, label: string, rest: string, printed
     if (PARTIAL.test(between)) return 0;
     return totalQualified(score, `${label} ${between}`);
   }
-  if (isDate && DEADLINE.test(between) && !asksForDeadline(field)) return 0;
+  if (isDate && isDeadline(between) && !asksForDeadline(field)) return 0;
   return score;
 }
 
 const isDateKind = (f: FieldSpec) => f.kind === 'date' || f.kind === 'date-time' || f.kind === 'date-text';
-const asksForDeadline = (f: FieldSpec) => f.labels.some((l) => DEADLINE.test(normalizeLabel(l.text)));
+const asksForDeadline = (f: FieldSpec) => f.concept === 'due-date' || f.labels.some((l) => isDeadline(l.text));
 
 /** A date that is a deadline, not the date of the document (English, French, German, Spanish, Italian). */
 const DEADLINE = /\b(due|until|expir\w*|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
+/** Deadline words in any language the lexicon knows, compounds included ("Vervaldatum", "Fälligkeitsdatum", "支払期限"). */
+const isDeadline = (text: string) => DEADLINE.test(normalizeLabel(text)) || readLabel(text).mods.has('due');
 
 /**
  * "Date © 09/01/2019 8:01:11 PM Cashier : 01", "Doc No 123 Date 25/12/2018": a date or amount
@@ -217,11 +227,13 @@ function labelBeforeValue(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
   for (const f of found) {
     const before = u.text.slice(0, f.index).replace(/[^\p{L}\p{N})]+$/u, '');
     const words = before.split(/\s+/).filter(Boolean);
+    // "Net total: 496.00", "VAT total: 75.04": the words before the last one can make it another amount or date
+    if (field.concept && conceptLabelScore(field.concept, words.slice(-3).join(' ')) < 0) continue;
     for (let k = 1; k <= Math.min(3, words.length); k++) {
       const label = labelScore(field, words.slice(-k).join(' '), ctx);
       if (label < LABEL_MIN) continue;
       // "Payment due date 06/07/2015": the words just before the label can make it a deadline
-      if (isDate && DEADLINE.test(normalizeLabel(words.slice(-k - 2, -k).join(' '))) && !asksForDeadline(field)) break;
+      if (isDate && isDeadline(words.slice(-k - 2, -k).join(' ')) && !asksForDeadline(field)) break;
       const tv = typedValue(field, u.text.slice(f.index), ctx.dates, u.selected);
       if (tv) out.push(make(field, tv, u, label, 'inline-nosep'));
       break;
@@ -304,7 +316,7 @@ function selfLabelledNumbers(field: FieldSpec, ctx: SearchContext, out: Candidat
 function deadlineDates(ctx: SearchContext): Set<string> {
   const out = new Set<string>();
   for (const u of [...ctx.ix.units, ...ctx.ix.rows]) {
-    for (const d of findDates(u.text, ctx.dates)) if (DEADLINE.test(normalizeLabel(u.text.slice(Math.max(0, d.index - 40), d.index)))) out.add(d.iso);
+    for (const d of findDates(u.text, ctx.dates)) if (isDeadline(u.text.slice(Math.max(0, d.index - 40), d.index))) out.add(d.iso);
   }
   return out;
 }

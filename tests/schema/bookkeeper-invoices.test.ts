@@ -1,0 +1,48 @@
+import { extractDocument } from '@quire/extract';
+import { extractSchemaBuiltin } from '@quire/schema';
+import { factsFor, LANGUAGES, makeMultilingualInvoice } from '../fixtures/pdf/multilingual-invoices.js';
+
+/**
+ * The built-in schema engine on generated invoices in six languages: labels of the language
+ * (compounds such as "Factuurnummer", "Rechnungsnr.", abbreviations such as "Fattura n.", "Nº de
+ * factura"), labels printed above their values, a due date beside the invoice date, a tax line
+ * under the total's neighbours, the issuer's letterhead and the recipient's block, the item table.
+ */
+
+const schema = {
+  type: 'object',
+  properties: {
+    invoice_number: { type: 'string' },
+    date: { type: 'string', format: 'date', description: 'Invoice date' },
+    due_date: { type: 'string', format: 'date' },
+    total: { type: 'number', description: 'Total amount of the invoice' },
+    tax: { type: 'number', description: 'Tax amount' },
+    vendor: { type: 'string', description: 'Company that issued the invoice' },
+    customer: { type: 'string', description: 'Customer the invoice is addressed to' },
+    line_items: {
+      type: 'array',
+      items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
+    },
+  },
+};
+
+describe.each(Object.keys(LANGUAGES))('a generated invoice in %s', (lang) => {
+  const l = LANGUAGES[lang];
+  const facts = factsFor(lang);
+  let values: Record<string, unknown>;
+  beforeAll(async () => {
+    const doc = await extractDocument(await makeMultilingualInvoice(l, facts), 'pdf', {});
+    values = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true }).values as Record<string, unknown>;
+  }, 60_000);
+
+  it(`reads the number under "${l.number}" and the date under "${l.date}", not the due date under "${l.due}"`, () => {
+    expect(values.invoice_number).toBe(facts.number);
+    expect(values.date).toBe(facts.date);
+    expect(values.due_date).toBe(facts.due);
+  });
+
+  it(`takes "${l.total}" as the total and "${l.tax} ${facts.taxRate}%" as the tax`, () => {
+    expect(values.total).toBeCloseTo(facts.total, 2);
+    expect(values.tax).toBeCloseTo(facts.tax, 2);
+  });
+});
