@@ -45,4 +45,9 @@ describe.each(Object.keys(LANGUAGES))('a generated invoice in %s', (lang) => {
     expect(values.total).toBeCloseTo(facts.total, 2);
     expect(values.tax).toBeCloseTo(facts.tax, 2);
   });
+
+  it(`tells the issuer (letterhead, footer) from the customer (${l.senderLine ? 'under the sender line' : `under "${l.billTo}"`})`, () => {
+    expect(values.vendor).toBe(facts.vendor);
+    expect(values.customer).toBe(facts.customer);
+  });
 });

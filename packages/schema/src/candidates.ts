@@ -3,6 +3,7 @@ import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type
 import { isGenericField, type FieldSpec } from './field-spec.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
 import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
+import { customerField, isNameLike, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 import { findDates, type DateContext } from '@quire/models';
@@ -334,12 +335,21 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
   const head = letterheadKind(field);
-  if (!head) return out;
-  // a name is not a registration number or a date ("Company No: 1174703-K" labels a number, not the name)
-  const kept = head === 'organisation' ? out.filter((c) => !notAName(c.value)) : out;
+  const customer = !head && field.kind === 'string' && customerField(field.name, field.labels.map((l) => l.text), field.description);
+  if (!head && !customer) return out;
+  // a name is not a registration number, a customer code or a date ("Company No: 1174703-K" labels a number, not the name)
+  const kept = head === 'address' ? out : out.filter((c) => !notAName(c.value) && isNameLike(String(c.value)));
   if (!kept.some((c) => c.label >= LABEL_MIN)) {
-    for (const h of letterheadCandidates(head, ctx.ix)) {
+    const layout = head ? letterheadCandidates(head, ctx.ix) : [];
+    for (const h of layout) {
       kept.push({ value: h.value, printed: h.value, ids: h.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: h.score, order: h.order, at: h.at, how: 'letterhead' });
+    }
+    // the parties as an invoice names them: labelled blocks, the sender line and the recipient under it, the repeated issuer name
+    if (head !== 'address') {
+      const order = ctx.ix.units.length + ctx.ix.rows.length;
+      for (const p of partyCandidates(customer ? 'customer' : 'vendor', ctx.ix)) {
+        kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: p.score, order, at: p.at, how: 'letterhead' });
+      }
     }
   }
   return kept;

@@ -2,6 +2,8 @@ import { labelTokens, normalizeLabel } from '@quire/models';
 import { pageLines, type DocIndex } from './doc-index.js';
 import type { FieldSpec } from './field-spec.js';
 import { findDates } from '@quire/models';
+import { isStreetLine } from './parties.js';
+import { readLabel } from './label-lexicon.js';
 
 /**
  * The letterhead: who issued a document and where they are is usually printed at the top of its
@@ -55,6 +57,12 @@ const WEB = /@|www\.|https?:|\.(com|net|org|my|co|de|fr|uk|io)\b/i;
 const REGISTRATION = /\b(gst|vat|sst|tax|tin|reg|regn|registration|roc|siret|siren|tva|ust|abn|acn|gstin|pan|cin|company no|co no|business no|ein|kvk|nif|cif)\b/i;
 /** Words that name the document, not its issuer ("Amazon Web Services Invoice", "TAX INVOICE", "Invoice Summary"). */
 const DOC_TYPE = /^(invoice|invoices|receipt|receipts|bill|statement|quotation|quote|facture|rechnung|factura|fattura|proforma)$/;
+/** A document's name in any language the label lexicon knows ("FACTUUR", "FAKTURA", "請求書"). */
+function namesDocument(w: string): boolean {
+  const r = readLabel(w);
+  return r.mods.has('document') && r.unknown === 0 && r.heads.size === 0;
+}
+
 /** Words that qualify a document type ("Tax Invoice", "Cash Sales", "Official Receipt"); alone they may be part of a name. */
 const DOC_QUALIFIER = /^(tax|cash|sales|retail|official|original|copy|duplicate|credit|debit|note|delivery|purchase|order|summary|page|simplified|pro|forma)$/;
 
@@ -103,7 +111,7 @@ const isAddress = (t: string) => !PHONE.test(t) && !WEB.test(t) && !REGISTRATION
  */
 function nameOf(t: string): string {
   const words = t.replace(/\s+/g, ' ').trim().split(' ');
-  const kind = (w: string) => (DOC_TYPE.test(normalizeLabel(w)) ? 'type' : DOC_QUALIFIER.test(normalizeLabel(w)) ? 'qualifier' : undefined);
+  const kind = (w: string) => (DOC_TYPE.test(normalizeLabel(w)) || namesDocument(w) ? 'type' : DOC_QUALIFIER.test(normalizeLabel(w)) ? 'qualifier' : undefined);
   if (words.every((w) => kind(w))) return '';
   const trim = (from: 'start' | 'end') => {
     let n = 0;
@@ -205,7 +213,7 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
   // a line opening with a number is a house number or a code, not a name
   const named = zone.map((l) => ({ l, name: nameOf(l.text) }))
-    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && !isFurniture(name) && /\p{L}{2,}/u.test(name) && !/^\d/.test(name));
+    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && !isFurniture(name) && /\p{L}{2,}/u.test(name) && !/^\d/.test(name) && !isStreetLine(name));
   const nearest = named.length ? named[named.length - 1].l : undefined;
   const out = named.map(({ l, name }) => {
     let score = 0.5;
