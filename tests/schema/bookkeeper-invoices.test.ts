@@ -46,6 +46,10 @@ describe.each(Object.keys(LANGUAGES))('a generated invoice in %s', (lang) => {
     expect(values.tax).toBeCloseTo(facts.tax, 2);
   });
 
+  it(`fills line items from the table under "${l.headers.join(' | ')}", descriptions whole ("/" and "," inside)`, () => {
+    expect(values.line_items).toEqual(facts.items);
+  });
+
   it(`tells the issuer (letterhead, footer) from the customer (${l.senderLine ? 'under the sender line' : `under "${l.billTo}"`})`, () => {
     expect(values.vendor).toBe(facts.vendor);
     expect(values.customer).toBe(facts.customer);

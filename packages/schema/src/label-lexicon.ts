@@ -28,6 +28,7 @@ const HEADS: Record<Head, string[]> = {
     'belopp', 'beloeb', 'belob', 'belop', 'kwota', 'razem', 'gesamt', 'amount', 'amt', 'yhteensa', 'valor', 'ogolem', 'subtotal', 'zwischensumme',
     'endsumme', 'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'gp',
     // "te betalen", "zu zahlen", "à payer", "do zapłaty", "att betala": what is to be paid
+    'wert', 'warenwert', 'wartosc', 'waarde', 'valore',
     'payable', 'balance', 'betalen', 'zahlen', 'payer', 'pagare', 'pagar', 'betala', 'betale', 'maksettava', '合計', '合计', '总计', '總計', '金额', '金額', '小計', '小计', '총액', '합계', 'итого', 'сумма'],
   tax: ['tax', 'taxes', 'vat', 'mwst', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer', 'btw', 'iva', 'tva', 'moms', 'mva', 'alv', 'gst', 'sst',
     'hst', 'pst', 'podatek', 'dph', 'afa', 'kdv', 'igst', 'cgst', 'sgst', '税', '税额', '税額', '消費税', '增值税', '税金', '부가세', '세액', 'ндс'],
