@@ -332,6 +332,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   for (const r of ctx.ix.rows) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
+  if (field.isTotal || field.concept === 'tax') taxLines(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
   const head = letterheadKind(field);
@@ -353,6 +354,49 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
     }
   }
   return kept;
+}
+
+/**
+ * A line with a tax word and a rate ("Total includes 19% VAT 3.80", "Totaal incl. 21% BTW") holds the
+ * tax when its amount is that rate of another amount on the page — of a total that includes it
+ * (T × r / (100 + r)) or of a net amount (N × r / 100). Such an amount is not a total; for a field
+ * asking for the tax it is the answer, checked by arithmetic.
+ */
+function taxLines(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  const amountsOn = new Map<number, number[]>();
+  for (const u of ctx.ix.units) amountsOn.set(u.page, [...(amountsOn.get(u.page) ?? []), ...findAmounts(u.text).filter((a) => !a.percent).map((a) => a.value)]);
+  const lineOf = (c: Candidate): string => {
+    const u = unitAt(ctx.ix, c.order);
+    if (!u) return '';
+    if (u.parts || !u.box) return u.text;
+    const cy = (u.box.y0 + u.box.y1) / 2;
+    const row = (pageLines(ctx.ix, u.page) ?? []).find((r) => r.box && r.box.y0 <= cy && r.box.y1 >= cy && (r.parts ?? []).some((p) => p.id === u.id));
+    return row?.text ?? u.text;
+  };
+  /** The rate a line prints with a tax word, and whether `x` is that rate of another amount on the page. */
+  const taxOf = (line: string, page: number, x: number): boolean => {
+    const rate = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/.exec(line);
+    if (!rate || !readLabel(line.replace(/[\d.,]+/g, ' ')).heads.has('tax')) return false;
+    const r = Number(rate[1].replace(',', '.'));
+    return r > 0 && (amountsOn.get(page) ?? []).some((t) => t > x && (Math.abs((t * r) / (100 + r) - x) <= 0.011 || Math.abs((t * r) / 100 - x) <= 0.011));
+  };
+  if (field.isTotal) {
+    for (let i = out.length - 1; i >= 0; i--) {
+      const c = out[i];
+      if (typeof c.value === 'number' && c.how !== 'pattern' && taxOf(lineOf(c), unitAt(ctx.ix, c.order)?.page ?? 1, c.value)) out.splice(i, 1);
+    }
+    return;
+  }
+  // the tax field: the amount such a line ends with
+  const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
+  const printedRows = pages.flatMap((p) => pageLines(ctx.ix, p) ?? []).filter((r) => (r.parts ?? []).length > 1 || crossesElements(r));
+  for (const u of [...ctx.ix.units, ...printedRows]) {
+    const amounts = findAmounts(u.text).filter((a) => !a.percent);
+    const a = amounts[amounts.length - 1];
+    if (!a || !taxOf(u.text, u.page, a.value)) continue;
+    const tv = typedValue(field, a.raw, ctx.dates);
+    if (tv) out.push(make(field, { ...tv, printed: a.raw.replace(/^\(|\)$/g, '') }, u, 0.9, 'inline'));
+  }
 }
 
 /** A subtotal that the lines below it add to: "Sub total", "Total (excluding GST)", "Total HT", "Net amount". */

@@ -140,6 +140,8 @@ export interface LabelReading {
   unknown: number;
   /** Known content words. */
   known: number;
+  /** A rate is printed in the label ("MwSt. 19%", "incl. 6% GST"). */
+  percent: boolean;
   /** The words read as an amount head ("total", "betrag"), to tell a total from some amount. */
   amountWords: Set<string>;
   /** The last head printed (English and German put the head last; "Numéro de facture" first — both work: heads are few). */
@@ -150,7 +152,7 @@ export interface LabelReading {
 export function readLabel(text: string): LabelReading {
   // lower case first: "MwSt" is one word, not camel case
   const norm = normalizeLabel(fold(text).toLowerCase().replace(/[№#]/g, ' number ').replace(/n[°º]/g, ' number ').replace(/[\d.,]+\s*%|%/g, ' '));
-  const out: LabelReading = { heads: new Set(), mods: new Set(), unknown: 0, known: 0, amountWords: new Set() };
+  const out: LabelReading = { heads: new Set(), mods: new Set(), unknown: 0, known: 0, amountWords: new Set(), percent: /\d\s*%/.test(text) };
   for (const w of norm.split(' ').filter(Boolean)) {
     if (/^\d+$/.test(w)) continue; // "19 % MwSt", "Total (3 items)": numbers are not words of the label
     const parts = splitWord(w) ?? (w.length > 3 && w.endsWith('s') ? splitWord(w.slice(0, -1)) : undefined);
@@ -186,6 +188,8 @@ export function conceptOf(r: LabelReading): Concept | undefined {
   if (r.heads.has('tax')) {
     // "USt-IdNr", "VAT number": a registration number
     if (r.heads.has('number')) return 'other-number';
+    // "Total incl. MwSt. 19%": the tax in the total or the total itself — the arithmetic of the page decides (candidates)
+    if (r.percent && (r.heads.has('amount') || m.has('gross'))) return undefined;
     // "Gesamtbetrag inkl. MwSt", "Total incl. VAT": the total; "Total excl. VAT": the net amount
     if (r.heads.has('amount') && m.has('gross')) return 'total';
     if (r.heads.has('amount') && m.has('net')) return 'subtotal';
