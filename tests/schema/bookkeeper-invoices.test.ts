@@ -55,3 +55,20 @@ describe.each(Object.keys(LANGUAGES))('a generated invoice in %s', (lang) => {
     expect(values.customer).toBe(facts.customer);
   });
 });
+
+describe('an invoice whose date has no label', () => {
+  it('takes the date standing on its own line in the header, not one cited in the legal small print', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    page.drawText('Atelier Verrier Dumas', { x: 50, y: 790, size: 16, font });
+    page.drawText('Le lundi 21 novembre 2022', { x: 380, y: 740, size: 10, font });
+    page.drawText('Facture n° 20221100001', { x: 50, y: 700, size: 10, font });
+    page.drawText('Total TTC  195,48 €', { x: 380, y: 400, size: 10, font });
+    page.drawText("Pénalités de retard au taux légal (Loi 2008-776 du 4 août 2008), indemnité forfaitaire de 40 euros (Décret 2012-1115 du 2 octobre 2012).", { x: 30, y: 60, size: 6, font });
+    const doc = await extractDocument(await pdf.save(), 'pdf', {});
+    const out = extractSchemaBuiltin({ document: doc, schema: { type: 'object', properties: { date: { type: 'string', format: 'date', description: 'Invoice date' } } } });
+    expect((out.values as Record<string, unknown>).date).toBe('2022-11-21');
+  });
+});

@@ -282,10 +282,16 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   const prior = isGenericField(field) ? 1 : 0.7;
   const deadlines = isDateKind(field) && !asksForDeadline(field) ? deadlineDates(ctx) : new Set<string>();
   const found: Candidate[] = [];
+  const firstPage = Math.min(...ctx.ix.units.map((u) => u.page));
   for (const u of ctx.ix.units) {
     if (deadlines.size && findDates(u.text, ctx.dates).some((d) => deadlines.has(d.iso))) continue;
     const tv = typedValue(field, u.text, ctx.dates);
-    if (tv) found.push(make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern'));
+    if (!tv) continue;
+    const c = make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern');
+    // a document's own date stands on a line of its own in the header ("Le lundi 21 novembre 2022");
+    // one inside a sentence ("Loi 2008-776 du 4 août 2008 …") is what the text refers to
+    if (isDateKind(field)) c.score *= u.text.length > 60 ? 0.6 : u.page === firstPage && u.box && u.box.y1 < 0.4 ? 1.15 : 1;
+    found.push(c);
   }
   // the only date (email, …) a document prints is good evidence for a field that asks for just that
   const distinct = new Set(found.map((c) => JSON.stringify(c.value)));
