@@ -72,3 +72,22 @@ describe('an invoice whose date has no label', () => {
     expect((out.values as Record<string, unknown>).date).toBe('2022-11-21');
   });
 });
+
+describe('a summary printed as a grid, one row per tax rate and a row of sums', () => {
+  it('takes the sum row under "Endbetrag" as the total', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    const right = (t: string, x: number, y: number) => page.drawText(t, { x: x - font.widthOfTextAtSize(t, 9), y, size: 9, font });
+    page.drawText('Papeterie Nordlicht GmbH', { x: 50, y: 790, size: 16, font });
+    page.drawText('Rechnungsnummer: R-5521', { x: 50, y: 740, size: 10, font });
+    const cols = [150, 260, 350, 450];
+    ['Nettobetrag', 'MwSt-Betrag', 'MwSt-%', 'Endbetrag'].forEach((h, i) => right(h, cols[i], 200));
+    const rows = [['321,40', '61,07', '19,0', '382,47'], ['127,59', '8,93', '7,0', '136,52'], ['448,99', '70,00', 'EUR', '518,99']];
+    rows.forEach((r, k) => r.forEach((v, i) => right(v, cols[i], 186 - k * 14)));
+    const doc = await extractDocument(await pdf.save(), 'pdf', {});
+    const out = extractSchemaBuiltin({ document: doc, schema: { type: 'object', properties: { total: { type: 'number', description: 'Total amount of the invoice' } } } });
+    expect((out.values as Record<string, unknown>).total).toBe(518.99);
+  });
+});

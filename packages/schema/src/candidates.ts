@@ -1,6 +1,7 @@
 import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM_GROUPS } from '@quire/models';
 import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type RowPart, type Unit } from './doc-index.js';
 import { isGenericField, type FieldSpec } from './field-spec.js';
+import { headerRole } from './item-grid.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
 import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
 import { customerField, isNameLike, partyCandidates } from './parties.js';
@@ -299,6 +300,56 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   out.push(...found);
 }
 
+/**
+ * Labels printed in a row of column headers with their values under them ("Rechnungsnr.  Datum
+ * Kundennr." over "2024-107  14.03.2024  K-4711"; "Nettobetrag  MwSt-Betrag  Endbetrag" over rows of
+ * figures): each value is the one aligned under its label (left edges for text, right edges for
+ * figures) in the rows below, down to the first row with nothing under the label.
+ */
+function stackedCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  // names are read from blocks and letterheads; a value under a header is a code, a date or an amount
+  if (!['identifier', 'date', 'date-time', 'date-text', 'number', 'integer'].includes(field.kind)) return;
+  const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
+  for (const page of pages) {
+    const rows = (pageLines(ctx.ix, page) ?? []).filter((r) => r.segments && r.box);
+    rows.forEach((row, i) => {
+      const segs = row.segments!;
+      if (segs.length < 2 || segs.some((sg) => /\d/.test(sg.text.replace(/[\d.,]+\s*%/g, '')))) return;
+      // the header of an item table: its figures are the lines', not the document's
+      if (segs.some((sg) => { const role = headerRole(sg.text); return role === 'description' || role === 'quantity' || role === 'unit-price'; })) return;
+      // amounts under a header: only in a summary header of several amounts ("Nettobetrag  MwSt-Betrag  Endbetrag")
+      if (field.kind === 'number' && segs.filter((sg) => readLabel(sg.text).heads.has('amount') || readLabel(sg.text).heads.has('tax')).length < 2) return;
+      for (const seg of segs) {
+        const label = labelScore(field, seg.text, ctx);
+        if (label < LABEL_MIN) continue;
+        // an amount column's header must name the field's own concept ("Endbetrag"), not merely resemble it ("Amount")
+        if (field.kind === 'number' && field.concept && conceptLabelScore(field.concept, seg.text) <= 0) continue;
+        const run: Candidate[] = [];
+        for (let j = i + 1; j < Math.min(rows.length, i + 5); j++) {
+          const under = rows[j].segments!.find((v) => {
+            const overlap = Math.min(v.box.x1, seg.box.x1) - Math.max(v.box.x0, seg.box.x0);
+            return overlap > 0 && Math.min(Math.abs(v.box.x0 - seg.box.x0), Math.abs(v.box.x1 - seg.box.x1)) < 0.05;
+          });
+          if (!under) break;
+          const unit: Unit = { ...rows[j], id: under.ids[under.ids.length - 1], text: under.text, box: under.box, parts: undefined, segments: undefined };
+          const tv = typedValue(field, under.text, ctx.dates);
+          if (!tv) break;
+          run.push(make(field, tv, unit, label, 'below', under.ids));
+          if (!field.isTotal) break;
+        }
+        // a total column of several rows (one per tax rate) ends in their sum: that is the total
+        // (a lone figure under a total's header is read by the neighbour search already)
+        if (run.length === 1 && !field.isTotal) out.push(run[0]);
+        else if (run.length > 1) {
+          const last = run[run.length - 1].value as number;
+          const sum = run.slice(0, -1).reduce((n, c) => n + (c.value as number), 0);
+          if (Math.abs(sum - last) < 0.011) out.push({ ...run[run.length - 1], summed: true });
+        }
+      }
+    });
+  }
+}
+
 /** "# 1042", "No. A-17", "N° 562044387": a code whose only label is the number sign. */
 const SELF_LABELLED = /^(?:#|no\.?|n[°º]|nr\.?|num(?:ber)?\.?)\s*:?\s*([\p{L}\p{N}][\p{L}\p{N}_\-/.]*)$/iu;
 /** The number sign names only the last word of "invoice number": a weaker label than the full one. */
@@ -336,6 +387,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   }
   // printed rows across blocks: a label and its value that layout put in different blocks
   for (const r of ctx.ix.rows) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
+  stackedCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
   if (field.isTotal || field.concept === 'tax') taxLines(field, ctx, out);
