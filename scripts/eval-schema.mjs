@@ -1,6 +1,9 @@
 // Schema accuracy of the built-in engine on the shared corpus.
 // Usage: pnpm build && pnpm eval:schema [corpusDir=../shared/corpus] [--only=invoices,receipts] [--ocr=ours|boxes|both] [--json=out.json]
-//        [--part dev|validation|all] [--summary FILE]
+//        [--part dev|validation|all] [--summary FILE] [--doc-cache=DIR]
+// --doc-cache keeps each document as read (PDF text layer or Quire OCR) in DIR, keyed by the file's
+// content, so that a rerun after a change to the schema engine alone skips reading; clear DIR when
+// the readers (extract, ocr, layout) change.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: --verbose and the
 // documents in --json cover the dev part.
 //
@@ -10,6 +13,7 @@
 // entry to SUITES: async (ctx) => ({ fields: [...], docs: [{ name, expected: {field: value}, got: {field: value}, confidence: {field: number} }] })
 // or, for scores that are not per-field (page-group accuracy), return { table: [[label, value], ...] }.
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,11 +74,17 @@ const COMPARE = {
 let ocrPool;
 const ocr = () => (ocrPool ??= createOcrPool({ size: Math.max(1, Math.min(2, os.availableParallelism())) }));
 
+const docCache = flag('doc-cache');
+
 async function readOurs(file) {
   const bytes = new Uint8Array(fs.readFileSync(file));
+  const cached = docCache && path.join(docCache, `${crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24)}.json`);
+  if (cached && fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8'));
   const ext = path.extname(file).slice(1).toLowerCase();
   const format = ext === 'jpg' ? 'jpeg' : ext;
-  return extractDocument(bytes, format, { ocr: format === 'pdf' ? undefined : await ocr() });
+  const doc = await extractDocument(bytes, format, { ocr: format === 'pdf' ? undefined : await ocr() });
+  if (cached) { fs.mkdirSync(docCache, { recursive: true }); fs.writeFileSync(cached, JSON.stringify(doc)); }
+  return doc;
 }
 
 /** SROIE's own OCR lines (.boxes.csv: 4 corners + text) as a document, to score the engine apart from OCR. */
@@ -92,8 +102,8 @@ async function readBoxes(image, csv) {
   return assignIds({ format: 'jpeg', pageCount: 1, warnings: [], pages: [{ number: 1, width: meta.width, height: meta.height, elements, words: [], selectionMarks: [] }] });
 }
 
-function runSchema(doc, fields) {
-  const schema = { type: 'object', properties: Object.fromEntries(fields.map((f) => [f.name, f.schema])) };
+function runSchema(doc, fields, extra = {}) {
+  const schema = { type: 'object', properties: { ...Object.fromEntries(fields.map((f) => [f.name, f.schema])), ...extra } };
   return extractSchemaBuiltin({ document: doc, schema, wantConfidence: true });
 }
 
@@ -105,7 +115,49 @@ const INVOICE_FIELDS = [
   { name: 'total', truth: 'amount', compare: 'number', schema: { type: 'number', description: 'Total amount of the invoice' } },
   { name: 'currency', truth: 'currency', compare: 'text', schema: { type: 'string', description: 'ISO 4217 currency code' } },
   { name: 'issuer', truth: 'issuer', compare: 'text', schema: { type: 'string', description: 'Company that issued the invoice' } },
+  { name: 'customer', truth: 'customer', compare: 'text', schema: { type: 'string', description: 'Customer the invoice is addressed to' } },
 ];
+
+/** Asked with the invoice fields, scored apart: row-level F1 against the ground truth's lines (lineItemScores). */
+const LINE_ITEMS_SCHEMA = {
+  type: 'array',
+  items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
+};
+
+/** The ground truth's item lines in one shape: e-invoice lines, invoice2data's {name, price_unit}, {item, desc}. */
+function truthLines(truth) {
+  const lines = truth.lines ?? truth.line_items;
+  if (!Array.isArray(lines) || !lines.length) return undefined;
+  return lines.map((l) => ({
+    description: l.description ?? l.name ?? l.desc ?? null,
+    quantity: l.quantity ?? null,
+    unit_price: l.unit_price ?? (l.price_unit !== undefined ? Number(l.price_unit) : null),
+    amount: l.amount ?? null,
+  })).filter((l) => l.description);
+}
+
+/**
+ * A predicted row matches a true row when its description is the same text (or shares most of its
+ * words: token F1 ≥ 0.8) and its amount agrees where the truth has one; rows are matched one to one,
+ * in order. Returns matched, predicted and true row counts, and how many matched rows also have the
+ * right quantity and unit price (where the truth has them).
+ */
+export function lineItemScores(expected, got) {
+  const rows = Array.isArray(got) ? got.filter((r) => r && typeof r === 'object') : [];
+  const used = new Set();
+  let matched = 0, qtyOk = 0, qtyN = 0, priceOk = 0, priceN = 0;
+  for (const e of expected) {
+    const i = rows.findIndex((r, k) => !used.has(k) && r.description != null
+      && (normText(r.description) === normText(e.description) || tokenOverlapF1(e.description, r.description) >= 0.8)
+      && (e.amount === null || (r.amount != null && COMPARE.number(e.amount, r.amount))));
+    if (i < 0) continue;
+    used.add(i);
+    matched++;
+    if (e.quantity !== null) { qtyN++; if (rows[i].quantity != null && COMPARE.number(e.quantity, rows[i].quantity)) qtyOk++; }
+    if (e.unit_price !== null) { priceN++; if (rows[i].unit_price != null && COMPARE.number(e.unit_price, rows[i].unit_price)) priceOk++; }
+  }
+  return { matched, predicted: rows.length, expected: expected.length, qtyOk, qtyN, priceOk, priceN };
+}
 
 const RECEIPT_FIELDS = [
   { name: 'company', truth: 'company', compare: 'text', schema: { type: 'string', description: 'Name of the company that issued the receipt' } },
@@ -141,9 +193,13 @@ export const SUITES = {
       const truth = first(JSON.parse(fs.readFileSync(truthFile, 'utf8')));
       if (!truth?.invoice_number) continue;
       const doc = await readOurs(file);
-      docs.push(score(file, INVOICE_FIELDS, truth, runSchema(doc, INVOICE_FIELDS)));
+      const answer = runSchema(doc, INVOICE_FIELDS, { line_items: LINE_ITEMS_SCHEMA });
+      const scored = score(file, INVOICE_FIELDS, truth, answer);
+      const lines = truthLines(truth);
+      if (lines) scored.lines = lineItemScores(lines, answer.values?.line_items);
+      docs.push(scored);
     }
-    return { fields: INVOICE_FIELDS, docs };
+    return { invoices: { fields: INVOICE_FIELDS, docs }, 'invoice line items': { lineItems: docs } };
   },
   async receipts() {
     const out = {};
@@ -220,6 +276,23 @@ async function main() {
     const suiteParts = res.fields ? { [name]: res } : res;
     for (const [label, suitePart] of Object.entries(suiteParts)) {
       if (suitePart.table) { console.log(`\n## ${label}`); for (const [k, v] of suitePart.table) console.log(`${k}: ${v}`); report[label] = suitePart; continue; }
+      if (suitePart.lineItems) {
+        report[label] = {};
+        console.log(`\n## ${label} (documents whose ground truth lists lines)\n| part | documents | true rows | predicted rows | matched | precision | recall | row F1 | quantity ok | unit price ok |\n|---|---|---|---|---|---|---|---|---|---|`);
+        const figures = {};
+        for (const part of parts) {
+          const docs = suitePart.lineItems.filter((d) => d.part === part && d.lines);
+          const sum = (k) => docs.reduce((n, d) => n + d.lines[k], 0);
+          const [m, p, e] = [sum('matched'), sum('predicted'), sum('expected')];
+          const precision = p ? m / p : 0, recall = e ? m / e : 0, f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+          const share = (ok, n) => (sum(n) ? `${sum(ok)}/${sum(n)}` : '–');
+          console.log(`| ${part} | ${docs.length} | ${e} | ${p} | ${m} | ${fmt(precision)} | ${fmt(recall)} | ${fmt(f1)} | ${share('qtyOk', 'qtyN')} | ${share('priceOk', 'priceN')} |`);
+          report[label][part] = { documents: docs.length, expected: e, predicted: p, matched: m, precision, recall, f1 };
+          figures[part] = { value: e ? f1 : null, n: e };
+        }
+        summaryRows.push({ kind: `schema ${label}`, measure: 'row F1', unit: 'rows', ...figures });
+        continue;
+      }
       report[label] = {};
       const byPart = {};
       for (const part of parts) {

@@ -25,8 +25,21 @@ const MONTHS: Record<string, number> = {
   mar: 3, march: 3, mars: 3, marz: 3, apr: 4, april: 4, avr: 4, avril: 4, may: 5, mai: 5, jun: 6, june: 6, juin: 6, juni: 6,
   jul: 7, july: 7, juil: 7, juillet: 7, juli: 7, aug: 8, august: 8, aout: 8, sep: 9, sept: 9, september: 9, septembre: 9,
   oct: 10, october: 10, octobre: 10, oktober: 10, nov: 11, november: 11, novembre: 11, dec: 12, december: 12, decembre: 12, dezember: 12,
+  // Italian, Spanish, Portuguese, Dutch, Nordic, Polish (genitive, as dates print it)
+  gennaio: 1, enero: 1, janeiro: 1, januari: 1, tammikuuta: 1, stycznia: 1,
+  febbraio: 2, febrero: 2, fevereiro: 2, februari: 2, helmikuuta: 2, lutego: 2,
+  marzo: 3, marco: 3, maart: 3, maaliskuuta: 3, marca: 3,
+  aprile: 4, abril: 4, huhtikuuta: 4, kwietnia: 4,
+  maggio: 5, mayo: 5, maio: 5, mei: 5, maj: 5, toukokuuta: 5, maja: 5,
+  giugno: 6, junio: 6, junho: 6, kesakuuta: 6, czerwca: 6,
+  luglio: 7, julio: 7, julho: 7, heinakuuta: 7, lipca: 7,
+  agosto: 8, augustus: 8, augusti: 8, elokuuta: 8, sierpnia: 8,
+  settembre: 9, septiembre: 9, setembro: 9, syyskuuta: 9, wrzesnia: 9,
+  ottobre: 10, octubre: 10, outubro: 10, lokakuuta: 10, pazdziernika: 10,
+  noviembre: 11, novembro: 11, marraskuuta: 11, listopada: 11,
+  dicembre: 12, diciembre: 12, dezembro: 12, joulukuuta: 12, grudnia: 12,
 };
-/** The month a written month word names (English, French, German; "Sept.", "März" alike), 0 for none. */
+/** The month a written month word names (English, French, German, Italian, Spanish, Portuguese, Dutch, Nordic, Polish; "Sept.", "März" alike), 0 for none. */
 export function monthNumber(word: string): number {
   return MONTHS[word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\.$/, '')] ?? 0;
 }
@@ -94,7 +107,8 @@ const findWritten: Finder = (text) => {
   const out: FoundDate[] = [];
   const norm = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   // 2 Feb 1990, 2nd February, 1990, 05-Mar-21, 5. März 2021
-  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?${MONTH_RE}[\\s\\-/,]*(\\d{4}|\\d{2})(?![\\w])`, 'gi');
+  // "14 de marzo de 2024", "14 de março de 2024": Spanish and Portuguese join with "de"
+  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?[\\s\\-/]*(?:(?:of|de)\\s+)?${MONTH_RE}[\\s\\-/,]*(?:de\\s+)?(\\d{4}|\\d{2})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(dmy)) {
     const d = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], y = fullYear(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
@@ -108,9 +122,19 @@ const findWritten: Finder = (text) => {
   return out;
 };
 
+/** "2024年3月14日", "2024년 3월 14일": Chinese, Japanese and Korean dates, year first. */
+const findCjk: Finder = (text) => {
+  const out: FoundDate[] = [];
+  for (const m of text.matchAll(/(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/g)) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1 });
+  }
+  return out;
+};
+
 /** Every date in the text, in order of appearance (overlapping matches resolved to the longest). */
 export function findDates(text: string, ctx: DateContext = {}): FoundDate[] {
-  const all = [...findIso(text, ctx), ...findWritten(text, ctx), ...findNumeric(text, ctx)];
+  const all = [...findIso(text, ctx), ...findCjk(text, ctx), ...findWritten(text, ctx), ...findNumeric(text, ctx)];
   all.sort((x, y) => x.index - y.index || y.raw.length - x.raw.length);
   const out: FoundDate[] = [];
   for (const d of all) {

@@ -1,7 +1,10 @@
 import { canonicalLabel, fieldLabelScore, mentionsLabel, normalizeLabel, SYNONYM_GROUPS } from '@quire/models';
 import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type RowPart, type Unit } from './doc-index.js';
 import { isGenericField, type FieldSpec } from './field-spec.js';
+import { headerRole } from './item-grid.js';
+import { conceptLabelScore, readLabel } from './label-lexicon.js';
 import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
+import { customerField, isNameLike, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 import { findDates, type DateContext } from '@quire/models';
@@ -49,6 +52,13 @@ export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext):
   const t = text.replace(/[:#*]+\s*$/, '').trim();
   if (!t || t.length > 60 || /^\d/.test(t)) return 0;
   let best = 0;
+  // the label's meaning in any language ("Factuurnummer", "Data wystawienia"); a rival meaning
+  // ("Vervaldatum" for the invoice date, "MwSt" for the total) rules the label out
+  if (field.concept) {
+    const meant = conceptLabelScore(field.concept, t);
+    if (meant < 0) return 0;
+    best = meant;
+  }
   for (const v of field.labels) best = Math.max(best, fieldLabelScore(v.text, t) * v.weight, leadingLabelScore(v.text, t) * v.weight);
   // the description may name the printed label ("the total amount due"), a weaker signal — unless
   // the label names another field of the schema ("issued the invoice" is not "Invoice Number")
@@ -56,7 +66,7 @@ export function labelScore(field: FieldSpec, text: string, ctx?: SearchContext):
     && !(field.isTotal && PARTIAL.test(normalizeLabel(t)))) best = 0.82;
   if (field.isTotal && best >= LABEL_MIN) best = totalQualified(best, t);
   // "Payment due date", "Date limite de paiement": a deadline answers only a field that asks for one
-  if (isDateKind(field) && best >= LABEL_MIN && DEADLINE.test(normalizeLabel(t)) && !asksForDeadline(field)) return 0;
+  if (isDateKind(field) && best >= LABEL_MIN && isDeadline(t) && !asksForDeadline(field)) return 0;
   return best;
 }
 
@@ -195,15 +205,17 @@ function withWordsBetween(field: FieldSpec, label: string, rest: string, printed
     if (PARTIAL.test(between)) return 0;
     return totalQualified(score, `${label} ${between}`);
   }
-  if (isDate && DEADLINE.test(between) && !asksForDeadline(field)) return 0;
+  if (isDate && isDeadline(between) && !asksForDeadline(field)) return 0;
   return score;
 }
 
 const isDateKind = (f: FieldSpec) => f.kind === 'date' || f.kind === 'date-time' || f.kind === 'date-text';
-const asksForDeadline = (f: FieldSpec) => f.labels.some((l) => DEADLINE.test(normalizeLabel(l.text)));
+const asksForDeadline = (f: FieldSpec) => f.concept === 'due-date' || f.labels.some((l) => isDeadline(l.text));
 
 /** A date that is a deadline, not the date of the document (English, French, German, Spanish, Italian). */
 const DEADLINE = /\b(due|until|expir\w*|limite|echeance|avant|faellig|fallig|bis|vencimiento|scadenza|entro)\b/;
+/** Deadline words in any language the lexicon knows, compounds included ("Vervaldatum", "Fälligkeitsdatum", "支払期限"). */
+const isDeadline = (text: string) => DEADLINE.test(normalizeLabel(text)) || readLabel(text).mods.has('due');
 
 /**
  * "Date © 09/01/2019 8:01:11 PM Cashier : 01", "Doc No 123 Date 25/12/2018": a date or amount
@@ -217,11 +229,13 @@ function labelBeforeValue(field: FieldSpec, u: Unit, ctx: SearchContext, out: Ca
   for (const f of found) {
     const before = u.text.slice(0, f.index).replace(/[^\p{L}\p{N})]+$/u, '');
     const words = before.split(/\s+/).filter(Boolean);
+    // "Net total: 496.00", "VAT total: 75.04": the words before the last one can make it another amount or date
+    if (field.concept && conceptLabelScore(field.concept, words.slice(-3).join(' ')) < 0) continue;
     for (let k = 1; k <= Math.min(3, words.length); k++) {
       const label = labelScore(field, words.slice(-k).join(' '), ctx);
       if (label < LABEL_MIN) continue;
       // "Payment due date 06/07/2015": the words just before the label can make it a deadline
-      if (isDate && DEADLINE.test(normalizeLabel(words.slice(-k - 2, -k).join(' '))) && !asksForDeadline(field)) break;
+      if (isDate && isDeadline(words.slice(-k - 2, -k).join(' ')) && !asksForDeadline(field)) break;
       const tv = typedValue(field, u.text.slice(f.index), ctx.dates, u.selected);
       if (tv) out.push(make(field, tv, u, label, 'inline-nosep'));
       break;
@@ -269,15 +283,71 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   const prior = isGenericField(field) ? 1 : 0.7;
   const deadlines = isDateKind(field) && !asksForDeadline(field) ? deadlineDates(ctx) : new Set<string>();
   const found: Candidate[] = [];
+  const firstPage = Math.min(...ctx.ix.units.map((u) => u.page));
   for (const u of ctx.ix.units) {
     if (deadlines.size && findDates(u.text, ctx.dates).some((d) => deadlines.has(d.iso))) continue;
     const tv = typedValue(field, u.text, ctx.dates);
-    if (tv) found.push(make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern'));
+    if (!tv) continue;
+    const c = make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern');
+    // a document's own date stands on a line of its own in the header ("Le lundi 21 novembre 2022");
+    // one inside a sentence ("Loi 2008-776 du 4 août 2008 …") is what the text refers to
+    if (isDateKind(field)) c.score *= u.text.length > 60 ? 0.6 : u.page === firstPage && u.box && u.box.y1 < 0.4 ? 1.15 : 1;
+    found.push(c);
   }
   // the only date (email, …) a document prints is good evidence for a field that asks for just that
   const distinct = new Set(found.map((c) => JSON.stringify(c.value)));
   if (distinct.size === 1 && isGenericField(field)) for (const c of found) c.score = Math.min(0.75, c.score * 1.6);
   out.push(...found);
+}
+
+/**
+ * Labels printed in a row of column headers with their values under them ("Rechnungsnr.  Datum
+ * Kundennr." over "2024-107  14.03.2024  K-4711"; "Nettobetrag  MwSt-Betrag  Endbetrag" over rows of
+ * figures): each value is the one aligned under its label (left edges for text, right edges for
+ * figures) in the rows below, down to the first row with nothing under the label.
+ */
+function stackedCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  // names are read from blocks and letterheads; a value under a header is a code, a date or an amount
+  if (!['identifier', 'date', 'date-time', 'date-text', 'number', 'integer'].includes(field.kind)) return;
+  const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
+  for (const page of pages) {
+    const rows = (pageLines(ctx.ix, page) ?? []).filter((r) => r.segments && r.box);
+    rows.forEach((row, i) => {
+      const segs = row.segments!;
+      if (segs.length < 2 || segs.some((sg) => /\d/.test(sg.text.replace(/[\d.,]+\s*%/g, '')))) return;
+      // the header of an item table: its figures are the lines', not the document's
+      if (segs.some((sg) => { const role = headerRole(sg.text); return role === 'description' || role === 'quantity' || role === 'unit-price'; })) return;
+      // amounts under a header: only in a summary header of several amounts ("Nettobetrag  MwSt-Betrag  Endbetrag")
+      if (field.kind === 'number' && segs.filter((sg) => readLabel(sg.text).heads.has('amount') || readLabel(sg.text).heads.has('tax')).length < 2) return;
+      for (const seg of segs) {
+        const label = labelScore(field, seg.text, ctx);
+        if (label < LABEL_MIN) continue;
+        // an amount column's header must name the field's own concept ("Endbetrag"), not merely resemble it ("Amount")
+        if (field.kind === 'number' && field.concept && conceptLabelScore(field.concept, seg.text) <= 0) continue;
+        const run: Candidate[] = [];
+        for (let j = i + 1; j < Math.min(rows.length, i + 5); j++) {
+          const under = rows[j].segments!.find((v) => {
+            const overlap = Math.min(v.box.x1, seg.box.x1) - Math.max(v.box.x0, seg.box.x0);
+            return overlap > 0 && Math.min(Math.abs(v.box.x0 - seg.box.x0), Math.abs(v.box.x1 - seg.box.x1)) < 0.05;
+          });
+          if (!under) break;
+          const unit: Unit = { ...rows[j], id: under.ids[under.ids.length - 1], text: under.text, box: under.box, parts: undefined, segments: undefined };
+          const tv = typedValue(field, under.text, ctx.dates);
+          if (!tv) break;
+          run.push(make(field, tv, unit, label, 'below', under.ids));
+          if (!field.isTotal) break;
+        }
+        // a total column of several rows (one per tax rate) ends in their sum: that is the total
+        // (a lone figure under a total's header is read by the neighbour search already)
+        if (run.length === 1 && !field.isTotal) out.push(run[0]);
+        else if (run.length > 1) {
+          const last = run[run.length - 1].value as number;
+          const sum = run.slice(0, -1).reduce((n, c) => n + (c.value as number), 0);
+          if (Math.abs(sum - last) < 0.011) out.push({ ...run[run.length - 1], summed: true });
+        }
+      }
+    });
+  }
 }
 
 /** "# 1042", "No. A-17", "N° 562044387": a code whose only label is the number sign. */
@@ -304,7 +374,7 @@ function selfLabelledNumbers(field: FieldSpec, ctx: SearchContext, out: Candidat
 function deadlineDates(ctx: SearchContext): Set<string> {
   const out = new Set<string>();
   for (const u of [...ctx.ix.units, ...ctx.ix.rows]) {
-    for (const d of findDates(u.text, ctx.dates)) if (DEADLINE.test(normalizeLabel(u.text.slice(Math.max(0, d.index - 40), d.index)))) out.add(d.iso);
+    for (const d of findDates(u.text, ctx.dates)) if (isDeadline(u.text.slice(Math.max(0, d.index - 40), d.index))) out.add(d.iso);
   }
   return out;
 }
@@ -317,20 +387,74 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   }
   // printed rows across blocks: a label and its value that layout put in different blocks
   for (const r of ctx.ix.rows) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
+  stackedCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
+  if (field.isTotal || field.concept === 'tax') taxLines(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
   const head = letterheadKind(field);
-  if (!head) return out;
-  // a name is not a registration number or a date ("Company No: 1174703-K" labels a number, not the name)
-  const kept = head === 'organisation' ? out.filter((c) => !notAName(c.value)) : out;
+  const customer = !head && field.kind === 'string' && customerField(field.name, field.labels.map((l) => l.text), field.description);
+  if (!head && !customer) return out;
+  // a name is not a registration number, a customer code or a date ("Company No: 1174703-K" labels a number, not the name)
+  const kept = head === 'address' ? out : out.filter((c) => !notAName(c.value) && isNameLike(String(c.value)));
   if (!kept.some((c) => c.label >= LABEL_MIN)) {
-    for (const h of letterheadCandidates(head, ctx.ix)) {
+    const layout = head ? letterheadCandidates(head, ctx.ix) : [];
+    for (const h of layout) {
       kept.push({ value: h.value, printed: h.value, ids: h.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: h.score, order: h.order, at: h.at, how: 'letterhead' });
+    }
+    // the parties as an invoice names them: labelled blocks, the sender line and the recipient under it, the repeated issuer name
+    if (head !== 'address') {
+      const order = ctx.ix.units.length + ctx.ix.rows.length;
+      for (const p of partyCandidates(customer ? 'customer' : 'vendor', ctx.ix)) {
+        kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: p.score, order, at: p.at, how: 'letterhead' });
+      }
     }
   }
   return kept;
+}
+
+/**
+ * A line with a tax word and a rate ("Total includes 19% VAT 3.80", "Totaal incl. 21% BTW") holds the
+ * tax when its amount is that rate of another amount on the page — of a total that includes it
+ * (T × r / (100 + r)) or of a net amount (N × r / 100). Such an amount is not a total; for a field
+ * asking for the tax it is the answer, checked by arithmetic.
+ */
+function taxLines(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  const amountsOn = new Map<number, number[]>();
+  for (const u of ctx.ix.units) amountsOn.set(u.page, [...(amountsOn.get(u.page) ?? []), ...findAmounts(u.text).filter((a) => !a.percent).map((a) => a.value)]);
+  const lineOf = (c: Candidate): string => {
+    const u = unitAt(ctx.ix, c.order);
+    if (!u) return '';
+    if (u.parts || !u.box) return u.text;
+    const cy = (u.box.y0 + u.box.y1) / 2;
+    const row = (pageLines(ctx.ix, u.page) ?? []).find((r) => r.box && r.box.y0 <= cy && r.box.y1 >= cy && (r.parts ?? []).some((p) => p.id === u.id));
+    return row?.text ?? u.text;
+  };
+  /** The rate a line prints with a tax word, and whether `x` is that rate of another amount on the page. */
+  const taxOf = (line: string, page: number, x: number): boolean => {
+    const rate = /(\d{1,2}(?:[.,]\d{1,2})?)\s*%/.exec(line);
+    if (!rate || !readLabel(line.replace(/[\d.,]+/g, ' ')).heads.has('tax')) return false;
+    const r = Number(rate[1].replace(',', '.'));
+    return r > 0 && (amountsOn.get(page) ?? []).some((t) => t > x && (Math.abs((t * r) / (100 + r) - x) <= 0.011 || Math.abs((t * r) / 100 - x) <= 0.011));
+  };
+  if (field.isTotal) {
+    for (let i = out.length - 1; i >= 0; i--) {
+      const c = out[i];
+      if (typeof c.value === 'number' && c.how !== 'pattern' && taxOf(lineOf(c), unitAt(ctx.ix, c.order)?.page ?? 1, c.value)) out.splice(i, 1);
+    }
+    return;
+  }
+  // the tax field: the amount such a line ends with
+  const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
+  const printedRows = pages.flatMap((p) => pageLines(ctx.ix, p) ?? []).filter((r) => (r.parts ?? []).length > 1 || crossesElements(r));
+  for (const u of [...ctx.ix.units, ...printedRows]) {
+    const amounts = findAmounts(u.text).filter((a) => !a.percent);
+    const a = amounts[amounts.length - 1];
+    if (!a || !taxOf(u.text, u.page, a.value)) continue;
+    const tv = typedValue(field, a.raw, ctx.dates);
+    if (tv) out.push(make(field, { ...tv, printed: a.raw.replace(/^\(|\)$/g, '') }, u, 0.9, 'inline'));
+  }
 }
 
 /** A subtotal that the lines below it add to: "Sub total", "Total (excluding GST)", "Total HT", "Net amount". */

@@ -23,7 +23,11 @@ export interface Unit {
    * came from, so a value found in it cites the element that holds the value.
    */
   parts?: RowPart[];
+  /** A printed row's stretches between wide gaps (its columns: "Lieferant   Käufer", a label and its value), with their boxes. */
+  segments?: RowSegment[];
 }
+
+export interface RowSegment { text: string; box: Box; ids: string[] }
 
 export interface RowPart { id: string; start: number; end: number; /** Lowest OCR confidence of its words. */ confidence: number }
 
@@ -102,9 +106,9 @@ export function pageLines(ix: DocIndex, page: number): Unit[] | undefined {
   const asWords: PlacedWord[] = units.map((u) => ({ text: u.text, box: u.box!, confidence: u.confidence, id: u.id, cy: (u.box!.y0 + u.box!.y1) / 2, h: height(u.box!) }));
   const byId = new Map(units.map((u) => [u.id, u]));
   return groupRows(asWords).map((r) => {
-    const { text, parts, box } = rowText({ number: page, width: 0, height: 0, elements: [], words: [], selectionMarks: [] }, r);
+    const { text, parts, box, segments } = rowText({ number: page, width: 0, height: 0, elements: [], words: [], selectionMarks: [] }, r);
     const last = byId.get(parts[parts.length - 1].id)!;
-    return { order: last.order, id: last.id, text, page, box, confidence: Math.min(...r.words.map((w) => w.confidence)), parts };
+    return { order: last.order, id: last.id, text, page, box, confidence: Math.min(...r.words.map((w) => w.confidence)), parts, segments };
   });
 }
 
@@ -161,14 +165,23 @@ function groupRows(words: readonly PlacedWord[]): { words: PlacedWord[]; h: numb
 }
 
 /** A row's text: words joined by a space, a wide gap (a column break) by two, as in a text line. */
-function rowText(page: Page, row: { words: PlacedWord[]; h: number }): { text: string; parts: RowPart[]; box: Box } {
+function rowText(page: Page, row: { words: PlacedWord[]; h: number }): { text: string; parts: RowPart[]; box: Box; segments: RowSegment[] } {
   // boxes are normalized per axis: a horizontal gap in row heights needs the page's aspect ratio
   const aspect = page.width > 0 && page.height > 0 ? page.width / page.height : 1;
   const words = row.words;
   let text = '';
   const parts: RowPart[] = [];
+  const segments: RowSegment[] = [];
   words.forEach((w, i) => {
-    if (i > 0) text += (w.box.x0 - words[i - 1].box.x1) * aspect > 1.5 * row.h ? '  ' : ' ';
+    const wide = i > 0 && (w.box.x0 - words[i - 1].box.x1) * aspect > 1.5 * row.h;
+    if (i > 0) text += wide ? '  ' : ' ';
+    const seg = segments[segments.length - 1];
+    if (!seg || wide) segments.push({ text: w.text, box: { ...w.box }, ids: [w.id] });
+    else {
+      seg.text += ` ${w.text}`;
+      seg.box = { x0: Math.min(seg.box.x0, w.box.x0), y0: Math.min(seg.box.y0, w.box.y0), x1: Math.max(seg.box.x1, w.box.x1), y1: Math.max(seg.box.y1, w.box.y1) };
+      if (!seg.ids.includes(w.id)) seg.ids.push(w.id);
+    }
     const start = text.length;
     text += w.text;
     const last = parts[parts.length - 1];
@@ -176,7 +189,7 @@ function rowText(page: Page, row: { words: PlacedWord[]; h: number }): { text: s
     else parts.push({ id: w.id, start, end: text.length, confidence: w.confidence });
   });
   const box = { x0: Math.min(...words.map((w) => w.box.x0)), y0: Math.min(...words.map((w) => w.box.y0)), x1: Math.max(...words.map((w) => w.box.x1)), y1: Math.max(...words.map((w) => w.box.y1)) };
-  return { text, parts, box };
+  return { text, parts, box, segments };
 }
 
 /**
@@ -205,8 +218,8 @@ function printedLines(page: Page, words: readonly PlacedWord[], text: string): {
 export function visualRows(page: Page, placed: readonly PlacedWord[]): Omit<Unit, 'order'>[] {
   const out: Omit<Unit, 'order'>[] = [];
   for (const r of groupRows(placed)) {
-    const { text, parts, box } = rowText(page, r);
-    out.push({ id: parts[parts.length - 1].id, text, page: page.number, box, confidence: Math.min(...r.words.map((w) => w.confidence)), parts });
+    const { text, parts, box, segments } = rowText(page, r);
+    out.push({ id: parts[parts.length - 1].id, text, page: page.number, box, confidence: Math.min(...r.words.map((w) => w.confidence)), parts, segments });
   }
   return out;
 }

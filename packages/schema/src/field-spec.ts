@@ -1,4 +1,5 @@
 import { canonicalLabel, labelTokens, normalizeLabel, type JsonSchema } from '@quire/models';
+import { fieldConcept, type Concept } from './label-lexicon.js';
 import { typesOf } from './schema-node.js';
 
 /**
@@ -28,6 +29,8 @@ export interface FieldSpec {
   required: boolean;
   /** The field names a total (largest/last amount labelled total wins). */
   isTotal: boolean;
+  /** What the field asks for, read language-independently from its name and description (label-lexicon). */
+  concept?: Concept;
 }
 
 function kindOf(root: JsonSchema, node: JsonSchema, name: string, description: string): FieldKind {
@@ -72,6 +75,7 @@ export function fieldSpec(root: JsonSchema, node: JsonSchema, path: string[], re
   }
   const types = typesOf(root, node);
   const kind = kindOf(root, node, name, description);
+  const concept = fieldConcept(name, description);
   return {
     path: '/' + path.join('/'),
     name,
@@ -81,7 +85,8 @@ export function fieldSpec(root: JsonSchema, node: JsonSchema, path: string[], re
     enumValues: Array.isArray(node.enum) ? node.enum : undefined,
     nullable: types.has('null'),
     required,
-    isTotal: (kind === 'number' || kind === 'integer') && labels.some((l) => canonicalLabel(l.text) === 'total'),
+    isTotal: (kind === 'number' || kind === 'integer') && (labels.some((l) => canonicalLabel(l.text) === 'total') || concept === 'total'),
+    concept,
   };
 }
 

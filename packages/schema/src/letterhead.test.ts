@@ -24,6 +24,19 @@ function receipt(head: string[]) {
 const texts = (doc: ReturnType<typeof receipt>) => new Map(doc.pages[0].elements.map((e) => [e.id!, e.kind === 'text' ? e.text : '']));
 
 describe('letterhead: issuer name and address without labels', () => {
+  it('runs the address on to its postcode line and the state printed after it', () => {
+    const doc = receipt(['GREENLEAF TRADING SDN BHD', '(742016-W)', 'NO. 12-G, JALAN MERANTI 4', 'PUCHONG UTAMA', '47100 PUCHONG,', 'SELANGOR.']);
+    const v = extractSchemaBuiltin({ document: doc, schema: receiptSchema }).values as Record<string, unknown>;
+    expect(v.company).toBe('GREENLEAF TRADING SDN BHD');
+    expect(v.address).toBe('NO. 12-G, JALAN MERANTI 4, PUCHONG UTAMA, 47100 PUCHONG, SELANGOR.');
+  });
+
+  it('does not take the paper\'s own words for the company', () => {
+    const doc = receipt(['CASH', '67, JALAN MEWAH 25/63,', '40400 SHAH ALAM.']);
+    const v = extractSchemaBuiltin({ document: doc, schema: receiptSchema }).values as Record<string, unknown>;
+    expect(v.company).not.toBe('CASH');
+  });
+
   it('reads the name above the address block and the address lines that continue it', () => {
     const doc = receipt(['GREENLEAF TRADING SDN BHD', '(742016-W)', '67, JALAN MEWAH 25/63,', 'TAMAN SRI MUDA,', '40400 SHAH ALAM.']);
     const out = extractSchemaBuiltin({ document: doc, schema: receiptSchema, wantConfidence: true });

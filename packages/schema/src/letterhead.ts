@@ -2,6 +2,8 @@ import { labelTokens, normalizeLabel } from '@quire/models';
 import { pageLines, type DocIndex } from './doc-index.js';
 import type { FieldSpec } from './field-spec.js';
 import { findDates } from '@quire/models';
+import { isStreetLine } from './parties.js';
+import { readLabel } from './label-lexicon.js';
 
 /**
  * The letterhead: who issued a document and where they are is usually printed at the top of its
@@ -55,6 +57,18 @@ const WEB = /@|www\.|https?:|\.(com|net|org|my|co|de|fr|uk|io)\b/i;
 const REGISTRATION = /\b(gst|vat|sst|tax|tin|reg|regn|registration|roc|siret|siren|tva|ust|abn|acn|gstin|pan|cin|company no|co no|business no|ein|kvk|nif|cif)\b/i;
 /** Words that name the document, not its issuer ("Amazon Web Services Invoice", "TAX INVOICE", "Invoice Summary"). */
 const DOC_TYPE = /^(invoice|invoices|receipt|receipts|bill|statement|quotation|quote|facture|rechnung|factura|fattura|proforma)$/;
+/** A document's name in any language the label lexicon knows ("FACTUUR", "FAKTURA", "請求書"). */
+function namesDocument(w: string): boolean {
+  const r = readLabel(w);
+  return r.mods.has('document') && r.unknown === 0 && r.heads.size === 0;
+}
+
+/** A line that only names the document ("TAX INVOICE", "RECEIPT", "FACTURE"). */
+const namesDocumentLine = (t: string) => nameOf(t) === '' && /\p{L}/u.test(t);
+
+/** A place or state name alone on its line: a few words of letters ("SELANGOR.", "KUALA LUMPUR"). */
+const isPlaceName = (t: string) => /^[\p{L} .,'-]{3,30}$/u.test(t.trim()) && t.trim().split(/\s+/).length <= 3 && !namesDocumentLine(t) && !readLabel(t).known;
+
 /** Words that qualify a document type ("Tax Invoice", "Cash Sales", "Official Receipt"); alone they may be part of a name. */
 const DOC_QUALIFIER = /^(tax|cash|sales|retail|official|original|copy|duplicate|credit|debit|note|delivery|purchase|order|summary|page|simplified|pro|forma)$/;
 
@@ -103,7 +117,7 @@ const isAddress = (t: string) => !PHONE.test(t) && !WEB.test(t) && !REGISTRATION
  */
 function nameOf(t: string): string {
   const words = t.replace(/\s+/g, ' ').trim().split(' ');
-  const kind = (w: string) => (DOC_TYPE.test(normalizeLabel(w)) ? 'type' : DOC_QUALIFIER.test(normalizeLabel(w)) ? 'qualifier' : undefined);
+  const kind = (w: string) => (DOC_TYPE.test(normalizeLabel(w)) || namesDocument(w) ? 'type' : DOC_QUALIFIER.test(normalizeLabel(w)) ? 'qualifier' : undefined);
   if (words.every((w) => kind(w))) return '';
   const trim = (from: 'start' | 'end') => {
     let n = 0;
@@ -149,6 +163,13 @@ function skipBlock(lines: Line[], i: number): number {
   return end;
 }
 
+/** A line that can be (part of) an organisation's name: no furniture, no street, not only the paper's own words ("CASH", "AMOUNT"). */
+function isNameLine(name: string): boolean {
+  if (isFurniture(name) || !/\p{L}{2,}/u.test(name) || /^\d/.test(name) || isStreetLine(name)) return false;
+  const r = readLabel(name);
+  return !(r.known > 0 && r.unknown === 0);
+}
+
 export interface LetterheadCandidate { value: string; ids: string[]; score: number; order: number; at?: number }
 
 /** The issuer's address block: the first address-looking line near the top of page 1 and the lines that continue it. */
@@ -162,12 +183,18 @@ function addressBlock(lines: Line[], recipient: Set<number>): { start: number; e
     // ("Book Ta.K (Taman Daya) Sdn Bhd") does not
     if (!isAddress(t) || !/\b\d+\b/.test(t) || isLegal(t)) continue;
     let end = i;
-    while (end + 1 < lines.length && end - i < 4) {
+    const stops = (t: string) => PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t)) || /:/.test(t) || findDates(t).length > 0 || namesDocumentLine(t);
+    const hasPostcode = () => lines.slice(i, end + 1).some((l) => POSTCODE.test(l.text));
+    while (end + 1 < lines.length && end - i < 5) {
       const next = lines[end + 1].text, prev = lines[end].text;
-      if (PHONE.test(next) || WEB.test(next) || REGISTRATION.test(normalizeLabel(next)) || /:/.test(next) || findDates(next).length) break;
-      // a line goes on after a trailing comma, or is itself address-like (street word, postcode)
-      if (!/,\s*$/.test(prev) && !isAddress(next)) break;
-      end++;
+      if (stops(next)) break;
+      // a line goes on after a trailing comma, is itself address-like (street word, postcode), or
+      // leads to the postcode line that ends an address ("SETIA ALAM, / SEKSYEN U13, 40170 SHAH ALAM")
+      if (/,\s*$/.test(prev) || isAddress(next)) { end++; continue; }
+      if (!hasPostcode() && lines.slice(end + 1, end + 3).some((l) => POSTCODE.test(l.text) && !stops(l.text))) { end++; continue; }
+      // "81100 JOHOR BAHRU, / JOHOR.": the state after the postcode line
+      if (hasPostcode() && POSTCODE.test(prev) && isPlaceName(next)) end++;
+      break;
     }
     return { start: i, end };
   }
@@ -205,7 +232,7 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
   // a line opening with a number is a house number or a code, not a name
   const named = zone.map((l) => ({ l, name: nameOf(l.text) }))
-    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && !isFurniture(name) && /\p{L}{2,}/u.test(name) && !/^\d/.test(name));
+    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name));
   const nearest = named.length ? named[named.length - 1].l : undefined;
   const out = named.map(({ l, name }) => {
     let score = 0.5;

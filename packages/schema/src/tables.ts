@@ -3,6 +3,7 @@ import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
+import { arithmeticColumns, gridOfTable, gridsFromRows, headerRole, isSummaryText, propertyRole, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
 import { typedValue } from './typed-value.js';
 
 /**
@@ -27,16 +28,16 @@ function cellText(t: TableElement, row: number, col: number): { text: string; id
   return { text: c?.text.trim() ?? '', id: c?.id };
 }
 
-interface Mapping { table: TableElement; cols: Map<string, { col: number; score: number }>; headerRows: number; score: number }
+interface Mapping { grid: Grid; cols: Map<string, { col: number; score: number }>; score: number }
 
-function mapTable(t: TableElement, props: [string, FieldSpec][]): Mapping | undefined {
-  const headerRows = Math.max(1, t.headerRows);
-  const headers = Array.from({ length: t.cols }, (_, col) =>
-    Array.from({ length: headerRows }, (_, row) => cellText(t, row, col).text).filter(Boolean).join(' '));
+/** Which column holds which property: header meaning (any language), the header's words, then the arithmetic of the figures. */
+function mapGrid(grid: Grid, props: [string, FieldSpec][]): Mapping | undefined {
   const pairs: { prop: string; col: number; score: number }[] = [];
   for (const [name, spec] of props) {
-    headers.forEach((h, col) => {
-      const score = h ? labelScore(spec, h) : 0;
+    const role = propertyRole(spec);
+    grid.headers.forEach((h, col) => {
+      if (!h) return;
+      const score = Math.max(role && headerRole(h) === role ? 0.9 : 0, labelScore(spec, h));
       if (score >= HEADER_MIN) pairs.push({ prop: name, col, score });
     });
   }
@@ -48,15 +49,77 @@ function mapTable(t: TableElement, props: [string, FieldSpec][]): Mapping | unde
     cols.set(p.prop, { col: p.col, score: p.score });
     used.add(p.col);
   }
+  // figures that multiply decide quantity, unit price and amount ("Amount" over a column of counts is the quantity)
+  const sums = arithmeticColumns(grid);
+  if (sums) {
+    const byRole: [ItemRole, number][] = [['quantity', sums.quantity], ['unit-price', sums.price], ['amount', sums.amount]];
+    for (const [role, col] of byRole) {
+      const prop = props.find(([, spec]) => propertyRole(spec) === role)?.[0];
+      if (!prop) continue;
+      for (const [other, c] of cols) if (c.col === col && other !== prop) cols.delete(other);
+      cols.set(prop, { col, score: Math.max(0.9, cols.get(prop)?.col === col ? cols.get(prop)!.score : 0) });
+    }
+  }
+  // "Pos. | Produit": a description column of bare position numbers, the text in the unlabelled column beside it
+  const desc = props.find(([name, spec]) => propertyRole(spec) === 'description' && cols.has(name));
+  if (desc) {
+    const col = cols.get(desc[0])!.col;
+    const values = grid.rows.map((r) => r[col]?.text ?? '').filter(Boolean);
+    const next = col + 1;
+    const taken = [...cols.values()].some((c) => c.col === next);
+    if (values.length && values.every((v) => /^\d{1,3}[.)]?$/.test(v)) && !taken && next < grid.headers.length
+      && grid.rows.filter((r) => /\p{L}{3}/u.test(r[next]?.text ?? '')).length >= values.length / 2) cols.set(desc[0], { col: next, score: cols.get(desc[0])!.score * 0.95 });
+  }
   const needed = Math.min(2, props.length);
   if (cols.size < needed) return undefined;
   const score = [...cols.values()].reduce((s, c) => s + c.score, 0) / props.length;
-  return { table: t, cols, headerRows, score };
+  return { grid, cols, score };
 }
 
-function isTotalsRow(t: TableElement, row: number): boolean {
-  const texts = Array.from({ length: t.cols }, (_, c) => cellText(t, row, c).text).filter(Boolean);
-  return texts.slice(0, 2).some((x) => TOTAL_ROW.test(x));
+function isTotalsRow(row: GridCell[]): boolean {
+  const texts = row.map((c) => c.text).filter(Boolean);
+  return texts.slice(0, 2).some((x) => TOTAL_ROW.test(x) || isSummaryText(x));
+}
+
+/** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
+function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
+  const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
+  const start = out.values.length;
+  for (const row of m.grid.rows) {
+    if (isTotalsRow(row)) continue;
+    const filledCols = row.map((c, k) => (c.text ? k : -1)).filter((k) => k >= 0);
+    const descCol = descProp ? m.cols.get(descProp)!.col : -1;
+    // "Brackets (3 kg)" under "Standard Mounting": the description goes on
+    if (descProp && filledCols.length === 1 && filledCols[0] === descCol && out.values.length > start) {
+      const last = out.values[out.values.length - 1];
+      if (typeof last[descProp] === 'string') {
+        last[descProp] = `${last[descProp]} ${row[descCol].text}`;
+        out.citations[out.citations.length - 1][descProp] = [...new Set([...(out.citations[out.citations.length - 1][descProp] ?? []), ...row[descCol].ids])];
+        continue;
+      }
+    }
+    // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item)
+    if (descProp && !row[descCol]?.text) continue;
+    const value: Record<string, unknown> = {}, cite: Record<string, string[] | null> = {}, conf: Record<string, number | null> = {};
+    let filled = 0;
+    for (const [name, spec] of props) {
+      const col = m.cols.get(name);
+      const cell = col ? row[col.col] : undefined;
+      let tv = cell?.text ? typedValue(spec, cell.text, ctx.dates) : undefined;
+      // a description may end in a colon ("Hot air (litres):"): in a cell it is no label
+      if (!tv && cell?.text && spec.kind === 'string' && /\p{L}{2}/u.test(cell.text)) tv = { value: cell.text.replace(/[\s:]+$/, ''), fit: 0.9, printed: cell.text };
+      value[name] = tv ? tv.value : null;
+      cite[name] = tv && cell!.ids.length ? cell!.ids : null;
+      conf[name] = tv ? Math.min(0.99, col!.score * tv.fit * 0.97) : null;
+      if (tv) filled++;
+    }
+    if (!filled) continue;
+    out.values.push(value); out.citations.push(cite); out.confidence.push(conf);
+  }
+  if (descProp) {
+    const stripped = stripPositions(out.values.slice(start).map((v) => (typeof v[descProp] === 'string' ? (v[descProp] as string) : null)));
+    stripped.forEach((d, k) => { if (d !== null) out.values[start + k][descProp] = d; });
+  }
 }
 
 export function tableArray(root: JsonSchema, itemNode: JsonSchema, ctx: SearchContext): TableRows | undefined {
@@ -64,29 +127,16 @@ export function tableArray(root: JsonSchema, itemNode: JsonSchema, ctx: SearchCo
   const required = requiredOf(item);
   const props = propertiesOf(item).map(([name, node]) => [name, fieldSpec(root, primary(root, node), [name], required.has(name))] as [string, FieldSpec]);
   if (!props.length) return undefined;
-  const mappings = ctx.ix.tables.map((t) => mapTable(t, props)).filter((m): m is Mapping => Boolean(m));
+  const fromTables = ctx.ix.tables.map(gridOfTable);
+  // columns printed without a table: only where no table element holds the same cells
+  const tableIds = new Set(ctx.ix.tables.flatMap((t) => t.cells.map((c) => c.id)));
+  const fromRows = gridsFromRows(ctx.ix).filter((g) => !g.rows.some((r) => r.some((c) => c.ids.some((id) => tableIds.has(id)))));
+  const mappings = [...fromTables, ...fromRows].map((g) => mapGrid(g, props)).filter((m): m is Mapping => Boolean(m));
   if (!mappings.length) return undefined;
   const bestScore = Math.max(...mappings.map((m) => m.score));
   const chosen = mappings.filter((m) => m.score >= 0.9 * bestScore);
-  const out: TableRows = { values: [], citations: [], confidence: [], tableIds: chosen.map((m) => m.table.id!), unmapped: props.map(([n]) => n).filter((n) => !chosen[0].cols.has(n)) };
-  for (const m of chosen) {
-    for (let row = m.headerRows; row < m.table.rows; row++) {
-      if (isTotalsRow(m.table, row)) continue;
-      const value: Record<string, unknown> = {}, cite: Record<string, string[] | null> = {}, conf: Record<string, number | null> = {};
-      let filled = 0;
-      for (const [name, spec] of props) {
-        const col = m.cols.get(name);
-        const cell = col ? cellText(m.table, row, col.col) : { text: '' };
-        const tv = cell.text ? typedValue(spec, cell.text, ctx.dates) : undefined;
-        value[name] = tv ? tv.value : null;
-        cite[name] = tv && cell.id ? [cell.id] : null;
-        conf[name] = tv ? Math.min(0.99, col!.score * tv.fit * 0.97) : null;
-        if (tv) filled++;
-      }
-      if (!filled) continue;
-      out.values.push(value); out.citations.push(cite); out.confidence.push(conf);
-    }
-  }
+  const out: TableRows = { values: [], citations: [], confidence: [], tableIds: chosen.map((m) => m.grid.tableId).filter((id): id is string => Boolean(id)), unmapped: props.map(([n]) => n).filter((n) => !chosen[0].cols.has(n)) };
+  for (const m of chosen) itemsOf(m, props, ctx, out);
   return out;
 }
 
@@ -101,7 +151,7 @@ export function tableColumn(field: FieldSpec, ctx: SearchContext): { values: unk
       if (score < HEADER_MIN || (best && best.score >= score)) continue;
       const values: unknown[] = [], ids: string[] = [];
       for (let row = headerRows; row < t.rows; row++) {
-        if (isTotalsRow(t, row)) continue;
+        if (isTotalsRow(Array.from({ length: t.cols }, (_, c) => ({ text: cellText(t, row, c).text, ids: [] })))) continue;
         const cell = cellText(t, row, col);
         const tv = cell.text ? typedValue(field, cell.text, ctx.dates) : undefined;
         if (tv && cell.id) { values.push(tv.value); ids.push(cell.id); }

@@ -36,13 +36,14 @@ function dateValue(kind: FieldKind, text: string, ctx: DateContext): TypedValue 
   return { value: d.iso, fit, printed: d.raw };
 }
 
-function numberValue(kind: FieldKind, text: string): TypedValue | undefined {
+function numberValue(field: FieldSpec, kind: FieldKind, text: string): TypedValue | undefined {
   // digits that belong to a date are not amounts
   const dates = findDates(text);
   const inDate = (i: number) => dates.some((d) => i >= d.index && i < d.index + d.raw.length);
   const all = findAmounts(text).filter((a) => !inDate(a.index));
   const wanted = kind === 'percent' ? all.filter((a) => a.percent) : all.filter((a) => !a.percent);
-  // "15%" for a plain number field is the printed number, a little less certain
+  // "15%" for a plain number field is the printed number, a little less certain; a total is never a rate
+  if (!wanted.length && field.isTotal) return undefined;
   const pool = wanted.length ? wanted : all;
   if (!pool.length) return undefined;
   // the amount printed last on a line is the one the label governs ("Total (3 items): 45.00")
@@ -77,7 +78,7 @@ export function typedValue(field: FieldSpec, text: string, ctx: DateContext, sel
       const m = /\b(\d{1,2}):(\d{2})(?::(\d{2}))?\b/.exec(t);
       return m ? { value: `${m[1].padStart(2, '0')}:${m[2]}:${m[3] ?? '00'}`, fit: coverage(m[0], t), printed: m[0] } : undefined;
     }
-    case 'number': case 'integer': case 'percent': return numberValue(field.kind, t);
+    case 'number': case 'integer': case 'percent': return numberValue(field, field.kind, t);
     case 'boolean': {
       const b = parseBoolean(t) ?? (selected !== undefined && t.length < 40 ? selected : undefined);
       return b === undefined ? undefined : { value: b, fit: parseBoolean(t) !== undefined ? 1 : 0.8, printed: t };

@@ -1,0 +1,12 @@
+import { findDates } from './dates.js';
+
+describe('written dates in the languages of European and Asian business paper', () => {
+  it.each([
+    ['14 marzo 2024', '2024-03-14'], ['14 de marzo de 2024', '2024-03-14'], ['14 de março de 2024', '2024-03-14'], ['14 maart 2024', '2024-03-14'],
+    ['14 mars 2024', '2024-03-14'], ['14. März 2024', '2024-03-14'], ['14 marca 2024', '2024-03-14'], ['1 października 2023', '2023-10-01'],
+    ['3 augusti 2022', '2022-08-03'], ['21 novembre 2022', '2022-11-21'], ['5 mei 2021', '2021-05-05'],
+    ['2024年3月14日', '2024-03-14'], ['2024년 3월 14일', '2024-03-14'], ['Le lundi 21 novembre 2022', '2022-11-21'],
+  ])('%s → %s', (text, iso) => {
+    expect(findDates(text)[0]?.iso).toBe(iso);
+  });
+});

@@ -1,0 +1,161 @@
+import type { Box, TableElement } from '@quire/core';
+import { pageLines, type DocIndex, type RowSegment } from './doc-index.js';
+import type { FieldSpec } from './field-spec.js';
+import { conceptOf, readLabel, type Concept } from './label-lexicon.js';
+import { findAmounts } from './values/amounts.js';
+
+/**
+ * An invoice's item table as a grid of header texts and body cells, whether the layout found it as a
+ * table or it is only printed in columns (header words over right-aligned figures); and which column
+ * holds which item property — by what the header means in any language ("Menge", "Aantal",
+ * "Prezzo unitario", "Gesamtpreis"), and by arithmetic: the column whose figures are the products of
+ * two others is the line amount, those two are quantity and unit price.
+ */
+
+export interface GridCell { text: string; ids: string[] }
+export interface Grid { headers: string[]; rows: GridCell[][]; tableId?: string }
+
+/** What an item property or a column header holds. */
+export type ItemRole = 'description' | 'quantity' | 'unit-price' | 'amount';
+
+const ROLE_OF: Partial<Record<Concept, ItemRole>> = {
+  description: 'description', quantity: 'quantity', 'unit-price': 'unit-price', 'line-amount': 'amount', total: 'amount', subtotal: 'amount',
+};
+
+/** The role a header names, read leniently (a header is short and may abbreviate: "Art. Produit", "Cena jedn."). */
+export function headerRole(text: string): ItemRole | undefined {
+  const r = readLabel(text.replace(/\([^)]*\)/g, ' '));
+  if (!r.known || r.unknown > r.known + 1) return undefined;
+  const c = conceptOf({ ...r, unknown: 0 });
+  return c ? ROLE_OF[c] : undefined;
+}
+
+/** The role an item property asks for (its concept, from its name and description). */
+export function propertyRole(spec: FieldSpec): ItemRole | undefined {
+  return spec.concept ? ROLE_OF[spec.concept] : undefined;
+}
+
+/** A table element as a grid (header rows joined per column). */
+export function gridOfTable(t: TableElement): Grid {
+  const headerRows = Math.max(1, t.headerRows);
+  const cell = (row: number, col: number) => t.cells.find((x) => x.row === row && x.col === col);
+  const headers = Array.from({ length: t.cols }, (_, col) => Array.from({ length: headerRows }, (_, row) => cell(row, col)?.text.trim() ?? '').filter(Boolean).join(' '));
+  const rows: GridCell[][] = [];
+  for (let row = headerRows; row < t.rows; row++) {
+    rows.push(Array.from({ length: t.cols }, (_, col) => { const c = cell(row, col); return { text: c?.text.trim() ?? '', ids: c?.id ? [c.id] : [] }; }));
+  }
+  return { headers, rows, tableId: t.id };
+}
+
+/** Summary lines end an item table: "Subtotal", "Rechnungssumme netto", "zzgl. 19 % MwSt.", "Total TTC". */
+export function isSummaryText(text: string): boolean {
+  const c = conceptOf(readLabel(text.replace(/[\d.,]+\s*%/g, ' ')));
+  return c === 'total' || c === 'subtotal' || c === 'tax';
+}
+
+/**
+ * Item tables printed in columns without ruling: a row whose segments are headers of two roles or
+ * more (one a description or an amount), the rows under it cut at its columns, until a summary
+ * line, a wide gap or the page's end.
+ */
+export function gridsFromRows(ix: DocIndex): Grid[] {
+  const grids: Grid[] = [];
+  const pages = [...new Set(ix.units.map((u) => u.page))];
+  for (const page of pages) {
+    const rows = (pageLines(ix, page) ?? []).filter((r) => r.segments?.length && r.box);
+    for (let i = 0; i < rows.length; i++) {
+      const segs = rows[i].segments!;
+      const roles = segs.map((s) => headerRole(s.text));
+      const distinct = new Set(roles.filter(Boolean));
+      if (segs.length < 3 || distinct.size < 2 || !(distinct.has('description') || distinct.has('amount'))) continue;
+      const columns = segs.map((s) => s.box);
+      const body: GridCell[][] = [];
+      const lineH = rows[i].box!.y1 - rows[i].box!.y0;
+      let lastY = rows[i].box!.y1;
+      for (let j = i + 1; j < rows.length; j++) {
+        const r = rows[j];
+        if (r.box!.y0 - lastY > 4 * lineH) break;
+        if (isSummaryText(r.segments![0].text) || (r.segments!.length === 1 && isSummaryText(r.text))) break;
+        const cells: GridCell[] = columns.map(() => ({ text: '', ids: [] }));
+        for (const s of r.segments!) {
+          const col = columnOf(s, columns);
+          if (col < 0) continue;
+          cells[col] = { text: cells[col].text ? `${cells[col].text} ${s.text}` : s.text, ids: [...new Set([...cells[col].ids, ...s.ids])] };
+        }
+        body.push(cells);
+        lastY = r.box!.y1;
+      }
+      if (body.length) grids.push({ headers: segs.map((s) => s.text), rows: body });
+      i += body.length;
+    }
+  }
+  return grids;
+}
+
+/**
+ * The header column a body segment falls in: among the headers it overlaps (or lies near), the one
+ * it is aligned with — text under a header's left edge, figures under its right edge (a wide header
+ * such as "Prezzo unitario" reaches over the narrow column beside it).
+ */
+function columnOf(s: RowSegment, columns: Box[]): number {
+  let best = -1, bestD = Infinity;
+  columns.forEach((c, k) => {
+    const overlap = Math.min(c.x1, s.box.x1) - Math.max(c.x0, s.box.x0);
+    const aligned = Math.min(Math.abs(s.box.x0 - c.x0), Math.abs(s.box.x1 - c.x1));
+    if (overlap <= 0 && aligned > 0.08) return;
+    if (aligned < bestD) { best = k; bestD = aligned; }
+  });
+  return best;
+}
+
+const amountOf = (text: string): number | undefined => {
+  const a = findAmounts(text).filter((x) => !x.percent);
+  return a.length ? a[a.length - 1].value : undefined;
+};
+
+/**
+ * The columns whose figures multiply: for most rows with all three, quantity × unit price = amount
+ * (to the cent, or half a percent for rounded unit prices). Returns the column indices, quantity
+ * first (the column of whole numbers), or undefined when no triple adds up.
+ */
+export function arithmeticColumns(all: Grid): { quantity: number; price: number; amount: number } | undefined {
+  // the item rows: summary lines printed in the table ("Imponibile", "IVA 21%") are not items
+  const grid = { ...all, rows: all.rows.filter((r) => !r.some((c) => c.text && isSummaryText(c.text))) };
+  const cols = grid.headers.length;
+  const numeric: number[] = [];
+  for (let c = 0; c < cols; c++) {
+    const filled = grid.rows.filter((r) => r[c]?.text);
+    if (filled.length && filled.filter((r) => amountOf(r[c].text) !== undefined && !/\p{L}{4}/u.test(r[c].text)).length >= 0.6 * filled.length) numeric.push(c);
+  }
+  let best: { quantity: number; price: number; amount: number; hits: number } | undefined;
+  for (const a of numeric) for (const q of numeric) for (const p of numeric) {
+    if (q >= p || a === q || a === p) continue;
+    let hits = 0, tried = 0;
+    for (const r of grid.rows) {
+      const [vq, vp, va] = [amountOf(r[q]?.text ?? ''), amountOf(r[p]?.text ?? ''), amountOf(r[a]?.text ?? '')];
+      if (vq === undefined || vp === undefined || va === undefined) continue;
+      tried++;
+      if (Math.abs(vq * vp - va) <= Math.max(0.011, 0.005 * Math.abs(va))) hits++;
+    }
+    if (tried && hits >= Math.max(1, 0.6 * tried) && hasNonZero(grid, a) && (!best || hits > best.hits)) {
+      // the quantity column holds whole numbers more often
+      const whole = (c: number) => grid.rows.filter((r) => { const v = amountOf(r[c]?.text ?? ''); return v !== undefined && Number.isInteger(v); }).length;
+      const [quantity, price] = whole(q) >= whole(p) ? [q, p] : [p, q];
+      best = { quantity, price, amount: a, hits };
+    }
+  }
+  return best && { quantity: best.quantity, price: best.price, amount: best.amount };
+}
+
+/** An amount column that is not all zeros (0 × anything = 0 proves nothing). */
+function hasNonZero(grid: Grid, a: number): boolean {
+  return grid.rows.some((r) => (amountOf(r[a]?.text ?? '') ?? 0) !== 0);
+}
+
+/** "1 Superdrachen", "2 Turbo Flyer", …: descriptions that open with the row's position number 1, 2, 3… */
+export function stripPositions(descriptions: (string | null)[]): (string | null)[] {
+  const present = descriptions.filter((d): d is string => Boolean(d));
+  if (present.length < 2) return descriptions;
+  const numbered = present.every((d, i) => new RegExp(`^0*${i + 1}[.)]?\\s+\\S`).test(d));
+  return numbered ? descriptions.map((d) => (d ? d.replace(/^\d+[.)]?\s+/, '') : d)) : descriptions;
+}

@@ -1,0 +1,178 @@
+import { findDates, normalizeLabel } from '@quire/models';
+import type { Box } from '@quire/core';
+import { pageLines, type DocIndex, type RowSegment } from './doc-index.js';
+import { labelConcept, readLabel } from './label-lexicon.js';
+
+/**
+ * The two parties of an invoice, read the way a bookkeeper does. The issuer (vendor) is named by a
+ * label ("From", "Lieferant", "Fournisseur", "Sprzedawca"), by the one-line sender address printed
+ * above the recipient's window ("Kraxi GmbH · Flugzeugallee 17 · 12345 Papierfeld"), and by
+ * repetition: its name stands in the letterhead, the footer and the bank details, usually with a
+ * legal form. The customer is the block under "Bill to", "Rechnungsempfänger", "Factuuradres",
+ * "Nabywca"…, or the address block under the sender line. A street line, a phone number, a
+ * registration number or a label is never a party's name.
+ */
+
+export type PartyRole = 'vendor' | 'customer';
+
+const fold = (s: string) => normalizeLabel(s.replace(/ł/g, 'l').replace(/[øØ]/g, 'o').replace(/ß/g, 'ss').toLowerCase());
+
+const VENDOR_LABELS = new Set([
+  'from', 'seller', 'vendor', 'supplier', 'issuer', 'sold by', 'billed by', 'issued by', 'provider', 'service provider', 'payee',
+  'rechnungsersteller', 'aussteller', 'lieferant', 'verkaufer', 'leistungserbringer', 'absender', 'rechnungssteller',
+  'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
+  'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
+  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+]);
+/** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
+const CUSTOMER_LABELS = new Map<string, number>([
+  ...['bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'purchaser', 'invoice address', 'billing address',
+    'kunde', 'rechnungsempfanger', 'kaufer', 'auftraggeber', 'rechnungsadresse', 'leistungsempfanger', 'empfanger',
+    'klant', 'factuuradres', 'afnemer', 'koper', 'acheteur', 'facture a', 'facturer a', 'adresse de facturation', 'destinataire',
+    'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik',
+    'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', '購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
+  ...['ship to', 'shipped to', 'deliver to', 'delivery address', 'lieferadresse', 'warenempfanger', 'leveringsadres', 'adresse de livraison', 'livre a',
+    'direccion de entrega', 'indirizzo di consegna', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
+]);
+
+const LEGAL = /\b(gmbh|ag|kg|ug|ohg|e ?k|mbh|ltd|limited|llc|llp|inc|corp|corporation|plc|pty|pte|sdn bhd|bhd|bv|b v|nv|n v|vof|sarl|sas|sasu|sa|eurl|srl|s r l|spa|s p a|sl|s l|slu|lda|sp z o o|sp k|ab|as|a s|asa|oy|oyj|aps|a p s|kk|co ltd|有限公司|株式会社|合同会社)$|\b(gmbh|ltd|inc|sarl|s\.?a\.?r\.?l|b\.?v\.?|s\.?r\.?l|s\.?p\.?a|sp\. z o\.o\.)\b/;
+// "Brackets (3 kg)": a unit after a number is no legal form
+const isLegal = (t: string) => LEGAL.test(fold(t)) && !/\d\s*\p{L}{1,4}\)?\s*$/u.test(t.trim());
+
+/** A street line: a street word ending a word ("Lieferantenstraße 20", "Keizersgracht 112"), a street and a house number, a postcode and a place. */
+const STREET_WORD = /(strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|laan|straat|gracht|plein|kade|dijk|singel|vej|gade|gatan|gata|vagen|veien|gate|tie|katu|ulica|ul|aleja|rue|avenue|av|chemin|boulevard|bd|blvd|impasse|quai|via|viale|piazza|corso|calle|avenida|plaza|paseo|rua|travessa|street|st|road|rd|lane|drive|way|court|square|jalan|jln)$/;
+export function isStreetLine(t: string): boolean {
+  const words = fold(t).split(' ');
+  if (/^\d{4,6}\s+\p{L}/u.test(t.trim()) || /^\d{4}\s?[A-Z]{2}\s+\p{L}/u.test(t.trim()) || /^[A-Z]{1,2}-?\d{4,5}\s+\p{L}/u.test(t.trim())) return true;
+  // "Ecke 12", "Rabattstr. 25", "27 rue Henri Rolland", "Hafenstraße 9a"
+  const number = /^\d{1,4}[a-z]?$/;
+  if (words.length >= 2 && words.length <= 5 && (number.test(words[words.length - 1]) || number.test(words[0]))) {
+    if (words.some((w) => STREET_WORD.test(w))) return true;
+    if (number.test(words[words.length - 1]) && words.length <= 3 && !isLegal(t)) return true;
+  }
+  return words.some((w) => STREET_WORD.test(w) && w.length > 6) && /\d/.test(t);
+}
+
+const FURNITURE = /@|www\.|https?:|\b(tel|telefon|telephone|phone|fax|mobile|gln|iln|ust|usst|vat|tva|btw|iva|siret|siren|rcs|iban|bic|swift|hrb|hra|kvk|nip|regon|ein|tax|steuer|reg|registration|page|seite|e mail|email|contact|kontakt|attn|attention|z hd|ansprechpartner|c o)\b/;
+const PLACEHOLDER = /\b(name|nom|logo)\b/;
+
+/** A line that can be a party's name: words, not a number, street, contact line, date, label or sentence. */
+export function isNameLike(t: string): boolean {
+  const text = t.trim();
+  const letters = (text.match(/\p{L}/gu) ?? []).length, digits = (text.match(/\d/g) ?? []).length;
+  if (letters < 2 || digits > letters / 2 || text.length > 60 || text.split(/\s+/).length > 7) return false;
+  // "CUST-IE-001", "REFCLI0215": one token with digits is a code
+  if (!/\s/.test(text) && /\d/.test(text)) return false;
+  // a word of three letters at least ("5 kg" is a quantity), not a parenthesised remark
+  if (!/\p{L}{3}/u.test(text) || /^[([#]/.test(text)) return false;
+  // "Your order AB321": the paper's words and a code
+  if (/\d/.test(text) && readLabel(text).known > 0) return false;
+  const f = fold(text);
+  if (FURNITURE.test(f) || PLACEHOLDER.test(f) || /:/.test(text) || findDates(text).length) return false;
+  if (isStreetLine(text) || labelConcept(text) || VENDOR_LABELS.has(f) || CUSTOMER_LABELS.has(f)) return false;
+  return true;
+}
+
+interface Seg extends RowSegment { row: number }
+
+/** Page 1's printed rows, cut into their segments (the columns of each row). */
+function rowsOfFirstPage(ix: DocIndex): Seg[][] {
+  if (!ix.units.length) return [];
+  const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
+  const rows = pageLines(ix, first) ?? [];
+  return rows.map((r, i) => (r.segments?.length ? r.segments : r.box ? [{ text: r.text, box: r.box, ids: [r.id] }] : []).map((s) => ({ ...s, text: s.text.replace(/\s+/g, ' ').trim(), row: i })));
+}
+
+const overlapX = (a: Box, b: Box) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+
+/** The first name-like segment under `seg` (in its column) within a few rows. */
+function nameBelow(rows: Seg[][], seg: Seg, maxRows = 4): Seg | undefined {
+  for (let r = seg.row + 1; r < Math.min(rows.length, seg.row + 1 + maxRows); r++) {
+    const under = rows[r].filter((s) => overlapX(s.box, seg.box) > 0 || Math.abs(s.box.x0 - seg.box.x0) < 0.02);
+    const hit = under.find((s) => isNameLike(s.text));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+export interface PartyCandidate { value: string; ids: string[]; score: number; at: number }
+
+/** "Lieferant", "Bill to:", "CLIENT :", "Rechnungsempfänger (Name, Anschrift)": a party label, and any value after its colon. */
+function partyLabel(text: string): { role: PartyRole; weight: number; inline?: string } | undefined {
+  const m = /^([^:]{2,40}?)\s*:\s*(.*)$/.exec(text);
+  const head = fold((m ? m[1] : text).replace(/\([^)]*\)/g, ' '));
+  const inline = m?.[2]?.trim() || undefined;
+  if (VENDOR_LABELS.has(head)) return { role: 'vendor', weight: 0.8, inline };
+  const w = CUSTOMER_LABELS.get(head);
+  return w ? { role: 'customer', weight: w, inline } : undefined;
+}
+
+const PAYEE = /\b(titulaire|inhaber|kontoinhaber|account holder|account name|beneficiary|beneficiaire|begunstigde|rekeninghouder|ten name van|intestatario|intestato a|titular|beneficiario|payee|zahlungsempfanger|mottagare|kontohaver|posiadacz)\b/;
+
+const SENDER_SEPARATOR = /\s[·•●|∙⋅]\s|\s-\s/;
+
+/** "Kraxi GmbH · Flugzeugallee 17 · 12345 Papierfeld": a one-line sender address (three parts or more, one of them a street or place). */
+function senderLine(s: Seg): string[] | undefined {
+  if (!/[·•●|∙⋅]/.test(s.text)) return undefined;
+  const parts = s.text.split(SENDER_SEPARATOR).map((p) => p.trim()).filter(Boolean);
+  return parts.length >= 3 && parts.slice(1).some(isStreetLine) ? parts : undefined;
+}
+
+export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[] {
+  const rows = rowsOfFirstPage(ix);
+  const out: PartyCandidate[] = [];
+  const at = (s: Seg) => s.box.y0;
+  const customerRows = new Set<number>();
+  for (const row of rows) {
+    for (const seg of row) {
+      const label = partyLabel(seg.text);
+      // "Customer: 2": the label's value is printed after it, and is no name
+      if (label && !(label.inline && !isNameLike(label.inline))) {
+        const value = label.inline && isNameLike(label.inline) ? { text: label.inline, ids: seg.ids, row: seg.row, box: seg.box } : nameBelow(rows, seg);
+        if (label.role === 'customer' && value) for (let r = seg.row; r <= value.row + 3 && r < rows.length; r++) customerRows.add(r);
+        if (value && label.role === role) out.push({ value: value.text, ids: value.ids, score: label.weight, at: at(seg) });
+      }
+      const sender = senderLine(seg);
+      if (sender) {
+        const below = nameBelow(rows, { ...seg, box: { ...seg.box, x1: seg.box.x0 + 0.15 } }, 3);
+        if (below) for (let r = below.row; r <= below.row + 4 && r < rows.length; r++) customerRows.add(r);
+        if (role === 'vendor' && isNameLike(sender[0])) out.push({ value: sender[0], ids: seg.ids, score: 0.76, at: at(seg) });
+        if (role === 'customer' && below) out.push({ value: below.text, ids: below.ids, score: 0.74, at: at(below) });
+      }
+    }
+  }
+  if (role === 'customer') return out;
+  // the issuer's name repeats (letterhead, footer, account holder) and often carries a legal form
+  const all = rows.map((r) => fold(r.map((s) => s.text).join(' ')));
+  const seen = new Set<string>();
+  for (const row of rows) {
+    for (const seg of row) {
+      const name = seg.text.replace(/^(logo)\s+/i, '');
+      const key = fold(name);
+      if (seen.has(key) || customerRows.has(seg.row) || !isNameLike(name) || key.length < 3) continue;
+      // words the lexicon knows ("INVOICE", "Rechnung", "Total") are the paper's, not a name
+      if (readLabel(name).unknown === 0) continue;
+      seen.add(key);
+      const re = new RegExp(`(^|\\s)${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+      const count = all.filter((t) => re.test(t)).length;
+      const legal = isLegal(name);
+      // without a legal form, a repeated name must look like one (capitals) and stand in the letterhead or the footer, not in a table
+      const zone = seg.box.y0 < 0.3 || seg.box.y0 > 0.8;
+      const capitalised = name === name.toUpperCase() || name.split(/\s+/).filter((w) => /^\p{Lu}/u.test(w)).length >= 2;
+      if (!legal && (count < 2 || !zone || !capitalised || seg.ids.some((id) => id.startsWith('tbl-')))) continue;
+      // the account holder of the bank details is the payee
+      const payee = all.some((t) => re.test(t) && PAYEE.test(t));
+      const score = 0.56 + (legal ? 0.08 : 0) + 0.05 * Math.min(2, count - 1) + (payee ? 0.08 : 0) + (seg.box.y0 < 0.25 ? 0.03 : 0);
+      out.push({ value: name, ids: seg.ids, score: Math.min(0.74, score), at: at(seg) });
+    }
+  }
+  return out;
+}
+
+/** Whether a string field asks for the customer (its name or description names the other party). */
+export function customerField(name: string, labels: string[], description: string): boolean {
+  const words = new Set(`${name} ${labels.join(' ')} ${description.split(/[.;]/)[0]}`.split(/[^\p{L}]+/u).map((w) => w.toLowerCase()));
+  const nameWords = fold(name).split(' ');
+  if (nameWords.some((w) => ['address', 'street', 'city', 'zip', 'postcode', 'country', 'email', 'phone', 'id', 'number', 'no', 'vat', 'tax'].includes(w))) return false;
+  return ['customer', 'client', 'buyer', 'recipient', 'purchaser', 'billed', 'bill', 'consignee', 'kunde', 'klant', 'cliente', 'nabywca'].some((w) => words.has(w) && nameWords.concat(description ? fold(description).split(' ').slice(0, 3) : []).includes(w));
+}
