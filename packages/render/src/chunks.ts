@@ -1,7 +1,8 @@
-import type { TableElement } from '@quire/core';
-import type { Chunk } from './output-types.js';
-import type { Block } from './blocks.js';
+import { boxToPolygon, type TableElement, type TextElement } from '@quire/core';
+import type { Chunk, ChunkBox, ChunkType } from './output-types.js';
+import { headingLevel, type Block } from './blocks.js';
 import { hasSpans, renderTableMarkdown, safeRowBoundaries, tableSlicer } from './table-render.js';
+import { recursiveSpans } from './chunk-recursive.js';
 
 /**
  * Chunk size when the request gives none. Chunks are always returned; 1000 characters is a common
@@ -10,7 +11,7 @@ import { hasSpans, renderTableMarkdown, safeRowBoundaries, tableSlicer } from '.
 export const DEFAULT_CHUNK_SIZE = 1000;
 
 /** `continues`: a later part of a split table, which always starts a chunk of its own. */
-interface Piece { md: string; id?: string; page: number; kind: Block['kind']; continues?: boolean }
+interface Piece { md: string; block: Block; id?: string; page: number; kind: Block['kind']; continues?: boolean }
 
 /** Sentences, then words, then a hard cut: a paragraph longer than the chunk size is split inside itself. */
 function splitText(text: string, size: number): string[] {
@@ -79,7 +80,7 @@ function splitTable(table: TableElement, size: number): string[] {
 
 function toPieces(blocks: readonly Block[], size: number): Piece[] {
   return blocks.flatMap((b): Piece[] => {
-    const base = { id: b.element.id, page: b.page, kind: b.kind };
+    const base = { block: b, id: b.element.id, page: b.page, kind: b.kind };
     if (b.md.length <= size) return [{ ...base, md: b.md }];
     if (b.element.kind === 'table') return splitTable(b.element, size).map((md, i) => ({ ...base, md, continues: i > 0 }));
     if (b.kind === 'text') return splitText(b.md, size).map((md) => ({ ...base, md }));
@@ -97,15 +98,34 @@ class Builder {
   get hasBody() { return this.pieces.some((p) => p.kind !== 'heading'); }
 }
 
-function toChunk(pieces: Piece[], n: number): Chunk {
+/** The boxes of the blocks' elements that have geometry, once per element. */
+function chunkBoxes(blocks: readonly Block[]): ChunkBox[] {
+  const out: ChunkBox[] = [];
+  const seen = new Set<string>();
+  for (const { element: el, page } of blocks) {
+    if (!el.id || !el.box || el.spreadsheet || seen.has(el.id)) continue;
+    seen.add(el.id);
+    out.push({ element_id: el.id, page_number: page, bounding_box: boxToPolygon(el.box) });
+  }
+  return out;
+}
+
+/** A chunk before it is numbered and tagged. */
+type Draft = Omit<Chunk, 'chunk_id'>;
+
+function draftOf(content: string, blocks: readonly Block[]): Draft {
+  const ids = [...new Set(blocks.map((b) => b.element.id).filter((id): id is string => !!id))];
+  const pages = [...new Set(blocks.map((b) => b.page))].sort((a, b) => a - b);
+  return { content, element_ids: ids, page_numbers: pages, boxes: chunkBoxes(blocks) };
+}
+
+function piecesDraft(pieces: Piece[]): Draft {
   let content = '';
   pieces.forEach((p, i) => {
     if (i > 0) content += p.kind === 'list' && pieces[i - 1].kind === 'list' ? '\n' : '\n\n';
     content += p.md;
   });
-  const ids = [...new Set(pieces.map((p) => p.id).filter((id): id is string => !!id))];
-  const pages = [...new Set(pieces.map((p) => p.page))].sort((a, b) => a - b);
-  return { chunk_id: `chunk-${n}`, content, element_ids: ids, page_numbers: pages };
+  return draftOf(content, pieces.map((p) => p.block));
 }
 
 /**
@@ -113,13 +133,13 @@ function toChunk(pieces: Piece[], n: number): Chunk {
  * content, a chunk closes before it would pass `size`, and headings at the end of a closing chunk move
  * on with the content they introduce. Only an element larger than `size` is split, a table between rows.
  */
-export function buildChunks(blocks: readonly Block[], size = DEFAULT_CHUNK_SIZE): Chunk[] {
-  const chunks: Chunk[] = [];
+function semanticDrafts(blocks: readonly Block[], size: number): Draft[] {
+  const drafts: Draft[] = [];
   let cur = new Builder();
   const flush = (carryHeadings: boolean) => {
     const carried: Piece[] = [];
     if (carryHeadings) while (cur.pieces.length > 1 && cur.pieces[cur.pieces.length - 1].kind === 'heading') carried.unshift(cur.pieces.pop()!);
-    if (cur.pieces.length > 0) chunks.push(toChunk(cur.pieces, chunks.length + 1));
+    if (cur.pieces.length > 0) drafts.push(piecesDraft(cur.pieces));
     cur = new Builder();
     carried.forEach((p) => cur.add(p));
   };
@@ -129,5 +149,71 @@ export function buildChunks(blocks: readonly Block[], size = DEFAULT_CHUNK_SIZE)
     cur.add(p);
   }
   flush(false);
-  return chunks;
+  return drafts;
+}
+
+const headingText = (b: Block) => b.md.replace(/^#{1,6}\s+/, '');
+
+/**
+ * One section per heading: the heading and what follows it up to the next heading, carrying the path
+ * of headings above it (a level-3 heading sits under the last level-1 and level-2 ones). A section
+ * longer than `size` is cut like semantic chunks, each part keeping the path.
+ */
+function headerDrafts(blocks: readonly Block[], size: number): Draft[] {
+  const sections: { path: string[]; blocks: Block[] }[] = [];
+  const open: { level: number; text: string }[] = [];
+  let cur: { path: string[]; blocks: Block[] } = { path: [], blocks: [] };
+  for (const b of blocks) {
+    if (b.kind === 'heading') {
+      const level = headingLevel(b.element as TextElement);
+      while (open.length > 0 && open[open.length - 1].level >= level) open.pop();
+      open.push({ level, text: headingText(b) });
+      if (cur.blocks.length > 0) sections.push(cur);
+      cur = { path: open.map((h) => h.text), blocks: [] };
+    }
+    cur.blocks.push(b);
+  }
+  if (cur.blocks.length > 0) sections.push(cur);
+  return sections.flatMap((s) => semanticDrafts(s.blocks, size).map((d) => ({ ...d, heading_path: s.path })));
+}
+
+/** One chunk per page with content, whatever its length: the unit a page citation names. */
+function pageDrafts(blocks: readonly Block[]): Draft[] {
+  const byPage = new Map<number, Block[]>();
+  for (const b of blocks) byPage.set(b.page, [...(byPage.get(b.page) ?? []), b]);
+  return [...byPage.values()].map((pageBlocks) => piecesDraft(toPieces(pageBlocks, Infinity)));
+}
+
+/** The document's markdown split at paragraphs, then lines, sentences, words (chunk-recursive.ts); elements by overlap. */
+function recursiveDrafts(blocks: readonly Block[], size: number): Draft[] {
+  let text = '';
+  const ranges = blocks.map((b, i) => {
+    if (i > 0) text += b.kind === 'list' && blocks[i - 1].kind === 'list' ? '\n' : '\n\n';
+    const start = text.length;
+    text += b.md;
+    return { block: b, start, end: text.length };
+  });
+  return recursiveSpans(text, size).map(({ start, end }) => draftOf(
+    text.slice(start, end),
+    ranges.filter((r) => r.start < end && r.end > start).map((r) => r.block),
+  ));
+}
+
+const STRATEGIES: Record<ChunkType, (blocks: readonly Block[], size: number) => Draft[]> = {
+  semantic: semanticDrafts, header: headerDrafts, page: pageDrafts, recursive: recursiveDrafts,
+};
+
+export interface ChunkingOptions {
+  size?: number;
+  /** Strategies to run, in order; each chunk is tagged with its own. Absent: semantic chunks, untagged. */
+  types?: readonly ChunkType[];
+}
+
+/** The document's chunks, numbered chunk-1… across all requested strategies. */
+export function buildChunks(blocks: readonly Block[], options: ChunkingOptions = {}): Chunk[] {
+  const size = options.size ?? DEFAULT_CHUNK_SIZE;
+  const drafts = options.types?.length
+    ? options.types.flatMap((type) => STRATEGIES[type](blocks, size).map((d) => ({ ...d, chunk_type: type })))
+    : semanticDrafts(blocks, size);
+  return drafts.map((d, i) => ({ chunk_id: `chunk-${i + 1}`, ...d }));
 }
