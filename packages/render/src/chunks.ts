@@ -156,7 +156,8 @@ const headingText = (b: Block) => b.md.replace(/^#{1,6}\s+/, '');
 
 /**
  * One section per heading: the heading and what follows it up to the next heading, carrying the path
- * of headings above it (a level-3 heading sits under the last level-1 and level-2 ones). A section
+ * of headings above it (a level-3 heading sits under the last level-1 and level-2 ones, all under the
+ * last Title). A section
  * longer than `size` is cut like semantic chunks, each part keeping the path.
  */
 function headerDrafts(blocks: readonly Block[], size: number): Draft[] {
@@ -165,11 +166,16 @@ function headerDrafts(blocks: readonly Block[], size: number): Draft[] {
   let cur: { path: string[]; blocks: Block[] } = { path: [], blocks: [] };
   for (const b of blocks) {
     if (b.kind === 'heading') {
-      const level = headingLevel(b.element as TextElement);
+      // A Title is the document's (or slide's) own name: it sits above every section heading, whatever level it was given.
+      const el = b.element as TextElement;
+      const level = el.category === 'Title' ? 0 : headingLevel(el);
       while (open.length > 0 && open[open.length - 1].level >= level) open.pop();
       open.push({ level, text: headingText(b) });
-      if (cur.blocks.length > 0) sections.push(cur);
-      cur = { path: open.map((h) => h.text), blocks: [] };
+      // A heading with nothing under it but another heading (a title over its first section) goes into
+      // the next section's chunk; it is in that section's path too, and keeps its id in a chunk.
+      const headingsOnly = cur.blocks.every((x) => x.kind === 'heading');
+      if (cur.blocks.length > 0 && !headingsOnly) sections.push(cur);
+      cur = { path: open.map((h) => h.text), blocks: headingsOnly ? cur.blocks : [] };
     }
     cur.blocks.push(b);
   }
