@@ -1,6 +1,6 @@
 import { assignIds, type Document } from '@quire/core';
 import { renderExtraction } from './render-extraction.js';
-import { box, doc, page, text } from '../test/test-doc.js';
+import { box, doc, page, table, text } from '../test/test-doc.js';
 
 /** Issue #16 class 12: the chunking strategies, on a three-page document with nested headings. */
 const para = (label: string, y: number, len = 160) =>
@@ -88,5 +88,27 @@ describe('chunk_types', () => {
     const chunks = renderExtraction(handbook(), {}).chunks;
     expect(chunks.every((c) => c.chunk_type === undefined && c.heading_path === undefined)).toBe(true);
     expect(chunks[0].boxes[0]).toEqual({ element_id: 'txt-1', page_number: 1, bounding_box: [0.1, 0.05, 0.9, 0.05, 0.9, 0.09, 0.1, 0.09] });
+  });
+});
+
+describe('chunk boxes of a split table', () => {
+  it('name the rows the part holds, not the whole table', () => {
+    const rows = [['Name', 'Value'], ...Array.from({ length: 40 }, (_, i) => [`item ${i}`, `${i * 3}`])];
+    const t = table(rows, { headerRows: 1, box: box(0.1, 0.1, 0.9, 0.9) });
+    const rowY = (r: number) => 0.1 + r * 0.0195;
+    t.cells = t.cells.map((c) => ({ ...c, box: box(0.1 + c.col * 0.4, rowY(c.row), 0.5 + c.col * 0.4, rowY(c.row + 1)) }));
+    const chunks = renderExtraction(assignIds(doc([page(1, [t])])), { chunkSize: 250 }).chunks;
+    expect(chunks.length).toBeGreaterThan(2);
+    let lastBottom = 0;
+    for (const c of chunks) {
+      const [x0, y0, , , , y1] = c.boxes[0].bounding_box;
+      const first = Number(/\| item (\d+) \|/.exec(c.content)![1]);
+      const last = Number([...c.content.matchAll(/\| item (\d+) \|/g)].pop()![1]);
+      expect(x0).toBeCloseTo(0.1, 5);
+      expect(y0).toBeCloseTo(rowY(first + 1), 4);
+      expect(y1).toBeCloseTo(rowY(last + 2), 4);
+      expect(y0).toBeGreaterThanOrEqual(lastBottom - 1e-9);
+      lastBottom = y1;
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { boxToPolygon, type TableElement, type TextElement } from '@quire/core';
+import { boxToPolygon, unionBox, type Box, type TableElement, type TextElement } from '@quire/core';
 import type { Chunk, ChunkBox, ChunkType } from './output-types.js';
 import { headingLevel, type Block } from './blocks.js';
 import { hasSpans, renderTableMarkdown, safeRowBoundaries, tableSlicer } from './table-render.js';
@@ -10,8 +10,11 @@ import { recursiveSpans } from './chunk-recursive.js';
  */
 export const DEFAULT_CHUNK_SIZE = 1000;
 
-/** `continues`: a later part of a split table, which always starts a chunk of its own. */
-interface Piece { md: string; block: Block; id?: string; page: number; kind: Block['kind']; continues?: boolean }
+/**
+ * `continues`: a later part of a split table, which always starts a chunk of its own. `box`: where this
+ * part of its element lies, when narrower than the element (the rows of a split table).
+ */
+interface Piece { md: string; block: Block; id?: string; page: number; kind: Block['kind']; continues?: boolean; box?: Box }
 
 /** Sentences, then words, then a hard cut: a paragraph longer than the chunk size is split inside itself. */
 function splitText(text: string, size: number): string[] {
@@ -50,8 +53,18 @@ function rowCosts(t: TableElement): number[] {
   return cost;
 }
 
+/**
+ * The region of body rows [from, to) of a table, from its cells' boxes (undefined when its cells have no
+ * geometry). Cells are grouped by row once, so cutting a long table stays linear in its cells.
+ */
+function rowsBoxer(table: TableElement): (from: number, to: number) => Box | undefined {
+  const byRow: Box[][] = [];
+  for (const c of table.cells) if (c.box) (byRow[c.row] ??= []).push(c.box);
+  return (from, to) => unionBox(byRow.slice(from, to).flatMap((r) => r ?? [])) ?? undefined;
+}
+
 /** Splits a table between rows (never inside one, never across a row span), repeating the header rows. */
-function splitTable(table: TableElement, size: number): string[] {
+function splitTable(table: TableElement, size: number): { md: string; box?: Box }[] {
   // A GFM table shows its first row as the header even when none is marked: repeat that row too.
   const t = table.headerRows === 0 && !hasSpans(table) ? { ...table, headerRows: 1 } : table;
   const h = t.headerRows;
@@ -59,7 +72,9 @@ function splitTable(table: TableElement, size: number): string[] {
   const headerCost = cost.slice(0, h).reduce((a, b) => a + b, 0) + 10 * t.cols + 20;
   const safe = safeRowBoundaries(t);
   const slice = tableSlicer(t);
-  const out: string[] = [];
+  const out: { md: string; box?: Box }[] = [];
+  const rowsBox = rowsBoxer(table);
+  const part = (from: number, to: number) => ({ md: renderTableMarkdown(slice(from, to)), box: rowsBox(from, to) });
   let start = h, acc = 0, sinceSafe = 0, lastSafe = h;
   for (let r = h; r < t.rows; r++) {
     acc += cost[r];
@@ -67,14 +82,14 @@ function splitTable(table: TableElement, size: number): string[] {
     const b = r + 1;
     if (b !== t.rows && !safe.has(b)) continue;
     if (headerCost + acc > size && lastSafe > start) {
-      out.push(renderTableMarkdown(slice(start, lastSafe)));
+      out.push(part(start, lastSafe));
       start = lastSafe;
       acc = sinceSafe;
     }
     lastSafe = b;
     sinceSafe = 0;
   }
-  if (start < t.rows || out.length === 0) out.push(renderTableMarkdown(slice(start, t.rows)));
+  if (start < t.rows || out.length === 0) out.push(part(start, t.rows));
   return out;
 }
 
@@ -82,7 +97,7 @@ function toPieces(blocks: readonly Block[], size: number): Piece[] {
   return blocks.flatMap((b): Piece[] => {
     const base = { block: b, id: b.element.id, page: b.page, kind: b.kind };
     if (b.md.length <= size) return [{ ...base, md: b.md }];
-    if (b.element.kind === 'table') return splitTable(b.element, size).map((md, i) => ({ ...base, md, continues: i > 0 }));
+    if (b.element.kind === 'table') return splitTable(b.element, size).map((p, i) => ({ ...base, md: p.md, continues: i > 0, ...(p.box ? { box: p.box } : {}) }));
     if (b.kind === 'text') return splitText(b.md, size).map((md) => ({ ...base, md }));
     return [{ ...base, md: b.md }];
   });
@@ -98,14 +113,18 @@ class Builder {
   get hasBody() { return this.pieces.some((p) => p.kind !== 'heading'); }
 }
 
-/** The boxes of the blocks' elements that have geometry, once per element. */
-function chunkBoxes(blocks: readonly Block[]): ChunkBox[] {
+/** What a chunk holds: blocks, each with the region of it the chunk covers when that is narrower than the element. */
+interface Part { block: Block; box?: Box }
+
+/** The boxes of the parts' elements that have geometry, once per element. */
+function chunkBoxes(parts: readonly Part[]): ChunkBox[] {
   const out: ChunkBox[] = [];
   const seen = new Set<string>();
-  for (const { element: el, page } of blocks) {
-    if (!el.id || !el.box || el.spreadsheet || seen.has(el.id)) continue;
+  for (const { block: { element: el, page }, box } of parts) {
+    const b = box ?? el.box;
+    if (!el.id || !b || el.spreadsheet || seen.has(el.id)) continue;
     seen.add(el.id);
-    out.push({ element_id: el.id, page_number: page, bounding_box: boxToPolygon(el.box) });
+    out.push({ element_id: el.id, page_number: page, bounding_box: boxToPolygon(b) });
   }
   return out;
 }
@@ -113,10 +132,11 @@ function chunkBoxes(blocks: readonly Block[]): ChunkBox[] {
 /** A chunk before it is numbered and tagged. */
 type Draft = Omit<Chunk, 'chunk_id'>;
 
-function draftOf(content: string, blocks: readonly Block[]): Draft {
+function draftOf(content: string, parts: readonly Part[]): Draft {
+  const blocks = parts.map((p) => p.block);
   const ids = [...new Set(blocks.map((b) => b.element.id).filter((id): id is string => !!id))];
   const pages = [...new Set(blocks.map((b) => b.page))].sort((a, b) => a - b);
-  return { content, element_ids: ids, page_numbers: pages, boxes: chunkBoxes(blocks) };
+  return { content, element_ids: ids, page_numbers: pages, boxes: chunkBoxes(parts) };
 }
 
 function piecesDraft(pieces: Piece[]): Draft {
@@ -125,7 +145,7 @@ function piecesDraft(pieces: Piece[]): Draft {
     if (i > 0) content += p.kind === 'list' && pieces[i - 1].kind === 'list' ? '\n' : '\n\n';
     content += p.md;
   });
-  return draftOf(content, pieces.map((p) => p.block));
+  return draftOf(content, pieces);
 }
 
 /**
@@ -201,7 +221,7 @@ function recursiveDrafts(blocks: readonly Block[], size: number): Draft[] {
   });
   return recursiveSpans(text, size).map(({ start, end }) => draftOf(
     text.slice(start, end),
-    ranges.filter((r) => r.start < end && r.end > start).map((r) => r.block),
+    ranges.filter((r) => r.start < end && r.end > start),
   ));
 }
 
