@@ -25,6 +25,9 @@ describe('office charts in markdown (chart_data)', () => {
     // markdown_with_ids: the placeholder and the data table both carry the chart's element id
     expect(out.markdown_with_ids).toContain(`<span data-bb-image-id="${fig.id}">[Chart: ${CHART_ONLY_PPTX.title}]</span>`);
     expect(out.markdown_with_ids).toContain(`<table data-bb-image-id="${fig.id}"><tr><th></th><th>Hardware</th><th>Services</th></tr><tr><td>Europe</td><td>41.5</td><td>18</td></tr>`);
+    // return_html shows the same table inside the figure
+    expect(renderExtraction(await extractDocument(await makeChartOnlyPptx(), 'pptx'), { chartData: true, returnHtml: true }).html)
+      .toContain('<figure><table><tr><th></th><th>Hardware</th><th>Services</th></tr>');
     // the chunk holding the chart cites it
     expect(out.chunks.find((c) => c.content.includes('| Americas | 77 | 23.25 |'))?.element_ids).toContain(fig.id);
   });

@@ -1,7 +1,7 @@
 import type { Document, Element, FigureElement, TextElement } from '@quire/core';
 import type { RenderOptions } from './output-types.js';
 import { escapeHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
-import { chartDataShown, chartGrid, chartGridHtml, chartGridMarkdown } from './chart-table.js';
+import { chartDataShown, chartGrid, chartGridHtml, chartGridMarkdown, type ChartGrid } from './chart-table.js';
 
 /**
  * One renderable unit of the document body: an element with its clean markdown and its markdown with
@@ -14,6 +14,8 @@ export interface Block {
   kind: 'heading' | 'list' | 'text' | 'table' | 'figure';
   md: string;
   mdIds: string;
+  /** A chart's data table, when chart_data prints one under the chart (html shows it too). */
+  chartGrid?: ChartGrid;
 }
 
 /**
@@ -88,7 +90,7 @@ function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, capt
   const grid = opts.chartData && fig.chart && !chartDataShown(fig.chart, renderedSheets) ? chartGrid(fig.chart) : null;
   if (!grid) return { element: fig, page, kind: 'figure', md, mdIds };
   return {
-    element: fig, page, kind: 'figure',
+    element: fig, page, kind: 'figure', chartGrid: grid,
     md: `${md}\n\n${chartGridMarkdown(grid)}`,
     mdIds: `${mdIds}\n\n${chartGridHtml(grid, fig.id ?? '')}`,
   };

@@ -79,9 +79,10 @@ export function chartGridMarkdown(grid: ChartGrid): string {
   return grid.omitted ? `${out}\n\n(${grid.omitted})` : out;
 }
 
-/** The grid as an HTML table carrying the chart's figure id (markdown_with_ids). */
-export function chartGridHtml(grid: ChartGrid, figureId: string): string {
+/** The grid as an HTML table, carrying the chart's figure id when given (markdown_with_ids). */
+export function chartGridHtml(grid: ChartGrid, figureId?: string): string {
   const tr = (cells: string[], tag: 'th' | 'td') => `<tr>${cells.map((c) => `<${tag}>${escapeHtml(c)}</${tag}>`).join('')}</tr>`;
-  const table = `<table data-bb-image-id="${escapeHtml(figureId)}">${tr(grid.header, 'th')}${grid.rows.map((r) => tr(r, 'td')).join('')}</table>`;
+  const id = figureId === undefined ? '' : ` data-bb-image-id="${escapeHtml(figureId)}"`;
+  const table = `<table${id}>${tr(grid.header, 'th')}${grid.rows.map((r) => tr(r, 'td')).join('')}</table>`;
   return grid.omitted ? `${table}\n\n(${escapeHtml(grid.omitted)})` : table;
 }
