@@ -206,7 +206,10 @@ function headerDrafts(blocks: readonly Block[], size: number): Draft[] {
 /** One chunk per page with content, whatever its length: the unit a page citation names. */
 function pageDrafts(blocks: readonly Block[]): Draft[] {
   const byPage = new Map<number, Block[]>();
-  for (const b of blocks) byPage.set(b.page, [...(byPage.get(b.page) ?? []), b]);
+  for (const b of blocks) {
+    const list = byPage.get(b.page);
+    if (list) list.push(b); else byPage.set(b.page, [b]);
+  }
   return [...byPage.values()].map((pageBlocks) => piecesDraft(toPieces(pageBlocks, Infinity)));
 }
 
@@ -219,10 +222,14 @@ function recursiveDrafts(blocks: readonly Block[], size: number): Draft[] {
     text += b.md;
     return { block: b, start, end: text.length };
   });
-  return recursiveSpans(text, size).map(({ start, end }) => draftOf(
-    text.slice(start, end),
-    ranges.filter((r) => r.start < end && r.end > start),
-  ));
+  // spans and ranges both run in text order: one pass over the ranges serves all spans
+  let first = 0;
+  return recursiveSpans(text, size).map(({ start, end }) => {
+    while (first < ranges.length && ranges[first].end <= start) first++;
+    const overlapping = [];
+    for (let i = first; i < ranges.length && ranges[i].start < end; i++) overlapping.push(ranges[i]);
+    return draftOf(text.slice(start, end), overlapping);
+  });
 }
 
 const STRATEGIES: Record<ChunkType, (blocks: readonly Block[], size: number) => Draft[]> = {
