@@ -55,6 +55,26 @@ describe('embedded: PDF extraction through HTTP', () => {
     expect(body.credits_used).toBe(2);
   });
 
+  it('extensions.chunking.chunk_types: header and page chunks with heading paths, pages and boxes that lead back to the page; a bad name is REQ_003', async () => {
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'report.pdf', type: 'application/pdf' }, { extensions: JSON.stringify({ chunking: { chunk_types: ['header', 'page'] } }) }) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    const header = body.chunks.filter((c: any) => c.chunk_type === 'header');
+    const pages = body.chunks.filter((c: any) => c.chunk_type === 'page');
+    expect(header.map((c: any) => c.heading_path)).toEqual([['Annual Water Report', 'Introduction'], ['Annual Water Report', 'Results']]);
+    expect(pages.map((c: any) => c.page_numbers)).toEqual([[1], [2]]);
+    const all = Object.values(body.bounding_boxes).filter(Array.isArray).flat() as any[];
+    for (const c of body.chunks) {
+      for (const b of c.boxes) {
+        expect(c.element_ids).toContain(b.element_id);
+        expect(all.find((e) => e.id === b.element_id)).toMatchObject({ page_number: b.page_number, bounding_box: b.bounding_box });
+      }
+    }
+    const bad = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'report.pdf', type: 'application/pdf' }, { extensions: JSON.stringify({ chunking: { chunk_types: ['paragraph'] } }) }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('REQ_003');
+  }, 120_000);
+
   it('a page filter processes only those pages and keeps original page numbers', async () => {
     const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: pdf, name: 'report.pdf' }, { pages: '2' }) });
     const body = (await res.json()) as any;

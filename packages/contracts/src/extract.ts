@@ -5,6 +5,18 @@ export const FigureProcessingSchema = z.object({
   show_images: BoolField.optional(), description: BoolField.optional(),
 });
 
+/** How chunks are cut: the strategies a retrieval pipeline picks from (see CHUNK_TYPES). */
+export const CHUNK_TYPES = ['semantic', 'header', 'page', 'recursive'] as const;
+export type ChunkType = (typeof CHUNK_TYPES)[number];
+
+/** extensions.chunking: one strategy or several (each yields its own chunks, tagged with chunk_type). */
+export const ChunkingOptionsSchema = z.object({
+  chunk_types: z.union([z.enum(CHUNK_TYPES), z.array(z.enum(CHUNK_TYPES)).min(1)])
+    .transform((v) => [...new Set(Array.isArray(v) ? v : [v])])
+    .optional()
+    .describe('semantic: whole elements packed to chunk_size, a new section starts a chunk; header: one chunk per section with its heading path; page: one chunk per page; recursive: the markdown split at paragraphs, then lines, sentences and words to chunk_size'),
+}).strict();
+
 /** POST /extract options (multipart fields or JSON body besides file / file_url). Unknown fields are refused. */
 export const ExtractOptionsSchema = z.object({
   file_url: z.string().optional(),
@@ -12,7 +24,11 @@ export const ExtractOptionsSchema = z.object({
   pages: PageRangeField.optional(),
   page_range: PageRangeField.optional(),
   figure_processing: jsonObjectField(FigureProcessingSchema).optional(),
-  extensions: jsonObjectField(z.object({ footnote_references: BoolField.optional() })).optional(),
+  extensions: jsonObjectField(z.object({
+    footnote_references: BoolField.optional(),
+    chart_data: BoolField.optional().describe('Print each office chart\'s title and a categories × series table of its data under the chart in the markdown'),
+    chunking: ChunkingOptionsSchema.optional(),
+  })).optional(),
   detect_selections: BoolField.optional(),
   storage: jsonObjectField(z.object({ enabled: BoolField.optional() })).optional().describe('storage.enabled=false: do not save the extraction (no extraction_id)'),
   // legacy

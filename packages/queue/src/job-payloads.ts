@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SourceFormat } from '@quire/core';
-import { FormCellSchema, PageRangeField, SchemaConfigSchema, SplitTopicSchema, TablesConfigSchema } from '@quire/contracts';
+import { CHUNK_TYPES, FormCellSchema, PageRangeField, SchemaConfigSchema, SplitTopicSchema, TablesConfigSchema } from '@quire/contracts';
 
 /**
  * What the gateway stores on a job, per kind (the job catalog names them): `request`, the normalized
@@ -47,6 +47,10 @@ const NormalizedExtractOptionsSchema = z.object({
   detect_selections: z.boolean(),
   return_html: z.boolean(),
   chunk_size: z.number().int().optional(),
+  /** extensions.chunking.chunk_types; absent: the default chunks (semantic, untagged). */
+  chunk_types: z.array(z.enum(CHUNK_TYPES)).optional(),
+  /** extensions.chart_data (absent in jobs queued before it existed). */
+  chart_data: z.boolean().optional(),
   storage: z.boolean(),
 });
 export type NormalizedExtractOptions = z.infer<typeof NormalizedExtractOptionsSchema>;

@@ -1,6 +1,7 @@
 import type { Document, Element, FigureElement, TextElement } from '@quire/core';
 import type { RenderOptions } from './output-types.js';
 import { escapeHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
+import { chartDataShown, chartGrid, chartGridHtml, chartGridMarkdown, type ChartGrid } from './chart-table.js';
 
 /**
  * One renderable unit of the document body: an element with its clean markdown and its markdown with
@@ -13,6 +14,8 @@ export interface Block {
   kind: 'heading' | 'list' | 'text' | 'table' | 'figure';
   md: string;
   mdIds: string;
+  /** A chart's data table, when chart_data prints one under the chart (html shows it too). */
+  chartGrid?: ChartGrid;
 }
 
 /**
@@ -74,7 +77,7 @@ function textBlock(el: TextElement, page: number): Block {
 
 const FIGURE_WORD = { chart: 'Chart', image: 'Image' } as const;
 
-function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, captioned: Set<string>): Block {
+function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, captioned: Set<string>, renderedSheets: ReadonlySet<string>): Block {
   const url = opts.imageUrl?.(fig);
   const label = oneLine(fig.caption ?? fig.chart?.title ?? '');
   // A caption element tied to this figure is already in the body: do not print its text twice.
@@ -82,12 +85,26 @@ function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, capt
   const md = url
     ? `![${label.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`
     : `[${FIGURE_WORD[fig.visualType]}${shown ? `: ${shown}` : ''}]`;
-  return { element: fig, page, kind: 'figure', md, mdIds: `<span data-bb-image-id="${escapeHtml(fig.id ?? '')}">${md}</span>` };
+  const mdIds = `<span data-bb-image-id="${escapeHtml(fig.id ?? '')}">${md}</span>`;
+  // A chart whose file kept its data (office charts) shows that data under it: the placeholder alone says nothing.
+  const grid = opts.chartData && fig.chart && !chartDataShown(fig.chart, renderedSheets) ? chartGrid(fig.chart) : null;
+  if (!grid) return { element: fig, page, kind: 'figure', md, mdIds };
+  return {
+    element: fig, page, kind: 'figure', chartGrid: grid,
+    md: `${md}\n\n${chartGridMarkdown(grid)}`,
+    mdIds: `${mdIds}\n\n${chartGridHtml(grid, fig.id ?? '')}`,
+  };
 }
 
 export function buildBlocks(doc: Document, opts: RenderOptions): Block[] {
   const captioned = new Set<string>();
-  for (const p of doc.pages) for (const el of p.elements) if (el.kind === 'text' && el.captionFor) captioned.add(el.captionFor);
+  const renderedSheets = new Set<string>();
+  for (const p of doc.pages) {
+    for (const el of p.elements) {
+      if (el.kind === 'text' && el.captionFor) captioned.add(el.captionFor);
+      if (el.kind === 'table' && el.spreadsheet && el.rows > 0) renderedSheets.add(el.spreadsheet.sheetName);
+    }
+  }
   const blocks: Block[] = [];
   for (const page of doc.pages) {
     for (const el of page.elements) {
@@ -98,7 +115,7 @@ export function buildBlocks(doc: Document, opts: RenderOptions): Block[] {
         if (el.rows === 0 || el.cols === 0) continue;
         blocks.push({ element: el, page: page.number, kind: 'table', md: renderTableMarkdown(el), mdIds: renderTableHtml(el, { withIds: true }) });
       } else {
-        blocks.push(figureBlock(el, page.number, opts, captioned));
+        blocks.push(figureBlock(el, page.number, opts, captioned, renderedSheets));
       }
     }
   }

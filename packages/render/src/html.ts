@@ -2,6 +2,7 @@ import type { TextElement } from '@quire/core';
 import type { RenderOptions } from './output-types.js';
 import { headingLevel, type Block } from './blocks.js';
 import { escapeHtml, renderTableHtml } from './table-render.js';
+import { chartGridHtml } from './chart-table.js';
 
 const inline = (s: string) => escapeHtml(s.trim()).replace(/\r?\n/g, '<br>');
 
@@ -19,7 +20,8 @@ export function renderHtml(blocks: readonly Block[], opts: RenderOptions): strin
     else if (el.kind === 'figure') {
       const url = opts.imageUrl?.(el);
       const cap = el.caption ? `<figcaption>${inline(el.caption)}</figcaption>` : '';
-      out.push(`<figure>${url ? `<img src="${escapeHtml(url)}" alt="${escapeHtml(el.caption ?? '')}">` : ''}${cap}</figure>`);
+      const data = b.chartGrid ? chartGridHtml(b.chartGrid) : '';
+      out.push(`<figure>${url ? `<img src="${escapeHtml(url)}" alt="${escapeHtml(el.caption ?? '')}">` : ''}${data}${cap}</figure>`);
     } else if (b.kind === 'heading') {
       const n = headingLevel(el as TextElement);
       out.push(`<h${n}>${inline(el.text)}</h${n}>`);

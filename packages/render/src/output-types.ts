@@ -83,12 +83,28 @@ export interface BoundingBoxes {
   markdown_with_ids: string;
 }
 
+/** The chunking strategies (extensions.chunking.chunk_types). */
+export type ChunkType = 'semantic' | 'header' | 'page' | 'recursive';
+
+/** Where one element of a chunk sits: a citation from the chunk leads back to the page and region. */
+export interface ChunkBox {
+  element_id: string;
+  page_number: number;
+  bounding_box: Polygon;
+}
+
 export interface Chunk {
   chunk_id: string;
   /** Markdown of the chunk (clean, no ids). */
   content: string;
   element_ids: string[];
   page_numbers: number[];
+  /** The boxes of the chunk's elements that have geometry (spreadsheet, docx and html elements have none). */
+  boxes: ChunkBox[];
+  /** Which strategy made the chunk; present when extensions.chunking.chunk_types was given. */
+  chunk_type?: ChunkType;
+  /** header chunks: the headings above and including the section's own, outermost first ([] before the first heading). */
+  heading_path?: string[];
 }
 
 export interface Extensions {
@@ -114,8 +130,15 @@ export interface RenderOptions {
   footnoteReferences?: boolean;
   /** Emit `selected` on text elements and the SelectionMarks category. */
   detectSelections?: boolean;
+  /**
+   * Print each chart's data (its title, then a categories × series table) under the chart's placeholder, for charts
+   * whose file keeps their data (office charts). Off by default: the placeholder alone is what the document shows.
+   */
+  chartData?: boolean;
   /** Target chunk size in characters (the gateway validates 100..10000). */
   chunkSize?: number;
+  /** Chunking strategies (extensions.chunking.chunk_types); absent: the semantic chunks, untagged. */
+  chunkTypes?: readonly ChunkType[];
   /** Legacy return_html: also an `html` rendering of the whole document. */
   returnHtml?: boolean;
   /**

@@ -24,7 +24,7 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
     markdown_with_ids: markdownWithIds,
     bounding_boxes: buildBoundingBoxes(doc, markdownWithIds, options),
     extensions: {},
-    chunks: buildChunks(blocks, options.chunkSize ?? DEFAULT_CHUNK_SIZE),
+    chunks: buildChunks(blocks, { size: options.chunkSize ?? DEFAULT_CHUNK_SIZE, types: options.chunkTypes }),
   };
   if (options.footnoteReferences) {
     out.extensions.footnoteReferences = (doc.footnotes ?? []).map((f) => ({

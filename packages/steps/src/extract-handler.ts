@@ -43,6 +43,8 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
     footnoteReferences: req.footnote_references,
     detectSelections: req.detect_selections,
     chunkSize: req.chunk_size,
+    chunkTypes: req.chunk_types,
+    chartData: req.chart_data,
     returnHtml: req.return_html,
     wordsAsJson: true, // the result is only serialized (jsonPieceStream writes it page by page)
   });

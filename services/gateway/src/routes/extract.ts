@@ -60,6 +60,8 @@ export function normalizeExtractOptions(o: ExtractOptions): NormalizedExtractOpt
     show_images: Boolean(o.figure_processing?.show_images ?? o.extract_figure ?? false),
     figure_description: Boolean(o.figure_processing?.description ?? o.figure_description ?? false),
     footnote_references: Boolean(o.extensions?.footnote_references ?? false),
+    chart_data: Boolean(o.extensions?.chart_data ?? false),
+    ...(o.extensions?.chunking?.chunk_types ? { chunk_types: o.extensions.chunking.chunk_types } : {}),
     detect_selections: Boolean(o.detect_selections ?? false),
     return_html: Boolean(o.return_html ?? false),
     chunk_size: o.chunk_size,
