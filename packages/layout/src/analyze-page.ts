@@ -6,6 +6,7 @@ import { buildFragments, textOfWords } from './lines.js';
 import { readingOrder } from './reading-order.js';
 import { collectRulings } from './rulings.js';
 import { detectMarks } from './selection.js';
+import { pairLabelValues } from './label-values.js';
 import { linkCaptions, summarize } from './summarize.js';
 import { detectRuledTables } from './tables-ruled.js';
 import { detectTextTables } from './tables-text.js';
@@ -54,7 +55,7 @@ export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): 
   const frags = buildFragments(rest, geom, marks.map((m) => m.box));
   const textTables = detectTextTables(frags, rulings.h, raw, geom, rulings.v);
   const inTextTable = new Set(textTables.flatMap((t) => [...t.frags]));
-  const blocks = buildBlocks(frags.filter((f) => !inTextTable.has(f)), geom).map((d) => summarize(d, geom));
+  const blocks = buildBlocks(pairLabelValues(frags.filter((f) => !inTextTable.has(f)), geom), geom).map((d) => summarize(d, geom));
   const tables = [...ruled.map((t) => t.table), ...textTables.map((t) => t.table)];
   const figs = figures.map((f) => f.figure);
   linkCaptions(blocks, [...tables, ...figs]);
