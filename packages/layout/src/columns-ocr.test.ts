@@ -122,7 +122,7 @@ async function magazinePdf(): Promise<{ pdf: Uint8Array; starts: string[] }> {
 describe('a born-digital four-column magazine page', () => {
   it('reads column by column, with no table across the columns, hyphenation joined', async () => {
     const { pdf, starts } = await magazinePdf();
-    const doc = layoutDocument(await readPdf(pdf));
+    const doc = layoutDocument({ format: 'pdf', ...(await readPdf(pdf)) });
     const els = doc.pages[0].elements;
     expect(els.filter((e) => e.kind === 'table')).toEqual([]);
     const text = els.filter((e): e is TextElement => e.kind === 'text').map((e) => e.text).join('\n');

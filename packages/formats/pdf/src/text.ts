@@ -254,10 +254,20 @@ function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
   };
 }
 
+/** Silent codes by font map: a font is resolved again on every page, its map is read once. */
+const silentByMap = new WeakMap<object, ReadonlySet<number> | undefined>();
+
 /** Codes a ToUnicode map sends to the empty string (see ResolvedFont.silent); undefined when there are none. */
 function silentCodes(toUnicode: FontLike['toUnicode']): ReadonlySet<number> | undefined {
   const map = toUnicode?._map;
   if (!map || typeof map !== 'object') return undefined;
+  if (silentByMap.has(map)) return silentByMap.get(map);
+  const out = readSilentCodes(map);
+  silentByMap.set(map, out);
+  return out;
+}
+
+function readSilentCodes(map: object): ReadonlySet<number> | undefined {
   let out: Set<number> | undefined;
   // a sparse array or a plain object of code → text: for…in visits only the codes that have entries
   for (const code in map as Record<string, unknown>) {
