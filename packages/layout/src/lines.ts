@@ -89,7 +89,7 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
 }
 
 /** Gaps wider than this many ems always separate fragments (form fields, table columns, gutters). */
-const ALWAYS_SPLIT_EM = 3;
+export const ALWAYS_SPLIT_EM = 3;
 
 /**
  * Justified narrow columns stretch some word spaces past a gutter's width (LaTeX: 1.4 em after a full stop),
@@ -103,7 +103,6 @@ function rejoinStretchedSpaces(frags: Frag[], geom: PageGeom, marks: readonly Bo
   if (bands.length === 0) return frags;
   const out: Frag[] = frags.filter((f) => f.vertical);
   bands.forEach((band, i) => {
-    if (spacedLine(bands, i, geom, marks)) { out.push(makeFrag(band.flatMap(leftToRight), geom)); return; }
     let cur = band[0];
     for (let k = 1; k < band.length; k++) {
       const next = band[k];
@@ -117,40 +116,6 @@ function rejoinStretchedSpaces(frags: Frag[], geom: PageGeom, marks: readonly Bo
     out.push(cur);
   });
   return out;
-}
-
-/**
- * A line printed with widened spaces (a receipt's shop name in double-spaced monospace, "B E S T   B U Y"
- * styles): short fragments separated by gaps of a few ems that are all alike, with no column structure
- * next to it — no line just above or below breaks anywhere under those gaps (a table row or a line of two
- * columns has neighbours split in the same places). Such a line is one line, not a row of one-word blocks.
- */
-function spacedLine(bands: Frag[][], i: number, geom: PageGeom, marks: readonly Box[]): boolean {
-  const band = bands[i];
-  if (band.length < 2) return false;
-  const size = Math.max(...band.map((f) => f.fontSize));
-  if (band.some((f) => f.fontSize < 0.85 * size || f.words.length > 3)) return false;
-  if (band.length === 2 && band.some((f) => f.words.length > 2)) return false;
-  const gaps: [number, number][] = [];
-  for (let k = 1; k < band.length; k++) {
-    if (marks.length > 0 && markBetween(band[k - 1].box, band[k].box, marks)) return false;
-    gaps.push([band[k - 1].box.x1, band[k].box.x0]);
-  }
-  const widths = gaps.map(([a, b]) => b - a);
-  if (Math.max(...widths) > (ALWAYS_SPLIT_EM * size) / geom.width || Math.max(...widths) > 1.5 * Math.min(...widths)) return false;
-  const top = Math.min(...band.map((f) => f.box.y0)), bottom = Math.max(...band.map((f) => f.box.y1));
-  const reach = 2 * (bottom - top);
-  for (const j of [i - 1, i + 1]) {
-    const nb = bands[j];
-    if (!nb || nb.length < 2) continue;
-    const nTop = Math.min(...nb.map((f) => f.box.y0)), nBottom = Math.max(...nb.map((f) => f.box.y1));
-    if (nTop - bottom > reach || top - nBottom > reach) continue;
-    for (let k = 1; k < nb.length; k++) {
-      const a = nb[k - 1].box.x1, b = nb[k].box.x0;
-      if (gaps.some(([ga, gb]) => Math.min(b, gb) > Math.max(a, ga))) return false;
-    }
-  }
-  return true;
 }
 
 function structuralGap(bands: Frag[][], i: number, gx0: number, gx1: number, emX: number, geom: PageGeom): boolean {
