@@ -5,6 +5,7 @@ import { detectFigures, takesWord, type FigureCandidate } from './figures.js';
 import { coveredByChart, drawnChartFigures } from './chart-figures.js';
 import { buildFragments, textOfWords } from './lines.js';
 import { readingOrder } from './reading-order.js';
+import { joinLoneRows } from './row-joins.js';
 import { collectRulings } from './rulings.js';
 import { detectMarks } from './selection.js';
 import { linkCaptions, summarize } from './summarize.js';
@@ -58,7 +59,7 @@ export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): 
   const frags = buildFragments(rest, geom, marks.map((m) => m.box));
   const textTables = detectTextTables(frags, rulings.h, raw, geom, rulings.v);
   const inTextTable = new Set(textTables.flatMap((t) => [...t.frags]));
-  const blocks = buildBlocks(frags.filter((f) => !inTextTable.has(f)), geom).map((d) => summarize(d, geom));
+  const blocks = buildBlocks(joinLoneRows(frags.filter((f) => !inTextTable.has(f)), geom), geom).map((d) => summarize(d, geom));
   const tables = [...ruled.map((t) => t.table), ...textTables.map((t) => t.table)];
   const figs = figures.map((f) => f.figure);
   linkCaptions(blocks, [...tables, ...figs]);

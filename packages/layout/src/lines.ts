@@ -89,7 +89,7 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
 }
 
 /** Gaps wider than this many ems always separate fragments (form fields, table columns, gutters). */
-const ALWAYS_SPLIT_EM = 3;
+export const ALWAYS_SPLIT_EM = 3;
 
 /**
  * Justified narrow columns stretch some word spaces past a gutter's width (LaTeX: 1.4 em after a full stop),

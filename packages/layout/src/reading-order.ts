@@ -8,7 +8,8 @@ import type { Box } from '@quire/core';
  *     share a column structure are merged first (two columns whose paragraph breaks happen to line up, or
  *     a longer left column continuing under the end of the right one), so columns are read whole while a
  *     full-width heading between column sections still splits them;
- *  3. with no cut left (overlapping boxes), top-to-bottom, left-to-right.
+ *  3. with no cut left (overlapping boxes), by rows of text (boxes sharing most of their height, so words
+ *     of one line whose top edges differ by a little are one row), top to bottom, each row left to right.
  */
 export function readingOrder<T>(items: readonly T[], boxOf: (t: T) => Box, minGutter: number): T[] {
   const cut = (list: T[]): T[] => {
@@ -20,7 +21,7 @@ export function readingOrder<T>(items: readonly T[], boxOf: (t: T) => Box, minGu
       const merged = mergeSlices(slices, boxOf, minGutter);
       if (merged.length > 1) return merged.flatMap(cut);
     }
-    return [...list].sort((a, b) => boxOf(a).y0 - boxOf(b).y0 || boxOf(a).x0 - boxOf(b).x0);
+    return byBaselineBands(list, boxOf);
   };
   return cut([...items]);
 }
@@ -90,4 +91,18 @@ function sameColumns<T>(a: T[], b: T[], boxOf: (t: T) => Box, minGutter: number)
     const prevEnd = i > 0 ? extent(multi[i - 1], boxOf)[1] : -Infinity;
     return s0 >= Math.min(c0, prevEnd + minGutter) - slack && s1 <= Math.max(c1, nextStart - minGutter) + slack;
   });
+}
+
+/** Rows of boxes overlapping vertically by ≥ half the smaller height (one baseline band), top to bottom; each row left to right. */
+function byBaselineBands<T>(list: readonly T[], boxOf: (t: T) => Box): T[] {
+  const sorted = [...list].sort((a, b) => boxOf(a).y0 + boxOf(a).y1 - boxOf(b).y0 - boxOf(b).y1);
+  const rows: T[][] = [];
+  let core: Box | undefined;
+  for (const t of sorted) {
+    const b = boxOf(t);
+    const overlap = core ? Math.min(core.y1, b.y1) - Math.max(core.y0, b.y0) : -1;
+    if (core && overlap >= 0.5 * Math.min(core.y1 - core.y0, b.y1 - b.y0)) rows[rows.length - 1].push(t);
+    else { rows.push([t]); core = b; }
+  }
+  return rows.flatMap((row) => row.sort((a, b) => boxOf(a).x0 - boxOf(b).x0));
 }

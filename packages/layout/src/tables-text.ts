@@ -191,18 +191,31 @@ export function columnsOf(rows: Frag[][]): Interval[] {
   return cols;
 }
 
-/** Column of wrapped running text: most of its fragments have ≥ 3 words and fill ≥ 70% of the column. Text columns side by side are not a table. */
+/** A line ending in a hyphen after a letter: a word broken across lines, which only running text does. */
+const HYPHENATED = /\p{L}[-\u00ad\u2010]$/u;
+/** A line whose next line in the same column carries its sentence on: a broken word, or no sentence end before a lower-case start. */
+function continuesInto(f: Frag, next: Frag): boolean {
+  if (HYPHENATED.test(f.text)) return true;
+  return wordCount(f) >= 2 && /^\p{Ll}/u.test(next.text) && !/[.!?:;]["'”’)]?$/u.test(f.text);
+}
+
+/**
+ * Column of running text: most of its fragments are long lines that fill ≥ 70% of the column, or
+ * carry their sentence on into the fragment right below them in the same column (a hyphenated line end,
+ * a lower-case continuation) — narrow newspaper columns hold only two or three words a line but still
+ * read on from line to line, which a table's cells do not. Text columns side by side are not a table.
+ */
 function proseColumn(rows: Frag[][], cols: Interval[], c: number, spanOf: (f: Frag) => [number, number]): boolean {
   const width = cols[c].x1 - cols[c].x0;
+  const own = rows.map((row) => row.filter((f) => { const [a, b] = spanOf(f); return a === c && b === c; }));
   let n = 0, prose = 0;
-  for (const row of rows) {
-    for (const f of row) {
-      const [a, b] = spanOf(f);
-      if (a !== c || b !== c) continue;
+  own.forEach((frags, r) => {
+    for (const f of frags) {
       n++;
-      if (wordCount(f) >= 3 && f.box.x1 - f.box.x0 >= 0.7 * width) prose++;
+      const below = own[r + 1]?.find((g) => g.box.y0 - f.box.y1 < f.box.y1 - f.box.y0 && Math.min(f.box.x1, g.box.x1) > Math.max(f.box.x0, g.box.x0));
+      if ((wordCount(f) >= 3 && f.box.x1 - f.box.x0 >= 0.7 * width) || (below && continuesInto(f, below))) prose++;
     }
-  }
+  });
   return n > 0 && prose >= 0.7 * n;
 }
 

@@ -248,6 +248,8 @@ export async function openDocument(source: Uint8Array | RangeSource, opts: OpenO
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,
+    // fonts come with their ToUnicode map, so a code it maps to nothing has no text (text.ts: silent glyphs)
+    fontExtraProperties: true,
     verbosity: 0,
     maxImageSize: opts.maxImagePixels ?? -1,
   });

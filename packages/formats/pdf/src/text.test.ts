@@ -252,3 +252,39 @@ describe('letter-spaced text', () => {
   });
 });
 
+
+describe('shaped scripts (Chrome/Skia PDFs)', () => {
+  // a font whose ToUnicode sends codes 3 and 4 to nothing (parts of a shaped cluster), as pdf.js hands it over
+  const shaped: FontLike = { name: 'NotoSansArabic', ascent: 0.8, descent: -0.2, toUnicode: { _map: Object.assign([], { 1: 'ب', 2: 'ت', 3: '', 4: '', 5: 'क', 6: 'ि', 7: 'ल' }) } };
+  const sctx = ctx({ font: (n) => (n === 's' ? shaped : FONTS[n]) });
+  /** Glyphs as pdf.js gives them: an empty mapping comes back as the code read as a character. */
+  const coded = (codes: number[]): GlyphLike[] =>
+    codes.map((c) => ({ unicode: (shaped.toUnicode!._map as string[])[c] || String.fromCharCode(c + 0x40), width: 500, originalCharCode: c }));
+
+  test('a glyph whose ToUnicode entry is explicitly empty has no text (not its code as a letter)', () => {
+    const arabic = words(text(10, 50, coded([2, 3, 1]), 's'), sctx);
+    expect(arabic.map((w) => w.text)).toEqual(['بت']);
+    expect(arabic[0].direction).toBe('rtl');
+    const devanagari = words(text(10, 70, coded([5, 6, 4, 7]), 's'), sctx);
+    expect(devanagari.map((w) => w.text)).toEqual([normalizeText('किल')]);
+  });
+
+  test('the same code in a font without an empty entry keeps its text', () => {
+    const plain = words(text(10, 50, [{ unicode: 'C', width: 500, originalCharCode: 3 }]));
+    expect(plain.map((w) => w.text)).toEqual(['C']);
+  });
+
+  test('a glyph mapped to text with a space inside parts the words there', () => {
+    const ws = words(text(10, 50, [...glyphs('ab'), { unicode: 'c d', width: 1000 }, ...glyphs('ef')]), ctx({ pageWidth: 200 }));
+    expect(ws.map((w) => w.text)).toEqual(['abc', 'def']);
+    const rtl = words(text(10, 50, [{ unicode: 'ب ت', width: 1000 }]), ctx({ pageWidth: 200 }));
+    // right to left: the first word of the mapping is on the right
+    expect(rtl.map((w) => w.text).sort()).toEqual(['ب', 'ت']);
+    expect(rtl.find((w) => w.text === 'ب')!.box.x0).toBeGreaterThan(rtl.find((w) => w.text === 'ت')!.box.x0);
+  });
+
+  test('combining marks do not make a word right to left', () => {
+    const ws = words(text(10, 50, glyphs('a|\u0651|\u064e')));
+    expect(ws[0].direction).toBe('ltr');
+  });
+});

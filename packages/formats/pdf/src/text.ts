@@ -5,12 +5,21 @@ import { type Matrix, IDENTITY, multiply } from './matrix.js';
 import type { OperatorListLike } from './vector.js';
 
 /** The parts of a pdf.js glyph (an entry of a showText operator's argument) we use. */
-export interface GlyphLike { unicode: string; width: number; isSpace?: boolean; vmetric?: ArrayLike<number> | null }
+export interface GlyphLike {
+  unicode: string; width: number; isSpace?: boolean; vmetric?: ArrayLike<number> | null;
+  /** The character code the content stream drew (pdf.js keeps it on every glyph). */
+  originalCharCode?: number;
+}
 /** The parts of a pdf.js font object (page.commonObjs) we use. */
 export interface FontLike {
   name?: string; bold?: boolean; black?: boolean; italic?: boolean; vertical?: boolean;
   fontMatrix?: ArrayLike<number>; ascent?: number; descent?: number; defaultVMetrics?: ArrayLike<number>;
   isType3Font?: boolean; bbox?: ArrayLike<number>;
+  /**
+   * The font's ToUnicode map as pdf.js hands it over with `fontExtraProperties` (its ToUnicodeMap, cloned:
+   * `_map[code]` is the mapped text, absent for codes with no entry).
+   */
+  toUnicode?: { _map?: unknown };
 }
 export interface FontInfo { name?: string; bold: boolean; italic: boolean }
 
@@ -72,6 +81,12 @@ interface ResolvedFont {
   smallSizeEmScale: number;
   ascent: number; descent: number;
   defaultVMetrics?: ArrayLike<number>;
+  /**
+   * Codes the font's ToUnicode maps explicitly to nothing: glyphs with no text of their own (a shaping
+   * engine's parts of a ligature or conjunct, as Chrome/Skia write Arabic and Devanagari). pdf.js hands
+   * such a glyph its code as text (a random letter, the glyph id read as a character).
+   */
+  silent?: ReadonlySet<number>;
 }
 
 interface TextState {
@@ -84,11 +99,17 @@ interface GState { ctm: Matrix; t: TextState }
 /** A glyph of a word, at position `s` along the word's direction (points from its first glyph's origin). */
 export interface WordGlyph { text: string; s: number; len: number; mark: boolean }
 
-const MARK_RE = /^\p{M}+$/u;
+/**
+ * Non-spacing marks sit on the glyph before them (gaps are measured from that base); spacing marks
+ * (Devanagari vowel signs) take room of their own like a letter.
+ */
+const MARK_RE = /^[\p{Mn}\p{Me}]+$/u;
 const FORMAT_RE = /^\p{Cf}+$/u;
 /** Control characters other than whitespace (a symbol font's code copied into a replacement as is). */
 const CONTROL_RE = /(?![\t\n\v\f\r])\p{Cc}/gu;
 const PLAIN = 0, SPACE = 1, MARK = 2, FORMAT = 3;
+/** Whitespace inside a glyph's text (its ends already trimmed). */
+const INNER_SPACE = /\s+/u;
 
 /** Whitespace (ends a word), combining mark, invisible format character (skipped, as pdf.js does), or plain. */
 function glyphKind(u: string): number {
@@ -229,8 +250,30 @@ function resolveFont(f: FontLike | undefined): ResolvedFont | undefined {
   return {
     info, key: `${info?.name ?? ''}|${info?.bold}|${info?.italic}|${!!f.vertical}`, vertical: !!f.vertical,
     fm0: fm[0] || 0.001, fm4: type3 ? fm[4] : 0, type3, smallSizeEmScale, ascent: asc, descent: desc,
-    defaultVMetrics: f.defaultVMetrics,
+    defaultVMetrics: f.defaultVMetrics, silent: silentCodes(f.toUnicode),
   };
+}
+
+/** Silent codes by font map: a font is resolved again on every page, its map is read once. */
+const silentByMap = new WeakMap<object, ReadonlySet<number> | undefined>();
+
+/** Codes a ToUnicode map sends to the empty string (see ResolvedFont.silent); undefined when there are none. */
+function silentCodes(toUnicode: FontLike['toUnicode']): ReadonlySet<number> | undefined {
+  const map = toUnicode?._map;
+  if (!map || typeof map !== 'object') return undefined;
+  if (silentByMap.has(map)) return silentByMap.get(map);
+  const out = readSilentCodes(map);
+  silentByMap.set(map, out);
+  return out;
+}
+
+function readSilentCodes(map: object): ReadonlySet<number> | undefined {
+  let out: Set<number> | undefined;
+  // a sparse array or a plain object of code → text: for…in visits only the codes that have entries
+  for (const code in map as Record<string, unknown>) {
+    if ((map as Record<string, unknown>)[code] === '') (out ??= new Set()).add(Number(code));
+  }
+  return out;
 }
 
 /** Where showText puts glyphs: the page's words, or a span's replacement text. */
@@ -277,18 +320,37 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
       adv = (vm ? -vm[0] : g.width) * advScale;
     } else adv = f.type3 ? (g.width * f.fm0 + f.fm4) * size : g.width * advScale;
     let unicode = typeof g.unicode === 'string' ? g.unicode : '';
+    const silent = f.silent !== undefined && g.originalCharCode !== undefined && f.silent.has(g.originalCharCode);
     const kind = glyphKind(unicode);
     // pen position in text space, then display points
     const px = vertical ? t.x : t.x + x * hs;
     const py = vertical ? t.y - x + t.rise : t.y + t.rise;
     const ox = m[0] * px + m[2] * py + m[4], oy = m[1] * px + m[3] * py + m[5];
-    if (kind === SPACE) out.space(ox, oy, adv * lenScale);
+    // a silent glyph is drawn ink with no text: it holds its place in the word
+    if (silent) out.glyph('', ox, oy, adv * lenScale, false);
+    else if (kind === SPACE) out.space(ox, oy, adv * lenScale);
     else if (kind === FORMAT) out.blank(ox, oy, adv * lenScale);
     else {
-      // whitespace inside a several-character mapping (" ." for a period) has no place of its own: the
-      // glyphs' positions decide the spaces
+      // whitespace at the ends of a several-character mapping (" ." for a period) has no place of its own:
+      // the glyphs' positions decide the spaces
       if (unicode.length > 1 && unicode.trim() !== unicode) unicode = unicode.trim();
-      out.glyph(unicode, ox, oy, adv * lenScale, kind === MARK);
+      const parts = unicode.length > 2 ? unicode.split(INNER_SPACE) : undefined;
+      if (parts && parts.length > 1) {
+        // one glyph for text across a space (a shaped "ligature" of two words): the words part there, the
+        // advance shared out by characters (right-to-left text's first word on the right)
+        const len = adv * lenScale, per = len / (unicode.length - parts.length + 1);
+        const dx = vertical ? -m[2] : m[0] * hs, dy = vertical ? -m[3] : m[1] * hs;
+        const unit = Math.hypot(dx, dy) || 1;
+        const rtl = MAY_BE_RTL.test(unicode) && isRtlWord(unicode);
+        let at = 0;
+        parts.forEach((part, k) => {
+          const along = rtl ? len - at - per * part.length : at;
+          const px0 = ox + (dx / unit) * along, py0 = oy + (dy / unit) * along;
+          if (k > 0) out.space(px0, py0, 0);
+          out.glyph(part, px0, py0, per * part.length, false);
+          at += per * part.length;
+        });
+      } else out.glyph(unicode, ox, oy, adv * lenScale, kind === MARK);
     }
     x += vertical ? adv - spacing * t.fontDir : adv + (f.type3 ? spacing : spacing * t.fontDir);
   }
@@ -560,13 +622,18 @@ function direction(f: ResolvedFont, ux: number, uy: number, rtl: boolean): RawWo
 
 const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]|[\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 const STRONG_LTR_CHAR = /\p{L}/u;
+const COMBINING = /^\p{M}$/u;
 /** Cheap pre-check: any code unit of a right-to-left block (or a surrogate of the astral ones). */
 const MAY_BE_RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\uD802\uD803\uD83A\uD83B]/;
 
-/** A word reads right to left when it has right-to-left letters and no more left-to-right ones. */
+/**
+ * A word reads right to left when it has right-to-left letters and no more left-to-right ones. Combining
+ * marks (Arabic vowel signs, Hebrew points) sit on a letter and say nothing of the direction themselves.
+ */
 function isRtlWord(text: string): boolean {
   let rtl = 0, ltr = 0;
   for (const ch of text) {
+    if (COMBINING.test(ch)) continue;
     if (RTL_CHAR.test(ch)) rtl++;
     else if (STRONG_LTR_CHAR.test(ch)) ltr++;
   }
