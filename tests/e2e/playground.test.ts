@@ -152,30 +152,17 @@ describe('playground in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'playground-schema.png') });
   }, 120_000);
 
-  it('follows the job through the live events route when it answers (GET /job/{id}/events)', async () => {
-    const seen: string[] = [];
-    // The events route is another module's: here the browser gets a stream as its contract words it,
-    // sent once the real job has finished, so the page's live path is exercised whatever the server has.
-    await page.route('**/job/*/events?*', async (route) => {
-      const url = new URL(route.request().url());
-      seen.push(url.searchParams.get('api_key') ?? '');
-      const jobId = url.pathname.split('/')[2];
-      let job: any;
-      do { job = await (await t.api(`/job/${jobId}`)).json(); } while (!['completed', 'failed'].includes(job.status) && await new Promise((r) => setTimeout(r, 50, true)));
-      const event = (id: number, type: string, data: object) => `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify({ job_id: jobId, ...data })}\n\n`;
-      await route.fulfill({
-        status: 200,
-        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
-        body: event(1, 'status', { status: 'processing', pages_done: 0, pages_total: 1 }) + event(2, 'progress', { pages_done: 1, pages_total: 1 })
-          + event(3, 'status', { status: job.status, pages_done: 1, pages_total: 1 }) + event(4, 'end', { status: job.status }),
-      });
-    });
+  it('follows the job through the live events route (GET /job/{id}/events, key as ?api_key=)', async () => {
+    const eventsRequest = page.waitForRequest((r) => /^\/job\/[^/]+\/events$/.test(new URL(r.url()).pathname), { timeout: 90_000 });
     await page.setInputFiles('#file-input', { name: 'form.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makeFormPdf()) });
     await page.click('#extract-button');
+    const request = await eventsRequest;
+    expect(new URL(request.url()).searchParams.get('api_key')).toBe(t.key);
+    const response = await request.response();
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toMatch(/^text\/event-stream/);
     await page.waitForSelector('.progress[data-status="completed"] >> text=live events', { timeout: 90_000 });
-    expect(seen).toEqual([t.key]);
     await page.waitForSelector('#pages .box[data-category="text"]');
-    await page.unroute('**/job/*/events?*');
   }, 120_000);
 
   it('draws /form/detect\'s form cells on the PDF', async () => {
