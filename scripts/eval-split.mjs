@@ -76,7 +76,9 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
       for (const s of expected.segments) {
         const page = doc.pages.find((p) => p.number === s.start_page);
         const out = await lm.classify({ document: { ...doc, title: undefined, pages: page ? [page] : [] }, pipelines, maxPages: 1 });
-        firstPages.push({ page: s.start_page, expected: s.type, predicted: out.pipelineId, correct: out.pipelineId === s.type });
+        // the stated confidence of the answer: the chosen pipeline's score (the top score when none was chosen)
+        const confidence = out.scores.find((x) => x.pipelineId === out.pipelineId)?.score ?? out.scores[0]?.score ?? 0;
+        firstPages.push({ page: s.start_page, expected: s.type, predicted: out.pipelineId, confidence, correct: out.pipelineId === s.type });
       }
       const r = {
         packet: base, part, pages: pages.length, pageAccuracy: correctPages / pages.length,
@@ -85,7 +87,7 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
       };
       packets.push(r);
       if (part === 'dev') log(`${base}: pages ${correctPages}/${pages.length} = ${r.pageAccuracy.toFixed(3)}; documents ${r.documentsExact ? 'exact' : `expected [${expectedDocs.join(' ')}] got [${predictedDocs.join(' ')}]`}; `
-        + `first-page classify ${firstPages.filter((f) => f.correct).length}/${firstPages.length}${firstPages.some((f) => !f.correct) ? ` (missed: ${firstPages.filter((f) => !f.correct).map((f) => `p${f.page} ${f.expected}→${f.predicted}`).join(', ')})` : ''}; ${r.ms} ms`);
+        + `first-page classify ${firstPages.filter((f) => f.correct).length}/${firstPages.length} (confidence ${firstPages.map((f) => f.confidence.toFixed(2)).join(' ')})${firstPages.some((f) => !f.correct) ? ` (missed: ${firstPages.filter((f) => !f.correct).map((f) => `p${f.page} ${f.expected}→${f.predicted}`).join(', ')})` : ''}; ${r.ms} ms`);
     }
   } finally {
     if (pool) await (await pool).close();
@@ -93,12 +95,32 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
   return { model: lm.id, packets, ...accuracies(packets), byPart: Object.fromEntries(parts.map((p) => [p, accuracies(packets.filter((k) => k.part === p))])) };
 }
 
+/** Bins of stated confidence (fifths of [0, 1]). */
+const CONFIDENCE_BINS = [0, 0.2, 0.4, 0.6, 0.8, 1];
+
+/**
+ * Reliability of the classify confidence: per bin of stated confidence, how many answers, their mean
+ * confidence and how many were right; the expected calibration error is the answer-weighted mean gap
+ * between confidence and accuracy over the bins.
+ */
+export function reliability(answers) {
+  const bins = CONFIDENCE_BINS.slice(0, -1).map((lo, i) => {
+    const hi = CONFIDENCE_BINS[i + 1];
+    const inBin = answers.filter((a) => a.confidence >= lo && (a.confidence < hi || (hi === 1 && a.confidence <= 1)));
+    const n = inBin.length;
+    return { lo, hi, n, confidence: n ? inBin.reduce((s, a) => s + a.confidence, 0) / n : null, accuracy: n ? inBin.filter((a) => a.correct).length / n : null };
+  });
+  const total = answers.length;
+  const ece = total ? bins.reduce((s, b) => s + (b.n ? (b.n / total) * Math.abs(b.accuracy - b.confidence) : 0), 0) : null;
+  return { bins, ece };
+}
+
 /** Page accuracy (over pages) and first-page classify accuracy (over parts) of some packets. */
 function accuracies(packets) {
   const pages = packets.reduce((s, p) => s + p.pages, 0);
   const segments = packets.reduce((s, p) => s + p.firstPages.length, 0);
   return {
-    pages, segments,
+    pages, segments, calibration: reliability(packets.flatMap((p) => p.firstPages)),
     pageAccuracy: pages ? packets.reduce((s, p) => s + p.pageAccuracy * p.pages, 0) / pages : null,
     classifyAccuracy: segments ? packets.reduce((s, p) => s + p.firstPages.filter((f) => f.correct).length, 0) / segments : null,
   };
@@ -115,12 +137,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const r = await evaluateSplit(dir, { log: (l) => console.log(l), namesOnly, parts });
   for (const [part, a] of Object.entries(r.byPart)) {
     console.log(`${part} part (${r.model}): split page accuracy ${a.pageAccuracy?.toFixed(3) ?? 'n/a'} over ${a.pages} pages; first-page classify accuracy ${a.classifyAccuracy?.toFixed(3) ?? 'n/a'} over ${a.segments} documents`);
+    console.log(`  classify reliability (${part}): stated confidence vs observed accuracy; expected calibration error ${a.calibration.ece?.toFixed(3) ?? 'n/a'}`);
+    for (const b of a.calibration.bins) console.log(`    [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}${b.hi === 1 ? ']' : ')'}  n=${String(b.n).padStart(3)}  confidence ${b.confidence?.toFixed(3) ?? '  -  '}  accuracy ${b.accuracy?.toFixed(3) ?? '  -  '}`);
   }
   const figure = (pick) => Object.fromEntries(Object.entries(r.byPart).map(([p, a]) => [p, pick(a)]));
   writeSummary(summaryOut, {
     eval: 'split', parts, seconds: process.uptime(), rows: [
       { kind: 'split packets', measure: 'page accuracy', unit: 'pages', ...figure((a) => ({ value: a.pageAccuracy, n: a.pages })) },
       { kind: 'classify packets', measure: 'first-page accuracy', unit: 'documents', ...figure((a) => ({ value: a.classifyAccuracy, n: a.segments })) },
+      { kind: 'classify packets', measure: 'expected calibration error', unit: 'documents', ...figure((a) => ({ value: a.calibration.ece, n: a.segments })) },
     ],
   });
 }
