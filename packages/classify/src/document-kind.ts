@@ -85,7 +85,7 @@ export function kindEvidence(page: Page): KindEvidence {
   const fields = Number(page.extra?.form_fields ?? 0), boxes = Number(page.extra?.form_boxes ?? 0);
   const marks = page.selectionMarks?.length ?? 0;
   const form = anyOf([
-    fields >= 3 ? 0.9 : fields > 0 ? 0.7 : 0,
+    fields > 0 ? 0.9 : 0,
     boxes >= 3 ? 0.5 : 0,
     marks >= 3 ? 0.4 : 0,
     blanks >= 3 ? 0.4 : 0,
