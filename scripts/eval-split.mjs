@@ -4,6 +4,7 @@
 // against the same types. Uses the LanguageModel port: built-in engines, or an OpenAI-compatible
 // endpoint when QUIRE_LLM_BASE_URL is set.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only.
+// Classify confidence is reported as a reliability table (scripts/lib/reliability.mjs) per part.
 // Usage: node scripts/build.mjs && node scripts/eval-split.mjs [dir=../shared/corpus/packets] [--names-only]
 //        [--part dev|validation|all] [--summary FILE]
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { splitBuiltin, splitsByTopic } from '../packages/split/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { takeOption, writeSummary } from './lib/eval-summary.mjs';
+import { reliability, reliabilityLines } from './lib/reliability.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -95,26 +97,6 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
   return { model: lm.id, packets, ...accuracies(packets), byPart: Object.fromEntries(parts.map((p) => [p, accuracies(packets.filter((k) => k.part === p))])) };
 }
 
-/** Bins of stated confidence (fifths of [0, 1]). */
-const CONFIDENCE_BINS = [0, 0.2, 0.4, 0.6, 0.8, 1];
-
-/**
- * Reliability of the classify confidence: per bin of stated confidence, how many answers, their mean
- * confidence and how many were right; the expected calibration error is the answer-weighted mean gap
- * between confidence and accuracy over the bins.
- */
-export function reliability(answers) {
-  const bins = CONFIDENCE_BINS.slice(0, -1).map((lo, i) => {
-    const hi = CONFIDENCE_BINS[i + 1];
-    const inBin = answers.filter((a) => a.confidence >= lo && (a.confidence < hi || (hi === 1 && a.confidence <= 1)));
-    const n = inBin.length;
-    return { lo, hi, n, confidence: n ? inBin.reduce((s, a) => s + a.confidence, 0) / n : null, accuracy: n ? inBin.filter((a) => a.correct).length / n : null };
-  });
-  const total = answers.length;
-  const ece = total ? bins.reduce((s, b) => s + (b.n ? (b.n / total) * Math.abs(b.accuracy - b.confidence) : 0), 0) : null;
-  return { bins, ece };
-}
-
 /** Page accuracy (over pages) and first-page classify accuracy (over parts) of some packets. */
 function accuracies(packets) {
   const pages = packets.reduce((s, p) => s + p.pages, 0);
@@ -137,8 +119,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const r = await evaluateSplit(dir, { log: (l) => console.log(l), namesOnly, parts });
   for (const [part, a] of Object.entries(r.byPart)) {
     console.log(`${part} part (${r.model}): split page accuracy ${a.pageAccuracy?.toFixed(3) ?? 'n/a'} over ${a.pages} pages; first-page classify accuracy ${a.classifyAccuracy?.toFixed(3) ?? 'n/a'} over ${a.segments} documents`);
-    console.log(`  classify reliability (${part}): stated confidence vs observed accuracy; expected calibration error ${a.calibration.ece?.toFixed(3) ?? 'n/a'}`);
-    for (const b of a.calibration.bins) console.log(`    [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}${b.hi === 1 ? ']' : ')'}  n=${String(b.n).padStart(3)}  confidence ${b.confidence?.toFixed(3) ?? '  -  '}  accuracy ${b.accuracy?.toFixed(3) ?? '  -  '}`);
+    console.log(`  classify reliability (${part}): stated confidence of the first-page answer vs observed accuracy`);
+    for (const line of reliabilityLines(a.calibration)) console.log(`    ${line}`);
   }
   const figure = (pick) => Object.fromEntries(Object.entries(r.byPart).map(([p, a]) => [p, pick(a)]));
   writeSummary(summaryOut, {
