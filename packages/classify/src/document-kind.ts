@@ -3,15 +3,17 @@ import type { Page } from '@quire/core';
 /**
  * Document-type cues that do not depend on the language of the page: the word for "invoice" in the
  * languages business paper is written in, VAT/tax registration numbers, amounts printed with a
- * currency, form widgets and drawn entry boxes, tables of figures, running prose. Topic and pipeline
- * descriptions are matched with word statistics; these cues let a German invoice match "invoice"
- * without sharing an English word with it, and a fillable page that prints almost nothing match "form".
+ * currency, form widgets and drawn entry boxes. Topic and pipeline descriptions are matched with word
+ * statistics; these cues let a Dutch invoice match "invoice" without sharing an English word with it,
+ * and a fillable page that prints almost nothing match "form".
  *
  * A topic or pipeline says which kind it is through its own name and description (same lexicon);
- * a page gives evidence in [0, 1] for each kind.
+ * a page gives evidence in [0, 1] for each kind. Tables and prose are not kinds here: the page's
+ * layout already speaks for them in the word statistics (layoutTerms), and counting them twice made
+ * a report with prose and a text with a table of figures swap labels.
  */
-export type DocumentKind = 'billing' | 'form' | 'table' | 'prose';
-export const DOCUMENT_KINDS: readonly DocumentKind[] = ['billing', 'form', 'table', 'prose'];
+export type DocumentKind = 'billing' | 'form';
+export const DOCUMENT_KINDS: readonly DocumentKind[] = ['billing', 'form'];
 
 /** Letters before a match: a word must start there (compounds such as Rechnungsnummer still match). */
 const START = '(?<!\\p{L})';
@@ -33,8 +35,6 @@ const TOTAL_WORD = new RegExp(`${START}(?:total|subtotal|summe|gesamt|zwischensu
 const KIND_WORDS: [DocumentKind, RegExp][] = [
   ['billing', new RegExp(`${INVOICE_WORD.source}|${START}(?:bill|bills|billing|receipt|receipts|purchase|quittung|reçu|ricevuta|recibo|paragon|kvitto)(?!\\p{L})`, 'iu')],
   ['form', new RegExp(`${START}(?:form|forms|formular|formulaire|formulier|modulo|formulario|formularz|blankett|application|questionnaire|fill|fillable)(?!\\p{L})|申請書|申请表|様式|表格`, 'iu')],
-  ['table', new RegExp(`${START}(?:table|tables|tabular|statistic|statistics|statistical|spreadsheet|tabelle|tableau|tabel|tabella|tabla|tabela)(?!\\p{L})|統計|统计`, 'iu')],
-  ['prose', new RegExp(`${START}(?:prose|text|article|essay|letter|speech|narrative|story|brief|lettre|carta|lettera)(?!\\p{L})`, 'iu')],
 ];
 
 /** The kind a topic or pipeline names (the first that its words name), or undefined. */
@@ -43,8 +43,6 @@ export function kindOf(name: string, description = '', keywords: readonly string
   return KIND_WORDS.find(([, re]) => re.test(text))?.[0];
 }
 
-const RUNNING = new Set(['Header', 'Footer', 'Page Number']);
-const NUMERIC_CELL = /^[\s(+−-]*[$€£¥]?\s?\d[\d.,\s%]*\)?$/;
 const BLANK = /_{4,}|\.{8,}|[☐☑☒□]/g;
 
 /** Noisy-or: independent pieces of evidence each able to make the case alone. */
@@ -55,24 +53,9 @@ export type KindEvidence = Record<DocumentKind, number>;
 /** Evidence in [0, 1] that a page is of each kind. */
 export function kindEvidence(page: Page): KindEvidence {
   const lines: string[] = [];
-  let textChars = 0, tableChars = 0, proseChars = 0, cells = 0, numericCells = 0, blanks = 0;
   for (const el of page.elements) {
-    if (el.kind === 'table') {
-      for (const c of el.cells) {
-        lines.push(c.text);
-        tableChars += c.text.length;
-        blanks += (c.text.match(BLANK) ?? []).length;
-        if (c.text.trim()) { cells++; if (NUMERIC_CELL.test(c.text)) numericCells++; }
-      }
-    } else {
-      const t = el.kind === 'text' ? el.text : `${el.caption ?? ''} ${el.text}`;
-      lines.push(t);
-      if (el.kind !== 'text' || RUNNING.has(el.category)) continue;
-      textChars += t.length;
-      blanks += (t.match(BLANK) ?? []).length;
-      const letters = (t.match(/\p{L}/gu) ?? []).length;
-      if (t.length >= 60 && letters / t.length > 0.7 && /\s\p{Ll}+\s/u.test(t)) proseChars += t.length;
-    }
+    if (el.kind === 'table') for (const c of el.cells) lines.push(c.text);
+    else lines.push(el.kind === 'text' ? el.text : `${el.caption ?? ''} ${el.text}`);
   }
   const text = lines.join('\n');
   const amounts = (text.match(CURRENCY_AMOUNT) ?? []).length;
@@ -84,22 +67,19 @@ export function kindEvidence(page: Page): KindEvidence {
   ]);
   const fields = Number(page.extra?.form_fields ?? 0), boxes = Number(page.extra?.form_boxes ?? 0);
   const marks = page.selectionMarks?.length ?? 0;
+  const blanks = (text.match(BLANK) ?? []).length;
   const form = anyOf([
     fields > 0 ? 0.9 : 0,
     boxes >= 3 ? 0.5 : 0,
     marks >= 3 ? 0.4 : 0,
     blanks >= 3 ? 0.4 : 0,
   ]);
-  const all = textChars + tableChars;
-  const tableShare = all ? tableChars / all : 0;
-  const table = tableShare >= 0.4 && cells >= 6 && numericCells / cells >= 0.3 ? 0.6 : 0;
-  const prose = all && proseChars / all >= 0.6 && tableShare < 0.2 ? 0.6 : 0;
-  return { billing, form, table, prose };
+  return { billing, form };
 }
 
 /** Evidence over a document's first pages: each kind's strongest page. */
 export function documentKindEvidence(pages: readonly Page[]): KindEvidence {
-  const out: KindEvidence = { billing: 0, form: 0, table: 0, prose: 0 };
+  const out: KindEvidence = { billing: 0, form: 0 };
   for (const p of pages) {
     const e = kindEvidence(p);
     for (const k of DOCUMENT_KINDS) out[k] = Math.max(out[k], e[k]);
