@@ -9,7 +9,7 @@ import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, soft
  * matches nothing gets low scores everywhere and no pipeline.
  *
  * Language-independent kind cues (document-kind.ts: an invoice word in any language, a VAT number,
- * form widgets, tables of figures, prose) add to the pipelines of their kind. The stated confidence
+ * form widgets and drawn entry boxes) add to the pipelines of their kind. The stated confidence
  * is meant to read as a probability of being right: it is the top pipeline's share times the evidence
  * there is at all (words or cues), lowered when an invoice-like pipeline wins on a page with no billing
  * cue (a statistical report that shares "total" and "amount" with an invoice description).
@@ -27,9 +27,10 @@ const CUE_ROUTES = 0.5;
  * Confidence kept when a billing pipeline wins on a page without billing cues: invoices and receipts
  * print an invoice word, a tax number or several currency amounts with a total in whatever language, so
  * a page with none of them that matched "amounts, tax and total" by words alone (a statistical report)
- * is a doubtful invoice. Layout kinds (table, prose) get no such check: reports mix tables and prose.
+ * is a doubtful invoice.
  */
 const BILLING_UNSUPPORTED = 0.5;
+/** Billing evidence below this (no invoice word, no tax number, at most one currency amount) is no support. */
 const BILLING_SUPPORT = 0.3;
 
 export function documentText(doc: Document, maxPages = CLASSIFY_PAGES): string {
