@@ -4,6 +4,7 @@
 // against the same types. Uses the LanguageModel port: built-in engines, or an OpenAI-compatible
 // endpoint when QUIRE_LLM_BASE_URL is set.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only.
+// Classify confidence is reported as a reliability table (scripts/lib/reliability.mjs) per part.
 // Usage: node scripts/build.mjs && node scripts/eval-split.mjs [dir=../shared/corpus/packets] [--names-only]
 //        [--part dev|validation|all] [--summary FILE]
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { splitBuiltin, splitsByTopic } from '../packages/split/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { takeOption, writeSummary } from './lib/eval-summary.mjs';
+import { reliability, reliabilityLines } from './lib/reliability.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -76,7 +78,9 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
       for (const s of expected.segments) {
         const page = doc.pages.find((p) => p.number === s.start_page);
         const out = await lm.classify({ document: { ...doc, title: undefined, pages: page ? [page] : [] }, pipelines, maxPages: 1 });
-        firstPages.push({ page: s.start_page, expected: s.type, predicted: out.pipelineId, correct: out.pipelineId === s.type });
+        // the stated confidence of the answer: the chosen pipeline's score (the top score when none was chosen)
+        const confidence = out.scores.find((x) => x.pipelineId === out.pipelineId)?.score ?? out.scores[0]?.score ?? 0;
+        firstPages.push({ page: s.start_page, expected: s.type, predicted: out.pipelineId, confidence, correct: out.pipelineId === s.type });
       }
       const r = {
         packet: base, part, pages: pages.length, pageAccuracy: correctPages / pages.length,
@@ -85,7 +89,7 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
       };
       packets.push(r);
       if (part === 'dev') log(`${base}: pages ${correctPages}/${pages.length} = ${r.pageAccuracy.toFixed(3)}; documents ${r.documentsExact ? 'exact' : `expected [${expectedDocs.join(' ')}] got [${predictedDocs.join(' ')}]`}; `
-        + `first-page classify ${firstPages.filter((f) => f.correct).length}/${firstPages.length}${firstPages.some((f) => !f.correct) ? ` (missed: ${firstPages.filter((f) => !f.correct).map((f) => `p${f.page} ${f.expected}→${f.predicted}`).join(', ')})` : ''}; ${r.ms} ms`);
+        + `first-page classify ${firstPages.filter((f) => f.correct).length}/${firstPages.length} (confidence ${firstPages.map((f) => f.confidence.toFixed(2)).join(' ')})${firstPages.some((f) => !f.correct) ? ` (missed: ${firstPages.filter((f) => !f.correct).map((f) => `p${f.page} ${f.expected}→${f.predicted}`).join(', ')})` : ''}; ${r.ms} ms`);
     }
   } finally {
     if (pool) await (await pool).close();
@@ -98,7 +102,7 @@ function accuracies(packets) {
   const pages = packets.reduce((s, p) => s + p.pages, 0);
   const segments = packets.reduce((s, p) => s + p.firstPages.length, 0);
   return {
-    pages, segments,
+    pages, segments, calibration: reliability(packets.flatMap((p) => p.firstPages)),
     pageAccuracy: pages ? packets.reduce((s, p) => s + p.pageAccuracy * p.pages, 0) / pages : null,
     classifyAccuracy: segments ? packets.reduce((s, p) => s + p.firstPages.filter((f) => f.correct).length, 0) / segments : null,
   };
@@ -115,12 +119,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const r = await evaluateSplit(dir, { log: (l) => console.log(l), namesOnly, parts });
   for (const [part, a] of Object.entries(r.byPart)) {
     console.log(`${part} part (${r.model}): split page accuracy ${a.pageAccuracy?.toFixed(3) ?? 'n/a'} over ${a.pages} pages; first-page classify accuracy ${a.classifyAccuracy?.toFixed(3) ?? 'n/a'} over ${a.segments} documents`);
+    console.log(`  classify reliability (${part}): stated confidence of the first-page answer vs observed accuracy`);
+    for (const line of reliabilityLines(a.calibration)) console.log(`    ${line}`);
   }
   const figure = (pick) => Object.fromEntries(Object.entries(r.byPart).map(([p, a]) => [p, pick(a)]));
   writeSummary(summaryOut, {
     eval: 'split', parts, seconds: process.uptime(), rows: [
       { kind: 'split packets', measure: 'page accuracy', unit: 'pages', ...figure((a) => ({ value: a.pageAccuracy, n: a.pages })) },
       { kind: 'classify packets', measure: 'first-page accuracy', unit: 'documents', ...figure((a) => ({ value: a.classifyAccuracy, n: a.segments })) },
+      { kind: 'classify packets', measure: 'expected calibration error', unit: 'documents', ...figure((a) => ({ value: a.calibration.ece, n: a.segments })) },
     ],
   });
 }

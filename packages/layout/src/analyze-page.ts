@@ -8,6 +8,7 @@ import { readingOrder } from './reading-order.js';
 import { joinLoneRows } from './row-joins.js';
 import { collectRulings } from './rulings.js';
 import { detectMarks } from './selection.js';
+import { formEvidence } from './form-evidence.js';
 import { linkCaptions, summarize } from './summarize.js';
 import { detectRuledTables } from './tables-ruled.js';
 import { detectTextTables } from './tables-text.js';
@@ -44,6 +45,9 @@ export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): 
   page.words = words.map((w) => ({ text: w.text, box: w.box, confidence: w.confidence }));
   const { marks, words: flow } = detectMarks(raw, words);
   page.selectionMarks = marks;
+  // kept whatever detectSelections says: a fillable page may carry no other sign of being a form
+  const form = formEvidence(raw, words);
+  if (form.fields || form.boxes) page.extra = { ...(page.extra ?? {}), ...(form.fields ? { form_fields: form.fields } : {}), ...(form.boxes ? { form_boxes: form.boxes } : {}) };
 
   const rulings = collectRulings(raw);
   // charts drawn as vectors first: their grid lines are no ruled table and their series cluster no separate figure

@@ -20,6 +20,8 @@ export interface PageSignals {
   size?: [number, number];
   /** Distinct content words of the page; consecutive pages of one document share vocabulary. */
   terms?: Set<string>;
+  /** Whether the page is fillable (AcroForm widgets or drawn entry boxes, from the extraction). */
+  fillable?: boolean;
 }
 
 const PAGE_OF = /\bpage\s*(\d{1,4})\s*(?:of|\/|de|von|sur)\s*(\d{1,4})\b/i;
@@ -61,6 +63,7 @@ export function pageSignals(page: Page): PageSignals {
   return {
     pageOf, header: stripNumbers(top.join(' ')), footer: stripNumbers(bottom.join(' ')), hasTopTitle, topTitle, invoiceNo,
     size: page.width > 0 ? [page.width, page.height] : undefined, terms: new Set(retrievalTokens(words.join(' '))),
+    fillable: Number(page.extra?.form_fields ?? 0) > 0 || Number(page.extra?.form_boxes ?? 0) >= 3,
   };
 }
 
@@ -74,6 +77,9 @@ function setJaccard(A: Set<string>, B: Set<string>): number {
   for (const x of A) if (B.has(x)) inter++;
   return inter / (A.size + B.size - inter);
 }
+
+/** Log-odds a change in fillability adds; modest, since a form's instruction pages carry no widgets. */
+const FILLABLE_CHANGE = 1;
 
 const PRIOR_LOGIT = Math.log(0.15 / 0.85);
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -109,6 +115,8 @@ export function boundaryProbabilities(signals: PageSignals[]): number[] {
       if (sim < 0.06) logit += 1.25;
       else if (sim > 0.2) logit -= 1;
     }
+    // a fillable page after a printed one (or the reverse): documents rarely switch between the two inside
+    if (cur.fillable !== undefined && prev.fillable !== undefined && cur.fillable !== prev.fillable) logit += FILLABLE_CHANGE;
     if (cur.invoiceNo && prev.invoiceNo) logit += cur.invoiceNo === prev.invoiceNo ? -2 : 2.5;
     return sigmoid(logit);
   });
