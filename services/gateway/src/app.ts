@@ -2,7 +2,7 @@ import express from 'express';
 import type { GatewayDeps } from './deps.js';
 import { errorHandler, unmatchedRoute, wrongMethodOnPublicRoute } from './http/errors.js';
 import { RouteTable, type MountedRoute } from './http/route-table.js';
-import { jobIdGuard } from './http/path-ids.js';
+import { pathIdGuard } from './http/path-ids.js';
 import { requestContext } from './http/request-context.js';
 import { authenticate, eventStreamCredentials, rateLimit } from './http/auth.js';
 import { recordedExamples, routeDocs } from './route-docs.js';
@@ -72,7 +72,7 @@ export function createGatewayApp(deps: GatewayDeps): express.Express {
     chartsRoutes,
   ];
   const keyedModules = routes.map((mod) => mod(deps));
-  app.use(routeIndex([jobIdGuard(), ...keyedModules]));
+  app.use(routeIndex([pathIdGuard(), ...keyedModules]));
   const routeTable = new RouteTable([...publicModules, ...keyedModules]);
   app.locals.routeTable = routeTable;
   app.use(unmatchedRoute(routeTable));

@@ -1,19 +1,30 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { QuireError } from '@quire/core';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Job ids are UUIDs (the job service makes them with randomUUID). A path whose job id cannot be one is a
- * malformed parameter, 400 REQ_003, not a job that was not found; checked once for every route under
- * /job/{jobId}, /results/{jobId} and /cancel/{jobId}, routes added there later included.
+ * Every id Quire hands out in a path (jobs, and so extraction/schema/form ids; pipelines; saved schema
+ * configurations) is a UUID made with randomUUID. A path whose id cannot be one is a malformed parameter,
+ * 400 REQ_003, not a record that was not found; checked once per prefix, routes added there later included.
+ * `/schema/configs` is a collection of its own, not a schema id.
  */
-export function jobIdGuard(): Router {
+const ID_PATHS: { paths: string[]; field: string; what: string; skip?: string[] }[] = [
+  { paths: ['/job/:id', '/results/:id', '/cancel/:id'], field: 'job_id', what: 'job id' },
+  { paths: ['/pipelines/:id'], field: 'pipeline_id', what: 'pipeline id' },
+  { paths: ['/schema/configs/:id'], field: 'schema_config_id', what: 'schema configuration id' },
+  { paths: ['/schema/:id'], field: 'schema_id', what: 'schema id', skip: ['configs'] },
+];
+
+export function pathIdGuard(): Router {
   const r = Router();
-  r.use(['/job/:jobId', '/results/:jobId', '/cancel/:jobId'], (req, _res, next) => {
-    const jobId = String(req.params.jobId);
-    if (UUID.test(jobId)) { next(); return; }
-    next(new QuireError('REQ_003', 'Invalid job id: expected a UUID as returned when the job was submitted', { field: 'job_id', value: jobId.slice(0, 100) }));
-  });
+  for (const { paths, field, what, skip } of ID_PATHS) {
+    const check: RequestHandler = (req, _res, next) => {
+      const id = String(req.params.id);
+      if (UUID.test(id) || skip?.includes(id)) { next(); return; }
+      next(new QuireError('REQ_003', `Invalid ${what}: expected a UUID as Quire returned it`, { field, value: id.slice(0, 100) }));
+    };
+    r.use(paths, check);
+  }
   return r;
 }

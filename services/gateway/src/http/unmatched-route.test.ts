@@ -46,7 +46,7 @@ describe('requests no route answers', () => {
     const res = await call('/extract', 'GET');
     expect(res.headers.get('allow')).toBe('POST');
     expect(await errorOf(res)).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED', details: { allowed: ['POST'] } });
-    const pipelines = await call('/pipelines/p-1', 'POST');
+    const pipelines = await call('/pipelines/0f6b3a52-3c1e-4a8e-9a57-2b8f3f1d9c11', 'POST');
     expect(pipelines.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH, PUT');
     expect(pipelines.status).toBe(405);
     const job = await call('/job/5b0e1c9e-8a39-4bb8-9d0f-3c1c7a0c6a11', 'PUT');
@@ -60,6 +60,13 @@ describe('requests no route answers', () => {
   it('a malformed job id is 400 REQ_003 on every route under /job, /results and /cancel', async () => {
     for (const [method, path] of [['GET', '/job/not-a-uuid'], ['DELETE', '/job/123'], ['POST', '/cancel/abc'], ['GET', '/results/x'], ['GET', '/results/x/pdf'], ['GET', '/results/x/images/a.png']]) {
       expect(await errorOf(await call(path, method))).toMatchObject({ status: 400, code: 'REQ_003', details: { field: 'job_id' } });
+    }
+  });
+
+  it('a malformed pipeline, schema or schema configuration id is 400 REQ_003 naming its field', async () => {
+    for (const [method, path, field] of [['GET', '/pipelines/p-1', 'pipeline_id'], ['PATCH', '/pipelines/1', 'pipeline_id'], ['GET', '/schema/abc', 'schema_id'],
+      ['GET', '/schema/abc/versions', 'schema_id'], ['GET', '/schema/configs/nope', 'schema_config_id'], ['GET', '/schema/configs/nope/versions', 'schema_config_id']]) {
+      expect(await errorOf(await call(path, method))).toMatchObject({ status: 400, code: 'REQ_003', details: { field } });
     }
   });
 
