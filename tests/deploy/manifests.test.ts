@@ -81,7 +81,7 @@ describe('deployment files against the code', () => {
       check(`${where}: ${script}`, { built: exists(script), source: exists(source) }, { built: true, source: true });
     }
     expect(WORKDIR).toBe('/app'); // the entry paths above are relative to it
-    expect(read('apps/cli/src/main.ts')).toContain(`case '${CMD.at(-1)}':`);
+    expect(read('apps/cli/src/server-commands.ts')).toContain(`case '${CMD.at(-1)}':`);  // main.ts dispatches; the server's commands live here
     const image = { image: 'quire:local', build: { context: '.', dockerfile: 'infra/Dockerfile' } };
     for (const [name, s] of quireServices) check(`compose ${name}`, { image: s.image, build: s.build }, image);
     expect(new Set(deployments.map((d) => container(d).image)).size).toBe(1);
