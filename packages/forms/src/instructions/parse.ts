@@ -1,0 +1,112 @@
+/**
+ * Reads fill instructions the way people write them — "Name: Jane" lines, one long sentence, or a
+ * paragraph about the person ("My name is …, I live at …, I am single") — into clauses: one value
+ * (or one box to tick) each, with the words that name the field when the writer gave them.
+ */
+
+export type Clause =
+  /** A value for a field; `label` is absent when the writer only gave the value ("call me on 555-0100"). */
+  | { kind: 'value'; label?: string; value: string; text: string }
+  /** Tick (or untick) an option, optionally within a named question ("check 'No' for question 3"). */
+  | { kind: 'choose'; option: string; target?: string; on: boolean; text: string }
+  /** A fact about the person ("I am single"): an option to tick, or a value whose field is found from it. */
+  | { kind: 'fact'; value: string; negated: boolean; text: string }
+  | { kind: 'sign'; value: string; text: string }
+  /** No separator ("first name John"): the leading words that name a field are the label, found against the form. */
+  | { kind: 'loose'; text: string };
+
+/** Words before a period that do not end a sentence (initials, titles, street and month abbreviations). */
+const ABBREV = /\b(mr|mrs|ms|dr|st|ave|rd|blvd|apt|no|jr|sr|inc|ltd|co|corp|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|[a-z])$/i;
+const VERB = /^(?:please\s+)?(check|tick|select|uncheck|untick|deselect|unselect|mark|choose|pick|cross|set|sign|fill|enter|put|write)\b/i;
+/** First-person and third-person statements that open a new clause inside a sentence. */
+const PERSON = /^(?:(?:my|his|her|their|our|the)\s+[\p{L}\d][\p{L}\d '’/#-]{0,40}?\s+(?:is|are|was|:)|(?:i|he|she|they|we)\s+(?:am|is|are|was|were|live|lives|work|works|was born|were born)\b|i'm\b|i’m\b|(?:she|he|they)'s\b)/iu;
+const LABELLED = /^[\p{L}\d][\p{L}\d '’/#().-]{0,60}?\s*[:=]\s*\S/u;
+
+/**
+ * Splits the instructions into clauses. `namesField` tells whether a phrase opens with words naming a
+ * field of this form: it lets "last name Smith, first name John" split at its commas while
+ * "1 Main St, Springfield, IL 62704" stays one value.
+ */
+export function splitClauses(instructions: string, namesField: (phrase: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const line of instructions.split(/[\n;]+|\s+•\s+/)) {
+    const item = line.replace(/^\s*(?:[-*•]|\d+[.)](?=\s))\s*/, '');
+    for (const sentence of sentences(item)) {
+      // a "label: value" line keeps its commas (an address, "Smith, John") unless another label follows
+      const opener = (c: string) => {
+        const t = c.trim().replace(/^(?:and|also|plus|then)\s+/i, '');
+        return VERB.test(t) || PERSON.test(t) || LABELLED.test(t) || namesField(t);
+      };
+      // "… and lives at …", "… and check …": an "and" before a new statement always splits
+      for (const part of sentence.split(/\s+and\s+(?=(?:my|his|her|their|i|i'm|he|she|they|check|tick|sign|lives?|works?|was born|born)\b)/i)) {
+        const labelled = LABELLED.test(part.trim());
+        let acc = '';
+        for (const chunk of part.split(',')) {
+          const c = chunk.trim();
+          const starts = labelled ? LABELLED.test(c) || VERB.test(c) || PERSON.test(c) : opener(chunk);
+          if (acc && starts) { out.push(acc); acc = chunk; } else acc = acc ? `${acc},${chunk}` : chunk;
+        }
+        out.push(acc);
+      }
+    }
+  }
+  return out.map((s) => s.trim().replace(/^(?:and|also|plus|then)\s+/i, '').replace(/[.!,]+$/, '').trim()).filter(Boolean);
+}
+
+function sentences(part: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  for (const m of part.matchAll(/[.!?](?=\s+\S)/g)) {
+    const before = part.slice(start, m.index);
+    if (m[0] === '.' && ABBREV.test(before.trim())) continue;
+    if (m[0] === '?' && part.slice(m.index! + 1).trim().split(/\s+/).length <= 3) continue; // "Smoker? No"
+    pieces.push(before); start = m.index! + 1;
+  }
+  pieces.push(part.slice(start));
+  return pieces;
+}
+
+const unquote = (s: string) => s.trim().replace(/^["'“‘«]+|["'”’»]+$/g, '').trim();
+const SUBJECT = /^(i|i'm|i’m|he|she|they|we|you|the applicant|applicant|the client|client|the employee|employee|the patient|patient)$/i;
+const POSSESSIVE = /^(my|his|her|their|our|your|its|the)\s+/i;
+
+/** What people say instead of naming the field. */
+const PHRASED: [RegExp, string][] = [
+  [/^(?:(?:i|he|she|they|we)\s+)?(?:live|lives|reside|resides)\s+(?:at|in|on)\s+(.+)$/i, 'address'],
+  [/^(?:(?:i|he|she|they|we)\s+(?:was|were)\s+)?born\s+(?:on\s+)?(.+)$/i, 'date of birth'],
+  [/^(?:i|he|she|they|we)\s+(?:work|works)\s+(?:as\s+an?\s+|as\s+)(.+)$/i, 'occupation'],
+  [/^(?:i|he|she|they|we)\s+(?:work|works)\s+(?:at|for)\s+(.+)$/i, 'employer'],
+  [/^(?:i'm|i’m|i am|my name is|name is|he is|she is)\s+called\s+(.+)$/i, 'name'],
+  [/^(?:call|reach|phone)\s+(?:me|him|her|them)\s+(?:on|at)\s+(.+)$/i, 'phone'],
+  [/^(?:email|e-mail|write to)\s+(?:me|him|her|them)\s+at\s+(.+)$/i, 'email'],
+];
+
+export function parseClause(text: string): Clause {
+  const t = text.trim().replace(/^please\s+/i, '');
+  let m = /^sign(?:ed|\s+it|\s+the\s+form)?\s+(?:as|with|by|using)\s+(.+)$/i.exec(t) ?? /^signature\s*(?:[:=]|\bis\b)\s*(.+)$/i.exec(t);
+  if (m) return { kind: 'sign', value: unquote(m[1]), text: t };
+  m = /^(check|tick|select|mark|choose|pick|cross|uncheck|untick|deselect|unselect|clear)\s+(?:the\s+)?(?:(?:box|option|checkbox)\s+(?:for|labell?ed|marked)\s+)?(.+?)(?:\s+(?:box|option|checkbox))?(?:\s+(?:for|in|on|under|at|of)\s+(.+))?$/i.exec(t);
+  if (m) {
+    const on = !/^(uncheck|untick|deselect|unselect|clear)$/i.test(m[1]);
+    return { kind: 'choose', option: unquote(m[2]), target: m[3] ? unquote(m[3]) : undefined, on, text: t };
+  }
+  m = /^(?:set|fill(?:\s+in)?|enter|put|write)\s+(?:the\s+)?(.+?)\s+(?:to|=|as|with)\s+(.+)$/i.exec(t);
+  if (m) return { kind: 'value', label: m[1].trim(), value: unquote(m[2]), text: t };
+  m = /^(?:enter|put|write)\s+(.+?)\s+(?:in|into|for|on)\s+(?:the\s+)?(.+)$/i.exec(t);
+  if (m) return { kind: 'value', label: m[2].replace(/\s+(field|box|line)$/i, '').trim(), value: unquote(m[1]), text: t };
+  for (const [re, label] of PHRASED) {
+    m = re.exec(t);
+    if (m) return { kind: 'value', label, value: unquote(m[1]), text: t };
+  }
+  m = /^([^:=]{1,80}?)\s*[:=]\s*(.+)$/.exec(t);
+  if (m && !/^\d+$/.test(m[1].trim())) return { kind: 'value', label: m[1].trim().replace(POSSESSIVE, ''), value: unquote(m[2]), text: t };
+  m = /^(.{1,80}?)\s+(?:is|are|was)\s+(not\s+)?(.+)$/i.exec(t);
+  if (m) {
+    const subject = m[1].trim();
+    if (SUBJECT.test(subject)) return { kind: 'fact', value: unquote(m[3]).replace(/^(?:a|an)\s+/i, ''), negated: !!m[2], text: t };
+    return { kind: 'value', label: subject.replace(POSSESSIVE, ''), value: (m[2] ? 'not ' : '') + unquote(m[3]), text: t };
+  }
+  m = /^(?:i|he|she|they|we)\s+(?:am|is|are)\s+(not\s+)?(.+)$/i.exec(t) ?? /^(?:i'm|i’m|she's|he's|they're)\s+(not\s+)?(.+)$/i.exec(t);
+  if (m) return { kind: 'fact', value: unquote(m[2]).replace(/^(?:a|an)\s+/i, ''), negated: !!m[1], text: t };
+  return { kind: 'loose', text: t };
+}
