@@ -69,7 +69,7 @@ export function labelledInstructions(cells, normalizeLabel, style) {
         : { lines: `${label}: yes`, sentence: `check the box for ${label}`, paragraph: `Check the box for ${label}.` });
       expected.set(i, pick || opts[0]);
     } else {
-      const v = valueFor(c, i, label);
+      const v = valueFor(c, i, c.labels.printed);
       items.push({ lines: `${label}: ${v}`, sentence: `${label.toLowerCase()} ${v}`, paragraph: `My ${label.toLowerCase()} is ${v}.` });
       expected.set(i, v);
     }

@@ -17,6 +17,8 @@ interface Want {
   kind: 'value' | 'choose' | 'sign';
   option?: string;
   target?: string;
+  /** The option with the words read as its target ("Head of household"), tried too. */
+  whole?: string;
   on?: boolean;
   /** The clause was a fact about the person ("I am single"). */
   fact?: boolean;
@@ -42,13 +44,18 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
     const meaning = sources.map((s) => fieldMeaning(s.text)).find(Boolean);
     return { cell, sources, ...(meaning ? { meaning } : {}) };
   });
-  const namesField = (phrase: string) => {
+  /** How well the phrase's leading words (at least `fromWord` of them, a value left after) name a field; 0 when they do not. */
+  const namesField = (phrase: string, fromWord = 1) => {
     const words = phrase.split(/\s+/);
-    for (let k = Math.min(words.length - 1, 5); k >= 1; k--) {
+    let best = 0;
+    for (let k = Math.min(words.length - 1, 16); k >= fromWord; k--) {
       const label = words.slice(0, k).join(' ');
-      if (fields.some((f) => labelMatch(label, f) >= 0.9)) return true;
+      for (const f of fields) {
+        const s = labelMatch(label, f);
+        if (s >= (k > 1 ? 0.85 : 0.9) && s > best) best = s;
+      }
     }
-    return false;
+    return best;
   };
   const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields));
   const expanded = wants.flatMap((w) => expandParts(w, fields));
@@ -87,7 +94,7 @@ function labelMatch(phrase: string, f: Field): number {
 export function labelScore(phrase: string, label: string): number {
   const num = /^(?:line|box|item|question|q|field|no\.?|number|part)\s*#?\s*(\d+[a-z]?)$/i.exec(phrase.trim());
   if (num) return new RegExp(`^\\s*(?:line|box|item|question|q)?\\s*${num[1]}\\b(?![./-]\\d)`, 'i').test(label) ? 0.96 : 0;
-  const head = label.replace(/\([^)]*\)?/g, ' ').replace(/^\s*\d+[a-z]?\b[.):]?\s+/i, '').replace(/[.:]+\s*$/, '').trim();
+  const head = label.replace(/\([^)]*\)?/g, ' ').replace(/\.\s+[A-Z].*$|\s+see\s+(?:the\s+)?instructions\b.*$/i, '').replace(/^\s*\d+[a-z]?\b[.):]?\s+/i, '').replace(/[.:]+\s*$/, '').trim();
   let best = 0;
   for (const text of head && head !== label ? [label, head] : [label]) {
     const sim = labelSimilarity(phrase, text);
@@ -98,12 +105,22 @@ export function labelScore(phrase: string, label: string): number {
   return best;
 }
 
+const POSSESSIVE_START = /^(?:my|his|her|their|our|your|the)\s+/i;
+
 function toWants(cl: Clause, fields: Field[]): Want[] {
   switch (cl.kind) {
     case 'sign': return [{ fragment: cl.text, kind: 'sign', value: cl.value }];
-    case 'choose': return [{ fragment: cl.text, kind: 'choose', value: cl.option, option: cl.option, target: cl.target, on: cl.on }];
+    case 'choose': return [{ fragment: cl.text, kind: 'choose', value: cl.option, option: cl.option, target: cl.target, on: cl.on, ...(cl.whole ? { whole: cl.whole } : {}) }];
     case 'fact': return [{ fragment: cl.text, kind: 'choose', value: cl.value, option: cl.value, on: !cl.negated, fact: true }];
-    case 'value': return [{ fragment: cl.text, kind: 'value', label: cl.label, value: cl.value }];
+    case 'value': {
+      // "Text is alpha only: X" read as "<label> is <value>" may have cut a label holding "is": the longer label wins
+      const said = cl.label ? Math.max(0, ...fields.map((f) => labelMatch(cl.label!, f))) : 0;
+      if (said < 0.95 && !/[:=]/.test(cl.text)) {
+        const l = loose(cl.text.replace(POSSESSIVE_START, ''), fields);
+        if (l.label && Math.max(0, ...fields.map((f) => labelMatch(l.label!, f))) > said + 0.05) return [{ ...l, fragment: cl.text }];
+      }
+      return [{ fragment: cl.text, kind: 'value', label: cl.label, value: cl.value }];
+    }
     case 'loose': return [loose(cl.text, fields)];
   }
 }
@@ -112,7 +129,7 @@ function toWants(cl: Clause, fields: Field[]): Want[] {
 function loose(text: string, fields: Field[]): Want {
   const words = text.split(/\s+/);
   let top: { label: string; value: string; score: number } | undefined;
-  for (let k = Math.min(words.length - 1, 8); k >= 1; k--) {
+  for (let k = Math.min(words.length - 1, 16); k >= 1; k--) {
     const label = words.slice(0, k).join(' ');
     const score = Math.max(0, ...fields.map((f) => labelMatch(label, f)));
     if (score >= MIN_SCORE && (!top || score > top.score + 1e-9)) top = { label, value: words.slice(k).join(' '), score };
@@ -158,7 +175,11 @@ function candidate(w: Want, f: Field): Candidate | undefined {
     const s = labelMatch('signature', f);
     return c.type === 'text' && s >= MIN_SCORE ? { score: s, value: w.value } : undefined;
   }
-  if (w.kind === 'choose') return chooseIn(w, f);
+  if (w.kind === 'choose') {
+    const asSaid = chooseIn(w, f);
+    const whole = w.whole ? chooseIn({ ...w, option: w.whole, target: undefined, whole: undefined }, f) : undefined;
+    return whole && (!asSaid || whole.score > asSaid.score) ? whole : asSaid;
+  }
   if (c.type === 'signature') return undefined;
   const shape = valueShape(w.value);
   let score: number;
@@ -172,7 +193,7 @@ function candidate(w: Want, f: Field): Candidate | undefined {
     // a value alone: only its shape can name the field ("555-0100" for the phone)
     score = shape && f.meaning && shapeFits(shape, f.meaning) && shape === f.meaning ? 0.8 : 0;
   }
-  if (!shapeFits(shape, f.meaning) && !(shape === undefined && f.meaning && idDigits(w.value, f.meaning))) score *= 0.5;
+  if (!fits(w.value, shape, f.meaning)) score *= 0.5;
   if (score < MIN_SCORE) {
     // "Marital status: single" may name an option rather than a field
     return undefined;
@@ -186,8 +207,13 @@ function candidate(w: Want, f: Field): Candidate | undefined {
   return { score, ...formatValue(c, w.value) };
 }
 
-/** A bare number is an id only where its digit count fits (9 for an SSN or EIN). */
-const idDigits = (v: string, m: Meaning) => (m === 'ssn' || m === 'ein' || m === 'tin') && /^\d{9}$/.test(v.replace(/[\s-]/g, ''));
+/** Does the value fit the field's meaning: by its shape when it has one, else no letters in an id and an @ in an email. */
+function fits(value: string, shape: Meaning | undefined, field: Meaning | undefined): boolean {
+  if (shape) return shapeFits(shape, field);
+  if (field === 'ssn' || field === 'ein' || field === 'tin') return !/[a-z]/i.test(value);
+  if (field === 'email') return value.includes('@');
+  return true;
+}
 
 function optionsOf(c: FillableCell): string[] {
   return c.options?.length ? c.options : c.type === 'checkbox' ? [c.label] : [];
@@ -296,7 +322,7 @@ function whyNot(w: Want, i: number, scores: (Candidate | undefined)[][], fields:
   if (!w.label) return shape ? `looks like ${shapeName[shape] ?? shape}, and the form has no field for one` : 'names no field of the form (no label given, and the value alone does not say which field it is)';
   const said = fieldMeaning(w.label);
   const near = fields.map((f, j) => ({ j, s: labelMatch(w.label!, f) })).sort((a, b) => b.s - a.s)[0];
-  if (near && near.s >= MIN_SCORE && shape && !shapeFits(shape, fields[near.j].meaning)) return `${describe(fields[near.j])} is named, but the value looks like ${shapeName[shape] ?? shape}, which does not go there`;
+  if (near && near.s >= MIN_SCORE && !fits(w.value, shape, fields[near.j].meaning)) return `${describe(fields[near.j])} is named, but the value ${shape ? `looks like ${shapeName[shape] ?? shape}, which does not go there` : `does not fit a field for ${fields[near.j].meaning}`}`;
   if (near && near.s >= MIN_SCORE && said && meaningsClash(said, fields[near.j].meaning)) return `${describe(fields[near.j])} is named, but it is for ${fields[near.j].meaning}, not ${said}`;
   return `no field's printed label, tooltip or name matches "${w.label}"`;
 }

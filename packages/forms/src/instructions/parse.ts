@@ -8,7 +8,7 @@ export type Clause =
   /** A value for a field; `label` is absent when the writer only gave the value ("call me on 555-0100"). */
   | { kind: 'value'; label?: string; value: string; text: string }
   /** Tick (or untick) an option, optionally within a named question ("check 'No' for question 3"). */
-  | { kind: 'choose'; option: string; target?: string; on: boolean; text: string }
+  | { kind: 'choose'; option: string; target?: string; on: boolean; text: string; whole?: string }
   /** A fact about the person ("I am single"): an option to tick, or a value whose field is found from it. */
   | { kind: 'fact'; value: string; negated: boolean; text: string }
   | { kind: 'sign'; value: string; text: string }
@@ -20,34 +20,46 @@ const ABBREV = /\b(mr|mrs|ms|dr|st|ave|rd|blvd|apt|no|jr|sr|inc|ltd|co|corp|jan|
 const VERB = /^(?:please\s+)?(check|tick|select|uncheck|untick|deselect|unselect|mark|choose|pick|cross|set|sign|fill|enter|put|write)\b/i;
 /** First-person and third-person statements that open a new clause inside a sentence. */
 const PERSON = /^(?:(?:my|his|her|their|our|the)\s+[\p{L}\d][\p{L}\d '’/#-]{0,40}?\s+(?:is|are|was|:)|(?:i|he|she|they|we)\s+(?:am|is|are|was|were|live|lives|work|works|was born|were born)\b|i'm\b|i’m\b|(?:she|he|they)'s\b)/iu;
-const LABELLED = /^[\p{L}\d][\p{L}\d '’/#().-]{0,60}?\s*[:=]\s*\S/u;
+/** Words after "and" that open a new statement. */
+const AND_STATEMENT = /^(?:my|his|her|their|i|i'm|he|she|they|check|tick|sign|lives?|works?|was born|born)\b/i;
+const LABELLED = /^[\p{L}\d][\p{L}\d '’/#().,*$&-]{0,90}?\s*[:=]\s*\S/u;
 
 /**
  * Splits the instructions into clauses. `namesField` tells whether a phrase opens with words naming a
  * field of this form: it lets "last name Smith, first name John" split at its commas while
  * "1 Main St, Springfield, IL 62704" stays one value.
  */
-export function splitClauses(instructions: string, namesField: (phrase: string) => boolean): string[] {
+export function splitClauses(instructions: string, namesField: (phrase: string, fromWord?: number) => boolean | number): string[] {
+  const named = (phrase: string, fromWord = 1) => Number(namesField(phrase, fromWord));
   const out: string[] = [];
   for (const line of instructions.split(/[\n;]+|\s+•\s+/)) {
     const item = line.replace(/^\s*(?:[-*•]|\d+[.)](?=\s))\s*/, '');
     for (const sentence of sentences(item)) {
-      // a "label: value" line keeps its commas (an address, "Smith, John") unless another label follows
-      const opener = (c: string) => {
-        const t = c.trim().replace(/^(?:and|also|plus|then)\s+/i, '');
-        return VERB.test(t) || PERSON.test(t) || LABELLED.test(t) || namesField(t);
+      // a "label: value" line keeps its commas (an address, "Smith, John") unless another statement follows;
+      // elsewhere a comma or "and" splits where the rest opens a statement or names a field ("…, city, state and ZIP code 12345")
+      const opener = (rest: string) => {
+        const t = rest.trim().replace(/^(?:and|also|plus|then)\s+/i, '');
+        return VERB.test(t) || PERSON.test(t) || LABELLED.test(t);
       };
-      // "… and lives at …", "… and check …": an "and" before a new statement always splits
-      for (const part of sentence.split(/\s+and\s+(?=(?:my|his|her|their|i|i'm|he|she|they|check|tick|sign|lives?|works?|was born|born)\b)/i)) {
-        const labelled = LABELLED.test(part.trim());
-        let acc = '';
-        for (const chunk of part.split(',')) {
-          const c = chunk.trim();
-          const starts = labelled ? LABELLED.test(c) || VERB.test(c) || PERSON.test(c) : opener(chunk);
-          if (acc && starts) { out.push(acc); acc = chunk; } else acc = acc ? `${acc},${chunk}` : chunk;
+      const labelled = LABELLED.test(sentence.trim());
+      const bits = sentence.split(/(,|\s+and\s+)/i);
+      let acc = bits[0];
+      for (let k = 1; k < bits.length; k += 2) {
+        const sep = bits[k], rest = bits.slice(k + 1).join('');
+        const statement = AND_STATEMENT.test(rest.trimStart());
+        let starts: boolean;
+        // a labelled line's label runs to its colon ("City, state, and ZIP code: …"): only its value may split
+        if (labelled) starts = /[:=]/.test(acc) && (sep === ',' || statement) && opener(bits[k + 1]);
+        else if (opener(rest) || (sep !== ',' && statement)) starts = true;
+        else {
+          // the rest opens with a field's label, and that label does not begin back in this clause
+          // ("city or town, state, and ZIP code 12345" stays whole; "address 1 Main St, city Springfield" splits)
+          const restScore = named(rest.trim());
+          starts = restScore > 0 && named(`${acc}${sep}${rest}`.trim(), acc.trim().split(/\s+/).length + 1) < restScore;
         }
-        out.push(acc);
+        if (starts) { out.push(acc); acc = bits[k + 1]; } else acc += sep + bits[k + 1];
       }
+      out.push(acc);
     }
   }
   return out.map((s) => s.trim().replace(/^(?:and|also|plus|then)\s+/i, '').replace(/[.!,]+$/, '').trim()).filter(Boolean);
@@ -85,10 +97,15 @@ export function parseClause(text: string): Clause {
   const t = text.trim().replace(/^please\s+/i, '');
   let m = /^sign(?:ed|\s+it|\s+the\s+form)?\s+(?:as|with|by|using)\s+(.+)$/i.exec(t) ?? /^signature\s*(?:[:=]|\bis\b)\s*(.+)$/i.exec(t);
   if (m) return { kind: 'sign', value: unquote(m[1]), text: t };
+  // "Label: value" first: a printed label may itself begin with a verb ("Select your favorite planet: Pluto")
+  m = /^([^:=]{1,100}?)\s*[:=]\s*(.+)$/.exec(t);
+  if (m && !/^\d+$/.test(m[1].trim())) return { kind: 'value', label: m[1].trim().replace(POSSESSIVE, ''), value: unquote(m[2]), text: t };
   m = /^(check|tick|select|mark|choose|pick|cross|uncheck|untick|deselect|unselect|clear)\s+(?:the\s+)?(?:(?:box|option|checkbox)\s+(?:for|labell?ed|marked)\s+)?(.+?)(?:\s+(?:box|option|checkbox))?(?:\s+(?:for|in|on|under|at|of)\s+(.+))?$/i.exec(t);
   if (m) {
     const on = !/^(uncheck|untick|deselect|unselect|clear)$/i.test(m[1]);
-    return { kind: 'choose', option: unquote(m[2]), target: m[3] ? unquote(m[3]) : undefined, on, text: t };
+    // "Head of household": the words after "of" may be the option's own, not a question's name
+    const whole = m[3] ? unquote(t.slice(t.toLowerCase().indexOf(m[2].toLowerCase())).replace(/\s+(?:box|option|checkbox)$/i, '')) : undefined;
+    return { kind: 'choose', option: unquote(m[2]), target: m[3] ? unquote(m[3]) : undefined, on, text: t, ...(whole ? { whole } : {}) };
   }
   m = /^(?:set|fill(?:\s+in)?|enter|put|write)\s+(?:the\s+)?(.+?)\s+(?:to|=|as|with)\s+(.+)$/i.exec(t);
   if (m) return { kind: 'value', label: m[1].trim(), value: unquote(m[2]), text: t };
@@ -98,8 +115,6 @@ export function parseClause(text: string): Clause {
     m = re.exec(t);
     if (m) return { kind: 'value', label, value: unquote(m[1]), text: t };
   }
-  m = /^([^:=]{1,80}?)\s*[:=]\s*(.+)$/.exec(t);
-  if (m && !/^\d+$/.test(m[1].trim())) return { kind: 'value', label: m[1].trim().replace(POSSESSIVE, ''), value: unquote(m[2]), text: t };
   m = /^(.{1,80}?)\s+(?:is|are|was)\s+(not\s+)?(.+)$/i.exec(t);
   if (m) {
     const subject = m[1].trim();
