@@ -180,7 +180,7 @@ function candidate(w: Want, f: Field): Candidate | undefined {
     const whole = w.whole ? chooseIn({ ...w, option: w.whole, target: undefined, whole: undefined }, f) : undefined;
     return whole && (!asSaid || whole.score > asSaid.score) ? whole : asSaid;
   }
-  if (c.type === 'signature') return undefined;
+  if (c.type === 'signature' && !w.label) return undefined;
   const shape = valueShape(w.value);
   let score: number;
   if (w.label) {
@@ -193,7 +193,9 @@ function candidate(w: Want, f: Field): Candidate | undefined {
     // a value alone: only its shape can name the field ("555-0100" for the phone)
     score = shape && f.meaning && shapeFits(shape, f.meaning) && shape === f.meaning ? 0.8 : 0;
   }
-  if (!fits(w.value, shape, f.meaning)) score *= 0.5;
+  // a value whose shape is unmistakable (an SSN) never goes where it does not fit; a plain value into an id or
+  // email field the writer named loses a little (the writer's words outrank the value's look)
+  if (!fits(w.value, shape, f.meaning)) score *= shape ? 0.5 : 0.85;
   if (score < MIN_SCORE) {
     // "Marital status: single" may name an option rather than a field
     return undefined;
