@@ -90,6 +90,8 @@ describe('instruction parsing', () => {
   it('splits lists, sentences and clauses but keeps an address or a date whole', () => {
     expect(splitClauses('- Name: Jane Doe\n- Address: 1 Main St, Springfield, IL 62704', none)).toEqual(['Name: Jane Doe', 'Address: 1 Main St, Springfield, IL 62704']);
     expect(splitClauses('I was born on March 4, 1985, and I am single. My email is a@b.co', none)).toEqual(['I was born on March 4, 1985', 'I am single', 'My email is a@b.co']);
+    expect(splitClauses('Smoker? No. My email is a@b.co', none)).toEqual(['Smoker? No', 'My email is a@b.co']);
+    expect(splitClauses('Apt. No.: 4\nI am single. Name: Jo', none)).toEqual(['Apt. No.: 4', 'I am single', 'Name: Jo']);
     // namesField: how well the leading words (from the given word on) name a field
     const names = (p: string, from = 1) => (from <= 2 && /^(first|last) name\b/i.test(p) ? 1 : 0);
     expect(splitClauses('first name John, last name Smith', names)).toEqual(['first name John', 'last name Smith']);

@@ -115,6 +115,14 @@ function toWants(cl: Clause, fields: Field[]): Want[] {
     case 'value': {
       // "Text is alpha only: X" read as "<label> is <value>" may have cut a label holding "is": the longer label wins
       const said = cl.label ? Math.max(0, ...fields.map((f) => labelMatch(cl.label!, f))) : 0;
+      // "Note: your name: Jo": the colon that ends a field's label, not the first one
+      const colons = [...cl.text.matchAll(/[:=]/g)].map((m) => m.index!);
+      if (colons.length > 1) {
+        const alt = colons.map((i) => ({ label: cl.text.slice(0, i).trim(), value: cl.text.slice(i + 1).trim() }))
+          .filter((a) => a.label && a.value).map((a) => ({ ...a, s: Math.max(0, ...fields.map((f) => labelMatch(a.label, f))) }))
+          .sort((a, b) => b.s - a.s)[0];
+        if (alt && alt.s > said + 0.02) return [{ fragment: cl.text, kind: 'value', label: alt.label, value: alt.value.replace(/^["'“‘«]+|["'”’»]+$/g, '') }];
+      }
       if (said < 0.95 && !/[:=]/.test(cl.text)) {
         const l = loose(cl.text.replace(POSSESSIVE_START, ''), fields);
         if (l.label && Math.max(0, ...fields.map((f) => labelMatch(l.label!, f))) > said + 0.05) return [{ ...l, fragment: cl.text }];

@@ -17,6 +17,7 @@ export type Clause =
 
 /** Words before a period that do not end a sentence (initials, titles, street and month abbreviations). */
 const ABBREV = /\b(mr|mrs|ms|dr|st|ave|rd|blvd|apt|no|jr|sr|inc|ltd|co|corp|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|[a-z])$/i;
+const TITLE = /\b(mr|mrs|ms|dr|prof|[a-z])$/i;
 const VERB = /^(?:please\s+)?(check|tick|select|uncheck|untick|deselect|unselect|mark|choose|pick|cross|set|sign|fill|enter|put|write)\b/i;
 /** First-person and third-person statements that open a new clause inside a sentence. */
 const PERSON = /^(?:(?:my|his|her|their|our|the)\s+[\p{L}\d][\p{L}\d '’/#-]{0,40}?\s+(?:is|are|was|:)|(?:i|he|she|they|we)\s+(?:am|is|are|was|were|live|lives|work|works|was born|were born)\b|i'm\b|i’m\b|(?:she|he|they)'s\b)/iu;
@@ -70,8 +71,14 @@ function sentences(part: string): string[] {
   let start = 0;
   for (const m of part.matchAll(/[.!?](?=\s+\S)/g)) {
     const before = part.slice(start, m.index);
-    if (m[0] === '.' && ABBREV.test(before.trim())) continue;
-    if (m[0] === '?' && part.slice(m.index! + 1).trim().split(/\s+/).length <= 3) continue; // "Smoker? No"
+    // a printed label may hold periods ("Apt. No.: 4", "Signature of U.S. person: …"): before a line's colon only a statement ends a sentence
+    const colon = part.indexOf(':');
+    if (colon > m.index! && colon < 100 && !VERB.test(before.trim()) && !PERSON.test(before.trim())) continue;
+    // "Dr. Jones", "J. Doe" never end a sentence; "Apt. no. 4" does not, "…: No. My email…" does
+    const next = part.slice(m.index! + 1).trimStart();
+    if (m[0] === '.' && (TITLE.test(before.trim()) || (ABBREV.test(before.trim()) && !/^\p{Lu}/u.test(next)))) continue;
+    // "Smoker? No", "My do you smoke? is yes": a question followed by a short answer is one statement
+    if (m[0] === '?' && part.slice(m.index! + 1).split(/[.!?](?=\s|$)/)[0].trim().split(/\s+/).length <= 3) continue;
     pieces.push(before); start = m.index! + 1;
   }
   pieces.push(part.slice(start));
