@@ -112,3 +112,18 @@ describe('instruction parsing', () => {
     expect(bestAssignment([[0.3, 0.2]], 0.5)).toEqual([-1]);
   });
 });
+
+describe('fields sharing one printed label', () => {
+  it('a value for a label printed over several fields goes to the first in reading order', () => {
+    const cell = (index: number, top: number) => ({ index, label: 'Amount', printedLabel: 'Amount', type: 'text' as const, page: 1, currentText: '', box: [0.5, top, 0.7, top + 0.02] as [number, number, number, number] });
+    const cells = [cell(0, 0.2), cell(1, 0.3), cell(2, 0.4)];
+    const a = mapFormInstructionsByLabel({ instructions: 'Amount: 120', cells });
+    expect(a.assignments).toEqual([expect.objectContaining({ cellIndex: 0, value: '120' })]);
+  });
+  it('possessives and plurals do not hide a label ("Requester", "account numbers")', () => {
+    const cell = (index: number, printedLabel: string) => ({ index, label: printedLabel, printedLabel, type: 'text' as const, page: 1, currentText: '' });
+    const cells = [cell(0, "Requester’s name and address (optional)"), cell(1, '7 List account number(s) here (optional)')];
+    const a = mapFormInstructionsByLabel({ instructions: 'Requester: Acme Bank\nAccount numbers: 4471', cells });
+    expect(a.assignments.map((x) => [x.cellIndex, x.value])).toEqual([[0, 'Acme Bank'], [1, '4471']]);
+  });
+});

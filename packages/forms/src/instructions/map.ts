@@ -60,7 +60,8 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
   const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields));
   const expanded = wants.flatMap((w) => expandParts(w, fields));
   const scores = expanded.map((w) => fields.map((f) => candidate(w, f)));
-  const pick = bestAssignment(scores.map((row) => row.map((c) => c?.score ?? 0)), MIN_SCORE);
+  // equal scores (one printed label over several fields: "Amount" in each row) go to the first in reading order
+  const pick = bestAssignment(scores.map((row) => row.map((c, j) => (c ? c.score - j * 1e-7 : 0))), MIN_SCORE);
   const assignments: FormAssignment[] = [];
   const unplaced: NonNullable<FormInstructionsAnswer['unplaced']> = [];
   const taken = new Map<number, number>(); // field → want
@@ -98,7 +99,7 @@ export function labelScore(phrase: string, label: string): number {
   let best = 0;
   for (const text of head && head !== label ? [label, head] : [label]) {
     const sim = labelSimilarity(phrase, text);
-    const a = labelTokens(phrase), b = labelTokens(text);
+    const a = wordStems(phrase), b = wordStems(text);
     const contained = a.length && b.length && a.every((t) => b.includes(t)) ? 0.74 + 0.2 * (a.length / b.length) : 0;
     best = Math.max(best, sim, contained);
   }
@@ -106,6 +107,9 @@ export function labelScore(phrase: string, label: string): number {
 }
 
 const POSSESSIVE_START = /^(?:my|his|her|their|our|your|the)\s+/i;
+
+/** Label words compared without possessives and plurals ("Requester's", "number(s)", "Account numbers"). */
+const wordStems = (s: string) => labelTokens(s).map((t) => t.replace(/['’]s$/, '')).filter((t) => t.length > 1 || /\d/.test(t)).map((t) => (t.length > 3 ? t.replace(/s$/, '') : t));
 
 function toWants(cl: Clause, fields: Field[]): Want[] {
   switch (cl.kind) {
