@@ -120,6 +120,14 @@ describe('fields sharing one printed label', () => {
     const a = mapFormInstructionsByLabel({ instructions: 'Amount: 120', cells });
     expect(a.assignments).toEqual([expect.objectContaining({ cellIndex: 0, value: '120' })]);
   });
+  it('the tooltip tells apart two fields printed "Address"; a broad meaning ("address") does not outrank it', () => {
+    const cells = [
+      { index: 0, label: 'Address Apt No', printedLabel: 'Address', tooltip: 'Address Apt No._Row_1', type: 'text' as const, page: 1, currentText: '' },
+      { index: 1, label: 'Address', printedLabel: 'Address', type: 'text' as const, page: 1, currentText: '' },
+    ];
+    const a = mapFormInstructionsByLabel({ instructions: 'Address Apt No: 4B\nAddress: 12 Oak Street', cells });
+    expect(a.assignments.map((x) => [x.cellIndex, x.value])).toEqual([[0, '4B'], [1, '12 Oak Street']]);
+  });
   it('possessives and plurals do not hide a label ("Requester", "account numbers")', () => {
     const cell = (index: number, printedLabel: string) => ({ index, label: printedLabel, printedLabel, type: 'text' as const, page: 1, currentText: '' });
     const cells = [cell(0, "Requester’s name and address (optional)"), cell(1, '7 List account number(s) here (optional)')];

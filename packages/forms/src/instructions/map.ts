@@ -199,7 +199,8 @@ function candidate(w: Want, f: Field): Candidate | undefined {
     score = labelMatch(w.label, f);
     const said = fieldMeaning(w.label);
     // "SSN" for "Social security number", "phone" for "Daytime telephone": the same meaning names the field
-    if (said && said === f.meaning && said !== 'name') score = Math.max(score, 0.88);
+    // (only for meanings one form rarely has twice; "address" or "date" say too little to pick a field)
+    if (said && said === f.meaning && SPECIFIC.has(said)) score = Math.max(score, 0.88);
     if (meaningsClash(said, f.meaning)) score *= 0.6;
   } else {
     // a value alone: only its shape can name the field ("555-0100" for the phone)
@@ -220,6 +221,8 @@ function candidate(w: Want, f: Field): Candidate | undefined {
   }
   return { score, ...formatValue(c, w.value) };
 }
+
+const SPECIFIC = new Set<Meaning>(['ssn', 'ein', 'tin', 'phone', 'email', 'zip']);
 
 /** Does the value fit the field's meaning: by its shape when it has one, else no letters in an id and an @ in an email. */
 function fits(value: string, shape: Meaning | undefined, field: Meaning | undefined): boolean {
