@@ -128,6 +128,11 @@ describe('fields sharing one printed label', () => {
     const a = mapFormInstructionsByLabel({ instructions: 'Address Apt No: 4B\nAddress: 12 Oak Street', cells });
     expect(a.assignments.map((x) => [x.cellIndex, x.value])).toEqual([[0, '4B'], [1, '12 Oak Street']]);
   });
+  it('a printed label that opens with a verb ("Select your favorite planet") still takes its value', () => {
+    const cells = [{ index: 0, label: 'Select your favorite planet', printedLabel: 'Select your favorite planet', type: 'text' as const, page: 1, currentText: '', options: ['Earth', 'Mars', 'Pluto'] }];
+    const a = mapFormInstructionsByLabel({ instructions: 'select your favorite planet Pluto', cells });
+    expect(a.assignments.map((x) => [x.cellIndex, x.value])).toEqual([[0, 'Pluto']]);
+  });
   it('possessives and plurals do not hide a label ("Requester", "account numbers")', () => {
     const cell = (index: number, printedLabel: string) => ({ index, label: printedLabel, printedLabel, type: 'text' as const, page: 1, currentText: '' });
     const cells = [cell(0, "Requester’s name and address (optional)"), cell(1, '7 List account number(s) here (optional)')];

@@ -60,6 +60,13 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
   const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields));
   const expanded = wants.flatMap((w) => expandParts(w, fields));
   const scores = expanded.map((w) => fields.map((f) => candidate(w, f)));
+  // "select your favorite planet Pluto": a verb that opens a printed label rather than naming a box to tick
+  expanded.forEach((w, i) => {
+    if (w.kind !== 'choose' || w.fact || scores[i].some((c) => c && c.score >= MIN_SCORE)) return;
+    const asValue = loose(w.fragment, fields);
+    const row = fields.map((f) => candidate(asValue, f));
+    if (asValue.label && row.some((c) => c && c.score >= MIN_SCORE)) { expanded[i] = asValue; scores[i] = row; }
+  });
   // equal scores (one printed label over several fields: "Amount" in each row) go to the first in reading order
   const pick = bestAssignment(scores.map((row) => row.map((c, j) => (c ? c.score - j * 1e-7 : 0))), MIN_SCORE);
   const assignments: FormAssignment[] = [];
