@@ -6,17 +6,21 @@
 //  2. Fill per form from generated plain-language instructions ("<label>: <value>" per text cell, "check
 //     '<option>' for <label>" per checkbox) mapped by the LanguageModel port (built-in engine unless
 //     QUIRE_LLM_BASE_URL is set), values read back from the output PDF by detecting it again.
+//  3. Fill the way people write (AcroForms): instructions generated from the printed labels only (never field
+//     names or tooltips) in three styles — "label: value" lines, one sentence, a paragraph about the person —
+//     scored by values landing in the right field. --engine legacy maps with the earlier built-in mapper
+//     (@quire/models) instead of the label-first one in @quire/forms, for before/after figures.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file rows and
 // misses cover the dev part.
-// Usage: pnpm eval:forms [dir] [--part dev|validation|all] [--summary FILE]
+// Usage: pnpm eval:forms [dir] [--part dev|validation|all] [--engine builtin|legacy] [--summary FILE]
 //        (dir: default ../shared/corpus/pdf-forms relative to the repo; runs on the built dist)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detectForm, fillForm, toFillableCells } from '../packages/forms/dist/index.js';
+import { detectForm, fillForm, mapFormInstructionsByLabel, toFillableCells } from '../packages/forms/dist/index.js';
 import { createLanguageModel, normalizeLabel } from '../packages/models/dist/index.js';
 import { loadConfig } from '../packages/runtime/dist/index.js';
-import { instructionsFor, readBack } from './lib/form-instructions.mjs';
+import { instructionsFor, labelledInstructions, readBack } from './lib/form-instructions.mjs';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { ratioFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
 
@@ -25,9 +29,12 @@ const args = process.argv.slice(2);
 const parts = partsFromArgs(args);
 takeOption(args, 'part');
 const summaryOut = takeOption(args, 'summary');
+const engine = takeOption(args, 'engine') ?? 'builtin';
+if (!['builtin', 'legacy'].includes(engine)) { console.error(`--engine is builtin or legacy, not ${engine}`); process.exit(1); }
 const dir = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, '../shared/corpus/pdf-forms'));
 if (!fs.existsSync(dir)) { console.error(`no such directory: ${dir}`); process.exit(1); }
-const model = createLanguageModel(loadConfig().llm, {});
+const model = createLanguageModel(loadConfig().llm, engine === 'legacy' ? {} : { mapFormInstructions: mapFormInstructionsByLabel });
+const STYLES = ['lines', 'sentence', 'paragraph'];
 
 const iou = (a, b) => {
   const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]), h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
@@ -83,6 +90,26 @@ async function fillTest(pdf) {
   return { cells: cells.length, asked: expected.size, landed, unmatched: answer.unmatched.length, unapplied: r.unapplied.length };
 }
 
+/** Per style: instructions from the printed labels, mapped, filled, read back; values landing in the field they were meant for. */
+async function styledFillTest(pdf, cells) {
+  const out = {};
+  for (const style of STYLES) {
+    const { text, expected } = labelledInstructions(cells, normalizeLabel, style);
+    if (!expected.size) { out[style] = { asked: 0, landed: 0 }; continue; }
+    try {
+      const answer = await model.mapFormInstructions({ instructions: text, cells: toFillableCells(cells) });
+      const r = await fillForm(pdf, cells, answer.assignments.map((a) => ({ cellIndex: a.cellIndex, value: a.value })));
+      const after = (await detectForm(r.pdf)).cells;
+      let landed = 0;
+      for (const [i, v] of expected) if (after[i] && readBack(after[i]) === v) landed++;
+      out[style] = { asked: expected.size, landed };
+    } catch {
+      out[style] = { asked: expected.size, landed: 0 }; // a refused fill lands nothing
+    }
+  }
+  return out;
+}
+
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
 const all = fs.readdirSync(dir);
 const gtFiles = all.filter((f) => f.endsWith('.fields.json')).sort();
@@ -91,6 +118,8 @@ const emptyTotals = () => ({ gt: 0, found: 0, typeOk: 0, matched: 0, detOnPages:
 const emptyFill = () => ({ asked: 0, landed: 0, cells: 0, failed: 0 });
 const totals = Object.fromEntries(parts.map((p) => [p, { acro: emptyTotals(), flat: emptyTotals() }]));
 const fill = Object.fromEntries(parts.map((p) => [p, { acro: emptyFill(), flat: emptyFill() }]));
+const styled = Object.fromEntries(parts.map((p) => [p, Object.fromEntries(STYLES.map((st) => [st, { asked: 0, landed: 0 }]))]));
+const styledRows = [];
 const misses = [];
 const detectFailed = Object.fromEntries(parts.map((p) => [p, 0]));
 const t0 = performance.now();
@@ -118,6 +147,11 @@ for (const f of gtFiles) {
     const ft = detected ? await fillTest(pdf) : { cells: 0, asked: 0, landed: 0 };
     for (const k of ['asked', 'landed', 'cells']) fill[part][kind][k] += ft[k];
     if (ft.error) fill[part][kind].failed++;
+    if (kind === 'acro' && detected) {
+      const sf = await styledFillTest(pdf, cells);
+      for (const st of STYLES) { styled[part][st].asked += sf[st].asked; styled[part][st].landed += sf[st].landed; }
+      if (part === 'dev') styledRows.push(`| ${file} | ${STYLES.map((st) => `${sf[st].landed}/${sf[st].asked}`).join(' | ')} |`);
+    }
     if (part !== 'dev') continue;
     if (kind === 'acro') misses.push(...s.misses.map((m) => `${file}: ${m}`));
     rows.push(`| ${file} | ${kind === 'acro' ? 'AcroForm' : 'flat copy'} | ${s.gt} | ${s.found} | ${s.typeOk} | ${pct(s.matched, s.detOnPages)} | ${s.iouN ? (s.iouSum / s.iouN).toFixed(3) : 'n/a'} | ${ft.landed}/${ft.asked} of ${ft.cells} cells${ft.error ? ` (fill refused: ${ft.error})` : ''} |`);
@@ -137,6 +171,16 @@ if (parts.includes('dev')) {
 console.log('\n| part | set | fields (no push buttons) | recall | precision | type accuracy | mean box IoU | instructed values landed |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const part of parts) { console.log(line(part, 'acro', 'AcroForm PDFs')); console.log(line(part, 'flat', 'flat copies')); }
+console.log(`\nFill from printed labels, three styles (AcroForms; engine: ${model.id === 'builtin' ? engine : model.id}):`);
+if (parts.includes('dev')) {
+  console.log('| file (dev) | lines | sentence | paragraph |\n|---|---|---|---|');
+  for (const r of styledRows) console.log(r);
+}
+console.log('\n| part | lines | sentence | paragraph | all styles |\n|---|---|---|---|---|');
+for (const part of parts) {
+  const t = styled[part], asked = STYLES.reduce((n, st) => n + t[st].asked, 0), landed = STYLES.reduce((n, st) => n + t[st].landed, 0);
+  console.log(`| ${part} | ${STYLES.map((st) => `${pct(t[st].landed, t[st].asked)} (${t[st].landed}/${t[st].asked})`).join(' | ')} | ${pct(landed, asked)} |`);
+}
 for (const part of parts) if (detectFailed[part]) console.log(`${part} part: detection failed on ${detectFailed[part]} files`);
 if (misses.length) console.log(`\nAcroForm misses / wrong types (dev part):\n${misses.map((m) => `  ${m}`).join('\n')}`);
 
@@ -147,4 +191,5 @@ const setRows = (k, kind) => [
   { kind, measure: 'type accuracy', unit: 'found fields', ...figure((t) => ratioFigure(t[k].typeOk, t[k].found)) },
   { kind, measure: 'instructed values landed', unit: 'instructions', ...figure((_, fl) => ratioFigure(fl[k].landed, fl[k].asked)) },
 ];
-writeSummary(summaryOut, { eval: 'forms', parts, seconds: process.uptime(), rows: [...setRows('acro', 'forms AcroForm'), ...setRows('flat', 'forms flat copies')] });
+const styleRows = STYLES.map((st) => ({ kind: 'forms AcroForm', measure: `values landed from printed labels (${st})`, unit: 'instructions', ...Object.fromEntries(parts.map((p) => [p, ratioFigure(styled[p][st].landed, styled[p][st].asked)])) }));
+writeSummary(summaryOut, { eval: 'forms', parts, seconds: process.uptime(), rows: [...setRows('acro', 'forms AcroForm'), ...setRows('flat', 'forms flat copies'), ...styleRows] });

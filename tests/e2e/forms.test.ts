@@ -107,6 +107,11 @@ describe('embedded: PDF forms over HTTP', () => {
       expect(filled.credits_used).toBe(3);
       expect(filled).not.toHaveProperty('fields_cleared');
       expect(filled.details?.unmatched_instructions).toEqual(['Favourite colour: blue']);
+      // every value placed says which fragment it came from, the field and the score; the one not placed says why
+      const mapping = filled.details?.mapping ?? [];
+      expect(mapping.length).toBeGreaterThan(0);
+      for (const m of mapping) expect(m).toEqual({ instruction: expect.any(String), field: expect.objectContaining({ label: expect.any(String) }), value: expect.any(String), score: expect.any(Number) });
+      expect(filled.details?.unapplied).toEqual([expect.objectContaining({ instruction: 'Favourite colour: blue', field: null, reason: expect.stringContaining('Favourite colour') })]);
       expect(filled.form_fields.map(value).filter(Boolean).sort()).toEqual([...expected.values].sort());
       const filledPdf = await pdfOf(filled);
       const text = await expectValidPdf(filledPdf);

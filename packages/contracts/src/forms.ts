@@ -46,6 +46,24 @@ export const FormCellSchema = z.object({
 
 export type FormCell = z.infer<typeof FormCellSchema>;
 
+const FieldRef = z.object({ label: z.string(), page_number: z.number().int(), type: z.enum(['text', 'checkbox', 'signature']) }).nullable();
+
+/** Fill's account of the instructions: where each value went and why, and what was not placed and why. */
+export const FormFillDetailsSchema = z.object({
+  mapping: z.array(z.object({
+    instruction: z.string().describe('The fragment of the instructions the value came from'),
+    field: FieldRef,
+    value: z.string().describe('The value as written into the field (a code split across boxes gives one entry per box)'),
+    score: z.number().min(0).max(1).describe('How well the fragment named the field: printed label, then tooltip, then field name'),
+  })).optional().describe('Fill only: instruction fragment → field, with its score'),
+  unapplied: z.array(z.object({
+    instruction: z.string().optional(),
+    field: FieldRef,
+    value: z.string().optional(),
+    reason: z.string(),
+  })).optional().describe('Fill only: values that fit no field, or that the field refused, each with why'),
+}).catchall(z.unknown()).meta({ id: 'FormFillDetails' });
+
 export const FormResultSchema = z.object({
   form_id: z.string(),
   page_count: z.number().int().describe('Pages of the PDF (the output PDF has them all)'),
@@ -54,7 +72,7 @@ export const FormResultSchema = z.object({
   form_fields: z.array(FormCellSchema),
   fields_filled: z.number().int().optional().describe('Fill only: cells whose value changed'),
   fields_cleared: z.number().int().optional().describe('Clear only'),
-  details: z.record(z.string(), z.unknown()).optional().describe('Instructions that matched no cell, values that could not be applied, warnings'),
+  details: FormFillDetailsSchema.optional().describe('Instructions that matched no cell, values that could not be applied, warnings'),
   credits_used: z.number(),
   plan_info: PlanInfoSchema,
 }).meta({ id: 'FormResult' });

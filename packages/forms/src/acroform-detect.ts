@@ -27,7 +27,10 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: FieldW
     widgetCount.set(name, widgetIndex + 1);
     const box = boxes[i];
     const bbox = rectNorm(frame, w.rect);
-    const label = (w.alternativeText ?? '').trim() || nearestLabel(box, phrases, { blockers: boxes, rules }) || prettifyFieldName(name);
+    const printed = nearestLabel(box, phrases, { blockers: boxes, rules });
+    const tooltip = (w.alternativeText ?? '').trim();
+    const label = tooltip || printed || prettifyFieldName(name);
+    const labels = labelSources(printed, tooltip, name);
     if (w.fieldType === 'Btn' && (w.radioButton || isGroupedCheckbox(w, widgets))) {
       radios.set(name, [...(radios.get(name) ?? []), i]);
       return;
@@ -35,20 +38,21 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: FieldW
     if (w.fieldType === 'Btn') {
       const on = w.exportValue ?? 'Yes';
       const selected = String(w.fieldValue ?? 'Off') === on && on !== 'Off';
-      const ownLabel = (w.alternativeText ?? '').trim() || nearestLabel(box, phrases, { preferRight: true }) || prettifyFieldName(name);
+      const ownPrinted = nearestLabel(box, phrases, { preferRight: true });
+      const ownLabel = tooltip || ownPrinted || prettifyFieldName(name);
       cells.push({
-        page_number: pageNumber, type: 'checkbox', bounding_box: bbox, text: selected ? ownLabel : '', label: ownLabel,
+        page_number: pageNumber, type: 'checkbox', bounding_box: bbox, text: selected ? ownLabel : '', label: ownLabel, labels: labelSources(ownPrinted, tooltip, name),
         checkbox_details: [{ center_coord: centre(bbox), selected, text: ownLabel }],
         source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: 'checkbox', exportValues: [on] },
       });
       return;
     }
     if (w.fieldType === 'Sig') {
-      cells.push({ page_number: pageNumber, type: 'signature', bounding_box: bbox, text: inside(box), label, source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: 'signature' } });
+      cells.push({ page_number: pageNumber, type: 'signature', bounding_box: bbox, text: inside(box), label, labels, source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: 'signature' } });
       return;
     }
     const cell: DetectedCell = {
-      page_number: pageNumber, type: 'text', bounding_box: bbox, text: '', label,
+      page_number: pageNumber, type: 'text', bounding_box: bbox, text: '', label, labels,
       source: { kind: 'acroform', fieldName: name, widgetIndex, fieldType: w.fieldType === 'Ch' ? 'choice' : 'text' },
     };
     if (w.fieldType === 'Ch') {
@@ -68,6 +72,14 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: FieldW
   });
   for (const [name, idxs] of radios) cells.push(radioCell(pageNumber, frame, name, idxs.map((i) => widgets[i]), idxs.map((i) => boxes[i]), phrases));
   return cells;
+}
+
+/** Each text a person or the PDF gives the field, kept apart so that instructions can trust the printed one most. */
+function labelSources(printed: string, tooltip: string, fieldName: string): NonNullable<DetectedCell['labels']> {
+  const out: NonNullable<DetectedCell['labels']> = { name: prettifyFieldName(fieldName) };
+  if (printed) out.printed = printed;
+  if (tooltip) out.tooltip = tooltip;
+  return out;
 }
 
 /** A checkbox field with several widgets carrying different on-values behaves like a radio group. */
@@ -92,9 +104,10 @@ function radioCell(page: number, frame: PageFrame, name: string, ws: FieldWidget
   const union: PtBox = { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
   const optionTexts = new Set(details.map((d) => d.text));
   const question = nearestLabel(union, phrases.filter((p) => !optionTexts.has(p.text)));
-  const label = (ws[0].alternativeText ?? '').trim() || question || prettifyFieldName(name);
+  const tooltip = (ws[0].alternativeText ?? '').trim();
+  const label = tooltip || question || prettifyFieldName(name);
   return {
-    page_number: page, type: 'checkbox',
+    page_number: page, type: 'checkbox', labels: labelSources(question, tooltip, name),
     bounding_box: roundBox([union.x0 / frame.width, union.y0 / frame.height, union.x1 / frame.width, union.y1 / frame.height]),
     text: details.filter((d) => d.selected).map((d) => d.text).join(', '), label,
     checkbox_details: details, options: details.map((d) => d.text),

@@ -26,6 +26,11 @@ export function toFillableCells(cells: DetectedCell[]): FillableCell[] {
     if (opts?.length && !(c.type === 'checkbox' && opts.length === 1 && opts[0] === c.label)) f.options = opts;
     if (c.maxLength) f.maxLength = c.maxLength;
     if (c.datePattern) f.datePattern = c.datePattern;
+    if (c.labels?.printed) f.printedLabel = c.labels.printed;
+    if (c.labels?.tooltip) f.tooltip = c.labels.tooltip;
+    if (c.labels?.name) f.fieldName = c.labels.name;
+    if (c.comb) f.comb = true;
+    f.box = c.bounding_box;
     return f;
   });
 }

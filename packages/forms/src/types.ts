@@ -30,6 +30,11 @@ export interface DetectedCell {
   checkbox_details?: CheckboxDetail[];
   /** The printed or declared label of the cell (tooltip, nearest text, or prettified field name). */
   label: string;
+  /**
+   * The label's sources, apart (AcroForm fields): the printed text nearest the field, the tooltip (/TU)
+   * and the prettified field name. Instructions match the printed label first (it is what people read).
+   */
+  labels?: { printed?: string; tooltip?: string; name?: string };
   /** Choice-field options (dropdown/list mapped to type text), or the option labels of a checkbox cell. */
   options?: string[];
   source: CellSource;

@@ -3,6 +3,7 @@ export * from './text-match.js';
 export * from './bm25.js';
 export * from './ajv.js';
 export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';
+export { findDate, formatDate, type SimpleDate } from './builtin/date-format.js';
 export * from './conform-answer.js';
 export { BuiltinLanguageModel, type BuiltinEngines } from './adapters/builtin-language-model.js';
 export { OpenAiCompatibleModel, type OpenAiSettings } from './adapters/openai-compatible-model.js';

@@ -77,6 +77,14 @@ export interface FillableCell {
   maxLength?: number;
   /** Date pattern printed on the form near the cell, e.g. "MM/DD/YYYY". */
   datePattern?: string;
+  /** The label's sources, when known apart (fillable PDFs): printed text next to the field, tooltip, field name. Trust them in that order. */
+  printedLabel?: string;
+  tooltip?: string;
+  fieldName?: string;
+  /** A comb field: one character per box (maxLength boxes). */
+  comb?: boolean;
+  /** [left, top, right, bottom] normalized 0..1 on its page: neighbouring cells of one value (an SSN in three boxes). */
+  box?: [number, number, number, number];
 }
 
 export interface FormInstructionsRequest {
@@ -99,6 +107,8 @@ export interface FormInstructionsAnswer {
   assignments: FormAssignment[];
   /** Instruction fragments that named something no cell matched (reported, never silently dropped). */
   unmatched: string[];
+  /** Why each value given was not placed (the built-in engine says; a model's `unmatched` carry no reason). */
+  unplaced?: { instruction: string; value?: string; reason: string }[];
 }
 
 export interface FigureDescriptionRequest {

@@ -35,13 +35,20 @@ export const formFillHandler = defineJobHandler('form_fill', async (ctx) => {
   const r = await fillForm(src.pdf, start.cells, assignments, { overlays: src.parent?.data.overlays ?? [] });
   await ctx.checkpoint(2, 3);
   const notes = answer.assignments.filter((a) => a.note).map((a) => ({ field: describe(r.cells[a.cellIndex]), note: a.note }));
+  // the same record whichever engine mapped: which fragment went to which field, with its score
+  const mapping = answer.assignments.map((a) => ({ instruction: a.instruction, field: describe(r.cells[a.cellIndex]), value: a.value, score: a.confidence }));
+  const unplaced: { instruction: string; value?: string; reason: string }[] = answer.unplaced ?? answer.unmatched.map((instruction) => ({ instruction, reason: 'the model matched it to no field' }));
   return saveForm(ctx, src, 'fill', {
     pdf: r.pdf, cells: r.cells, overlays: r.overlays, warnings: start.warnings,
     counts: { fields_filled: r.filled },
     details: {
       model: model.id,
       unmatched_instructions: answer.unmatched,
-      unapplied: r.unapplied.map((u) => ({ field: describe(r.cells[u.cellIndex]), value: u.value, reason: u.reason })),
+      mapping,
+      unapplied: [
+        ...unplaced.map((u) => ({ instruction: u.instruction, field: null, ...(u.value !== undefined ? { value: u.value } : {}), reason: u.reason })),
+        ...r.unapplied.map((u) => ({ field: describe(r.cells[u.cellIndex]), value: u.value, reason: u.reason })),
+      ],
       ...(notes.length ? { adjusted: notes } : {}),
     },
   });

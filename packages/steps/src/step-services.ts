@@ -5,7 +5,8 @@ import type { OcrEngine, RawPage } from '@quire/core';
 import { checkTesseractBinary, createOcrPool, type OcrPool } from '@quire/ocr';
 import { ConfigError, type Config, type Logger, type Metrics } from '@quire/runtime';
 import { JobThreadPool, type RunnableJobHandler } from '@quire/jobs';
-import { createLanguageModel, mapFormInstructionsBuiltin, type LanguageModel } from '@quire/models';
+import { createLanguageModel, type LanguageModel } from '@quire/models';
+import { mapFormInstructionsByLabel } from '@quire/forms';
 import { setPdfWorkerThread } from '@quire/format-pdf';
 import { classifyBuiltin } from '@quire/classify';
 import { extractSchemaBuiltin } from '@quire/schema';
@@ -89,6 +90,6 @@ export function threadLocalServices(config: Config): { languageModel: LanguageMo
   // (~90 MB at the peak of a 1,000-page PDF) for ~3 % of speed (docs/benchmarks.md, "pdf.js thread in job threads").
   setPdfWorkerThread(config.pdfWorkerThread ?? isMainThread);
   return { languageModel: createLanguageModel(config.llm, {
-    extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin, mapFormInstructions: mapFormInstructionsBuiltin,
+    extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin, mapFormInstructions: mapFormInstructionsByLabel,
   }) };
 }
