@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { formWith, startTestServer, type TestServer } from '../support/embedded.js';
 
 /**
@@ -22,4 +23,18 @@ describe('embedded: deep nesting is refused, not retried', () => {
     expect(job).toMatchObject({ status: 'failed', attempts: 1, error: expect.objectContaining({ code: 'FILE_003' }) });
     expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
   });
+
+  it('a PDF with 200,000 nested graphics-state saves (q): a synchronous request answers FILE_003, and the server keeps serving', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    page.drawText('Outer', { x: 50, y: 700, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
+    const content = `${'q '.repeat(200_000)}BT /F1 12 Tf 50 600 Td (Inner) Tj ET ${'Q '.repeat(200_000)}`;
+    page.node.addContentStream(doc.context.register(doc.context.flateStream(Buffer.from(content, 'latin1'))));
+    const bytes = await doc.save();
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes, name: 'nested.pdf', type: 'application/pdf' }) });
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect({ status: res.status, code: body.error.code }).toEqual({ status: 400, code: 'FILE_003' });
+    expect(body.error.message).toMatch(/nests graphics states \(q\) 200000 deep, over the limit of 1000/);
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+  }, 120_000);
 });

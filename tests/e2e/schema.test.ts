@@ -122,6 +122,20 @@ describe('embedded: POST /schema', () => {
     expect(((await r404.json()) as any).error.code).toBe('STORAGE_002');
   });
 
+  it('refuses a schema with more properties than QUIRE_SCHEMA_MAX_PROPERTIES (1,000 by default) with SCHEMA_003, before any work', async () => {
+    const properties = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`field_${i}`, { type: 'string' }]));
+    const wide = { type: 'object', properties };
+    const r = await post('/schema', { extraction_id: randomUUID(), schema_config: { input_schema: wide } });
+    const body = (await r.json()) as any;
+    expect({ status: r.status, code: body.error.code }).toEqual({ status: 400, code: 'SCHEMA_003' });
+    expect(body.error.message).toContain('10000 properties (at most 1000)');
+    const saved = await post('/schema/configs', { name: 'wide', schema_config: { input_schema: wide } });
+    expect({ status: saved.status, code: ((await saved.json()) as any).error.code }).toEqual({ status: 400, code: 'SCHEMA_003' });
+    // at the limit it is accepted (an unknown extraction, so 404 after validation)
+    const atLimit = { type: 'object', properties: Object.fromEntries(Object.entries(properties).slice(0, 1_000)) };
+    expect((await post('/schema', { extraction_id: randomUUID(), schema_config: { input_schema: atLimit } })).status).toBe(404);
+  });
+
   it('mode rules: exactly one config, exactly one source', async () => {
     const both = await post('/schema', { extraction_id: invoice.extraction_id, schema_config: { input_schema: invoiceSchema }, schema_config_id: randomUUID() });
     expect(((await both.json()) as any).error.code).toBe('REQ_003');

@@ -40,6 +40,24 @@ describe('JobRunner', () => {
   }
   const returning = (result: Record<string, unknown>, more: { preferUrlDelivery?: boolean } = {}): JobHandler => async () => ({ result, credits: 2, pages: 1, ...more });
 
+  describe('errors that are not Quire errors', () => {
+    const overflow = (): number => 1 + overflow();
+    it('a stack overflow (input nested too deep) fails at once as FILE_003, without retries', async () => {
+      const { job } = await runWith(async () => { overflow(); throw new Error('unreachable'); });
+      expect(job.status).toBe('failed');
+      expect(job.attempts).toBe(1);
+      expect(job.error).toMatchObject({ code: 'FILE_003', details: { reason: 'too_deep' } });
+    });
+    it('a TypeError (the same input fails the same way) fails at once as GENERAL_001', async () => {
+      const { job } = await runWith(async () => { (undefined as unknown as { x: () => void }).x(); throw new Error('unreachable'); });
+      expect({ status: job.status, attempts: job.attempts, code: job.error?.code }).toEqual({ status: 'failed', attempts: 1, code: 'GENERAL_001' });
+    });
+    it('any other crash may pass on another attempt: GENERAL_001, retried', async () => {
+      const { job } = await runWith(async () => { throw new Error('job thread exited (code 1)'); });
+      expect({ status: job.status, code: job.error?.code }).toEqual({ status: 'pending', code: 'GENERAL_001' });
+    });
+  });
+
   it('stores the result with credits_used and plan_info', async () => {
     const { job } = await runWith(returning({ markdown: '# Title', chunks: [{ content: 'é' }] }));
     expect(job.status).toBe('completed');

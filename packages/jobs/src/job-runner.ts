@@ -5,6 +5,7 @@ import { JOB_CATALOG, canRetry, isJobKind, retryDelayMs, type JobEventBus, type 
 import type { Config, Logger, Metrics } from '@quire/runtime';
 import { JobStoppedError, servicesForJob, type ClaimedJobContext, type JobServices, type RunnableJobHandler } from './job-handler.js';
 import { billingSnapshot } from './plan-info.js';
+import { classifyCrash } from './crash-error.js';
 import { storeResult, type ResultPlan, type StoredJobOutcome } from './result-placement.js';
 import { settleBatchParent } from './batch.js';
 import { JobEventPublisher } from './job-event-publisher.js';
@@ -176,10 +177,10 @@ export class JobRunner {
 
   private async failOrRetry(job: JobRecord, e: unknown, msg: QueueMessage): Promise<{ status: 'pending' | 'failed'; code: string }> {
     const { store, queue, log } = this.deps;
-    const err = isQuireError(e) ? e : new QuireError('GENERAL_001', 'Processing failed unexpectedly');
-    if (!isQuireError(e)) log.error({ err: e, orgId: job.org_id, jobId: job.id }, 'job handler crashed');
     const kind = msg.kind as keyof typeof JOB_CATALOG;
-    if (err.retryable && canRetry(kind, job.attempts)) {
+    const { error: err, retry } = isQuireError(e) ? { error: e, retry: e.retryable } : classifyCrash(e, kind);
+    if (!isQuireError(e)) log.error({ err: e, orgId: job.org_id, jobId: job.id, code: err.code, retry }, 'job handler crashed');
+    if (retry && canRetry(kind, job.attempts)) {
       const back = await store.jobs.transition(job.id, 'pending', { error: { code: err.code, message: err.message } });
       if (back) {
         await this.events.status(back);

@@ -74,6 +74,7 @@ const SETTINGS = {
     allowPrivate: def('QUIRE_FILE_URL_ALLOW_PRIVATE', bool, 'false', 'Allow file_url to reach loopback/private/link-local addresses. Development only.'),
     allowHosts: def('QUIRE_FILE_URL_ALLOW_HOSTS', list, '', 'Comma-separated hosts or IPs file_url may reach even when private (e.g. 127.0.0.1 for tests).'),
   },
+  schemaMaxProperties: def('QUIRE_SCHEMA_MAX_PROPERTIES', int(1), '1000', 'Most properties a JSON schema may declare, counted over all its objects (SCHEMA_003 past it, before any work).'),
   htmlFetchImages: def('QUIRE_HTML_FETCH_IMAGES', bool, 'false', 'Fetch remote <img> sources of HTML uploads (through the same SSRF guard and allow-list as file_url; at most 10 MB each). Off: they are listed in warnings.'),
   inlineResultLimitBytes: def('QUIRE_INLINE_RESULT_LIMIT_BYTES', int(1), String(5 * 1024 * 1024), 'Results this size or larger are delivered as a single-use URL.'),
   resultRowLimitBytes: def('QUIRE_RESULT_ROW_LIMIT_BYTES', int(0), String(128 * 1024), 'Results this size or larger (and under QUIRE_INLINE_RESULT_LIMIT_BYTES) are kept in the blob store instead of the job row, and still delivered inline: large jsonb is costly to write and read (in embedded mode PGlite parses it on the main thread). 0 keeps every inline result in the blob store.'),

@@ -1,5 +1,5 @@
 import { QuireError } from '@quire/core';
-import { validateSchemaInput, schemaDepth } from './validate-schema.js';
+import { DEFAULT_MAX_SCHEMA_PROPERTIES, countSchemaProperties, validateSchemaInput, schemaDepth } from './validate-schema.js';
 
 const codeOf = (fn: () => unknown) => {
   try { fn(); } catch (e) { return (e as QuireError).code; }
@@ -36,6 +36,17 @@ describe('validateSchemaInput', () => {
     expect(schemaDepth(nest(5))).toBe(5);
     expect(codeOf(() => validateSchemaInput(nest(5)))).toBeUndefined();
     expect(codeOf(() => validateSchemaInput(nest(6)))).toBe('SCHEMA_003');
+  });
+  it('counts properties over every object and refuses more than the limit with SCHEMA_003', () => {
+    const wide = (n: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'string' }])) });
+    // nested objects, array items and $defs all count
+    expect(countSchemaProperties({ type: 'object', properties: { a: wide(3), b: { type: 'array', items: wide(2) } }, $defs: { d: wide(4) } })).toBe(2 + 3 + 2 + 4);
+    expect(codeOf(() => validateSchemaInput(wide(DEFAULT_MAX_SCHEMA_PROPERTIES)))).toBeUndefined();
+    expect(codeOf(() => validateSchemaInput(wide(DEFAULT_MAX_SCHEMA_PROPERTIES + 1)))).toBe('SCHEMA_003');
+    expect(codeOf(() => validateSchemaInput(wide(10_000)))).toBe('SCHEMA_003');
+    // the operator's setting
+    expect(codeOf(() => validateSchemaInput(wide(11), { maxProperties: 10 }))).toBe('SCHEMA_003');
+    expect(codeOf(() => validateSchemaInput(wide(10), { maxProperties: 10 }))).toBeUndefined();
   });
   it('refuses a schema nested 20,000 levels with SCHEMA_003, not a stack overflow', () => {
     expect(codeOf(() => validateSchemaInput(nest(20_000)))).toBe('SCHEMA_003');

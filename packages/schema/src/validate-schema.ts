@@ -18,6 +18,32 @@ const SCHEMA_LIST_KEYS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
  */
 export const MAX_SCHEMA_JSON_DEPTH = 64;
 
+/**
+ * Most properties a schema may declare, counted over every `properties` and `patternProperties` map in
+ * the document (nested objects, array items and $defs included) by default. Each property is a field
+ * to extract, check and score: a schema with 10,000 of them kept a worker busy for minutes and its
+ * validation alone held the gateway's event loop for seconds. QUIRE_SCHEMA_MAX_PROPERTIES overrides it.
+ */
+export const DEFAULT_MAX_SCHEMA_PROPERTIES = 1_000;
+
+/** The number of property declarations in a schema document (see DEFAULT_MAX_SCHEMA_PROPERTIES); walks with its own stack. */
+export function countSchemaProperties(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (!Array.isArray(v)) {
+      for (const k of ['properties', 'patternProperties']) {
+        const m = (v as Record<string, unknown>)[k];
+        if (isObjectNode(m)) count += Object.keys(m).length;
+      }
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+  }
+  return count;
+}
+
 /** Whether a JSON value nests deeper than `max`; walks with its own stack. */
 function jsonDeeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
@@ -78,17 +104,27 @@ export function schemaDepth(root: JsonSchema, raw: JsonSchema = root, level = 0)
 const tooDeep = (what: string) =>
   new QuireError('SCHEMA_003', `Schema too complex: nesting of ${what} (at most ${MAX_SCHEMA_DEPTH} levels)`, { max_depth: MAX_SCHEMA_DEPTH });
 
+export interface SchemaLimits {
+  /** Most property declarations (default DEFAULT_MAX_SCHEMA_PROPERTIES). */
+  maxProperties?: number;
+}
+
 const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
 
 /**
  * Checks a caller's JSON Schema before any work and returns its compiled validator. Throws
  * SCHEMA_004 (a type outside the seven), SCHEMA_001 (not a valid schema per ajv's meta-schema or
- * compilation) or SCHEMA_003 (nesting beyond 5 levels).
+ * compilation) or SCHEMA_003 (nesting beyond 5 levels, or more properties than limits.maxProperties).
  */
-export function validateSchemaInput(schema: unknown): ValidateFunction {
+export function validateSchemaInput(schema: unknown, limits: SchemaLimits = {}): ValidateFunction {
   if (!isObjectNode(schema)) throw new QuireError('SCHEMA_001', 'Invalid schema format: the schema must be a JSON object');
   if (jsonDeeperThan(schema, MAX_SCHEMA_JSON_DEPTH)) throw tooDeep(`more than ${MAX_SCHEMA_JSON_DEPTH} levels of JSON`);
+  const maxProperties = limits.maxProperties ?? DEFAULT_MAX_SCHEMA_PROPERTIES;
+  const properties = countSchemaProperties(schema);
+  if (properties > maxProperties) {
+    throw new QuireError('SCHEMA_003', `Schema too complex: ${properties} properties (at most ${maxProperties})`, { properties, max_properties: maxProperties });
+  }
   checkTypes(schema, '');
   const ajv = createAjv(schema);
   if (!ajv.validateSchema(schema)) {

@@ -26,7 +26,7 @@ const latin1 = (b: Uint8Array, s: number, e: number) => {
 /** What Lexer.top returns besides names and dictionaries: an operand nobody looks at, an operator, the end. */
 export const OTHER = null, OPERATOR = 1, END = 0;
 /** The operators Lexer.top tells apart (Lexer.op); every other one is OP_ANY. */
-export const OP_BDC = 1, OP_BMC = 2, OP_DO = 3, OP_BI = 4, OP_ID = 5, OP_ANY = 6;
+export const OP_BDC = 1, OP_BMC = 2, OP_DO = 3, OP_BI = 4, OP_ID = 5, OP_ANY = 6, OP_SAVE = 7, OP_RESTORE = 8;
 
 export class Lexer {
   private i = 0;
@@ -81,7 +81,8 @@ export class Lexer {
           const w = latin1(b, s, this.i);
           if (w === 'true' || w === 'false' || w === 'null') return OTHER;
         }
-        this.op = len === 3 && c === 0x42 && b[s + 2] === 0x43 ? (b[s + 1] === 0x44 ? OP_BDC : b[s + 1] === 0x4d ? OP_BMC : OP_ANY)
+        this.op = len === 1 ? (c === 0x71 ? OP_SAVE : c === 0x51 ? OP_RESTORE : OP_ANY)
+          : len === 3 && c === 0x42 && b[s + 2] === 0x43 ? (b[s + 1] === 0x44 ? OP_BDC : b[s + 1] === 0x4d ? OP_BMC : OP_ANY)
           : len === 2 ? (c === 0x44 && b[s + 1] === 0x6f ? OP_DO : c === 0x42 && b[s + 1] === 0x49 ? OP_BI : c === 0x49 && b[s + 1] === 0x44 ? OP_ID : OP_ANY)
             : OP_ANY;
         return OPERATOR;

@@ -9,6 +9,7 @@ import { inspectReceived } from '../intake/inspect-stored.js';
 import { baseUrl, respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
 import { legacySchemaConfig } from '../schema/legacy-extract-schema.js';
+import { schemaLimitsOf } from '../schema/plan-schema-job.js';
 
 /** POST /extract, and the deprecated POST /extract_async (same with async forced, message field included). */
 export function extractRoutes(deps: GatewayDeps): Router {
@@ -27,7 +28,7 @@ async function handleExtract(req: Request, res: Response, deps: GatewayDeps, for
     const opts = parseOrThrow(ExtractOptionsSchema, fields);
     const normalized = normalizeExtractOptions(opts);
     // deprecated inputs: validated before any work, run as a schema step after the extraction
-    const legacy = legacySchemaConfig(opts);
+    const legacy = legacySchemaConfig(opts, schemaLimitsOf(deps));
     if (!document) throw new QuireError('REQ_001', 'No file or URL provided: send a file (multipart) or file_url');
     const info = await inspectReceived(deps, document);
     const pages = normalized.pages ? parsePageRange(normalized.pages, info.pageCount) : undefined;

@@ -7,7 +7,7 @@ import type { GatewayDeps } from '../deps.js';
 import { respondWithJob } from '../http/job-responses.js';
 import { parseOrThrow } from '../http/validate.js';
 import { requireArtifact } from '../http/artifacts.js';
-import { planSchemaJob, resolveConfig } from '../schema/plan-schema-job.js';
+import { planSchemaJob, resolveConfig, schemaLimitsOf } from '../schema/plan-schema-job.js';
 
 /**
  * POST /schema (single, composite and split modes), saved schema configurations
@@ -32,7 +32,7 @@ export function schemaRoutes(deps: GatewayDeps): Router {
 
   r.post('/schema/configs', async (req, res) => {
     const body = parseOrThrow(SchemaConfigCreateSchema, req.body);
-    resolveConfig(body.schema_config, 'schema_config');
+    resolveConfig(body.schema_config, 'schema_config', schemaLimitsOf(deps));
     const rec = await deps.store.configs.createSchemaConfig(req.org!.id, body.name ?? '', body.schema_config);
     res.status(201).json(configView(rec));
   });
@@ -47,7 +47,7 @@ export function schemaRoutes(deps: GatewayDeps): Router {
 
   r.put('/schema/configs/:configId', async (req, res) => {
     const body = parseOrThrow(SchemaConfigUpdateSchema, req.body);
-    if (body.schema_config) resolveConfig(body.schema_config, 'schema_config');
+    if (body.schema_config) resolveConfig(body.schema_config, 'schema_config', schemaLimitsOf(deps));
     await requireConfig(deps, req.org!.id, req.params.configId);
     const rec = await deps.store.configs.updateSchemaConfig(req.org!.id, req.params.configId, { name: body.name, config: body.schema_config });
     res.json(configView(rec!));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { QuireError, creditsFor } from '@quire/core';
 import type { SchemaConfig, SchemaRequest, TopicSchemaConfig } from '@quire/contracts';
 import type { ResolvedSchemaConfig } from '@quire/queue';
-import { validateSchemaInput } from '@quire/schema';
+import { type SchemaLimits, validateSchemaInput } from '@quire/schema';
 import type { Organization } from '@quire/storage';
 import type { GatewayDeps } from '../deps.js';
 import { requireArtifact } from '../http/artifacts.js';
@@ -32,11 +32,14 @@ const hash = (v: unknown) => createHash('sha256').update(canonicalJson(v)).diges
 /** The lineage of an inline configuration: equal configurations share versions. */
 export const inlineConfigKey = (config: unknown) => `inline:${hash(config)}`;
 
-export function resolveConfig(c: SchemaConfig | TopicSchemaConfig, where: string): ResolvedSchemaConfig {
+/** The schema limits the operator set (QUIRE_SCHEMA_MAX_PROPERTIES). */
+export const schemaLimitsOf = (deps: Pick<GatewayDeps, 'config'>): SchemaLimits => ({ maxProperties: deps.config.schemaMaxProperties });
+
+export function resolveConfig(c: SchemaConfig | TopicSchemaConfig, where: string, limits: SchemaLimits): ResolvedSchemaConfig {
   const schema = 'input_schema' in c && c.input_schema ? c.input_schema : (c as TopicSchemaConfig).schema;
   if (schema === undefined) throw new QuireError('REQ_004', `Missing required parameter: ${where}.input_schema`, { field: `${where}.input_schema` });
   try {
-    validateSchemaInput(schema);
+    validateSchemaInput(schema, limits);
   } catch (e) {
     if (e instanceof QuireError) throw new QuireError(e.code, `${where}: ${e.message}`, { ...(e.details ?? {}), field: where });
     throw e;
@@ -67,11 +70,11 @@ export async function planSchemaJob(deps: GatewayDeps, org: Organization, body: 
   if (body.schema_config_id) {
     const rec = await deps.store.configs.getSchemaConfig(org.id, body.schema_config_id);
     if (!rec) throw new QuireError('STORAGE_002', `schema_config_id ${body.schema_config_id} not found`, { field: 'schema_config_id', id: body.schema_config_id });
-    config = resolveConfig(rec.config as SchemaConfig, 'schema_config');
+    config = resolveConfig(rec.config as SchemaConfig, 'schema_config', schemaLimitsOf(deps));
     configKey = `config:${rec.id}`;
     saved = { id: rec.id, version: rec.version };
   } else {
-    config = resolveConfig(body.schema_config!, 'schema_config');
+    config = resolveConfig(body.schema_config!, 'schema_config', schemaLimitsOf(deps));
     configKey = inlineConfigKey(body.schema_config);
   }
   requireConfidenceFlag(org, [config]);
@@ -100,7 +103,7 @@ async function planSplit(deps: GatewayDeps, org: Organization, body: SchemaReque
   const topicsIn = body.split_schema_config;
   if (!topicsIn || !Object.keys(topicsIn).length) throw new QuireError('REQ_004', 'Missing required parameter: split_schema_config', { field: 'split_schema_config' });
   const topics: Record<string, ResolvedSchemaConfig> = {};
-  for (const [name, c] of Object.entries(topicsIn)) topics[name] = resolveConfig(c, `split_schema_config.${name}`);
+  for (const [name, c] of Object.entries(topicsIn)) topics[name] = resolveConfig(c, `split_schema_config.${name}`, schemaLimitsOf(deps));
   requireConfidenceFlag(org, Object.values(topics));
 
   const split = await requireArtifact(deps, org, 'split', body.split_id);
