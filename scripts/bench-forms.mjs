@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { clearForm, detectForm, fillForm, toFillableCells } from '../packages/forms/dist/index.js';
+import { clearForm, detectForm, fillForm, mapFormInstructionsByLabel, toFillableCells } from '../packages/forms/dist/index.js';
 import { createLanguageModel } from '../packages/models/dist/index.js';
 import { loadConfig } from '../packages/runtime/dist/index.js';
 import { startEmbedded } from '../apps/cli/dist/index.js';
@@ -52,7 +52,7 @@ async function time(fn) {
   return { ms: median(ms), out };
 }
 
-const model = createLanguageModel(undefined, {});
+const model = createLanguageModel(undefined, { mapFormInstructions: mapFormInstructionsByLabel });
 const rows = [];
 for (const fillable of [true, false]) {
   const pdf = await makeForm(fillable);

@@ -8,11 +8,10 @@
 //     QUIRE_LLM_BASE_URL is set), values read back from the output PDF by detecting it again.
 //  3. Fill the way people write (AcroForms): instructions generated from the printed labels only (never field
 //     names or tooltips) in three styles — "label: value" lines, one sentence, a paragraph about the person —
-//     scored by values landing in the right field. --engine legacy maps with the earlier built-in mapper
-//     (@quire/models) instead of the label-first one in @quire/forms, for before/after figures.
+//     scored by values landing in the right field.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file rows and
 // misses cover the dev part.
-// Usage: pnpm eval:forms [dir] [--part dev|validation|all] [--engine builtin|legacy] [--summary FILE]
+// Usage: pnpm eval:forms [dir] [--part dev|validation|all] [--summary FILE]
 //        (dir: default ../shared/corpus/pdf-forms relative to the repo; runs on the built dist)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,11 +28,9 @@ const args = process.argv.slice(2);
 const parts = partsFromArgs(args);
 takeOption(args, 'part');
 const summaryOut = takeOption(args, 'summary');
-const engine = takeOption(args, 'engine') ?? 'builtin';
-if (!['builtin', 'legacy'].includes(engine)) { console.error(`--engine is builtin or legacy, not ${engine}`); process.exit(1); }
 const dir = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, '../shared/corpus/pdf-forms'));
 if (!fs.existsSync(dir)) { console.error(`no such directory: ${dir}`); process.exit(1); }
-const model = createLanguageModel(loadConfig().llm, engine === 'legacy' ? {} : { mapFormInstructions: mapFormInstructionsByLabel });
+const model = createLanguageModel(loadConfig().llm, { mapFormInstructions: mapFormInstructionsByLabel });
 const STYLES = ['lines', 'sentence', 'paragraph'];
 
 const iou = (a, b) => {
@@ -171,7 +168,7 @@ if (parts.includes('dev')) {
 console.log('\n| part | set | fields (no push buttons) | recall | precision | type accuracy | mean box IoU | instructed values landed |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const part of parts) { console.log(line(part, 'acro', 'AcroForm PDFs')); console.log(line(part, 'flat', 'flat copies')); }
-console.log(`\nFill from printed labels, three styles (AcroForms; engine: ${model.id === 'builtin' ? engine : model.id}):`);
+console.log(`\nFill from printed labels, three styles (AcroForms; engine: ${model.id}):`);
 if (parts.includes('dev')) {
   console.log('| file (dev) | lines | sentence | paragraph |\n|---|---|---|---|');
   for (const r of styledRows) console.log(r);

@@ -1,4 +1,5 @@
 import { classifyBuiltin } from '@quire/classify';
+import { mapFormInstructionsByLabel } from '@quire/forms';
 import { BuiltinLanguageModel, createLanguageModel, type OpenAiSettings } from '@quire/models';
 import { extractSchemaBuiltin } from '@quire/schema';
 import { splitBuiltin } from '@quire/split';
@@ -6,7 +7,7 @@ import { startChatServer, type ChatReply } from '../support/chat-server.js';
 import { describeLanguageModelConformance } from './language-model-suite.js';
 
 describeLanguageModelConformance('built-in engine', async () => ({
-  model: createLanguageModel(undefined, { extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin }),
+  model: createLanguageModel(undefined, { extractSchema: extractSchemaBuiltin, classify: classifyBuiltin, split: splitBuiltin, mapFormInstructions: mapFormInstructionsByLabel }),
   failures: [
     { what: 'a build without the step\'s engine', model: new BuiltinLanguageModel({}), code: 'GENERAL_005', methods: ['extractSchema', 'classify', 'split'] },
   ],

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { QuireError } from '@quire/core';
-import { mapFormInstructionsBuiltin } from '@quire/models';
+import { mapFormInstructionsByLabel } from './instructions/map.js';
 import { clearForm } from './clear.js';
 import { toFillableCells } from './convert.js';
 import { detectForm } from './detect.js';
@@ -39,7 +39,7 @@ maybe('corpus: the form workflow never fails on a form detect accepts', () => {
       if (serverSide(e)) throw e;
       return; // refused as a client error: nothing further to check
     }
-    const answer = mapFormInstructionsBuiltin({ instructions: instructionsFor(cells), cells: toFillableCells(cells) });
+    const answer = mapFormInstructionsByLabel({ instructions: instructionsFor(cells), cells: toFillableCells(cells) });
     const filled = await fillForm(pdf, cells, answer.assignments);
     const after = (await detectForm(filled.pdf)).cells;
     const cleared = await clearForm(filled.pdf, after, { overlays: filled.overlays });

@@ -1,4 +1,4 @@
-import { mapFormInstructionsBuiltin } from '@quire/models';
+import { mapFormInstructionsByLabel } from './instructions/map.js';
 import { makeFillableForm, makeFlatForm } from '../../../tests/fixtures/forms/make-forms.js';
 import { clearForm } from './clear.js';
 import { fromSpecFormCells, toFillableCells, toSpecFormCells } from './convert.js';
@@ -16,7 +16,7 @@ const assertValid = async (pdf: Uint8Array) => {
   expect(ink[0]).toBeGreaterThan(0.001);
 };
 const fillFromInstructions = async (pdf: Uint8Array, cells: DetectedCell[], instructions: string) => {
-  const answer = mapFormInstructionsBuiltin({ instructions, cells: toFillableCells(cells) });
+  const answer = mapFormInstructionsByLabel({ instructions, cells: toFillableCells(cells) });
   return { answer, result: await fillForm(pdf, cells, answer.assignments) };
 };
 

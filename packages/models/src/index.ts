@@ -2,7 +2,6 @@ export * from './language-model.js';
 export * from './text-match.js';
 export * from './bm25.js';
 export * from './ajv.js';
-export { mapFormInstructionsBuiltin } from './builtin/form-instructions.js';
 export { findDate, formatDate, type SimpleDate } from './builtin/date-format.js';
 export * from './conform-answer.js';
 export { BuiltinLanguageModel, type BuiltinEngines } from './adapters/builtin-language-model.js';

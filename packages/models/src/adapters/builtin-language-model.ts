@@ -3,11 +3,10 @@ import type {
   ClassifyAnswer, ClassifyRequest, FormInstructionsAnswer, FormInstructionsRequest, LanguageModel,
   SchemaAnswer, SchemaRequest, SplitAnswer, SplitRequest,
 } from '../language-model.js';
-import { mapFormInstructionsBuiltin } from '../builtin/form-instructions.js';
 
 /**
  * The offline engines, one per capability. They live in the step packages (@quire/schema,
- * @quire/classify, @quire/split), which depend on this one, so the caller hands them in.
+ * @quire/classify, @quire/split, @quire/forms), which depend on this one, so the caller hands them in.
  */
 export interface BuiltinEngines {
   extractSchema?: (req: SchemaRequest) => SchemaAnswer;
@@ -41,6 +40,7 @@ export class BuiltinLanguageModel implements LanguageModel {
   }
 
   async mapFormInstructions(req: FormInstructionsRequest): Promise<FormInstructionsAnswer> {
-    return (this.engines.mapFormInstructions ?? mapFormInstructionsBuiltin)(req);
+    if (!this.engines.mapFormInstructions) throw missing('form instructions');
+    return this.engines.mapFormInstructions(req);
   }
 }

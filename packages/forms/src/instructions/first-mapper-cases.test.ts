@@ -1,6 +1,5 @@
-import type { FillableCell } from '../language-model.js';
-import { mapFormInstructionsBuiltin, formatValue } from './form-instructions.js';
-import { splitInstructions } from './instruction-parse.js';
+import type { FillableCell } from '@quire/models';
+import { formatValue, mapFormInstructionsByLabel } from './map.js';
 
 const cells: FillableCell[] = [
   { index: 0, label: 'Full name', type: 'text', page: 1, currentText: '' },
@@ -13,20 +12,16 @@ const cells: FillableCell[] = [
   { index: 7, label: 'Country', type: 'text', page: 1, currentText: '', options: ['France', 'Poland', 'United States'] },
 ];
 const byCell = (instr: string, cs = cells) => {
-  const r = mapFormInstructionsBuiltin({ instructions: instr, cells: cs });
+  const r = mapFormInstructionsByLabel({ instructions: instr, cells: cs });
   return { map: Object.fromEntries(r.assignments.map((a) => [a.cellIndex, a.value])), r };
 };
 
-describe('built-in form instruction mapper', () => {
+describe('form instruction mapper: the cases of the first built-in mapper', () => {
   it("maps the issue's example sentence", () => {
     const { map, r } = byCell("Name: Jane Doe; date of birth 2 Feb 1990; she is married; check 'No' for question 3; sign as J. Doe");
     expect(map).toEqual({ 0: 'Jane Doe', 1: '02/02/1990', 2: 'Married', 3: 'No', 4: 'J. Doe' });
     expect(r.unmatched).toEqual([]);
     expect(r.assignments.find((a) => a.cellIndex === 1)?.instruction).toBe('date of birth 2 Feb 1990');
-  });
-
-  it('splits on newlines and sentences but not on initials or inside values', () => {
-    expect(splitInstructions('Name is J. R. Smith. Country = Poland\nAddress: 1 Main St., Łódź, Poland')).toEqual(['Name is J. R. Smith', 'Country = Poland', 'Address: 1 Main St., Łódź, Poland']);
   });
 
   it('understands "set X to Y", "X is Y", "X = Y", tick and uncheck', () => {
