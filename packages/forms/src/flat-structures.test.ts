@@ -83,6 +83,20 @@ describe('flat form structures', () => {
     expect(cells.map((c) => pts(c))).toEqual(lines.map((_, i) => [458, 200 + 18 * i, 570, 218 + 18 * i]));
   });
 
+  test('stacked boxes parted by dotted rules drawn dot by dot do not merge into one field', async () => {
+    const pdf = await drawPage(({ line, text }) => {
+      const top = 400, step = 18, rows = 3;
+      line(440, top, 570, top); line(440, top + step * rows, 570, top + step * rows);
+      line(440, top, 440, top + step * rows); line(570, top, 570, top + step * rows);
+      // the rules between the boxes: 1 pt dots every 3 pt
+      for (let i = 1; i < rows; i++) for (let x = 441; x < 569; x += 3) line(x, top + step * i, x + 1, top + step * i);
+      ['5a Pensions', '5b Taxable amount', '6 Social security'].forEach((label, i) => text(`${label} ${'. '.repeat(Math.floor((420 - 72 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(['5a Pensions', '5b Taxable amount', '6 Social security'].map((label) => ({ type: 'text', label })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 400 + 18 * i, 570, 418 + 18 * i]));
+  });
+
   test('a small box holding only a printed line number or margin note is not a field', async () => {
     const pdf = await drawPage(({ rect, text }) => {
       text('Total tax', 60, 312, 8);

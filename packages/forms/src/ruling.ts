@@ -37,25 +37,29 @@ export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used
     const free = short.filter(({ i }) => !used.has(i)).sort((p, q) => pos(p.s) - pos(q.s) || a(p.s) - a(q.s));
     const out: Line[] = [];
     const taken = new Set<number>();
-    for (const first of free) {
+    for (let f = 0; f < free.length; f++) {
+      const first = free[f];
       if (taken.has(first.i)) continue;
       const run = [first];
-      for (const next of free) {
-        const last = run[run.length - 1];
-        if (taken.has(next.i) || run.includes(next) || Math.abs(pos(next.s) - pos(first.s)) > 0.6) continue;
+      // sorted by position, so the strokes on this line follow it: the scan stops at the next line
+      for (let k = f + 1; k < free.length && pos(free[k].s) - pos(first.s) <= 0.6; k++) {
+        const next = free[k], last = run[run.length - 1];
+        if (taken.has(next.i)) continue;
         const gap = a(next.s) - b(last.s);
         if (gap >= -0.1 && gap <= DOT_MAX) run.push(next);
       }
-      if (run.length < 3) continue;
+      const line = { pos: pos(first.s), a: a(first.s), b: b(run[run.length - 1].s) };
+      // too few or too short to be a rule (a glyph-sized mark stays what it was)
+      if (run.length < 3 || line.b - line.a <= 2 * DOT_MAX) continue;
       run.forEach((x) => taken.add(x.i));
-      out.push({ pos: pos(first.s), a: a(first.s), b: b(run[run.length - 1].s) });
+      out.push(line);
     }
     taken.forEach((i) => used.add(i));
     return out;
   };
   // a run is vertical when its strokes stack along y (each dot may be drawn either way)
   const v = join(true), h = join(false);
-  return { h: h.filter((l) => l.b - l.a > DOT_MAX * 2), v: v.filter((l) => l.b - l.a > DOT_MAX * 2), used };
+  return { h, v, used };
 }
 
 export interface Grid {
