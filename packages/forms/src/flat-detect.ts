@@ -1,5 +1,5 @@
 import { buildPhrases, centreIn, cleanLabel, findDatePattern, isCheckGlyph, isFillLine, nearestLabel, toPt, type Phrase, type PtBox, type PtWord } from './labels.js';
-import { findGrids, mergeLines, type Grid, type Line } from './ruling.js';
+import { findGrids, joinDottedRules, mergeLines, type Grid, type Line } from './ruling.js';
 import { detectCheckboxes } from './flat-checkbox.js';
 import { roundBox } from './page-frame.js';
 import type { DetectedCell, PageGeometry } from './types.js';
@@ -30,14 +30,21 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const W = g.width, H = g.height;
   const words = g.words.map((w) => toPt(w, W, H));
   const bodySize = median(words.filter((w) => !w.fill).map((w) => w.fontSize)) || 10;
-  const hLines = mergeLines(g.segments.filter((s) => !s.fillIn && Math.abs(s.y1 - s.y0) * H < 1.2).map((s) => ({ pos: ((s.y0 + s.y1) / 2) * H, a: s.x0 * W, b: s.x1 * W })));
-  const vLines = verticalLines(g);
+  const { hLines, vLines } = rulings(g);
   const { grids, usedH } = findGrids(hLines, vLines);
   const squares: PtBox[] = [];
   const pt: PtCell[] = [];
   let table = tableStart;
-  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table);
+  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table, vLines);
   squares.push(...strokedSquares(g, squares, pt, W, H));
+  // a small box holding only a printed code (a line number "1a", "23") is neither a checkbox nor a field
+  // (it stands at the left edge of the wider box it numbers; a lone small box with a number in it may
+  // be a flattened field holding its value)
+  const numbers = (b: PtBox) => pt.some((c) => c.box !== b && Math.abs(c.box.x0 - b.x1) < 3 && c.box.x1 - c.box.x0 > 2 * (b.x1 - b.x0) &&
+    Math.min(c.box.y1, b.y1) - Math.max(c.box.y0, b.y0) > 0.5 * (b.y1 - b.y0) && !words.some((w) => centreIn(w.box, c.box) && !isFillLine(w.text)));
+  const codeBoxes = squares.filter((b) => printedCode(b, words) !== null && numbers(b));
+  squares.splice(0, squares.length, ...squares.filter((b) => !codeBoxes.includes(b)));
+  for (let i = pt.length - 1; i >= 0; i--) if (pt[i].kind === 'box' && !pt[i].innerLabel && isCodeBox(pt[i].box, words) && numbers(pt[i].box)) { codeBoxes.push(pt[i].box); pt.splice(i, 1); }
   // a "square" in the middle of printed text is a letter's counter (a scan's "o", "p"), not a checkbox
   // (phrases, not words: OCR boxes of single words can be cut short; words read off a square are left out)
   const text = buildPhrases(words.filter((w) => !w.fill && !squares.some((b) => centreIn(w.box, b))));
@@ -54,11 +61,12 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   dropNonFields(pt, words, checkboxes.boxes);
   // labels come from the text outside every cell; a cell stands between a label and the cells past it
   const occupied = [...pt.map((c) => c.box), ...checkboxes.boxes];
-  const free = words.filter((w) => !occupied.some((b) => centreIn(w.box, b)) && !isFillLine(w.text));
+  const free = words.filter((w) => !occupied.some((b) => centreIn(w.box, b)) && !codeBoxes.some((b) => centreIn(w.box, b)) && !isFillLine(w.text));
   const phrases = buildPhrases(free);
   const rules = verticalRules(g);
   const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize, occupied, rules));
   labelCombParts(out, pt, words);
+  prefixLineCodes(out, pt, codeBoxes, words);
   if (opts.scanned) {
     // what the scan itself shows in each cell, apart from fill-ins drawn over it
     pt.forEach((c, i) => { out[i].scan = { text: cellText(words.filter((w) => !w.fill && centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text)), c.kind === 'comb') }; });
@@ -67,10 +75,56 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   return { cells: out, tables: table };
 }
 
-/** The page's vertical ruling lines in points (template drawing only, not fill-ins). */
-function verticalLines(g: PageGeometry): Line[] {
+/**
+ * The page's horizontal and vertical ruling lines in points (template drawing only, not fill-ins);
+ * dotted rules drawn dot by dot are joined into one line each.
+ */
+function rulings(g: PageGeometry): { hLines: Line[]; vLines: Line[] } {
   const W = g.width, H = g.height;
-  return mergeLines(g.segments.filter((s) => !s.fillIn && Math.abs(s.x1 - s.x0) * W < 1.2 && Math.abs(s.y1 - s.y0) * H >= 1.2).map((s) => ({ pos: ((s.x0 + s.x1) / 2) * W, a: s.y0 * H, b: s.y1 * H })));
+  const segs = g.segments.filter((s) => !s.fillIn).map((s) => ({ x0: s.x0 * W, y0: s.y0 * H, x1: s.x1 * W, y1: s.y1 * H }));
+  const dotted = joinDottedRules(segs);
+  const plain = segs.filter((_, i) => !dotted.used.has(i));
+  const hLines = mergeLines([...plain.filter((s) => Math.abs(s.y1 - s.y0) < 1.2).map((s) => ({ pos: (s.y0 + s.y1) / 2, a: s.x0, b: s.x1 })), ...dotted.h]);
+  const vLines = mergeLines([...plain.filter((s) => Math.abs(s.x1 - s.x0) < 1.2 && Math.abs(s.y1 - s.y0) >= 1.2).map((s) => ({ pos: (s.x0 + s.x1) / 2, a: s.y0, b: s.y1 })), ...dotted.v]);
+  return { hLines, vLines };
+}
+
+function verticalLines(g: PageGeometry): Line[] {
+  return rulings(g).vLines;
+}
+
+/**
+ * The printed code a small box holds when that is all it holds: a line number or item code ("1a",
+ * "23", "B"), at most four characters, no room left for a value beside it. Null otherwise.
+ */
+function printedCode(b: PtBox, words: PtWord[]): string | null {
+  const inside = words.filter((w) => centreIn(w.box, b) && !isFillLine(w.text));
+  if (!inside.length || inside.some((w) => w.fill || isCheckGlyph(w.text))) return null;
+  const text = inside.map((w) => w.text).join('');
+  if (!/^[\p{L}\p{N}().-]{1,4}$/u.test(text) || !/\p{N}/u.test(text)) return null;
+  return text;
+}
+
+/**
+ * A code box right at a cell's left edge on its row numbers that cell's line ("23" beside the amount
+ * box of line 23): the label starts with it, so the cell can be addressed as "line 23".
+ */
+function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[]) {
+  pt.forEach((c, i) => {
+    const code = codeBoxes.find((b) => Math.abs(b.x1 - c.box.x0) < 3 && Math.min(b.y1, c.box.y1) - Math.max(b.y0, c.box.y0) > 0.5 * (c.box.y1 - c.box.y0));
+    if (!code) return;
+    const text = printedCode(code, words)!;
+    const label = cells[i].label;
+    if (!label.startsWith(text)) cells[i].label = label ? `${text} ${label}` : text;
+  });
+}
+
+/** A box narrow enough for no more than its printed code (a line-number box beside an amount box). */
+function isCodeBox(b: PtBox, words: PtWord[]): boolean {
+  const code = printedCode(b, words);
+  if (code === null) return false;
+  const h = b.y1 - b.y0;
+  return b.x1 - b.x0 <= Math.max(2.2 * h, 28);
 }
 
 /** Vertical ruling lines as thin boxes, for label search (a label is not looked for across one). */
@@ -169,12 +223,32 @@ function labelCombParts(cells: DetectedCell[], pt: PtCell[], words: PtWord[]) {
   }
 }
 
-function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number): number {
+/**
+ * A box parted into equal character cells by short ticks (rising from its bottom edge or hanging from
+ * its top) is a comb: the ticks, at least two, evenly spaced about a character cell apart, give its cells.
+ */
+function tickedComb(b: PtBox, vLines: Line[], words: PtWord[]): PtCell | null {
+  const h = b.y1 - b.y0;
+  if (h < 7 || h > 40 || words.some((w) => centreIn(w.box, b) && !w.fill)) return null;
+  const ticks = vLines.filter((l) => l.pos > b.x0 + 2 && l.pos < b.x1 - 2 && l.b - l.a < h - 2 &&
+    (Math.abs(l.b - b.y1) < 1.6 || Math.abs(l.a - b.y0) < 1.6)).map((l) => l.pos).sort((p, q) => p - q);
+  const xs = [...new Set([b.x0, ...ticks, b.x1].map((x) => Math.round(x * 4) / 4))];
+  if (xs.length < 4) return null;
+  const ws = xs.slice(1).map((x, i) => x - xs[i]);
+  const mean = (b.x1 - b.x0) / ws.length;
+  if (mean > 1.6 * h || ws.some((w) => Math.abs(w - mean) > 0.2 * mean)) return null;
+  const combBoxes = ws.map((_, i) => ({ x0: xs[i], y0: b.y0, x1: xs[i + 1], y1: b.y1 }));
+  return { box: b, kind: 'comb', combCount: combBoxes.length, combBoxes };
+}
+
+function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number, vLines: Line[]): number {
   const { cells } = grid;
   const big = (b: PtBox) => b.y1 - b.y0 > 220 || words.filter((w) => centreIn(w.box, b)).length > 60;
   if (cells.length === 1) {
     const b = cells[0];
-    if (isSquareish(b)) squares.push(b);
+    const comb = tickedComb(b, vLines, words);
+    if (comb) out.push(comb);
+    else if (isSquareish(b)) squares.push(b);
     else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
     return table;
   }
@@ -198,7 +272,7 @@ function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell
       return table;
     }
   }
-  if (grid.rows.length >= 2 && grid.cols.length >= 2) {
+  if (grid.rows.length >= 2 && grid.cols.length >= 2 && !captionedLayout(grid, words)) {
     const t = tableCells(grid, words, out, table);
     if (t !== null) return t;
   }
@@ -208,6 +282,23 @@ function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell
     else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
   }
   return table;
+}
+
+/**
+ * A grid whose printed cells each hold only a small caption at the top, the entry area below it empty
+ * (a block of boxes on a government form), is a layout of captioned boxes, not a table with a header
+ * row: captions in more than one row tell the two apart.
+ */
+function captionedLayout(grid: Grid, words: PtWord[]): boolean {
+  const printed = grid.cells.filter((b) => words.some((w) => centreIn(w.box, b) && !w.fill && !isFillLine(w.text)));
+  if (!printed.length) return false;
+  const rows = new Set<number>();
+  for (const b of printed) {
+    const c = withInnerLabel({ box: b, kind: 'box' }, words);
+    if (!c.innerLabel || c.box.x0 !== b.x0 || words.some((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text))) return false;
+    rows.add(Math.round(b.y0));
+  }
+  return rows.size >= 2;
 }
 
 /**

@@ -17,6 +17,51 @@ export function mergeLines(lines: Line[]): Line[] {
   return out;
 }
 
+/** A short stroke (a dot or dash of a dotted rule), in points. */
+export interface Stroke { x0: number; y0: number; x1: number; y1: number }
+
+const DOT_MAX = 4;
+
+/**
+ * Dotted or dashed rules drawn as separate short strokes (a column of dots parting comb cells, a dotted
+ * rule between stacked boxes): three or more strokes on one line, evenly close together, are one rule.
+ * Returns the joined rules and the indices of the strokes they used (left out of the plain rulings).
+ */
+export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used: Set<number> } {
+  const short = strokes.map((s, i) => ({ s, i })).filter(({ s }) => Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX);
+  const used = new Set<number>();
+  const join = (vertical: boolean): Line[] => {
+    const pos = (s: Stroke) => (vertical ? (s.x0 + s.x1) / 2 : (s.y0 + s.y1) / 2);
+    const a = (s: Stroke) => (vertical ? Math.min(s.y0, s.y1) : Math.min(s.x0, s.x1));
+    const b = (s: Stroke) => (vertical ? Math.max(s.y0, s.y1) : Math.max(s.x0, s.x1));
+    const free = short.filter(({ i }) => !used.has(i)).sort((p, q) => pos(p.s) - pos(q.s) || a(p.s) - a(q.s));
+    const out: Line[] = [];
+    const taken = new Set<number>();
+    for (let f = 0; f < free.length; f++) {
+      const first = free[f];
+      if (taken.has(first.i)) continue;
+      const run = [first];
+      // sorted by position, so the strokes on this line follow it: the scan stops at the next line
+      for (let k = f + 1; k < free.length && pos(free[k].s) - pos(first.s) <= 0.6; k++) {
+        const next = free[k], last = run[run.length - 1];
+        if (taken.has(next.i)) continue;
+        const gap = a(next.s) - b(last.s);
+        if (gap >= -0.1 && gap <= DOT_MAX) run.push(next);
+      }
+      const line = { pos: pos(first.s), a: a(first.s), b: b(run[run.length - 1].s) };
+      // too few or too short to be a rule (a glyph-sized mark stays what it was)
+      if (run.length < 3 || line.b - line.a <= 2 * DOT_MAX) continue;
+      run.forEach((x) => taken.add(x.i));
+      out.push(line);
+    }
+    taken.forEach((i) => used.add(i));
+    return out;
+  };
+  // a run is vertical when its strokes stack along y (each dot may be drawn either way)
+  const v = join(true), h = join(false);
+  return { h, v, used };
+}
+
 export interface Grid {
   /** Closed cells of one connected group of rulings. */
   cells: PtBox[];

@@ -1,0 +1,115 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { detectForm } from './detect.js';
+import type { DetectedCell } from './types.js';
+
+// Flattened (printed-to-PDF) form structures drawn with pdf-lib: rules, rectangles and small printed text,
+// no AcroForm. Coordinates below are in points from the page's top-left (pdf-lib draws from the bottom).
+const W = 612, H = 792;
+const black = rgb(0, 0, 0);
+
+async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y1: number) => void; line: (x0: number, y0: number, x1: number, y1: number, dash?: number[]) => void; text: (s: string, x: number, baseline: number, size?: number) => void }) => void): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page: PDFPage = doc.addPage([W, H]);
+  const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
+  draw({
+    rect: (x0, y0, x1, y1) => page.drawRectangle({ x: x0, y: H - y1, width: x1 - x0, height: y1 - y0, borderColor: black, borderWidth: 0.5 }),
+    line: (x0, y0, x1, y1, dash) => page.drawLine({ start: { x: x0, y: H - y0 }, end: { x: x1, y: H - y1 }, thickness: 0.5, color: black, dashArray: dash }),
+    text: (s, x, baseline, size = 10) => page.drawText(s, { x, y: H - baseline, size, font, color: black }),
+  });
+  return doc.save();
+}
+
+const pts = (c: DetectedCell) => c.bounding_box.map((v, i) => Math.round(v * (i % 2 ? H : W)));
+const brief = (cells: DetectedCell[]) => cells.map((c) => ({ type: c.type, label: c.label, ...(c.maxLength ? { maxLength: c.maxLength } : {}) }));
+
+describe('flat form structures', () => {
+  test('a grid of boxes with a small caption at the top of each is one field per box, labelled by its caption', async () => {
+    const captions = [['1a First name', '1b Last name', '1c Middle initial'], ['2 Street address', '3 City', '4 ZIP code']];
+    const pdf = await drawPage(({ line, text }) => {
+      // shared rules: three columns, two rows of 30 pt
+      for (const y of [100, 130, 160]) line(40, y, 560, y);
+      for (const x of [40, 240, 440, 560]) line(x, 100, x, 160);
+      captions.forEach((row, r) => row.forEach((c, k) => text(c, [42, 242, 442][k], 100 + 30 * r + 7, 6)));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(captions.flat().map((label) => ({ type: 'text', label })));
+    // the value area is the box below its caption
+    const first = pts(cells[0]);
+    expect(first[0]).toBe(40);
+    expect(first[1]).toBeGreaterThanOrEqual(107);
+    expect(first[1]).toBeLessThanOrEqual(110);
+    expect([first[2], first[3]]).toEqual([240, 130]);
+  });
+
+  test('combs whose character cells are parted by short ticks or dotted lines are one field each', async () => {
+    const pdf = await drawPage(({ rect, line, text }) => {
+      text('Social security number', 100, 96, 8);
+      rect(100, 100, 100 + 9 * 14, 118);
+      // short ticks rising from the bottom edge between the character cells
+      for (let k = 1; k < 9; k++) line(100 + 14 * k, 118, 100 + 14 * k, 113);
+      text('Employer identification number', 300, 96, 8);
+      rect(300, 100, 300 + 9 * 14, 118);
+      // dotted separators: a column of short dots down the full height
+      for (let k = 1; k < 9; k++) for (let y = 101; y < 117; y += 3) line(300 + 14 * k, y, 300 + 14 * k, y + 1);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      { type: 'text', label: 'Social security number', maxLength: 9 },
+      { type: 'text', label: 'Employer identification number', maxLength: 9 },
+    ]);
+    expect(cells.every((c) => c.comb)).toBe(true);
+    expect(pts(cells[0])).toEqual([100, 100, 226, 118]);
+  });
+
+  test('stacked amount boxes (a column of boxes, line numbers to their left) are one field per line', async () => {
+    const lines = [['1', 'Wages, salaries, tips'], ['2', 'Taxable interest'], ['3', 'Ordinary dividends'], ['4', 'Total income']];
+    const pdf = await drawPage(({ line, text }) => {
+      // the amount column: one left and right wall down the column, a rule under each line; the line
+      // number sits in a narrow box of its own just left of the amount
+      const top = 200, step = 18;
+      for (let i = 0; i <= lines.length; i++) line(440, top + step * i, 570, top + step * i);
+      line(440, top, 440, top + step * lines.length);
+      line(458, top, 458, top + step * lines.length);
+      line(570, top, 570, top + step * lines.length);
+      lines.forEach(([n, label], i) => {
+        text(n, 60, top + step * i + 12, 8);
+        // the line's text runs to the amount column on dot leaders
+        text(`${label} ${'. '.repeat(Math.floor((420 - 72 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8);
+        text(n, 446, top + step * i + 12, 8);
+      });
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(lines.map(([n, label]) => ({ type: 'text', label: `${n} ${label}` })));
+    expect(cells.map((c) => pts(c))).toEqual(lines.map((_, i) => [458, 200 + 18 * i, 570, 218 + 18 * i]));
+  });
+
+  test('stacked boxes parted by dotted rules drawn dot by dot do not merge into one field', async () => {
+    const pdf = await drawPage(({ line, text }) => {
+      const top = 400, step = 18, rows = 3;
+      line(440, top, 570, top); line(440, top + step * rows, 570, top + step * rows);
+      line(440, top, 440, top + step * rows); line(570, top, 570, top + step * rows);
+      // the rules between the boxes: 1 pt dots every 3 pt
+      for (let i = 1; i < rows; i++) for (let x = 441; x < 569; x += 3) line(x, top + step * i, x + 1, top + step * i);
+      ['5a Pensions', '5b Taxable amount', '6 Social security'].forEach((label, i) => text(`${label} ${'. '.repeat(Math.floor((420 - 72 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(['5a Pensions', '5b Taxable amount', '6 Social security'].map((label) => ({ type: 'text', label })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 400 + 18 * i, 570, 418 + 18 * i]));
+  });
+
+  test('a small box holding only a printed line number or margin note is not a field', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('Total tax', 60, 312, 8);
+      rect(400, 300, 420, 316); text('23', 404, 312, 8);
+      rect(420, 300, 560, 316);
+      text('Refund', 60, 342, 8);
+      rect(400, 330, 420, 346); text('1a', 405, 342, 8);
+      rect(420, 330, 560, 346);
+      // a margin note in a box of its own, not next to any field
+      rect(20, 400, 62, 432); text('Attach', 24, 410, 7); text('Sch. B if', 24, 419, 7); text('required.', 24, 428, 7);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(cells.map((c) => c.type)).toEqual(['text', 'text']);
+    expect(cells.map((c) => pts(c))).toEqual([[420, 300, 560, 316], [420, 330, 560, 346]]);
+  });
+});
