@@ -53,3 +53,49 @@ describe('recognizePage: why a page came back empty', () => {
     expect(emptyPageWarning(page)).toMatch(/shows ink but OCR read no text/);
   });
 });
+
+describe('recognizePage: the page as sent is always tried when a turned reading reads badly', () => {
+  // A portrait page of vertical bars: the line analysis takes the bars for text lines running down the
+  // page, with a clear margin, so only the two sideways turns are candidates.
+  const bars = async () => {
+    const composite = Array.from({ length: 12 }, (_, i) => ({ input: { create: { width: 12, height: 700, channels: 3 as const, background: 'black' } }, left: 40 + i * 45, top: 50 }));
+    return sharp({ create: { width: 600, height: 800, channels: 3, background: 'white' } }).composite(composite).png().toBuffer();
+  };
+  const sizeOf = (pgm: Uint8Array) => {
+    const [w, h] = Buffer.from(pgm.subarray(0, 32)).toString('latin1').split('\n')[1].split(' ').map(Number);
+    return { w, h };
+  };
+  const result = (text: string, confidence: number): TessResult => ({
+    text, confidence,
+    blocks: [{ paragraphs: [{ lines: [{ bbox: { x0: 10, y0: 10, x1: 400, y1: 50 }, words: text.split(' ').map((t, i) => ({ text: t, confidence, bbox: { x0: 10 + i * 90, y0: 10, x1: 90 + i * 90, y1: 50 } })) }] }] }],
+  } as unknown as TessResult);
+
+  it('keeps the upright reading when it reads better than the turned guess', async () => {
+    const read: string[] = [];
+    // upright (portrait) images read well, turned (landscape) ones read as junk
+    const deps: RecognizeDeps = {
+      maxPixels: 1e9,
+      ocr: async (img) => {
+        const { w, h } = sizeOf(img);
+        read.push(w < h ? 'portrait' : 'landscape');
+        return w < h ? result('Invoice number 4411 dated March', 60) : result('il Il', 40);
+      },
+    };
+    const p = await recognizePage(deps, await bars(), page);
+    expect(read[0]).toBe('landscape'); // the analysis's guess came first
+    expect(p.correctedRotation).toBe(0);
+    expect(p.words.map((w) => w.text).join(' ')).toBe('Invoice number 4411 dated March');
+  });
+
+  it('keeps the turned reading when the page as sent reads worse', async () => {
+    const deps: RecognizeDeps = {
+      maxPixels: 1e9,
+      ocr: async (img) => {
+        const { w, h } = sizeOf(img);
+        return w < h ? result('il Il', 40) : result('Invoice number 4411 dated March', 60);
+      },
+    };
+    const p = await recognizePage(deps, await bars(), page);
+    expect([90, 270]).toContain(p.correctedRotation);
+  });
+});

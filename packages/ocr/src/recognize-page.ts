@@ -1,4 +1,4 @@
-import type { RawPage } from '@quire/core';
+import type { Box, RawPage } from '@quire/core';
 import { analysePage, type GreyImage, type PageAnalysis } from './analysis.js';
 import { decodeGrey, downscale, rescale, renderForOcr, renderProbe } from './preprocess.js';
 import { mergeReadings } from './merge-readings.js';
@@ -6,6 +6,7 @@ import { SECOND_BINARISATION, type OcrPass, type TessResult } from './ocr-worker
 import { normalizeAngle, splitRotation, type ImageTransform } from './transform.js';
 import { readability, toRawWords } from './words.js';
 import { detectRulings, dropTextUnderlines, rulingsToRaw } from './rulings.js';
+import { cropToPaper, findPaper, uncropBox, type PixelCrop } from './paper.js';
 
 export interface PageInfo { number: number; widthPt: number; heightPt: number }
 
@@ -89,34 +90,71 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
     number: page.number, width: page.widthPt, height: page.heightPt,
     words: [], segments: [], rects: [], images: [], widgets: [], source: 'ocr', correctedRotation: 0,
   };
-  const grey = await decodeGrey(image, deps.maxPixels);
-  const { image: small, factor } = await downscale(grey, ANALYSIS_SIDE);
+  const decoded = await decodeGrey(image, deps.maxPixels);
+  let grey = decoded, { image: small, factor } = await downscale(decoded, ANALYSIS_SIDE);
+  // A sheet photographed on a darker surface is read on its own: the surface's edge would pass for
+  // text lines (turning the orientation) and its texture for words. Boxes are mapped back afterwards.
+  let crop: PixelCrop | null = null;
+  const paper = findPaper(small);
+  if (paper) {
+    ({ image: grey, crop } = cropToPaper(decoded, paper));
+    ({ image: small, factor } = await downscale(grey, ANALYSIS_SIDE));
+  }
+  const sheet: PageInfo = crop
+    ? { number: page.number, widthPt: (page.widthPt * crop.width) / crop.srcWidth, heightPt: (page.heightPt * crop.height) / crop.srcHeight }
+    : page;
+  // stroke widths are normalized by the page's larger side: the sheet's, then the image's
+  const widthScale = Math.max(sheet.widthPt, sheet.heightPt) / Math.max(page.widthPt, page.heightPt);
+  const onSource = (p: RawPage): RawPage => (crop ? uncropPage(p, crop, widthScale) : p);
   const analysis = analysePage(small);
   // The analysis only decides where to look; a page is called blank only after one upright reading
   // finds nothing (a faint or oddly encoded scan must not come back empty on the analysis's word alone).
-  if (analysis.blank) return readUpright(deps, grey, page, base);
+  if (analysis.blank) return onSource(await readUpright(deps, grey, sheet, base));
 
   const rowPx = analysis.lineHeight === null ? null : (analysis.lineHeight / factor) * ROW_PER_BAND;
-  const scale = chooseScale(rowPx, grey.width, grey.height, page, deps.maxPixels);
+  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels);
   const scaled = await rescale(grey, scale);
 
-  let best: { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array } | null = null;
+  type Reading = { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array };
+  const readAt = async (angle: number): Promise<Reading> => {
+    const { image: ocrImage, transform } = await renderForOcr(scaled, angle, grey);
+    const res = await deps.ocr(ocrImage);
+    return { res, t: transform, r: readability(res), image: ocrImage };
+  };
+  let best: Reading | null = null;
+  const tried: number[] = [];
   for (const angle of candidateAngles(analysis)) {
     // After a bad first read, a band of the page says whether another orientation is worth a full pass.
     if (best && !(await worthFullPass(deps, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
-    const { image: ocrImage, transform } = await renderForOcr(scaled, angle, grey);
-    const res = await deps.ocr(ocrImage);
-    const r = readability(res);
-    if (!best || r.score > best.r.score) best = { res, t: transform, r, image: ocrImage };
-    if (looksRight(r)) break;
+    const reading = await readAt(angle);
+    tried.push(angle);
+    if (!best || reading.r.score > best.r.score) best = reading;
+    if (looksRight(reading.r)) break;
+  }
+  // The line analysis can be fooled (a photo's shadows, a ruled frame, a sideways stamp): a turned
+  // reading that reads badly is compared with the page as sent, and the better one is kept.
+  if (!looksRight(best!.r) && !tried.some((a) => splitRotation(a).quarter === 0)) {
+    const upright = await readAt(0);
+    if (upright.r.score > best!.r.score) best = upright;
   }
   const { t } = best!;
   let res = best!.res;
   if (best!.r.meanConfidence < SECOND_READING_BELOW) res = mergeReadings(res, await deps.ocr(best!.image, { binarisation: SECOND_BINARISATION }));
-  const ptPerSrcPx = (page.widthPt / grey.width + page.heightPt / grey.height) / 2;
+  const ptPerSrcPx = (sheet.widthPt / grey.width + sheet.heightPt / grey.height) / 2;
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
   const words = toRawWords(res, t, ptPerOcrPx);
-  return { ...base, words, ...rasterRulings(grey, analysis, page, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) };
+  return onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) });
+}
+
+/** A page read on the crop of its paper, with every box put back on the image as sent. */
+function uncropPage(p: RawPage, crop: PixelCrop, widthScale: number): RawPage {
+  const box = (b: Box) => uncropBox(crop, b);
+  return {
+    ...p,
+    words: p.words.map((w) => ({ ...w, box: box(w.box) })),
+    segments: p.segments.map((s) => ({ ...box(s), width: s.width * widthScale })),
+    rects: p.rects.map((r) => ({ ...r, box: box(r.box) })),
+  };
 }
 
 /** One reading of the page as sent, at the scale its nominal resolution asks for: the check before calling a page blank. */
