@@ -2,8 +2,9 @@ import type { Document } from './document.js';
 import type { RawPage } from './raw-page.js';
 
 /**
- * Limits every reader enforces before work eats memory. They are settings (QUIRE_LIMIT_*), with
- * these safe defaults; readers throw QuireError FILE_003 (corrupt/bomb) or REQ_003 (over a limit).
+ * Limits every reader enforces before work eats memory, with these safe defaults. Job handlers pass the
+ * process's settings (QUIRE_LIMIT_PAGES, QUIRE_LIMIT_PIXELS, QUIRE_LIMIT_PAGE_CONTENT_MB); the others are
+ * fixed here. Readers throw QuireError FILE_003 (corrupt/bomb) or REQ_003 (over a limit).
  */
 export interface ParseLimits {
   maxPages: number;
@@ -11,6 +12,8 @@ export interface ParseLimits {
   maxPageSidePt: number;
   /** Largest raster (width × height) a page may be rendered or decoded to. */
   maxPixels: number;
+  /** PDF: most bytes one page's content streams may decode to (flate bombs; pdf.js and PDFium hold them whole). */
+  maxPageContentBytes: number;
   /** Zip containers (OOXML). */
   maxZipEntries: number;
   maxUncompressedBytes: number;
@@ -25,6 +28,7 @@ export const DEFAULT_LIMITS: ParseLimits = {
   maxPages: 5000,
   maxPageSidePt: 14_400, // 200 inches, the PDF spec's own user-unit limit
   maxPixels: 120_000_000,
+  maxPageContentBytes: 256 * 1024 * 1024,
   maxZipEntries: 10_000,
   maxUncompressedBytes: 1024 * 1024 * 1024,
   maxCompressionRatio: 200,

@@ -39,7 +39,7 @@ export async function readDrawnCharts(ctx: JobContext, saved: SavedExtraction, e
   }
   const { blob_key: blobKey, format } = source.data;
   const onlyDrawn: Document = { ...saved.document, pages: saved.document.pages.map((p) => ({ ...p, elements: p.elements.filter((e) => drawn.includes(e as FigureElement)) })) };
-  const pictures = await figureImages(onlyDrawn, format, () => ctx.blobs.getBytes(blobKey));
+  const pictures = await figureImages(onlyDrawn, format, () => ctx.blobs.getBytes(blobKey), { limits: ctx.config.parseLimits });
   for (const [k, pic] of pictures.entries()) {
     const id = pic.figure.id!;
     if ('error' in pic) { readings.set(id, { error: `no series data, and the chart's picture could not be rendered for the vision model: ${pic.error}` }); continue; }

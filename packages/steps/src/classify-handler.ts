@@ -62,6 +62,7 @@ async function fromSource(ctx: JobContext, input: StagedClassifyInput, pageRange
   const first = classifyPagePlan(format, input.page_count, pageRange);
   const document = await extractDocument(bytes, format, {
     pages: first.parse,
+    limits: ctx.config.parseLimits,
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
   });

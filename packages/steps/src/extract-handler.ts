@@ -20,12 +20,13 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
   const pages = req.pages !== undefined ? parsePageRange(req.pages, input.page_count) : undefined;
   const doc = await extractDocument(bytes, input.format, {
     pages, detectSelections: req.detect_selections,
+    limits: ctx.config.parseLimits,
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
   });
   const describe = req.figure_description ? visionDescriber(ctx.services.languageModel) : undefined;
-  const images = req.show_images || describe ? await figureImages(doc, input.format, () => blobs.getBytes(input.blob_key)) : [];
+  const images = req.show_images || describe ? await figureImages(doc, input.format, () => blobs.getBytes(input.blob_key), { limits: ctx.config.parseLimits }) : [];
   const imageFiles = req.show_images ? await storeFigureImages(ctx, images) : new Map<string, string>();
   if (req.figure_description) {
     const pictures = new Map<FigureElement, FigureImage>();

@@ -20,7 +20,7 @@ export interface PdfHandle {
  */
 export async function openPdf(bytes: Uint8Array, options: { limits?: Partial<ParseLimits>; rasterEngine?: RasterEngine } = {}): Promise<PdfHandle> {
   const limits = resolveLimits(options);
-  const doc = await openDocument(bytes, { maxImagePixels: limits.maxPixels });
+  const doc = await openDocument(bytes, { maxImagePixels: limits.maxPixels, maxPageContentBytes: limits.maxPageContentBytes });
   const rasterizer = new PageRasterizer(bytes, options.rasterEngine);
   let closed = false;
   const withPage = async <T>(n: number, fn: (page: PDFPageProxy) => Promise<T>): Promise<T> => {

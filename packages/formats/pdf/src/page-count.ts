@@ -7,7 +7,7 @@ import { type RangeSource, openDocument } from './pdfjs.js';
  * that answers every request.
  */
 export async function countPdfPages(source: Uint8Array | RangeSource): Promise<number> {
-  const doc = await openDocument(source, { offThread: true });
+  const doc = await openDocument(source, { offThread: true, maxPageContentBytes: null }); // structure only: no page content is read
   try {
     return doc.numPages;
   } finally {

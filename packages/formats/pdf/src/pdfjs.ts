@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { QuireError } from '@quire/core';
+import { DEFAULT_LIMITS, QuireError } from '@quire/core';
+import { assertBoundedContent } from './content-bounds.js';
 import { pdfjsOpenError } from './errors.js';
 import { guardBuiltins, installPolyfills } from './polyfills.js';
 
@@ -62,6 +63,12 @@ export interface OpenOptions {
    * that serves requests (the gateway's intake), where pdf.js must never parse (design rule 6).
    */
   offThread?: boolean;
+  /**
+   * Most bytes one page's content streams may decode to (ParseLimits.maxPageContentBytes; FILE_003
+   * past it). Checked, with graphics-state nesting, on documents held in memory before pdf.js reads
+   * them (content-bounds.ts); null for callers that read only the document's structure (page count).
+   */
+  maxPageContentBytes?: number | null;
 }
 
 /** Random access to a document that is not held in memory (a blob store's range reads). */
@@ -234,6 +241,9 @@ function releaseWorker(s: SharedWorker | undefined): void {
 export async function openDocument(source: Uint8Array | RangeSource, opts: OpenOptions = {}): Promise<PDFDocumentProxy> {
   const size = source instanceof Uint8Array ? source.length : source.size;
   if (size === 0) throw new QuireError('FILE_004', 'Empty file');
+  if (source instanceof Uint8Array && opts.maxPageContentBytes !== null) {
+    assertBoundedContent(source, opts.maxPageContentBytes ?? DEFAULT_LIMITS.maxPageContentBytes);
+  }
   const pdfjs = await loadPdfjs();
   const sw = acquireWorker(pdfjs, opts.offThread);
   let released = false;

@@ -6,7 +6,6 @@ import { type PDFDocumentProxy, openDocument } from './pdfjs.js';
 import { readPage } from './page.js';
 import { MarkedContentReader } from './actualtext.js';
 import { PageRasterizer } from './render.js';
-import { assertBoundedNesting } from './nesting.js';
 
 export interface PdfReadResult {
   pageCount: number;
@@ -37,8 +36,7 @@ export async function readPdfPages(
   onRawPage: (p: RawPage) => void | Promise<void>,
 ): Promise<Omit<PdfReadResult, 'pages'>> {
   const limits = resolveLimits(options);
-  assertBoundedNesting(bytes); // before pdf.js, whose reading time grows with nesting squared
-  const doc = await openDocument(bytes, { maxImagePixels: limits.maxPixels });
+  const doc = await openDocument(bytes, { maxImagePixels: limits.maxPixels, maxPageContentBytes: limits.maxPageContentBytes });
   const warnings: string[] = [];
   const rasterizer = new PageRasterizer(bytes);
   try {
