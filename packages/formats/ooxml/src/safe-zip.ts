@@ -1,10 +1,12 @@
+import { Transform } from 'node:stream';
 import JSZip from 'jszip';
 import { QuireError, type ParseLimits } from '@quire/core';
 
 /**
  * Opens an OOXML (zip) container with the zip-bomb limits applied before any entry is inflated:
  * entry count, total declared uncompressed size, and per-entry compression ratio. Entries are then
- * read lazily, and each read re-checks the real inflated size (declared sizes can lie).
+ * read lazily as streams that stop at the entry's declared size and at the size limit (declared sizes
+ * can lie: the real inflated bytes are counted as they come).
  */
 export interface SafeZip {
   names(): string[];
@@ -41,28 +43,49 @@ export async function openSafeZip(bytes: Uint8Array, limits: ParseLimits): Promi
     throw new QuireError('FILE_003', `Archive would inflate to ${total} bytes (limit ${limits.maxUncompressedBytes})`, { reason: 'zip_size_limit' });
   }
   const find = (name: string) => zip.file(name.replace(/^\//, '')) ?? undefined;
-  const checked = <T extends { length: number } | Uint8Array>(name: string, v: T, size: number) => {
-    if (size > limits.maxUncompressedBytes) throw new QuireError('FILE_003', `Entry ${name} inflates past the size limit`, { reason: 'zip_size_limit' });
-    return v;
+  /**
+   * An entry's inflated bytes as a stream that fails with FILE_003 the moment it passes the entry's
+   * declared size (a lying header) or the size limit, so that neither is ever inflated whole; JSZip's
+   * own errors (a damaged entry) become FILE_003 too.
+   */
+  const bounded = (f: JSZip.JSZipObject): NodeJS.ReadableStream => {
+    const declared = (f as unknown as { _data?: EntryData })._data?.uncompressedSize ?? 0;
+    const cap = declared > 0 ? Math.min(declared, limits.maxUncompressedBytes) : limits.maxUncompressedBytes;
+    let seen = 0;
+    const source = f.nodeStream('nodebuffer');
+    const out = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        seen += chunk.length;
+        if (seen <= cap) { done(null, chunk); return; }
+        const reason = seen > limits.maxUncompressedBytes ? 'inflates past the size limit' : `inflates past the ${declared} bytes its header declares`;
+        done(new QuireError('FILE_003', `File corrupted: archive entry ${f.name} ${reason} (zip bomb?)`, { reason: 'zip_size_limit' }));
+      },
+    });
+    source.on('error', (e: Error) => out.destroy(e instanceof QuireError ? e : new QuireError('FILE_003', `File corrupted: archive entry ${f.name} cannot be inflated`, { reason: e.message })));
+    out.on('error', () => (source as unknown as { destroy?: () => void }).destroy?.());
+    return source.pipe(out);
+  };
+  const collect = async (f: JSZip.JSZipObject): Promise<Buffer> => {
+    const chunks: Buffer[] = [];
+    for await (const c of bounded(f) as AsyncIterable<Buffer>) chunks.push(c);
+    return Buffer.concat(chunks);
   };
   return {
     names: () => entries.map((f) => f.name),
     has: (name) => find(name) !== undefined,
     async text(name) {
       const f = find(name);
-      if (!f) return undefined;
-      const s = await f.async('string');
-      return checked(name, s, s.length);
+      return f ? (await collect(f)).toString('utf8') : undefined;
     },
     async bytes(name) {
       const f = find(name);
       if (!f) return undefined;
-      const b = await f.async('uint8array');
-      return checked(name, b, b.byteLength);
+      const b = await collect(f);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
     stream(name) {
       const f = find(name);
-      return f ? f.nodeStream('nodebuffer') : undefined;
+      return f ? bounded(f) : undefined;
     },
   };
 }
