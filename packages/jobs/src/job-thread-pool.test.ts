@@ -111,6 +111,22 @@ describe('JobThreadPool when a thread dies', () => {
   }, 60_000);
 });
 
+describe('JobThreadPool and memory', () => {
+  it('a thread whose heap passes QUIRE_JOB_THREAD_MEMORY_MB is ended: its job fails with PROC_001 naming the setting, the next job gets a new thread', async () => {
+    const small = loadConfig({ QUIRE_LOG_LEVEL: 'silent', QUIRE_DATA_DIR: DATA_DIR, QUIRE_JOB_THREAD_MEMORY_MB: '64' });
+    const pool = new JobThreadPool({ entry: ENTRY, size: 1, config: small, log: createLogger('silent') });
+    try {
+      const e = await pool.handler('extract').runAndStore(ctxFor({ mode: 'hog' }, { config: small }).ctx, planFor('o/hog/result.json')).then(() => undefined, (err: unknown) => err);
+      expect(e).toBeInstanceOf(QuireError);
+      expect(e).toMatchObject({ code: 'PROC_001', retryable: true, details: { reason: 'out_of_memory', limitMb: 64 } });
+      expect((e as Error).message).toContain('QUIRE_JOB_THREAD_MEMORY_MB=64');
+      expect((await body(pool.handler('extract').runAndStore(ctxFor({ value: 'after' }, { config: small }).ctx, planFor('o/after/result.json')))).value).toBe('after');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
 describe('JobThreadPool and a job\'s signal', () => {
   it('a job that stops when told ends with the signal\'s reason, and its thread takes the next job', async () => {
     const pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent') });

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { QuireError } from '@quire/core';
 import type { Config, Logger } from '@quire/runtime';
 import type { ClaimedJobContext, RemoteJobHandler } from './job-handler.js';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
@@ -20,6 +21,8 @@ export interface JobThreadPoolOptions {
   /** How long a job may go on after its signal fired before its thread is terminated. Default 10 s. */
   abortGraceMs?: number;
 }
+
+const outOfMemory = (e: unknown) => (e as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 
 interface Run { ctx: ClaimedJobContext; resolve: (o: StoredJobOutcome) => void; reject: (e: Error) => void }
 
@@ -115,7 +118,8 @@ export class JobThreadPool {
 
   private start(): JobThread {
     const data: JobThreadData = { config: this.opts.config, sharedOcr: this.opts.sharedOcr ?? false };
-    const worker = new Worker(this.opts.entry, { workerData: data });
+    const heapMb = this.opts.config.jobThreadMemoryMb;
+    const worker = new Worker(this.opts.entry, { workerData: data, ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
     worker.unref(); // an idle thread never keeps the process alive
     let onReady!: () => void, onFail!: (e: Error) => void;
     const ready = new Promise<void>((res, rej) => { onReady = res; onFail = rej; });
@@ -131,7 +135,7 @@ export class JobThreadPool {
     this.threads.add(t);
     this.counted();
     worker.on('message', (m: FromThread) => this.onMessage(t, m, onReady));
-    worker.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    worker.on('error', (e) => fail(outOfMemory(e) ? this.memoryError() : e instanceof Error ? e : new Error(String(e))));
     worker.on('exit', (code) => fail(new Error(`job thread exited (code ${code})`)));
     return t;
   }
@@ -176,6 +180,12 @@ export class JobThreadPool {
       }
     }, this.opts.idleMs ?? 300_000);
     t.idleTimer.unref();
+  }
+
+  /** What the jobs of a thread that ran out of heap fail with (retryable, like any crash: a neighbour may have used the memory). */
+  private memoryError(): QuireError {
+    const limit = this.opts.config.jobThreadMemoryMb;
+    return new QuireError('PROC_001', `Document processing failed: it needed more memory than a job thread may use (QUIRE_JOB_THREAD_MEMORY_MB=${limit})`, { reason: 'out_of_memory', limitMb: limit });
   }
 
   /** Threads started and not stopped. */
