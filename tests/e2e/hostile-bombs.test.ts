@@ -1,4 +1,5 @@
 import { crc32, createDeflate, createDeflateRaw } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import JSZip from 'jszip';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { buildDocx, para, run } from '../fixtures/office/docx-writer.js';
@@ -75,6 +76,14 @@ describe('embedded: expanding inputs are bounded in time and memory', () => {
     const r = await send(await doc.save(), 'image-bomb.pdf', 'application/pdf');
     expect(r.status).toBe(200);
     expect(r.body.markdown).toContain('Caption beside a huge picture');
+    expect(r.ms).toBeLessThan(30_000);
+    expect(r.growth).toBeLessThan(RSS_GROWTH_LIMIT);
+  }, 120_000);
+
+  it('60 MB of random bytes behind a %PDF header: 400 FILE_003, and the memory it took is bounded', async () => {
+    const junk = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(60 * MB)]);
+    const r = await send(junk, 'junk.pdf', 'application/pdf');
+    expect({ status: r.status, code: r.body.error?.code }).toEqual({ status: 400, code: 'FILE_003' });
     expect(r.ms).toBeLessThan(30_000);
     expect(r.growth).toBeLessThan(RSS_GROWTH_LIMIT);
   }, 120_000);

@@ -22,6 +22,25 @@ describe('countPdfPages', () => {
     expect(pdfWorkerThread()).toBeDefined(); // the count went to the thread
   });
 
+  it('a file whose xref is not where its trailer says is read in few range reads (pdf.js rebuilds the table by scanning)', async () => {
+    const counted = (bytes: Uint8Array) => {
+      const src = { size: bytes.length, reads: 0, read: async (start: number, end: number) => { src.reads++; return bytes.slice(start, Math.min(end, bytes.length)); } };
+      return src;
+    };
+    // a real document with its startxref pointing nowhere: still counted
+    const good = Buffer.from(await pages(4));
+    const k = good.lastIndexOf('startxref');
+    const broken = Buffer.concat([good.subarray(0, k), Buffer.from('startxref\n12\n%%EOF\n')]);
+    const a = counted(broken);
+    expect(await countPdfPages(a)).toBe(4);
+    expect(a.reads).toBeLessThanOrEqual(3);
+    // 20 MB of junk behind a header: refused without hundreds of chunk reads, each restarting the scan
+    const junk = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(20 * 1024 * 1024, 0x41)]);
+    const b = counted(junk);
+    await expect(countPdfPages(b)).rejects.toMatchObject({ code: 'FILE_003' });
+    expect(b.reads).toBeLessThanOrEqual(3);
+  });
+
   it('counts by range reads and answers as the opener does', async () => {
     const bytes = await pages(5);
     const read = async (start: number, end: number) => bytes.slice(start, Math.min(end, bytes.length));

@@ -245,12 +245,12 @@ export async function openDocument(source: Uint8Array | RangeSource, opts: OpenO
     assertBoundedContent(source, opts.maxPageContentBytes ?? DEFAULT_LIMITS.maxPageContentBytes);
   }
   const pdfjs = await loadPdfjs();
+  const input = source instanceof Uint8Array
+    ? { data: new Uint8Array(source) } // a copy: pdf.js transfers (detaches) the buffer it is given
+    : await rangeInput(pdfjs, source);
   const sw = acquireWorker(pdfjs, opts.offThread);
   let released = false;
   const release = () => { if (!released) { released = true; releaseWorker(sw); } };
-  const input = source instanceof Uint8Array
-    ? { data: new Uint8Array(source) } // a copy: pdf.js transfers (detaches) the buffer it is given
-    : { range: await rangeTransport(pdfjs, source), length: size, rangeChunkSize: RANGE_CHUNK, disableAutoFetch: true, disableStream: true };
   const task = pdfjs.getDocument({
     ...(sw ? { worker: sw.worker } : {}),
     ...input,
@@ -283,8 +283,38 @@ export async function openDocument(source: Uint8Array | RangeSource, opts: OpenO
   }
 }
 
-async function rangeTransport(pdfjs: PdfjsModule, src: RangeSource) {
-  const transport = new pdfjs.PDFDataRangeTransport(src.size, await src.read(0, Math.min(src.size, RANGE_CHUNK)));
+/** Files with a broken cross-reference read whole up to this size; larger ones in chunks of a 32nd of the file. */
+const BROKEN_XREF_WHOLE_LIMIT = 128 * 1024 * 1024;
+
+/**
+ * pdf.js's input for a document read by range. A file whose cross-reference table is where its trailer
+ * says is read in small chunks (its xref and page tree only). One without (damaged, or junk behind a
+ * %PDF header) makes pdf.js rebuild the table by scanning the whole file, and each chunk it lacks
+ * restarts that scan from the start: 64 KB chunks made a 60 MB junk upload take a minute (quadratic).
+ * Such a file is read whole when small enough, else in 32 large chunks.
+ */
+async function rangeInput(pdfjs: PdfjsModule, src: RangeSource) {
+  if (!(await xrefWhereTrailerSays(src))) {
+    if (src.size <= BROKEN_XREF_WHOLE_LIMIT) return { data: new Uint8Array(await src.read(0, src.size)) }; // a copy, never a Buffer: pdf.js transfers what it is given
+    const chunk = Math.ceil(src.size / 32 / RANGE_CHUNK) * RANGE_CHUNK;
+    return { range: await rangeTransport(pdfjs, src, chunk), length: src.size, rangeChunkSize: chunk, disableAutoFetch: true, disableStream: true };
+  }
+  return { range: await rangeTransport(pdfjs, src, RANGE_CHUNK), length: src.size, rangeChunkSize: RANGE_CHUNK, disableAutoFetch: true, disableStream: true };
+}
+
+/** True when the last `startxref` points at a cross-reference table or stream (PDF 32000-1 §7.5.5). */
+async function xrefWhereTrailerSays(src: RangeSource): Promise<boolean> {
+  const tailStart = Math.max(0, src.size - 4096);
+  const tail = Buffer.from(await src.read(tailStart, src.size)).toString('latin1');
+  const m = /startxref\s+(\d+)\s*(?:%%EOF)?\s*$/.exec(tail.slice(tail.lastIndexOf('startxref')));
+  const at = m ? Number(m[1]) : -1;
+  if (!(at > 0 && at < src.size)) return false;
+  const head = Buffer.from(await src.read(at, Math.min(src.size, at + 64))).toString('latin1');
+  return /^\s*(xref\b|\d+\s+\d+\s+obj\b)/.test(head);
+}
+
+async function rangeTransport(pdfjs: PdfjsModule, src: RangeSource, chunk: number) {
+  const transport = new pdfjs.PDFDataRangeTransport(src.size, await src.read(0, Math.min(src.size, chunk)));
   transport.requestDataRange = (begin: number, end: number) => {
     src.read(begin, end).then((chunk) => transport.onDataRange(begin, chunk), () => transport.abort());
   };
