@@ -132,6 +132,9 @@ function trackingPort(port: MessagePort) {
       const w = (ev: MessageEvent) => l({ data: ev.data });
       listeners.set(l, w);
       port.addEventListener(type as 'message', w as never, opts);
+      // pdf.js ends a document's listener by aborting this signal, never by removeEventListener: without
+      // this, every document ever opened stayed reachable from the shared thread's port (~250 KB each)
+      opts?.signal?.addEventListener('abort', () => listeners.delete(l), { once: true });
     },
     removeEventListener(type: string, l: Listener) {
       const w = listeners.get(l);
