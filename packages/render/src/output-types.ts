@@ -147,3 +147,19 @@ export interface RenderOptions {
    */
   wordsAsJson?: boolean;
 }
+
+/** One page's part of the output, as live per-page results carry it (GET /job/{id}/events?partial=true). */
+export interface PageResult {
+  page: number;
+  markdown: string;
+  elements: PageResultElement[];
+}
+
+/** A block of a page's markdown with its box (normalized polygon; null without geometry). */
+export interface PageResultElement {
+  type: 'heading' | 'list' | 'text' | 'table' | 'figure';
+  /** Text elements: their category in the extraction layout. */
+  category?: string;
+  markdown: string;
+  bounding_box: Polygon | null;
+}
