@@ -5,7 +5,7 @@ import {
   FormRequestSchema, FormResultSchema, TablesRequestSchema, TablesResultSchema,
   ClassifyOptionsSchema, ClassifyResultSchema, SplitOptionsSchema, SplitResultSchema, PipelineInputSchema, PipelineUpdateSchema, PipelineSchema, PipelineListSchema,
   type RecordedExamples, ChartsRequestSchema, ChartsResultSchema, BatchAcceptedSchema, BatchResultSchema, BatchSchemaRequestSchema, BatchSplitRequestSchema, BatchTablesRequestSchema,
-  SchemaRequestSchema, SchemaResultSchema, SchemaConfigCreateSchema, SchemaConfigUpdateSchema, SchemaConfigRecordSchema, SchemaConfigListSchema, SchemaVersionListSchema, SchemaRecordSchema,
+  JobEventSchema, SchemaRequestSchema, SchemaResultSchema, SchemaConfigCreateSchema, SchemaConfigUpdateSchema, SchemaConfigRecordSchema, SchemaConfigListSchema, SchemaVersionListSchema, SchemaRecordSchema,
 } from '@quire/contracts';
 import { DeliveryView as Delivery, EndpointView as Endpoint, NewEndpoint as CreateEndpoint, PatchEndpoint as UpdateEndpoint } from './routes/webhooks.js';
 
@@ -24,6 +24,7 @@ const HostedFile = z.object({
   format: z.string(), page_count: z.number().int(), expires_at: z.string(),
 }).meta({ id: 'HostedFile' });
 const BatchAccepted = { description: 'Accepted: poll GET /job/{job_id}; its result is a BatchResult once every child has settled', schema: BatchAcceptedSchema };
+const JobEventDoc = JobEventSchema.meta({ id: 'JobEvent', description: 'One event of GET /job/{jobId}/events: `type` is its `event:` line, `data` its `data:` line' });
 const Liveness = z.object({ status: z.literal('ok') }).meta({ id: 'Liveness' });
 const Readiness = z.object({
   status: z.enum(['ready', 'not ready', 'draining']),
@@ -78,7 +79,7 @@ export function routeDocs(): RouteDoc[] {
     { method: 'post', path: '/batch/split', operationId: 'batchSplit', tag: 'Batch', summary: 'One /split per extraction (extraction_ids or batch_id) with shared split_config; parent result: BatchResult with split_id per child', json: BatchSplitRequestSchema, responses: { 202: BatchAccepted }, errors: [400, 402, 403, 404, 409] },
     ...(['detect', 'fill', 'clear'] as const).map((s): RouteDoc => ({ method: 'post', path: `/form/${s}`, operationId: `form${s.charAt(0).toUpperCase()}${s.slice(1)}`, tag: 'Forms', summary: FORM_SUMMARY[s], multipart: FormRequestSchema, json: FormRequestSchema, responses: { 200: { description: 'FormResult', schema: FormResultSchema }, 202: Accepted }, errors: [400, 403, 404, 413] })),
     { method: 'get', path: '/job/:jobId', operationId: 'getJob', tag: 'Jobs', summary: 'Poll a job', responses: { 200: { description: 'Job (a batch parent\'s result is a BatchResult)', schema: JobDoc } }, errors: [400, 404, 410] },
-    { method: 'get', path: '/job/:jobId/events', operationId: 'getJobEvents', tag: 'Jobs', summary: 'Live progress as Server-Sent Events: status (first a snapshot), progress (pages done/total), page (with ?partial=true), end (then the stream closes); reconnect with Last-Event-ID or ?last_event_id=. EventSource clients may pass the key as ?api_key=', query: z.object({ partial: z.enum(['true', 'false']).optional(), last_event_id: z.coerce.number().int().min(0).optional(), api_key: z.string().optional() }), responses: { 200: { description: 'An event stream (id, event, data lines)', contentType: 'text/event-stream' } }, errors: [400, 404, 410] },
+    { method: 'get', path: '/job/:jobId/events', operationId: 'getJobEvents', tag: 'Jobs', summary: 'Live progress as Server-Sent Events: status (first a snapshot), progress (pages done/total), page (with ?partial=true: each page\'s markdown and elements as soon as it is read; provisional for PDF and image pages), end (then the stream closes); reconnect with Last-Event-ID or ?last_event_id=. EventSource clients may pass the key as ?api_key=', query: z.object({ partial: z.enum(['true', 'false', '1', '0']).optional().describe('true: also send `page` events, each page\'s result as it finishes (extract jobs)'), last_event_id: z.coerce.number().int().min(0).optional(), api_key: z.string().optional() }), responses: { 200: { description: 'An event stream: per event an `id:` line, an `event:` line (the type below) and a `data:` line (its data as one line of JSON)', contentType: 'text/event-stream', eventSchema: JobEventDoc } }, errors: [400, 404, 410] },
     { method: 'delete', path: '/job/:jobId', operationId: 'cancelJob', tag: 'Jobs', summary: 'Cancel a pending or processing job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [400, 404, 409, 410] },
     { method: 'post', path: '/cancel/:jobId', operationId: 'cancelJobLegacy', tag: 'Jobs', summary: 'Deprecated: cancel a job', responses: { 200: { description: 'Canceled', schema: CancelResponseSchema } }, errors: [400, 404, 409], deprecated: true },
     { method: 'get', path: '/results/:jobId', operationId: 'getResult', tag: 'Results', summary: 'Download a result (large results; ?token= URLs are single-use)', query: ResultTokenQuery, responses: { 200: { description: 'The result JSON', schema: ResultJson } }, errors: [400, 404, 409, 410] },
