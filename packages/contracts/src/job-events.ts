@@ -26,8 +26,11 @@ export const JobPageElementSchema = z.object({
   type: z.enum(['heading', 'list', 'text', 'table', 'figure']),
   /** Text elements: the category of the extraction layout (Title, Header, Text, List Items, caption…). */
   category: z.string().optional(),
-  /** The element as it appears in `markdown`. */
-  markdown: z.string(),
+  /**
+   * [start, end): where the element sits in the page's `markdown` (offsets of a JavaScript string, i.e. UTF-16
+   * code units): `markdown.slice(start, end)`. A span rather than a copy keeps page events small.
+   */
+  markdown_span: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
   /** Normalized polygon [x0,y0,x1,y0,x1,y1,x0,y1] on the page; null when the source has no geometry. */
   bounding_box: z.array(z.number()).nullable(),
 });

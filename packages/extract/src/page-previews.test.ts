@@ -50,7 +50,7 @@ describe('extractDocument: page previews as pages finish', () => {
       expect(p.markdown).toContain(`The channel depth on page ${i + 1} was measured`);
       expect(p.elements.length).toBeGreaterThan(0);
       for (const e of p.elements) expect(e.bounding_box).toHaveLength(8);
-      expect(p.elements.map((e) => e.markdown).join('\n\n')).toBe(p.markdown);
+      expect(p.elements.map((e) => p.markdown.slice(...e.markdown_span)).join('\n\n')).toBe(p.markdown);
     });
     // a page read on its own cannot know its header repeats; the whole document drops it as furniture
     expect(results[0].markdown).toContain(HEADER);

@@ -160,6 +160,7 @@ export interface PageResultElement {
   type: 'heading' | 'list' | 'text' | 'table' | 'figure';
   /** Text elements: their category in the extraction layout. */
   category?: string;
-  markdown: string;
+  /** [start, end): where the block sits in the page's markdown (offsets of a JavaScript string, UTF-16 code units). */
+  markdown_span: [number, number];
   bounding_box: Polygon | null;
 }

@@ -1,6 +1,6 @@
 import { assignIds, boxToPolygon, type Document } from '@quire/core';
 import type { ExtractionOutput, PageResult, PageResultElement, RenderOptions } from './output-types.js';
-import { buildBlocks, joinBlocks, type Block } from './blocks.js';
+import { buildBlocks, joinBlocks, joinBlocksWithSpans, type Block } from './blocks.js';
 import { buildBoundingBoxes } from './bounding-boxes.js';
 import { buildChunks, DEFAULT_CHUNK_SIZE } from './chunks.js';
 import { renderHtml } from './html.js';
@@ -37,8 +37,9 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
 
 /**
  * Each page's part of the output, for live per-page results: the blocks of `markdown` that sit on the
- * page (joined the same way) and those blocks as elements with their boxes. A page without content
- * gives an empty string and no elements.
+ * page (joined the same way) and those blocks as elements with their boxes and their place in the
+ * page's markdown (a span, not a copy: page events are kept in the event window). A page without
+ * content gives an empty string and no elements.
  */
 export function renderPageResults(doc: Document, options: RenderOptions = {}): PageResult[] {
   if (!hasAllIds(doc)) assignIds(doc);
@@ -50,17 +51,18 @@ export function renderPageResults(doc: Document, options: RenderOptions = {}): P
   }
   return doc.pages.map((p) => {
     const blocks = byPage.get(p.number) ?? [];
-    return { page: p.number, markdown: joinBlocks(blocks, (b) => b.md), elements: blocks.map(pageElement) };
+    const { text, spans } = joinBlocksWithSpans(blocks, (b) => b.md);
+    return { page: p.number, markdown: text, elements: blocks.map((b, i) => pageElement(b, spans[i])) };
   });
 }
 
-function pageElement(b: Block): PageResultElement {
+function pageElement(b: Block, span: [number, number]): PageResultElement {
   const el = b.element;
   const box = el.kind === 'figure' && el.spreadsheet ? null : el.box;
   return {
     type: b.kind,
     ...(el.kind === 'text' ? { category: el.category } : {}),
-    markdown: b.md,
+    markdown_span: span,
     bounding_box: box ? boxToPolygon(box) : null,
   };
 }

@@ -4,12 +4,13 @@ import { QuireError, isAbortError } from './errors.js';
 import type { Transport } from './transport.js';
 import type { JobStatus } from './types.js';
 
-/** One element of a live page result, in reading order (the page's markdown is these joined by blank lines). */
+/** One element of a live page result, in reading order. */
 export interface JobPageElement {
   type: 'heading' | 'list' | 'text' | 'table' | 'figure';
   /** Text elements: their category in the extraction layout (Title, Header, Text, List Items, caption…). */
   category?: string;
-  markdown: string;
+  /** [start, end): where the element sits in the page's markdown, `markdown.slice(start, end)` (UTF-16 offsets). */
+  markdown_span: [number, number];
   /** Normalized polygon [x0,y0,x1,y0,x1,y1,x0,y1]; null when the source has no geometry. */
   bounding_box: number[] | null;
 }
