@@ -49,6 +49,8 @@ export const JobPageEventDataSchema = z.object({
   markdown: z.string(),
   elements: z.array(JobPageElementSchema),
   provisional: z.boolean(),
+  /** The page could not be read (too large, broken, OCR failed): why it has no content. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type JobPageEventData = z.infer<typeof JobPageEventDataSchema>;
 /** A page result as a job hands it over (the publisher adds the job id). */

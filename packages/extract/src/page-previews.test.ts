@@ -84,6 +84,23 @@ describe('extractDocument: page previews as pages finish', () => {
     expect(doc).toEqual(await extractDocument(bytes, 'tiff', { ocr }));
   });
 
+  it('a page that could not be read is previewed empty, saying why', async () => {
+    const blank = await sharp({ create: { width: 400, height: 500, channels: 3, background: 'white' } }).png().toBuffer();
+    const ocr: OcrEngine = {
+      async recognize(_image, page): Promise<RawPage> {
+        if (page.number === 2) throw new Error('the OCR engine crashed');
+        return { number: page.number, width: page.widthPt, height: page.heightPt, source: 'ocr', segments: [], rects: [], images: [], widgets: [],
+          words: ['scanned', 'page', `number${page.number}`].map((text, i) => ({ text, box: { x0: 0.1 + i * 0.15, y0: 0.1, x1: 0.22 + i * 0.15, y1: 0.12 }, fontSize: 11, confidence: 0.9 })) };
+      },
+    };
+    const r = recorder();
+    await extractDocument(await makeTiff([blank, blank]), 'tiff', { ocr, onPageLaidOut: r.onPageLaidOut });
+    const [one, two] = r.previews.map((d) => renderPageResults(d)[0]);
+    expect(one).toEqual(expect.objectContaining({ page: 1, markdown: 'scanned page number1' }));
+    expect(one.error).toBeUndefined();
+    expect(two).toEqual({ page: 2, markdown: '', elements: [], error: { code: 'PROC_001', message: 'the OCR engine crashed' } });
+  });
+
   it('office and HTML documents are read whole: no previews', async () => {
     const r = recorder();
     await extractDocument(new TextEncoder().encode('<html><body><h1>One page</h1><p>Text.</p></body></html>'), 'html', { onPageLaidOut: r.onPageLaidOut });

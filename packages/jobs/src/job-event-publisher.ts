@@ -27,7 +27,7 @@ export class JobEventPublisher {
 
   async pages(jobId: string, pages: readonly JobPageResult[]): Promise<void> {
     for (const p of pages) {
-      const data = { job_id: jobId, page: p.page, markdown: p.markdown, elements: p.elements, provisional: p.provisional };
+      const data = { job_id: jobId, page: p.page, markdown: p.markdown, elements: p.elements, provisional: p.provisional, ...(p.error ? { error: p.error } : {}) };
       await this.send(jobId, { type: 'page', data });
     }
   }

@@ -153,6 +153,8 @@ export interface PageResult {
   page: number;
   markdown: string;
   elements: PageResultElement[];
+  /** The page could not be read (too large, broken, OCR failed): why it has no content. */
+  error?: { code: string; message: string };
 }
 
 /** A block of a page's markdown with its box (normalized polygon; null without geometry). */

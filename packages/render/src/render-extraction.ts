@@ -52,7 +52,9 @@ export function renderPageResults(doc: Document, options: RenderOptions = {}): P
   return doc.pages.map((p) => {
     const blocks = byPage.get(p.number) ?? [];
     const { text, spans } = joinBlocksWithSpans(blocks, (b) => b.md);
-    return { page: p.number, markdown: text, elements: blocks.map((b, i) => pageElement(b, spans[i])) };
+    const result: PageResult = { page: p.number, markdown: text, elements: blocks.map((b, i) => pageElement(b, spans[i])) };
+    if (p.error) result.error = { code: p.error.code, message: p.error.message }; // why the page is empty
+    return result;
   });
 }
 

@@ -20,7 +20,11 @@ export interface JobPageElement {
  * own while later pages were still being read; the final result decides running headers and footers, heading
  * levels and footnotes over the whole document and may differ there. Office and HTML pages come final.
  */
-export interface JobPageResult { page: number; markdown: string; elements: JobPageElement[]; provisional: boolean }
+export interface JobPageResult {
+  page: number; markdown: string; elements: JobPageElement[]; provisional: boolean;
+  /** The page could not be read (too large, broken, OCR failed): why it has no content. */
+  error?: { code: string; message: string };
+}
 
 /** Events of GET /job/{jobId}/events (docs: the live progress contract). */
 export type JobEvent =

@@ -76,7 +76,10 @@ async function followEvents(t: Transport, jobId: string, o: WaitOptions): Promis
 function report(ev: JobEvent, o: WaitOptions): void {
   if (ev.type === 'status' || ev.type === 'progress') {
     o.onProgress?.({ job_id: ev.data.job_id, status: ev.type === 'status' ? ev.data.status : 'processing', pages_done: ev.data.pages_done, pages_total: ev.data.pages_total });
-  } else if (ev.type === 'page') o.onPage?.({ page: ev.data.page, markdown: ev.data.markdown, elements: ev.data.elements ?? [], provisional: ev.data.provisional ?? false });
+  } else if (ev.type === 'page') {
+    const { job_id: _job, ...page } = ev.data;
+    o.onPage?.({ ...page, elements: page.elements ?? [], provisional: page.provisional ?? false }); // a server from before #22 sent markdown only
+  }
 }
 
 /** Polls GET /job/{id} until a terminal status. */

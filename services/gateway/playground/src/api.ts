@@ -37,7 +37,10 @@ export interface JobView {
 export interface Progress { status: string; pagesDone?: number; pagesTotal?: number; via: 'events' | 'polling' }
 
 /** A page's result as it finished (GET /job/{id}/events?partial=true); provisional for PDF and image pages. */
-export interface LivePage { page: number; markdown: string; provisional: boolean; elements: { type: string; markdown_span: [number, number] }[] }
+export interface LivePage {
+  page: number; markdown: string; provisional: boolean; elements: { type: string; markdown_span: [number, number] }[];
+  error?: { code: string; message: string };
+}
 
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'expired']);
 

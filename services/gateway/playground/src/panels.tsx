@@ -31,7 +31,7 @@ export function LivePages({ pages, running }: { pages: readonly LivePage[]; runn
       {pages.map((p) => (
         <article key={p.page} class="live-page" data-page={p.page}>
           <h4>Page {p.page}{p.provisional ? <small> (provisional)</small> : null}</h4>
-          <pre>{p.markdown || '(no text on this page)'}</pre>
+          <pre>{p.error ? `(could not be read: ${p.error.code} ${p.error.message})` : p.markdown || '(no text on this page)'}</pre>
         </article>
       ))}
     </details>
