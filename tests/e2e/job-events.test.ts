@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { defineJobHandler } from '@quire/jobs';
 import { startTestServer, formWith, pollJob, SAMPLE_HTML, type TestServer } from '../support/embedded.js';
 import { openSse, type SseFrame } from '../support/sse-client.js';
@@ -19,9 +20,9 @@ const steppedHandler = defineJobHandler('extract', async (ctx) => {
   for (let page = 1; page <= PAGES; page++) {
     const s = stepOf(ctx.job.id);
     while (s.released < page) await new Promise<void>((r) => { s.wake = r; });
+    await ctx.pagesReady([{ page, markdown: `# Page ${page}`, elements: [], provisional: true }]);
     await ctx.checkpoint(page, PAGES);
   }
-  await ctx.pagesReady(Array.from({ length: PAGES }, (_, i) => ({ page: i + 1, markdown: `# Page ${i + 1}` })));
   return { result: { markdown: 'done' }, credits: PAGES, pages: PAGES };
 });
 
@@ -63,7 +64,7 @@ describe('embedded: live job events (SSE)', () => {
     expect(strictlyIncreasing(ids(frames))).toBe(true);
     const progress = frames.filter((f) => f.event === 'progress').map((f) => f.data);
     expect(progress).toEqual([1, 2, 3].map((n) => ({ job_id: jobId, pages_done: n, pages_total: PAGES })));
-    expect(frames.filter((f) => f.event === 'page').map((f) => f.data)).toEqual([1, 2, 3].map((n) => ({ job_id: jobId, page: n, markdown: `# Page ${n}` })));
+    expect(frames.filter((f) => f.event === 'page').map((f) => f.data)).toEqual([1, 2, 3].map((n) => ({ job_id: jobId, page: n, markdown: `# Page ${n}`, elements: [], provisional: true })));
     const statuses = frames.filter((f) => f.event === 'status').map((f) => f.data.status);
     expect(statuses.at(-1)).toBe('completed');
     expect(frames.at(-2)!.event).toBe('status');
@@ -105,7 +106,8 @@ describe('embedded: live job events (SSE)', () => {
     release(jobId, PAGES - 1);
     await pollJob(t, jobId);
     const replayed = await (await events(jobId, '', { 'x-api-key': t.key, 'last-event-id': String(lastId) })).collect();
-    expect(replayed[0].id).toBe(lastId + 1);
+    // the first event after lastId is page 2's result, left out without ?partial=true: page 2's progress follows it
+    expect(replayed[0]).toEqual(expect.objectContaining({ id: lastId + 2, event: 'progress' }));
     expect(strictlyIncreasing(ids(replayed))).toBe(true);
     expect(replayed.filter((f) => f.event === 'progress').map((f) => f.data.pages_done)).toEqual([2, 3]);
     expect(replayed.slice(-2).map((f) => f.event)).toEqual(['status', 'end']);
@@ -144,5 +146,63 @@ describe('embedded: live job events (SSE)', () => {
     await until(() => t.server.ctx.events.listenerCount() === 0);
     release(jobId, PAGES);
     await pollJob(t, jobId);
+  }, 60_000);
+});
+
+/** Pages of a generated report: a heading and a line naming the page. */
+async function reportPdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  for (let n = 1; n <= pages; n++) {
+    const page = pdf.addPage([612, 792]);
+    page.drawText(`Chapter ${n}`, { x: 72, y: 700, size: 20, font: bold });
+    page.drawText(`Live results reach the client as page ${n} is read.`, { x: 72, y: 670, size: 11, font });
+  }
+  return pdf.save();
+}
+
+describe('embedded: the extract pipeline streams each page as it is read', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer(); }, 60_000);
+  afterAll(() => t.close());
+
+  it('page results (partial=true) come one by one, each before its progress and all before the terminal status', async () => {
+    const PAGES_IN_PDF = 5;
+    const body = formWith({ bytes: Buffer.from(await reportPdf(PAGES_IN_PDF)), name: 'report.pdf', type: 'application/pdf' }, { async: 'true' });
+    const res = await t.api('/extract', { method: 'POST', body });
+    expect(res.status).toBe(202);
+    const jobId = ((await res.json()) as { job_id: string }).job_id;
+    // last_event_id=0 replays everything retained: every event is seen however fast the job was
+    const frames = await (await openSse(`${t.url}/job/${jobId}/events?partial=true&last_event_id=0`, { 'x-api-key': t.key })).collect();
+    expect(strictlyIncreasing(ids(frames))).toBe(true);
+    const order = frames.map((f) => (f.event === 'status' ? f.data.status : f.event === 'end' ? 'end' : `${f.event} ${f.data.page ?? f.data.pages_done}`));
+    const perPage = Array.from({ length: PAGES_IN_PDF }, (_, i) => [`page ${i + 1}`, `progress ${i + 1}`]).flat();
+    expect(order.filter((o) => o.startsWith('page') || o.startsWith('progress'))).toEqual(perPage);
+    // streamed while the job ran: the first page came before the last page's progress, and all before completed
+    expect(order.indexOf('page 1')).toBeGreaterThan(order.indexOf('processing'));
+    expect(order.indexOf(`page ${PAGES_IN_PDF}`)).toBeLessThan(order.indexOf('completed'));
+    expect(order.slice(-2)).toEqual(['completed', 'end']);
+    const pages = frames.filter((f) => f.event === 'page').map((f) => f.data);
+    pages.forEach((p, i) => {
+      expect(p).toEqual(expect.objectContaining({ job_id: jobId, page: i + 1, provisional: true }));
+      expect(p.markdown).toContain(`Live results reach the client as page ${i + 1} is read.`);
+      const line = `Live results reach the client as page ${i + 1} is read.`;
+      expect(p.elements.map((e: { type: string; markdown_span: [number, number] }) => [e.type, p.markdown.slice(...e.markdown_span)])).toContainEqual(['text', line]);
+      for (const e of p.elements) expect(e.bounding_box).toHaveLength(8);
+    });
+    // the final result holds the same text per page
+    const result = (await (await t.api(`/job/${jobId}`)).json()) as { result: { markdown: string } };
+    for (let n = 1; n <= PAGES_IN_PDF; n++) expect(result.result.markdown).toContain(`as page ${n} is read.`);
+  }, 60_000);
+
+  it('office and HTML documents: their pages come once the document is read, final', async () => {
+    const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name: 'a.html', type: 'text/html' }, { async: 'true' }) });
+    const jobId = ((await res.json()) as { job_id: string }).job_id;
+    const frames = await (await openSse(`${t.url}/job/${jobId}/events?partial=true&last_event_id=0`, { 'x-api-key': t.key })).collect();
+    const pages = frames.filter((f) => f.event === 'page').map((f) => f.data);
+    expect(pages).toEqual([expect.objectContaining({ page: 1, provisional: false, markdown: expect.any(String) })]);
+    expect(pages[0].markdown.length).toBeGreaterThan(0);
+    expect(frames.findIndex((f) => f.event === 'page')).toBeLessThan(frames.findIndex((f) => f.data.status === 'completed'));
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { SAMPLE_HTML, startTestServer, type TestServer } from '../support/embedded.js';
 import { makeReportPdf } from '../fixtures/playground/report-pdf.js';
 import { makeFormPdf } from '../fixtures/pdf/documents.js';
@@ -205,5 +206,21 @@ describe('playground in headless Chromium', () => {
     await page.click(`#unplaced .chip[data-id="${ids[0]}"]`);
     expect(await page.textContent('#selected-id')).toBe(ids[0]);
     expect(await page.textContent('#inspector pre.markdown mark')).toContain(`data-bb-text-id="${ids[0]}"`);
+  }, 120_000);
+
+  it('lists each page\'s markdown as the service finished it (live page events), in page order', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 3; n++) pdf.addPage([612, 792]).drawText(`Playground live page ${n} text`, { x: 72, y: 700, size: 14, font });
+    const eventsRequest = page.waitForRequest((r) => /^\/job\/[^/]+\/events$/.test(new URL(r.url()).pathname), { timeout: 90_000 });
+    await page.setInputFiles('#file-input', { name: 'three.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await pdf.save()) });
+    await page.click('#extract-button');
+    expect(new URL((await eventsRequest).url()).searchParams.get('partial')).toBe('true');
+    await page.waitForSelector('.progress[data-status="completed"]', { timeout: 90_000 });
+    await page.waitForSelector('#live-pages .live-page[data-page="3"]', { state: 'attached' }); // folded once the result is shown
+    expect(await page.$$eval('#live-pages .live-page', (els) => els.map((e) => e.getAttribute('data-page')))).toEqual(['1', '2', '3']);
+    for (let n = 1; n <= 3; n++) expect(await page.textContent(`#live-pages .live-page[data-page="${n}"] pre`)).toContain(`Playground live page ${n} text`);
+    expect(await page.textContent('#live-pages .live-page[data-page="1"] h4')).toContain('provisional');
+    expect(await page.$eval('#live-pages', (el) => (el as unknown as { open: boolean }).open)).toBe(false); // folded once the result is shown
   }, 120_000);
 });

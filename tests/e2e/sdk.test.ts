@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { defineJobHandler } from '@quire/jobs';
-import { Quire, QuireError, SDK_OPERATIONS, type JobProgress } from '@quire/sdk';
+import { Quire, QuireError, SDK_OPERATIONS, type JobPageResult, type JobProgress } from '@quire/sdk';
 import { makeFillableForm } from '../fixtures/forms/make-forms.js';
 import { makeXlsx } from '../fixtures/office/make-xlsx.js';
 import { makePng } from '../fixtures/pdf/documents.js';
@@ -66,8 +66,13 @@ describe('@quire/sdk against the embedded server', () => {
     const fromStream = await quire.extract(Readable.from([SAMPLE_HTML]), {}, { filename: 'report.html' });
     expect(fromStream.markdown).toContain('# Quarterly report');
     const progress: JobProgress[] = [];
-    const viaJob = await quire.extract(pdf, {}, { filename: 'report.pdf', async: true, onProgress: (p) => progress.push(p) });
+    const pages: JobPageResult[] = [];
+    const viaJob = await quire.extract(pdf, {}, { filename: 'report.pdf', async: true, onProgress: (p) => progress.push(p), onPage: (p) => pages.push(p) });
     expect(viaJob.markdown).toBe(fromBuffer.markdown);
+    // each page's result as it was read, in order, even those done before the stream opened
+    expect(pages.map((p) => [p.page, p.provisional])).toEqual([[1, true], [2, true]]);
+    expect(pages[0].markdown).toContain('Invoice 2024-17');
+    expect(pages[0].elements.length).toBeGreaterThan(0);
     expect(viaJob.extraction_id).not.toBe(fromBuffer.extraction_id);
     expect(progress.at(-1)?.status).toBe('completed');
     // a hosted document (POST /convert) is a URL the service accepts as file_url

@@ -44,7 +44,13 @@ maybe('fleet: GET /job/{id}/events with the worker in another process', () => {
     expect(frames.filter((f) => f.event === 'progress').map((f) => f.data)).toEqual([1, 2, 3].map((n) => ({ job_id: jobId, pages_done: n, pages_total: 3 })));
     const pages = frames.filter((f) => f.event === 'page').map((f) => f.data);
     expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
-    pages.forEach((p, i) => expect(p.markdown).toContain(`Fleet events page number ${i + 1}`));
+    pages.forEach((p, i) => {
+      expect(p.markdown).toContain(`Fleet events page number ${i + 1}`);
+      expect(p).toEqual(expect.objectContaining({ provisional: true, elements: [expect.objectContaining({ type: 'text', bounding_box: expect.any(Array) })] }));
+    });
+    // each page went out as the worker read it: page n, then its progress, before page n+1
+    const perPage = frames.filter((f) => f.event === 'page' || f.event === 'progress').map((f) => `${f.event} ${f.data.page ?? f.data.pages_done}`);
+    expect(perPage).toEqual(['page 1', 'progress 1', 'page 2', 'progress 2', 'page 3', 'progress 3']);
     expect(order.slice(-2)).toEqual(['completed', 'end']);
 
     const firstProgress = frames.find((f) => f.event === 'progress')!.id!;

@@ -17,7 +17,7 @@ export interface RouteDoc {
   multipart?: z.ZodType;
   query?: z.ZodType;
   /** Answers other than the error body: the success statuses, and any status whose body has its own shape. */
-  responses: Partial<Record<number, { description: string; schema?: z.ZodType; contentType?: string }>>;
+  responses: Partial<Record<number, { description: string; schema?: z.ZodType; contentType?: string; eventSchema?: z.ZodType }>>;
   errors?: number[];
   deprecated?: boolean;
   /**
@@ -80,6 +80,8 @@ export function buildOpenApi(routes: readonly RouteDoc[], examples: RecordedExam
       const recorded = example && String(example.status) === code ? example.response : undefined;
       const type = resp.contentType ?? 'application/json';
       const media: Record<string, unknown> = resp.schema ? { schema: components.ref(resp.schema, 'output', `${name}Response`) } : {};
+      // an event stream is text; one event's shape goes with it as JSON Schema's contentSchema (OpenAPI 3.2's itemSchema)
+      if (resp.eventSchema) media.schema = { type: 'string', contentMediaType: type, contentSchema: components.ref(resp.eventSchema, 'output', `${name}Event`) };
       if (recorded && 'json' in recorded) media.example = recorded.json;
       else if (recorded) media.examples = { recorded: { summary: `Recorded run: ${recorded.bytes} bytes of ${recorded.contentType}`, ...(recorded.text !== undefined ? { value: recorded.text } : {}) } };
       responses[code] = { description: resp.description, content: { [type]: media } };

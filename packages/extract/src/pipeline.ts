@@ -13,37 +13,62 @@ const DOCUMENT_READERS: Partial<Record<SourceFormat, DocumentParser>> = {
   html: parseHtml, docx: parseDocx, pptx: parsePptx, xlsx: parseXlsx,
 };
 
+export interface ExtractOptions extends ParseOptions {
+  /**
+   * A PDF or image page as soon as it is read, before the next one is: the page laid out on its own as
+   * a one-page document, for live partial results. Provisional by nature: running headers and footers,
+   * heading levels, footnotes and element ids are decided over the whole document, so the final result
+   * can differ there. Laid out from a copy, so the final document is exactly what it is without it.
+   * Office and HTML documents are read whole and never call it.
+   */
+  onPageLaidOut?: (page: Document) => void | Promise<void>;
+}
+
 /**
  * Bytes → the document model, by format: office and HTML readers produce a Document directly;
  * PDF and image readers produce raw pages that layout analysis turns into one.
  */
-export async function extractDocument(bytes: Uint8Array, format: SourceFormat, options: ParseOptions = {}): Promise<Document> {
+export async function extractDocument(bytes: Uint8Array, format: SourceFormat, options: ExtractOptions = {}): Promise<Document> {
   const reader = DOCUMENT_READERS[format];
   if (reader) return assignIds(await reader(bytes, options));
   const layoutOptions = { detectSelections: options.detectSelections, footnoteReferences: true };
+  const { onPageLaidOut } = options;
   if (format === 'pdf') {
     // each page is analysed as it arrives (while pdf.js parses the next one) and then dropped: same
     // result as layoutPages over all pages (layoutDocument = analyzePage per page + finishDocument)
     const analyses: PageAnalysis[] = [];
     const turns = new Map<number, QuarterTurn>();
     const sideways = new Set<number>();
-    const r = await readPdfPages(bytes, options, (p) => {
+    const r = await readPdfPages(bytes, options, async (p) => {
       let t = turnsOf([p]).get(p.number);
       if (!t && (t = sidewaysTurn(p))) sideways.add(p.number);
       if (t) turns.set(p.number, t);
-      if (t) { analyses.push(analyzePage(uprightPage(p, t))); return; }
-      // not turned as a whole: blocks of sideways text on it (a landscape table in an upright page's
-      // body) are laid out turned upright on their own
-      const { rest, regions } = sidewaysRegions(p);
-      const a = analyzePage(rest, regions);
-      if (regions.length) a.page.extra = { ...(a.page.extra ?? {}), text_rotation_corrected_regions: regions.map((r) => ({ turn: r.turn, box: rounded(r.box) })) };
+      let a: PageAnalysis;
+      if (t) a = analyzePage(uprightPage(p, t));
+      else {
+        // not turned as a whole: blocks of sideways text on it (a landscape table in an upright page's
+        // body) are laid out turned upright on their own
+        const { rest, regions } = sidewaysRegions(p);
+        a = analyzePage(rest, regions);
+        if (regions.length) a.page.extra = { ...(a.page.extra ?? {}), text_rotation_corrected_regions: regions.map((r) => ({ turn: r.turn, box: rounded(r.box) })) };
+      }
       analyses.push(a);
+      if (onPageLaidOut) {
+        // finishDocument fills the analysis' page and gives ids: the preview finishes a copy, without the
+        // page's words (most of a copy's cost, ~7 % of a text-layer read; the preview's output never uses them)
+        const copy = structuredClone({ ...a, page: { ...a.page, words: [] } });
+        const one = finishDocument([copy], { format, pageCount: 1 }, layoutOptions);
+        await onPageLaidOut(t ? restoreOrientation(one, new Map([[p.number, t]]), sideways) : one);
+      }
     });
     const doc = finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
     return turns.size ? restoreOrientation(doc, turns, sideways) : doc;
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {
-    const r = await readImage(bytes, options);
+    const r = await readImage(bytes, options, onPageLaidOut && (async (p) => {
+      // a copy: layout may rework the raw page it is given, and the page is laid out again with the others
+      await onPageLaidOut(layoutPages({ format, pageCount: 1, pages: [structuredClone(p)] }, layoutOptions));
+    }));
     return layoutPages({ format, pageCount: r.pageCount, pages: r.pages, warnings: r.warnings }, layoutOptions);
   }
   throw new QuireError('FILE_001', `Unsupported file type: ${format}`, { format });

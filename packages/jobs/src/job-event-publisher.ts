@@ -1,5 +1,5 @@
 import { isTerminal } from '@quire/core';
-import type { JobEventBus, JobStatusEventData } from '@quire/queue';
+import type { JobEventBus, JobPageResult, JobStatusEventData } from '@quire/queue';
 import type { JobProgress, JobSummary } from '@quire/storage';
 import type { Logger } from '@quire/runtime';
 
@@ -25,8 +25,11 @@ export class JobEventPublisher {
     await this.send(jobId, { type: 'progress', data: { job_id: jobId, pages_done: done, pages_total: total } });
   }
 
-  async pages(jobId: string, pages: readonly { page: number; markdown: string }[]): Promise<void> {
-    for (const p of pages) await this.send(jobId, { type: 'page', data: { job_id: jobId, page: p.page, markdown: p.markdown } });
+  async pages(jobId: string, pages: readonly JobPageResult[]): Promise<void> {
+    for (const p of pages) {
+      const data = { job_id: jobId, page: p.page, markdown: p.markdown, elements: p.elements, provisional: p.provisional, ...(p.error ? { error: p.error } : {}) };
+      await this.send(jobId, { type: 'page', data });
+    }
   }
 
   private async send(jobId: string, event: Parameters<JobEventBus['publish']>[1]): Promise<void> {

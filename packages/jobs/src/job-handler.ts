@@ -1,6 +1,6 @@
 import { QuireError, type OcrEngine } from '@quire/core';
 import type { LanguageModel } from '@quire/models';
-import { parseJobPayload, type JobInput, type JobKind, type JobRequest } from '@quire/queue';
+import { parseJobPayload, type JobInput, type JobKind, type JobPageResult, type JobRequest } from '@quire/queue';
 import type { ArtifactRepo, ArtifactType, BlobStore, JobRecord, JobRepo, Organization } from '@quire/storage';
 import type { Config, Logger } from '@quire/runtime';
 import type { ResultPlan, StoredJobOutcome } from './result-placement.js';
@@ -73,8 +73,8 @@ export interface JobContext<K extends JobKind = JobKind> {
   blobPrefix: string;
   /** Records progress and renews the lease; throws JobStoppedError when the job was canceled, and the signal's reason once it fired. */
   checkpoint(done: number, total: number): Promise<void>;
-  /** Hands finished pages' markdown to live followers (GET /job/{id}/events?partial=true); best effort, never throws. */
-  pagesReady(pages: { page: number; markdown: string }[]): Promise<void>;
+  /** Hands finished pages' results to live followers (GET /job/{id}/events?partial=true) as they finish; best effort, never throws. */
+  pagesReady(pages: JobPageResult[]): Promise<void>;
   /**
    * Fires when the job must stop: canceled (DELETE /job, or a checkpoint finding it canceled) or past its
    * time limit; its reason is the error the job ends with. Long loops check it, and fetches and language

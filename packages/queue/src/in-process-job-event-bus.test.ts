@@ -26,7 +26,7 @@ describe('InProcessJobEventBus specifics', () => {
 
   it('bounds the bytes kept: per job its oldest events go, over the total the least recent jobs go', async () => {
     const bus = new InProcessJobEventBus({ maxJobBytes: 1_000, maxBytes: 2_500 });
-    const page = (id: string, n: number) => ({ type: 'page' as const, data: { job_id: id, page: n, markdown: 'x'.repeat(400) } });
+    const page = (id: string, n: number) => ({ type: 'page' as const, data: { job_id: id, page: n, markdown: 'x'.repeat(400), elements: [], provisional: false } });
     for (let n = 1; n <= 5; n++) await bus.publish('big', page('big', n));
     const big = await bus.history('big');
     expect(big.lastId).toBe(5);

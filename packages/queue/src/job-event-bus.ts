@@ -1,6 +1,6 @@
 import type { JobEvent, SequencedJobEvent } from '@quire/contracts';
 
-export type { JobEvent, JobEventType, JobStatusEventData, SequencedJobEvent } from '@quire/contracts';
+export type { JobEvent, JobEventType, JobPageResult, JobStatusEventData, SequencedJobEvent } from '@quire/contracts';
 
 /**
  * The live-progress port: job status changes, page progress and per-page results, numbered per job

@@ -126,8 +126,24 @@ export function buildBlocks(doc: Document, opts: RenderOptions): Block[] {
 export function joinBlocks(blocks: readonly Block[], pick: (b: Block) => string): string {
   let out = '';
   blocks.forEach((b, i) => {
-    if (i > 0) out += b.kind === 'list' && blocks[i - 1].kind === 'list' ? '\n' : '\n\n';
+    if (i > 0) out += blockSeparator(blocks, i);
     out += pick(b);
   });
   return out;
 }
+
+/** joinBlocks, with where each block sits in the joined text ([start, end) offsets of a JavaScript string). */
+export function joinBlocksWithSpans(blocks: readonly Block[], pick: (b: Block) => string): { text: string; spans: [number, number][] } {
+  let text = '';
+  const spans: [number, number][] = [];
+  blocks.forEach((b, i) => {
+    if (i > 0) text += blockSeparator(blocks, i);
+    const start = text.length;
+    text += pick(b);
+    spans.push([start, text.length]);
+  });
+  return { text, spans };
+}
+
+/** Items of one list sit on consecutive lines; every other block is a paragraph of its own. */
+const blockSeparator = (blocks: readonly Block[], i: number): string => (blocks[i].kind === 'list' && blocks[i - 1].kind === 'list' ? '\n' : '\n\n');

@@ -1,3 +1,3 @@
 export * from './output-types.js';
-export { renderExtraction, renderPageMarkdown } from './render-extraction.js';
+export { renderExtraction, renderPageResults } from './render-extraction.js';
 export { isFurniture } from './blocks.js';

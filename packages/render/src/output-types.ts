@@ -147,3 +147,22 @@ export interface RenderOptions {
    */
   wordsAsJson?: boolean;
 }
+
+/** One page's part of the output, as live per-page results carry it (GET /job/{id}/events?partial=true). */
+export interface PageResult {
+  page: number;
+  markdown: string;
+  elements: PageResultElement[];
+  /** The page could not be read (too large, broken, OCR failed): why it has no content. */
+  error?: { code: string; message: string };
+}
+
+/** A block of a page's markdown with its box (normalized polygon; null without geometry). */
+export interface PageResultElement {
+  type: 'heading' | 'list' | 'text' | 'table' | 'figure';
+  /** Text elements: their category in the extraction layout. */
+  category?: string;
+  /** [start, end): where the block sits in the page's markdown (offsets of a JavaScript string, UTF-16 code units). */
+  markdown_span: [number, number];
+  bounding_box: Polygon | null;
+}

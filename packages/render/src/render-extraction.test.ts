@@ -1,5 +1,5 @@
 import { LazyJsonArray, assignIds, type Document } from '@quire/core';
-import { renderExtraction } from './render-extraction.js';
+import { renderExtraction, renderPageResults } from './render-extraction.js';
 import type { BoundingBoxes, ExtractionOutput, WordBox } from './output-types.js';
 import { box, doc, figure, page, table, text } from '../test/test-doc.js';
 
@@ -184,5 +184,36 @@ describe('renderExtraction', () => {
     expect(o.html).toContain('<h1>Annual Report</h1>');
     expect(o.html).toContain('<ol>\n<li>First point\n<ul>\n<li>Sub point\n</li></ul>\n</li>\n<li>Second point\n</li></ol>');
     expect(renderExtraction(sample()).html).toBeUndefined();
+  });
+});
+
+describe('renderPageResults (live page events)', () => {
+  it('gives each page its part of the markdown, and each element its box and its span in it', () => {
+    const d = sample();
+    const pages = renderPageResults(d);
+    expect(pages.map((p) => p.page)).toEqual([1, 2]);
+    // the pages' markdown is the document's, cut at page boundaries
+    expect(`${pages[0].markdown}\n\n${pages[1].markdown}`).toBe(renderExtraction(d).markdown);
+    for (const p of pages) {
+      const spans = p.elements.map((e) => e.markdown_span);
+      expect(spans[0][0]).toBe(0);
+      expect(spans.at(-1)![1]).toBe(p.markdown.length);
+      // between two elements only the separator: a line break inside a list, a blank line otherwise
+      spans.slice(1).forEach(([start], i) => {
+        const gap = p.markdown.slice(spans[i][1], start);
+        expect(gap).toBe(p.elements[i].type === 'list' && p.elements[i + 1].type === 'list' ? '\n' : '\n\n');
+      });
+    }
+    const first = pages[0];
+    const slice = (i: number) => first.markdown.slice(...first.elements[i].markdown_span);
+    expect(first.elements.map((e) => e.type)).toEqual(['heading', 'text', 'heading', 'list', 'list', 'list', 'figure', 'text']);
+    expect(slice(0)).toBe('# Annual Report');
+    expect(first.elements[0]).toEqual(expect.objectContaining({ category: 'Title', bounding_box: [0.1, 0.1, 0.9, 0.1, 0.9, 0.15, 0.1, 0.15] }));
+    expect(slice(1)).toBe('Revenue grew in every region.');
+    expect(first.elements[3].bounding_box).toBeNull(); // no geometry in the source
+    // page furniture (the running header, the page number) is left out, as in the markdown
+    expect(first.markdown).not.toContain('ACME Corp');
+    expect(pages[1].elements.map((e) => e.type)).toEqual(['table', 'text']);
+    expect(pages[1].elements[0].category).toBeUndefined();
   });
 });

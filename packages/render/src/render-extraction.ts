@@ -1,6 +1,6 @@
-import { assignIds, type Document } from '@quire/core';
-import type { ExtractionOutput, RenderOptions } from './output-types.js';
-import { buildBlocks, joinBlocks } from './blocks.js';
+import { assignIds, boxToPolygon, type Document } from '@quire/core';
+import type { ExtractionOutput, PageResult, PageResultElement, RenderOptions } from './output-types.js';
+import { buildBlocks, joinBlocks, joinBlocksWithSpans, type Block } from './blocks.js';
 import { buildBoundingBoxes } from './bounding-boxes.js';
 import { buildChunks, DEFAULT_CHUNK_SIZE } from './chunks.js';
 import { renderHtml } from './html.js';
@@ -36,16 +36,35 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
 }
 
 /**
- * Each page's markdown (the blocks of `markdown` that sit on that page, joined the same way), for
- * live per-page results. Pages without content give an empty string.
+ * Each page's part of the output, for live per-page results: the blocks of `markdown` that sit on the
+ * page (joined the same way) and those blocks as elements with their boxes and their place in the
+ * page's markdown (a span, not a copy: page events are kept in the event window). A page without
+ * content gives an empty string and no elements.
  */
-export function renderPageMarkdown(doc: Document, options: RenderOptions = {}): { page: number; markdown: string }[] {
+export function renderPageResults(doc: Document, options: RenderOptions = {}): PageResult[] {
   if (!hasAllIds(doc)) assignIds(doc);
-  const byPage = new Map<number, ReturnType<typeof buildBlocks>>();
+  const byPage = new Map<number, Block[]>();
   for (const b of buildBlocks(doc, options)) {
     const list = byPage.get(b.page);
     if (list) list.push(b);
     else byPage.set(b.page, [b]);
   }
-  return doc.pages.map((p) => ({ page: p.number, markdown: joinBlocks(byPage.get(p.number) ?? [], (b) => b.md) }));
+  return doc.pages.map((p) => {
+    const blocks = byPage.get(p.number) ?? [];
+    const { text, spans } = joinBlocksWithSpans(blocks, (b) => b.md);
+    const result: PageResult = { page: p.number, markdown: text, elements: blocks.map((b, i) => pageElement(b, spans[i])) };
+    if (p.error) result.error = { code: p.error.code, message: p.error.message }; // why the page is empty
+    return result;
+  });
+}
+
+function pageElement(b: Block, span: [number, number]): PageResultElement {
+  const el = b.element;
+  const box = el.kind === 'figure' && el.spreadsheet ? null : el.box;
+  return {
+    type: b.kind,
+    ...(el.kind === 'text' ? { category: el.category } : {}),
+    markdown_span: span,
+    bounding_box: box ? boxToPolygon(box) : null,
+  };
 }

@@ -4,11 +4,33 @@ import { QuireError, isAbortError } from './errors.js';
 import type { Transport } from './transport.js';
 import type { JobStatus } from './types.js';
 
+/** One element of a live page result, in reading order. */
+export interface JobPageElement {
+  type: 'heading' | 'list' | 'text' | 'table' | 'figure';
+  /** Text elements: their category in the extraction layout (Title, Header, Text, List Items, caption…). */
+  category?: string;
+  /** [start, end): where the element sits in the page's markdown, `markdown.slice(start, end)` (UTF-16 offsets). */
+  markdown_span: [number, number];
+  /** Normalized polygon [x0,y0,x1,y0,x1,y1,x0,y1]; null when the source has no geometry. */
+  bounding_box: number[] | null;
+}
+
+/**
+ * One page's result as soon as the page is done (`partial`). `provisional`: a PDF or image page laid out on its
+ * own while later pages were still being read; the final result decides running headers and footers, heading
+ * levels and footnotes over the whole document and may differ there. Office and HTML pages come final.
+ */
+export interface JobPageResult {
+  page: number; markdown: string; elements: JobPageElement[]; provisional: boolean;
+  /** The page could not be read (too large, broken, OCR failed): why it has no content. */
+  error?: { code: string; message: string };
+}
+
 /** Events of GET /job/{jobId}/events (docs: the live progress contract). */
 export type JobEvent =
-  | { id?: number; type: 'status'; data: { job_id: string; status: JobStatus; pages_done?: number; pages_total?: number; error?: string } }
+  | { id?: number; type: 'status'; data: { job_id: string; status: JobStatus; pages_done?: number; pages_total?: number; error?: { code: string; message: string } } }
   | { id?: number; type: 'progress'; data: { job_id: string; pages_done: number; pages_total: number } }
-  | { id?: number; type: 'page'; data: { job_id: string; page: number; markdown: string } }
+  | { id?: number; type: 'page'; data: { job_id: string } & JobPageResult }
   | { id?: number; type: 'end'; data: { job_id: string; status: JobStatus } };
 
 /** The service has no events route (older server) or it failed before the first event: poll instead. */
@@ -21,7 +43,7 @@ export class EventsUnavailableError extends Error {
 
 export interface JobEventsOptions {
   signal?: AbortSignal;
-  /** Ask for `page` events with each finished page's markdown. */
+  /** Ask for `page` events: each page's result (markdown and elements) as soon as it is done. */
   partial?: boolean;
   /** Resume after this event id (Last-Event-ID). */
   lastEventId?: number;

@@ -1,6 +1,6 @@
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.js';
 import { QuireError, statusOf } from './errors.js';
-import { EventsUnavailableError, jobEvents, type JobEvent } from './events.js';
+import { EventsUnavailableError, jobEvents, type JobEvent, type JobPageResult } from './events.js';
 import type { Transport } from './transport.js';
 import type { Job, JobStatus, ResultPointer } from './types.js';
 
@@ -10,8 +10,8 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called on every status change and page count (from live events, or from each poll). */
   onProgress?: (p: JobProgress) => void;
-  /** Called with each finished page's markdown (live events with partial results; extract only). */
-  onPage?: (page: { page: number; markdown: string }) => void;
+  /** Called with each page's result as soon as it is done, in page order (live events with partial results; extract only). */
+  onPage?: (page: JobPageResult) => void;
   /** Use GET /job/{id}/events when the service has it (default true); polling otherwise. */
   events?: boolean;
   /** Polling backoff (default 500 ms growing ×1.5 up to 5 s, with jitter). */
@@ -67,13 +67,19 @@ function keepPageCounts(onProgress: (p: JobProgress) => void): (p: JobProgress) 
 }
 
 async function followEvents(t: Transport, jobId: string, o: WaitOptions): Promise<void> {
-  for await (const ev of jobEvents(t, jobId, { signal: o.signal, partial: !!o.onPage })) report(ev, o);
+  // pages asked for: from the job's first event (the service replays what it retains), so pages done before
+  // the stream opened are not missed
+  const fromStart = o.onPage ? { partial: true, lastEventId: 0 } : {};
+  for await (const ev of jobEvents(t, jobId, { signal: o.signal, ...fromStart })) report(ev, o);
 }
 
 function report(ev: JobEvent, o: WaitOptions): void {
   if (ev.type === 'status' || ev.type === 'progress') {
     o.onProgress?.({ job_id: ev.data.job_id, status: ev.type === 'status' ? ev.data.status : 'processing', pages_done: ev.data.pages_done, pages_total: ev.data.pages_total });
-  } else if (ev.type === 'page') o.onPage?.({ page: ev.data.page, markdown: ev.data.markdown });
+  } else if (ev.type === 'page') {
+    const { job_id: _job, ...page } = ev.data;
+    o.onPage?.({ ...page, elements: page.elements ?? [], provisional: page.provisional ?? false }); // a server from before #22 sent markdown only
+  }
 }
 
 /** Polls GET /job/{id} until a terminal status. */

@@ -3,7 +3,7 @@ import type { Document, FigureElement } from '@quire/core';
 import { creditsFor, parsePageRange } from '@quire/core';
 import { describeFigures, extractDocument, figureImages, type FigureDescriber, type FigureImage } from '@quire/extract';
 import type { LanguageModel } from '@quire/models';
-import { renderExtraction, renderPageMarkdown } from '@quire/render';
+import { renderExtraction, renderPageResults, type RenderOptions } from '@quire/render';
 import { safeFetch } from '@quire/runtime';
 import { jsonPieceStream, defineJobHandler, type JobContext, type NewArtifactSpec } from '@quire/jobs';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
@@ -18,9 +18,16 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
   const { request: req, input } = job;
   const bytes = await blobs.getBytes(input.blob_key);
   const pages = req.pages !== undefined ? parsePageRange(req.pages, input.page_count) : undefined;
+  const pageRender: RenderOptions = { includeDescriptions: req.figure_description, detectSelections: req.detect_selections };
+  let pagesSent = false;
   const doc = await extractDocument(bytes, input.format, {
     pages, detectSelections: req.detect_selections,
     limits: ctx.config.parseLimits,
+    // a PDF or image page goes to live followers as soon as it is read, laid out on its own (provisional)
+    onPageLaidOut: async (page) => {
+      pagesSent = true;
+      await ctx.pagesReady(renderPageResults(page, pageRender).map((p) => ({ ...p, provisional: true })));
+    },
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
@@ -49,9 +56,8 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
     returnHtml: req.return_html,
     wordsAsJson: true, // the result is only serialized (jsonPieceStream writes it page by page)
   });
-  // Pages are final only once the whole document was laid out (headers, footers and tables across pages
-  // are decided then), so live page results go out here, together, rather than as each page is read.
-  await ctx.pagesReady(renderPageMarkdown(doc, { includeDescriptions: req.figure_description, detectSelections: req.detect_selections }));
+  // Office and HTML documents are read whole: their pages go to live followers now, final.
+  if (!pagesSent) await ctx.pagesReady(renderPageResults(doc, pageRender).map((p) => ({ ...p, provisional: false })));
   const processed = doc.pages.length;
   const failedPages = doc.pages.filter((p) => p.error).map((p) => ({ page: p.number, code: p.error!.code, message: p.error!.message }));
   const result: Record<string, unknown> = { ...(storage ? { extraction_id: job.id } : {}), ...output };

@@ -99,9 +99,12 @@ async function readPage(job: PageJob, options: ParseOptions | undefined, multi: 
 /**
  * Reads a PNG, JPEG or (multi-page) TIFF into OCR'd RawPages. Headers are checked against the
  * limits before any pixel is decoded; pages are OCR'd a few at a time through `options.ocr`, and
- * `onPage` runs after each page in order (it is the cancellation point).
+ * `onRawPage` then `onPage` run after each page in order (`onPage` is the cancellation point; `onRawPage`
+ * lets a caller use the page before the rest are read, as readPdfPages' callback does).
  */
-export async function readImage(bytes: Uint8Array, options?: ParseOptions): Promise<ImageReadResult> {
+export async function readImage(
+  bytes: Uint8Array, options?: ParseOptions, onRawPage?: (page: RawPage) => void | Promise<void>,
+): Promise<ImageReadResult> {
   const sniffed = sniffFileType(bytes.subarray(0, 4096));
   if (sniffed !== 'png' && sniffed !== 'jpeg' && sniffed !== 'tiff') {
     throw new QuireError('FILE_001', `Not an image this reader supports: ${sniffed}`);
@@ -138,6 +141,7 @@ export async function readImage(bytes: Uint8Array, options?: ParseOptions): Prom
     if (page.error) warnings.push(`Page ${page.number}: ${page.error.message}`);
     const empty = emptyPageWarning(page);
     if (empty) warnings.push(empty);
+    await onRawPage?.(page);
     await options?.onPage?.(pages.length, numbers.length);
     if (next < numbers.length) start(numbers[next++]);
   }

@@ -36,6 +36,12 @@ export interface JobView {
 
 export interface Progress { status: string; pagesDone?: number; pagesTotal?: number; via: 'events' | 'polling' }
 
+/** A page's result as it finished (GET /job/{id}/events?partial=true); provisional for PDF and image pages. */
+export interface LivePage {
+  page: number; markdown: string; provisional: boolean; elements: { type: string; markdown_span: [number, number] }[];
+  error?: { code: string; message: string };
+}
+
 const TERMINAL = new Set(['completed', 'failed', 'canceled', 'expired']);
 
 /**
@@ -44,17 +50,19 @@ const TERMINAL = new Set(['completed', 'failed', 'canceled', 'expired']);
  * jitter when the events route is unavailable (an error before the first event). Resolves with the
  * final job, its result fetched when it was delivered as a URL.
  */
-export async function followJob(jobId: string, onProgress: (p: Progress) => void): Promise<JobView> {
-  const live = await followEvents(jobId, onProgress);
+export async function followJob(jobId: string, onProgress: (p: Progress) => void, onPage?: (p: LivePage) => void): Promise<JobView> {
+  const live = await followEvents(jobId, onProgress, onPage);
   if (!live) await pollUntilDone(jobId, onProgress);
   return finalJob(jobId);
 }
 
 /** true once the stream reported the end; false when it could not be used (the caller polls). */
-function followEvents(jobId: string, onProgress: (p: Progress) => void): Promise<boolean> {
+function followEvents(jobId: string, onProgress: (p: Progress) => void, onPage?: (p: LivePage) => void): Promise<boolean> {
   if (typeof EventSource === 'undefined') return Promise.resolve(false);
   return new Promise((resolve) => {
-    const es = new EventSource(`/job/${encodeURIComponent(jobId)}/events?api_key=${encodeURIComponent(storedKey() ?? '')}`);
+    // pages asked for: from the job's first event (replayed), so pages read before the stream opened are shown too
+    const pages = onPage ? '&partial=true&last_event_id=0' : '';
+    const es = new EventSource(`/job/${encodeURIComponent(jobId)}/events?api_key=${encodeURIComponent(storedKey() ?? '')}${pages}`);
     let seen = false;
     let last: Progress = { status: 'pending', via: 'events' };
     const update = (data: string, done: boolean) => {
@@ -67,6 +75,7 @@ function followEvents(jobId: string, onProgress: (p: Progress) => void): Promise
     es.addEventListener('status', (e) => update((e as MessageEvent).data, false));
     es.addEventListener('progress', (e) => update((e as MessageEvent).data, false));
     es.addEventListener('end', (e) => update((e as MessageEvent).data, true));
+    es.addEventListener('page', (e) => { seen = true; onPage?.(JSON.parse((e as MessageEvent).data) as LivePage); });
     es.onerror = () => {
       // before any event: the route is missing or refused (EventSource does not say which): poll instead.
       // after events: the browser reconnects with Last-Event-ID by itself, unless it gave up.
@@ -95,13 +104,13 @@ async function finalJob(jobId: string): Promise<JobView> {
 }
 
 /** Submits a job (async=true) and follows it; throws ApiError for a refused request or a failed job. */
-export async function runJob(path: string, body: FormData | Record<string, unknown>, onProgress: (p: Progress) => void): Promise<JobView> {
+export async function runJob(path: string, body: FormData | Record<string, unknown>, onProgress: (p: Progress) => void, onPage?: (p: LivePage) => void): Promise<JobView> {
   const init: RequestInit = body instanceof FormData
     ? { method: 'POST', body: withAsync(body) }
     : { method: 'POST', body: JSON.stringify({ ...body, async: true }), headers: { 'content-type': 'application/json' } };
   const accepted = await apiJson<{ job_id: string }>(path, init);
   onProgress({ status: 'pending', via: 'polling' });
-  const job = await followJob(accepted.job_id, onProgress);
+  const job = await followJob(accepted.job_id, onProgress, onPage);
   if (job.status !== 'completed') throw new ApiError(500, job.error?.code ?? 'JOB_005', job.error?.message ?? `Job ${job.status}`);
   return job;
 }

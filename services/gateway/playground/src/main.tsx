@@ -1,9 +1,9 @@
 import { render } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import { ApiError, apiJson, forgetKey, type Progress, runJob, storedKey, storeKey } from './api';
+import { ApiError, apiJson, forgetKey, type LivePage, type Progress, runJob, storedKey, storeKey } from './api';
 import { CATEGORIES, type Category, extractionOverlay, formOverlay, type Overlay, type OverlayElement } from './elements';
 import { Pages } from './page-view';
-import { type FormRun, FormsTab, type Inspected, Inspector, MarkdownPane, ProgressLine, SchemaTab, TablesTab } from './panels';
+import { type FormRun, FormsTab, type Inspected, Inspector, LivePages, MarkdownPane, ProgressLine, SchemaTab, TablesTab } from './panels';
 import './app.css';
 
 interface Extraction { jobId: string; result: { extraction_id?: string; page_count: number; markdown: string; bounding_boxes: { markdown_with_ids?: string } } }
@@ -48,6 +48,7 @@ function Playground({ onForget }: { onForget(): void }) {
   const [selections, setSelections] = useState(false);
   const [figures, setFigures] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
+  const [livePages, setLivePages] = useState<LivePage[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [extraction, setExtraction] = useState<Extraction | null>(null);
   const [forms, setForms] = useState<Overlay | null>(null);
@@ -68,13 +69,15 @@ function Playground({ onForget }: { onForget(): void }) {
 
   const extract = async (ev: Event) => {
     ev.preventDefault();
-    setError(null); setExtraction(null); setForms(null); setFilled(null); setSelected(null); setCited(new Set());
+    setError(null); setExtraction(null); setForms(null); setFilled(null); setSelected(null); setCited(new Set()); setLivePages([]);
     const form = sourceForm();
     if (pages.trim()) form.set('pages', pages.trim());
     if (selections) form.set('detect_selections', 'true');
     if (figures) form.set('figure_processing', JSON.stringify({ show_images: true }));
     try {
-      const job = await runJob('/extract', form, setProgress);
+      // a page repeated (a retried job reads it again) replaces the earlier one
+      const onPage = (p: LivePage) => setLivePages((prev) => [...prev.filter((q) => q.page !== p.page), p].sort((a, b) => a.page - b.page));
+      const job = await runJob('/extract', form, setProgress, onPage);
       setExtraction({ jobId: job.job_id, result: job.result as Extraction['result'] });
     } catch (e) {
       setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e));
@@ -111,6 +114,7 @@ function Playground({ onForget }: { onForget(): void }) {
         </form>
         <ProgressLine p={progress} />
         {error ? <p class="error" id="error">{error}</p> : null}
+        <LivePages pages={livePages} running={!extraction && !error} />
       </header>
       {extraction && overlay ? (
         <div class="workspace">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Progress, runJob } from './api';
+import { ApiError, type LivePage, type Progress, runJob } from './api';
 import { citationLeaves, markdownSpan, valueAt, type OverlayElement } from './elements';
 
 /** What the inspector shows: any element, placed on a page or not. */
@@ -16,6 +16,25 @@ export function ProgressLine({ p }: { p: Progress | null }) {
       <span>{p.status}{total ? ` · ${done}/${total} pages` : ''} <small>({p.via === 'events' ? 'live events' : 'polling'})</small></span>
       {total ? <progress max={total} value={done} /> : null}
     </div>
+  );
+}
+
+/**
+ * Each page's markdown as the service finished it (live page events), open while the job runs; PDF and image
+ * pages are read on their own first (provisional: running headers and heading levels are settled at the end).
+ */
+export function LivePages({ pages, running }: { pages: readonly LivePage[]; running: boolean }) {
+  if (!pages.length) return null;
+  return (
+    <details id="live-pages" open={running}>
+      <summary>{pages.length} page{pages.length === 1 ? '' : 's'} as they were read</summary>
+      {pages.map((p) => (
+        <article key={p.page} class="live-page" data-page={p.page}>
+          <h4>Page {p.page}{p.provisional ? <small> (provisional)</small> : null}</h4>
+          <pre>{p.error ? `(could not be read: ${p.error.code} ${p.error.message})` : p.markdown || '(no text on this page)'}</pre>
+        </article>
+      ))}
+    </details>
   );
 }
 

@@ -70,6 +70,12 @@ describe('requests no route answers', () => {
     }
   });
 
+  it('a malformed hosted file id is 400 REQ_003, with the key or with a token', async () => {
+    expect(await errorOf(await call('/files/not-a-uuid'))).toMatchObject({ status: 400, code: 'REQ_003', details: { field: 'file_id', value: 'not-a-uuid' } });
+    expect(await errorOf(await call('/files/123?token=abc', 'GET', null))).toMatchObject({ status: 400, code: 'REQ_003', details: { field: 'file_id' } });
+    expect(await errorOf(await call('/files/not-a-uuid', 'GET', null))).toMatchObject({ status: 401, code: 'AUTH_001' }); // no token, no key
+  });
+
   it('keeps authentication first for keyed paths (without a key an unknown path is 401), not for public ones', async () => {
     expect(await errorOf(await call('/nope', 'GET', null))).toMatchObject({ status: 401, code: 'AUTH_001' });
     expect(await errorOf(await call('/extract', 'GET', null))).toMatchObject({ status: 401, code: 'AUTH_001' });

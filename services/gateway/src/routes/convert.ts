@@ -7,6 +7,7 @@ import { receiveDocument } from '../intake/receive-document.js';
 import { inspectReceived } from '../intake/inspect-stored.js';
 import { baseUrl } from '../http/job-responses.js';
 import { sendBlob } from '../http/send-blob.js';
+import { checkPathId } from '../http/path-ids.js';
 import { hostedFileForToken, tokenHash } from '../intake/hosted-file.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -61,6 +62,7 @@ export function hostedFileRoutes(deps: GatewayDeps): Router {
   r.get('/files/:fileId', async (req, res, next) => {
     const token = typeof req.query.token === 'string' ? req.query.token : undefined;
     if (token === undefined) return next(); // falls through to the key-authenticated route
+    checkPathId(req.params.fileId, 'file_id', 'file id');
     const job = await hostedFileForToken(deps, req.params.fileId, token);
     if (!job) throw new QuireError('STORAGE_002', 'File not found', { file_id: req.params.fileId });
     await serveFile(deps, req, res, job);
