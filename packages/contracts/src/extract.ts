@@ -28,6 +28,7 @@ export const ExtractOptionsSchema = z.object({
     footnote_references: BoolField.optional(),
     chart_data: BoolField.optional().describe('Print each office chart\'s title and a categories × series table of its data under the chart in the markdown'),
     chunking: ChunkingOptionsSchema.optional(),
+    html_main_content: BoolField.optional().describe('HTML: keep the page\'s main content (the article) and leave out navigation, sidebars, footers and link lists, as Readability does; extensions.mainContent in the result says what was left out. Default: on for full web pages (navigation, header, footer or sidebar landmarks, or several link lists), off for plain HTML documents'),
   })).optional(),
   detect_selections: BoolField.optional(),
   storage: jsonObjectField(z.object({ enabled: BoolField.optional() })).optional().describe('storage.enabled=false: do not save the extraction (no extraction_id)'),

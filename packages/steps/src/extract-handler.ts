@@ -20,6 +20,7 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
   const pages = req.pages !== undefined ? parsePageRange(req.pages, input.page_count) : undefined;
   const doc = await extractDocument(bytes, input.format, {
     pages, detectSelections: req.detect_selections,
+    htmlMainContent: req.html_main_content,
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
