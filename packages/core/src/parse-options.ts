@@ -56,6 +56,11 @@ export interface ParseOptions {
    * or several link-list blocks), off for plain documents.
    */
   htmlMainContent?: boolean;
+  /**
+   * PDF: OCR of large raster images on pages that have a text layer (text inside a logo, a table pasted
+   * as a picture), within pixel budgets. Absent: on (with OCR) at the default budgets; false: off.
+   */
+  embeddedImageOcr?: false | { maxPixelsPerPage?: number; maxPixelsPerDocument?: number };
   /** HTML: fetch remote images (through the caller's SSRF-guarded fetcher). Off by default. */
   fetchRemote?: (url: string) => Promise<{ bytes: Uint8Array; mime: string } | null>;
 }

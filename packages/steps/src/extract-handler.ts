@@ -7,6 +7,7 @@ import { renderExtraction, renderPageMarkdown } from '@quire/render';
 import { safeFetch } from '@quire/runtime';
 import { jsonPieceStream, defineJobHandler, type JobContext, type NewArtifactSpec } from '@quire/jobs';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
+import { embeddedImageOcr } from './embedded-image-ocr.js';
 
 /**
  * The extract job: load the staged source, read it into the document model (page by page, with
@@ -21,6 +22,7 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
   const doc = await extractDocument(bytes, input.format, {
     pages, detectSelections: req.detect_selections,
     htmlMainContent: req.html_main_content,
+    embeddedImageOcr: embeddedImageOcr(ctx.config),
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
