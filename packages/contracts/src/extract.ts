@@ -51,7 +51,7 @@ export const ExtractResultSchema = z.object({
   markdown: z.string(),
   markdown_with_ids: z.string(),
   bounding_boxes: z.record(z.string(), z.unknown()),
-  extensions: z.record(z.string(), z.unknown()),
+  extensions: z.record(z.string(), z.unknown()).describe('footnoteReferences (extensions.footnote_references); mainContent (HTML read in main-content mode: mode main|article|scored, keptBlocks, droppedBlocks, droppedWords)'),
   chunks: z.array(z.record(z.string(), z.unknown())),
   html: z.string().optional(),
   credits_used: z.number(),
