@@ -27,7 +27,7 @@ describe('orientation and skew analysis', () => {
     const { image, factor } = await downscale(await decodeGrey(png, 1e9), 1000);
     const a = analysePage(image);
     // 11 pt text at 300 DPI: an x-height band of about 25 px before the downscale
-    expect(a.lineHeight! / factor).toBeGreaterThan(15);
+    expect(a.textLineHeight! / factor).toBeGreaterThan(15);
   });
 
   it.each([90, 270] as const)('finds vertical lines on a page turned %p°', async (deg) => {

@@ -17,6 +17,8 @@ export interface PageAnalysis {
   axisMargin: number;
   /** Median height of a text line in this image's pixels, or null when no line structure was found. */
   lineHeight: number | null;
+  /** The same with rows that are one solid run (ruling lines) left out; absent on a blank page. */
+  textLineHeight?: number | null;
   /** Centre of the ink, normalized 0..1 (where a probe crop should look). */
   inkCentre: [number, number];
 }
@@ -165,7 +167,8 @@ export function analysePage(img: GreyImage): PageAnalysis {
     blank: false,
     lineAngle: Math.round(winner.angle * 10) / 10,
     axisMargin: loser.score > 0 ? winner.score / loser.score : Infinity,
-    lineHeight: medianBand(projectionWithoutRules(xs, ys, winner.angle)),
+    lineHeight: medianBand(projection(xs, ys, winner.angle)),
+    textLineHeight: medianBand(projectionWithoutRules(xs, ys, winner.angle)),
     inkCentre: [mean(xs) / img.width, mean(ys) / img.height],
   };
 }
