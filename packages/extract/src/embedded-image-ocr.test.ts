@@ -1,8 +1,10 @@
+import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
 import type { Document, OcrEngine, TableElement } from '@quire/core';
 import { createOcrPool, type OcrPool } from '@quire/ocr';
 import { renderExtraction } from '@quire/render';
-import { renderScan } from '../../../tests/fixtures/scans/generate.js';
+import { ensureScanFont, renderScan, SCAN_FONT_FAMILY } from '../../../tests/fixtures/scans/generate.js';
 import { renderRuledTable } from '../../../tests/fixtures/scans/ruled.js';
 import { extractDocument } from './pipeline.js';
 
@@ -37,6 +39,24 @@ function counting(pool: OcrPool): { engine: OcrEngine; calls: () => number } {
   return { engine: { recognize: (image, page) => { n++; return pool.recognize(image, page); } }, calls: () => n };
 }
 
+/** A bar chart as a picture: bars, an axis and a few short labels (text covers little of it). */
+async function barChartPng(): Promise<Uint8Array> {
+  ensureScanFont();
+  const w = 1200, h = 800;
+  const canvas = createCanvas(w, h);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff'; g.fillRect(0, 0, w, h);
+  // horizontal bars, labels on their left
+  g.fillStyle = '#222222'; g.fillRect(300, 60, 4, 680);
+  const bars = [['North', 620], ['South', 380], ['East', 760], ['West', 470]] as const;
+  g.font = `44px ${SCAN_FONT_FAMILY}`;
+  bars.forEach(([label, v], i) => {
+    g.fillStyle = '#4a6fa5'; g.fillRect(304, 100 + i * 160, v, 90);
+    g.fillStyle = '#111111'; g.fillText(label, 100, 160 + i * 160);
+  });
+  return sharp(canvas.toBuffer('image/png')).removeAlpha().png().toBuffer();
+}
+
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 describe('text inside raster images on text-layer PDF pages', () => {
@@ -69,6 +89,18 @@ describe('text inside raster images on text-layer PDF pages', () => {
     const text = tables[0].cells.map((c) => c.text).join(' ');
     for (const w of ['Bolts', 'Nuts', 'Rivets', '12.00', '9.25']) expect(text).toContain(w);
     expect([tables[0].rows, tables[0].cols]).toEqual([4, 3]);
+  }, T);
+
+  test('a chart pasted as a picture stays a figure: its few labels become the figure\'s text, not running text', async () => {
+    const { engine, calls } = counting(pool);
+    const doc = await extractDocument(await letterWithPicture({ picture: await barChartPng() }), 'pdf', { ocr: engine });
+    expect(calls()).toBe(1);
+    const figures = doc.pages[0].elements.filter((e) => e.kind === 'figure');
+    expect(figures).toHaveLength(1);
+    expect(words(figures[0].text ?? '')).toEqual(expect.arrayContaining(['north', 'south', 'east', 'west']));
+    const md = words(renderExtraction(doc).markdown);
+    expect(md).not.toContain('north');
+    expect(md).toEqual(expect.arrayContaining(words(OPENING)));
   }, T);
 
   test('switched off, under page text, or tiny: the picture is not OCR\'d', async () => {

@@ -83,6 +83,23 @@ export function trustedWords(words: readonly RawWord[]): RawWord[] {
   return [];
 }
 
+/** Share of a picture that text covers from which it is a picture of text (a paragraph, a letterhead): word boxes of set text cover 15–45 % of their block. */
+const TEXT_DENSITY = 0.1;
+/** A ruled table's cells are roomier: with a grid of rules, less text suffices. */
+const TABLE_TEXT_DENSITY = 0.03;
+
+/**
+ * Whether a picture is mostly text (a letterhead, a screenshot of a paragraph or of a ruled table)
+ * rather than a picture with some labels in it (a chart, a map, a diagram, a photo with a caption).
+ */
+export function isPictureOfText(words: readonly RawWord[], segments: readonly { x0: number; y0: number; x1: number; y1: number }[]): boolean {
+  const density = words.reduce((s, w) => s + boxArea(w.box), 0);
+  if (density >= TEXT_DENSITY) return true;
+  const horizontal = segments.filter((s) => Math.abs(s.y1 - s.y0) < Math.abs(s.x1 - s.x0)).length;
+  const vertical = segments.length - horizontal;
+  return density >= TABLE_TEXT_DENSITY && horizontal >= 3 && vertical >= 3;
+}
+
 /** Maps a normalized box of the region `r` (0..1 within it) to the page's normalized coordinates. */
 const toPage = (b: Box, r: Box): Box => ({
   x0: r.x0 + b.x0 * (r.x1 - r.x0), y0: r.y0 + b.y0 * (r.y1 - r.y0),
@@ -122,9 +139,16 @@ export async function readEmbeddedImages(page: PDFPageProxy, raw: RawPage, ctx: 
     if (got.correctedRotation) continue;
     const kept = trustedWords(got.words ?? []);
     if (kept.length === 0) continue;
-    read.add(im);
     ctx.state.read++;
-    for (const w of kept) words.push({ ...w, box: toPage(w.box, im.box) });
+    const inPage = kept.map((w) => ({ ...w, box: toPage(w.box, im.box) }));
+    if (!isPictureOfText(kept, got.segments ?? [])) {
+      // labels of a chart, a map or a diagram: the picture stays a figure and the words become its
+      // text (layout gives a figure the words inside it), not running text of the page
+      words.push(...inPage);
+      continue;
+    }
+    read.add(im);
+    words.push(...inPage);
     const scale = Math.max(wPt, hPt) / Math.max(raw.width, raw.height);
     for (const s of got.segments ?? []) {
       const b = toPage({ x0: s.x0, y0: s.y0, x1: s.x1, y1: s.y1 }, im.box);
@@ -132,7 +156,7 @@ export async function readEmbeddedImages(page: PDFPageProxy, raw: RawPage, ctx: 
     }
     for (const r of got.rects ?? []) rects.push({ ...r, box: toPage(r.box, im.box) });
   }
-  if (read.size === 0) return raw;
+  if (words.length === 0) return raw;
   return {
     ...raw,
     words: [...raw.words, ...words],
