@@ -26,13 +26,13 @@ export interface ContentPlan {
   mode?: 'main' | 'article' | 'scored';
 }
 
-interface Stats { text: number; link: number; commas: number }
+interface Stats { text: number; link: number; commas: number; /** <a> elements inside. */ links: number }
 
 /** Text, link-text and comma counts of every element, computed once bottom-up (dropped and hidden subtrees count nothing). */
 function measure(root: Node): Map<El, Stats> {
   const stats = new Map<El, Stats>();
   const visit = (n: Node, inLink: boolean): Stats => {
-    const s: Stats = { text: 0, link: 0, commas: 0 };
+    const s: Stats = { text: 0, link: 0, commas: 0, links: 0 };
     for (const c of children(n)) {
       if (c.nodeName === '#text') {
         const v = (c as { value: string }).value.replace(/\s+/g, ' ').trim();
@@ -43,7 +43,7 @@ function measure(root: Node): Map<El, Stats> {
         if (DROPPED.has(c.tagName) || isHidden(c)) continue;
         const k = visit(c, inLink || c.tagName === 'a');
         stats.set(c, k);
-        s.text += k.text; s.link += k.link; s.commas += k.commas;
+        s.text += k.text; s.link += k.link; s.commas += k.commas; s.links += k.links + (c.tagName === 'a' ? 1 : 0);
       }
     }
     return s;
@@ -89,14 +89,14 @@ export function isFullWebPage(body: Node, stats = measure(body)): boolean {
   let linkBlocks = 0;
   for (const el of elements(body)) {
     if (isPageChrome(el)) return true;
-    if ((el.tagName === 'ul' || el.tagName === 'ol' || el.tagName === 'div') && linkDensity(stats.get(el)) >= 0.6 && countLinks(el) >= 4) {
+    const s = stats.get(el);
+    if ((el.tagName === 'ul' || el.tagName === 'ol' || el.tagName === 'div') && linkDensity(s) >= 0.6 && (s?.links ?? 0) >= 4) {
       if (++linkBlocks >= 3) return true;
     }
   }
   return false;
 }
 
-const countLinks = (el: El) => { let n = 0; for (const d of elements(el)) if (d.tagName === 'a') n++; return n; };
 
 /**
  * Main-content mode, in the manner of Readability: a single substantial <main> / [role=main], else a
