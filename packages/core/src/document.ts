@@ -186,4 +186,15 @@ export interface Document {
   footnotes?: FootnoteReference[];
   /** Non-fatal notes about the conversion (limits applied, features approximated). */
   warnings: string[];
+  /** HTML read in main-content mode: how the article was found and what was left out. */
+  contentSelection?: ContentSelection;
+}
+
+/** What HTML main-content mode kept and left out (blocks as the reader would have emitted them). */
+export interface ContentSelection {
+  /** main: the page's <main>; article: its one <article>; scored: the block its paragraphs score highest for. */
+  mode: 'main' | 'article' | 'scored';
+  keptBlocks: number;
+  droppedBlocks: number;
+  droppedWords: number;
 }

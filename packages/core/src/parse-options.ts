@@ -54,6 +54,17 @@ export interface ParseOptions {
   onPage?: (done: number, total: number) => void | Promise<void>;
   /** OCR for pages without a usable text layer, and for images. Without it such pages come back empty with a warning. */
   ocr?: OcrEngine;
+  /**
+   * HTML: keep the page's main content (the article) and leave out navigation and page chrome, as
+   * Readability does. Absent: on for full web pages (navigation, header, footer or sidebar landmarks,
+   * or several link-list blocks), off for plain documents.
+   */
+  htmlMainContent?: boolean;
+  /**
+   * PDF: OCR of large raster images on pages that have a text layer (text inside a logo, a table pasted
+   * as a picture), within pixel budgets. Absent: on (with OCR) at the default budgets; false: off.
+   */
+  embeddedImageOcr?: false | { maxPixelsPerPage?: number; maxPixelsPerDocument?: number };
   /** HTML: fetch remote images (through the caller's SSRF-guarded fetcher). Off by default. */
   fetchRemote?: (url: string) => Promise<{ bytes: Uint8Array; mime: string } | null>;
 }

@@ -62,8 +62,11 @@ function glueMarkers(band: Frag[], geom: PageGeom): Frag[] {
   const out: Frag[] = [];
   for (let i = 0; i < band.length; i++) {
     const f = band[i], next = band[i + 1];
-    if (next && f.words.length === 1 && f.mark === undefined && next.mark === undefined && parseListMarker(f.words[0].text, true) &&
-      (next.box.x0 - f.box.x1) * geom.width < 4 * f.fontSize) {
+    const marker = next && f.words.length === 1 && f.mark === undefined && next.mark === undefined ? parseListMarker(f.words[0].text, true) : undefined;
+    // a bullet glyph alone says nothing by itself: it marks the text on its right, even across a wide
+    // hanging indent; numbers and dashes stay within a tab's reach (they can be a table's own column)
+    const reach = marker && !marker.ordered && !/^[-–—*]$/.test(marker.marker) ? 8 : 4;
+    if (next && marker && (next.box.x0 - f.box.x1) * geom.width < reach * f.fontSize) {
       out.push(makeFrag([...leftToRight(f), ...leftToRight(next)], geom));
       i++;
     } else out.push(f);

@@ -1,5 +1,5 @@
 import type { OutlineEntry } from '@quire/core';
-import { numberingDepth } from './markers.js';
+import { numberingDepth, startsWithBullet } from './markers.js';
 import type { BlockSummary } from './types.js';
 
 export interface HeadingCandidate {
@@ -38,7 +38,8 @@ export function outlineIndex(outline: readonly OutlineEntry[] | undefined): Map<
  * lines without closing punctuation, or a short all-caps line — or named in the PDF outline.
  */
 export function headingCandidate(b: BlockSummary, body: number, outline: Map<string, number>): { depth?: number; outlineLevel?: number } | undefined {
-  if (b.lineCount > 3 || b.text.length > 200 || b.formula || b.captionOf || (b.list && !b.list.ordered)) return undefined;
+  // a bullet item is never a heading, also when its marker was not taken as one (a bold lead-in: "• Speed: …")
+  if (b.lineCount > 3 || b.text.length > 200 || b.formula || b.captionOf || (b.list && !b.list.ordered) || startsWithBullet(b.text)) return undefined;
   if (!/\p{L}/u.test(b.text)) return undefined;
   const outlineLevel = outline.get(norm(b.text));
   const r = b.fontSize / body;

@@ -52,4 +52,24 @@ describe('lists', () => {
     ]);
     expect(layoutDocument(input([p.build()])).pages[0].elements.some((e) => e.kind === 'table')).toBe(false);
   });
+
+  it('reads private-use bullet glyphs (Symbol / Wingdings without Unicode) as markers, and a bold lead-in item is no heading', () => {
+    const p = new PageBuilder();
+    p.paragraph(72, 60, 460, 'Why customers choose the service:');
+    p.text(72, 80, '\uF0B7');
+    p.text(90, 80, 'Speed', { bold: true });
+    p.text(72, 92.5, '\uF0B7');
+    p.text(90, 92.5, 'Price', { bold: true });
+    p.text(72, 105, '\uF0A7');
+    p.text(130, 105, 'Support across a wide hanging indent');
+    p.text(72, 117.5, '\uF0B7Glued to its word');
+    p.paragraph(72, 150, 460, prose(30));
+    const els = items(p);
+    expect(els.map((e) => [e.category, e.listMarker ?? null, e.text])).toEqual([
+      ['Text', null, 'Why customers choose the service:'],
+      ['List Items', '•', 'Speed'], ['List Items', '•', 'Price'], ['List Items', '▪', 'Support across a wide hanging indent'],
+      ['List Items', '•', 'Glued to its word'],
+      ['Text', null, expect.any(String)],
+    ]);
+  });
 });

@@ -1,9 +1,21 @@
 /** Text patterns: list markers, heading numbering, captions, formulas, footnote symbols, page numbers. */
 
 const BULLETS = '•▪◦‣⁃∙·●○■□➢►▶✓✔❖◆◇–—-*';
-const BULLET_WORD = new RegExp(`^[${BULLETS.replace('-', '\\-')}]$`);
+/**
+ * Bullets of the Symbol and Wingdings fonts that come through as private-use code points when the
+ * font has no Unicode mapping (Word's default bullets: U+F0B7 Symbol •, U+F0A7 Wingdings ▪, U+F0D8 ➢,
+ * U+F076 ❖, U+F0FC ✓, U+F06C ●, U+F06E ■, U+F0E8 ➔, U+F0D7 ►), with the character each stands for.
+ */
+export const PRIVATE_USE_BULLETS: Readonly<Record<string, string>> = {
+  '\uF0B7': '•', '\uF0A7': '▪', '\uF0D8': '➢', '\uF076': '❖', '\uF0FC': '✓', '\uF06C': '●', '\uF06E': '■', '\uF0E8': '➔', '\uF0D7': '►',
+};
+const PUA = Object.keys(PRIVATE_USE_BULLETS).join('');
+const BULLET_WORD = new RegExp(`^[${BULLETS.replace('-', '\\-')}${PUA}]$`);
 /** Bullet glyphs that can be glued to the first word ("•Item"); "-" and "*" never are (hyphens, footnote stars). */
-const GLUED_BULLET = /^[•▪◦‣⁃∙●■➢►▶❖◆]/;
+const GLUED_BULLET = new RegExp(`^[•▪◦‣⁃∙●■➢►▶❖◆${PUA}]`);
+/** Text that starts with a bullet glyph (a list item, whatever its style says). */
+export const startsWithBullet = (text: string) => GLUED_BULLET.test(text);
+const bulletChar = (c: string) => PRIVATE_USE_BULLETS[c] ?? c;
 const ORDERED = /^(\(?(\d{1,3}|[a-z]|[A-Z]|[ivxlc]{1,6}|[IVXLC]{1,6})[.)]|\((\d{1,3}|[a-z]|[ivxlc]{1,6})\))$/;
 
 export interface Marker {
@@ -13,9 +25,9 @@ export interface Marker {
 
 /** List marker as a whole word ("•", "-", "1.", "a)", "(iv)", "IV."). With `alone`, the word stands by itself before a tab-like gap. */
 export function parseListMarker(word: string, alone: boolean): Marker | undefined {
-  if (BULLET_WORD.test(word)) return { marker: word, ordered: false };
+  if (BULLET_WORD.test(word)) return { marker: bulletChar(word), ordered: false };
   if (ORDERED.test(word)) return { marker: word, ordered: true };
-  if (!alone && word.length > 1 && GLUED_BULLET.test(word)) return { marker: word[0], ordered: false };
+  if (!alone && word.length > 1 && GLUED_BULLET.test(word)) return { marker: bulletChar(word[0]), ordered: false };
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 import { meanConfidence, type FigureElement, type RawWord, type TableElement } from '@quire/core';
 import type { BlockDraft } from './blocks.js';
-import { captionKind, footnoteSymbol, isFormula, isRefSymbol, startsCaption } from './markers.js';
+import { captionKind, footnoteSymbol, isFormula, isRefSymbol, PRIVATE_USE_BULLETS, startsCaption } from './markers.js';
 import { joinLines, joinWords } from './text.js';
 import type { BlockSummary, Frag, PageGeom } from './types.js';
 
@@ -15,9 +15,11 @@ export function summarize(d: BlockDraft, geom: PageGeom): BlockSummary {
   };
   if (d.list) {
     const first = d.lines[0].words;
-    const head = first[0].text.length > d.list.marker.length && first[0].text.startsWith(d.list.marker)
-      ? [{ ...first[0], text: first[0].text.slice(d.list.marker.length) }, ...first.slice(1)]
-      : first.slice(1);
+    const raw = first[0].text;
+    // the marker glued to the first word, as written or as the private-use glyph it was read from
+    const glued = raw.length > d.list.marker.length && raw.startsWith(d.list.marker) ? d.list.marker.length
+      : raw.length > 1 && PRIVATE_USE_BULLETS[raw[0]] === d.list.marker ? 1 : 0;
+    const head = glued ? [{ ...first[0], text: raw.slice(glued) }, ...first.slice(1)] : first.slice(1);
     out.list = { marker: d.list.marker, ordered: d.list.ordered, x0: d.list.x0 };
     out.listText = joinLines([joinWords(head, geom.width, d.lines[0].rtl), ...texts.slice(1)]);
   }

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { renderScan, rotateScan, skewScan } from '../../../tests/fixtures/scans/generate.js';
+import { renderRuledTable } from '../../../tests/fixtures/scans/ruled.js';
 import { analysePage, otsuThreshold } from './analysis.js';
 import { decodeGrey, downscale } from './preprocess.js';
 
@@ -18,6 +19,15 @@ describe('orientation and skew analysis', () => {
     expect(a.lineAngle).toBe(0);
     expect(a.axisMargin).toBeGreaterThan(2);
     expect(a.lineHeight).toBeGreaterThan(10);
+  });
+
+  it('measures the text rows of a ruled table, not its rules (more rules than rows of text)', async () => {
+    const cells = [['Item', 'Qty', 'Price'], ['Bolts', '40', '12.00'], ['Nuts', '15', '3.50'], ['Rivets', '75', '9.25']];
+    const { png } = await renderRuledTable({ cells, colWidthsIn: [1.3, 0.8, 0.9], rowHeightIn: 0.35, leftIn: 0.2, topIn: 0.2, widthIn: 3.4, heightIn: 1.8, dpi: 300 });
+    const { image, factor } = await downscale(await decodeGrey(png, 1e9), 1000);
+    const a = analysePage(image);
+    // 11 pt text at 300 DPI: an x-height band of about 25 px before the downscale
+    expect(a.textLineHeight! / factor).toBeGreaterThan(15);
   });
 
   it.each([90, 270] as const)('finds vertical lines on a page turned %p°', async (deg) => {

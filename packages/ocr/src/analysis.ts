@@ -17,6 +17,8 @@ export interface PageAnalysis {
   axisMargin: number;
   /** Median height of a text line in this image's pixels, or null when no line structure was found. */
   lineHeight: number | null;
+  /** The same with rows that are one solid run (ruling lines) left out; absent on a blank page. */
+  textLineHeight?: number | null;
   /** Centre of the ink, normalized 0..1 (where a probe crop should look). */
   inkCentre: [number, number];
 }
@@ -83,6 +85,30 @@ function projection(xs: Float64Array, ys: Float64Array, deg: number): Float64Arr
 }
 
 /**
+ * The projection along `deg` with ruling lines taken out: a row whose ink is one solid run (a table's
+ * rule, a separator) fills its extent almost completely, where a row of text is letters and gaps. A
+ * table's rules would otherwise be most of the thin bands and pass for the line height.
+ */
+function projectionWithoutRules(xs: Float64Array, ys: Float64Array, deg: number): Float64Array {
+  const a = (deg * Math.PI) / 180, s = Math.sin(a), c = Math.cos(a);
+  let min = Infinity;
+  for (let i = 0; i < xs.length; i++) min = Math.min(min, -xs[i] * s + ys[i] * c);
+  const hist = projection(xs, ys, deg);
+  const lo = new Float64Array(hist.length).fill(Infinity), hi = new Float64Array(hist.length).fill(-Infinity);
+  for (let i = 0; i < xs.length; i++) {
+    const bin = Math.floor(-xs[i] * s + ys[i] * c - min);
+    const along = xs[i] * c + ys[i] * s;
+    if (along < lo[bin]) lo[bin] = along;
+    if (along > hi[bin]) hi[bin] = along;
+  }
+  for (let i = 0; i < hist.length; i++) {
+    const extent = hi[i] - lo[i] + 1;
+    if (extent >= 40 && hist[i] >= 0.8 * extent) hist[i] = 0;
+  }
+  return hist;
+}
+
+/**
  * Squared coefficient of variation of the projection: text lines parallel to `deg` give sharp
  * peaks and empty gaps (high), any other direction smears them (low). Scale-free, so the two axes compare fairly.
  */
@@ -142,6 +168,7 @@ export function analysePage(img: GreyImage): PageAnalysis {
     lineAngle: Math.round(winner.angle * 10) / 10,
     axisMargin: loser.score > 0 ? winner.score / loser.score : Infinity,
     lineHeight: medianBand(projection(xs, ys, winner.angle)),
+    textLineHeight: medianBand(projectionWithoutRules(xs, ys, winner.angle)),
     inkCentre: [mean(xs) / img.width, mean(ys) / img.height],
   };
 }

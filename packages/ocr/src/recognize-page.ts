@@ -111,7 +111,12 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   // finds nothing (a faint or oddly encoded scan must not come back empty on the analysis's word alone).
   if (analysis.blank) return onSource(await readUpright(deps, grey, sheet, base));
 
-  const rowPx = analysis.lineHeight === null ? null : (analysis.lineHeight / factor) * ROW_PER_BAND;
+  const rowOf = (bandPx: number | null | undefined) => (bandPx == null ? null : (bandPx / factor) * ROW_PER_BAND);
+  let rowPx = rowOf(analysis.lineHeight);
+  // Thin bands that are only ruling lines (a ruled table with more rules than rows of text) must not
+  // make text that is large enough look small: the 4× upscale that follows leaves tesseract nothing to read.
+  const textRowPx = rowOf(analysis.textLineHeight);
+  if (rowPx !== null && rowPx < SMALL_ROW_PX && textRowPx !== null && textRowPx >= SMALL_ROW_PX) rowPx = textRowPx;
   const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels);
   const scaled = await rescale(grey, scale);
 

@@ -51,6 +51,8 @@ const NormalizedExtractOptionsSchema = z.object({
   chunk_types: z.array(z.enum(CHUNK_TYPES)).optional(),
   /** extensions.chart_data (absent in jobs queued before it existed). */
   chart_data: z.boolean().optional(),
+  /** extensions.html_main_content; absent: decided per page (on for full web pages). */
+  html_main_content: z.boolean().optional(),
   storage: z.boolean(),
 });
 export type NormalizedExtractOptions = z.infer<typeof NormalizedExtractOptionsSchema>;

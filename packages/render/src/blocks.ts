@@ -71,6 +71,11 @@ function textBlock(el: TextElement, page: number): Block {
     const md = `${fence}\n${el.text.replace(/\s+$/, '')}\n${fence}`;
     return { element: el, page, kind: 'text', md, mdIds: `<div data-bb-text-id="${escapeHtml(el.id ?? '')}">\n\n${md}\n\n</div>` };
   }
+  if (el.category === 'Formulas' && el.extra?.latex === true) {
+    // A displayed formula whose text is LaTeX (HTML MathML, TeX annotations): markdown display math.
+    const md = `$$\n${el.text.trim()}\n$$`;
+    return { element: el, page, kind: 'text', md, mdIds: `<div ${idAttr}>\n\n${md}\n\n</div>` };
+  }
   const t = el.text.replace(/\n\s*\n+/g, '\n').trim();
   return { element: el, page, kind: 'text', md: escapeLineStart(t), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
 }

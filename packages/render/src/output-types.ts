@@ -1,4 +1,4 @@
-import type { FigureElement, FootnoteReference, Polygon, LazyJsonArray } from '@quire/core';
+import type { ContentSelection, FigureElement, FootnoteReference, Polygon, LazyJsonArray } from '@quire/core';
 
 /** The spec's "Extraction layout" shapes, as emitted on the wire. */
 
@@ -109,6 +109,8 @@ export interface Chunk {
 
 export interface Extensions {
   footnoteReferences?: FootnoteReference[];
+  /** HTML read in main-content mode (html_main_content): how the article was found, blocks and words left out. */
+  mainContent?: ContentSelection;
 }
 
 export interface ExtractionOutput {

@@ -31,6 +31,7 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
       symbol: f.symbol, footnoteTextId: f.footnoteTextId, referenceTextIds: [...f.referenceTextIds],
     }));
   }
+  if (doc.contentSelection) out.extensions.mainContent = { ...doc.contentSelection };
   if (options.returnHtml) out.html = renderHtml(blocks, options);
   return out;
 }

@@ -96,6 +96,9 @@ const SETTINGS = {
   ocrEngine: def('QUIRE_OCR_ENGINE', z.enum(['wasm', 'native']), 'wasm', 'wasm: tesseract.js, nothing to install. native: the tesseract 4/5 command-line program (e.g. Debian tesseract-ocr), one process per recognition, about 0.65–0.8× tesseract.js\'s time per page with the same model; a process that runs OCR refuses to start when it is missing.'),
   tesseractPath: def('QUIRE_TESSERACT_PATH', z.string(), 'tesseract', 'The native engine\'s executable: a path, or a name looked up on PATH.'),
   ocrTessdataDir: opt('QUIRE_OCR_TESSDATA', absolutePath, 'Folder of <lang>.traineddata (or .traineddata.gz) to read instead of the packaged 4.0.0_best_int model, for both engines (e.g. /usr/share/tesseract-ocr/5/tessdata). Nothing is ever downloaded.'),
+  ocrEmbeddedImages: def('QUIRE_OCR_EMBEDDED_IMAGES', bool, 'true', 'OCR large raster images on PDF pages that have a text layer (a letterhead logo with text, a table pasted as a picture) when the page\'s text does not cover them; the words join the page where the image is. Within the two pixel budgets below.'),
+  ocrEmbeddedImagePagePixels: def('QUIRE_OCR_EMBEDDED_IMAGE_PAGE_PIXELS', int(0), '12000000', 'Most pixels rendered (at up to 300 DPI, down to 150) to OCR the images of one text-layer page.'),
+  ocrEmbeddedImageDocumentPixels: def('QUIRE_OCR_EMBEDDED_IMAGE_DOCUMENT_PIXELS', int(0), '60000000', 'Most pixels rendered to OCR images on the text-layer pages of one document; images past it are skipped and counted in the warnings.'),
   logLevel: def('QUIRE_LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'Log level (JSON logs on stdout).'),
   debugErrors: def('QUIRE_DEBUG_ERRORS', bool, 'false', 'Include internal error text in GENERAL_001 responses (never in production).'),
   webhooks: {

@@ -4,6 +4,7 @@ import { extractDocument } from '@quire/extract';
 import type { JobInput } from '@quire/queue';
 import { defineJobHandler, type JobContext } from '@quire/jobs';
 import { loadSavedExtraction } from './saved-extraction.js';
+import { embeddedImageOcr } from './embedded-image-ocr.js';
 
 /** A staged document to classify (the other input is a saved extraction). */
 type StagedClassifyInput = Extract<JobInput<'classify'>, { blob_key: string }>;
@@ -65,6 +66,7 @@ async function fromSource(ctx: JobContext, input: StagedClassifyInput, pageRange
     limits: ctx.config.parseLimits,
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
+    embeddedImageOcr: embeddedImageOcr(ctx.config),
   });
   if (first.parse) return { document, pageCount: input.page_count, read: first.read, billed: first.billed };
   // office/HTML: the real page count is known only now

@@ -7,6 +7,7 @@ import { renderExtraction, renderPageResults, type RenderOptions } from '@quire/
 import { safeFetch } from '@quire/runtime';
 import { jsonPieceStream, defineJobHandler, type JobContext, type NewArtifactSpec } from '@quire/jobs';
 import { legacyStructuredOutput } from './schema/legacy-structured-output.js';
+import { embeddedImageOcr } from './embedded-image-ocr.js';
 
 /**
  * The extract job: load the staged source, read it into the document model (page by page, with
@@ -28,6 +29,8 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
       pagesSent = true;
       await ctx.pagesReady(renderPageResults(page, pageRender).map((p) => ({ ...p, provisional: true })));
     },
+    htmlMainContent: req.html_main_content,
+    embeddedImageOcr: embeddedImageOcr(ctx.config),
     onPage: (done, total) => ctx.checkpoint(done, total),
     ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,

@@ -31,6 +31,8 @@ export class BodyWalker {
   readonly figures: PendingFigure[] = [];
   page = 1;
   private section = 0;
+  /** A paragraph that held only a typed bullet glyph: the marker of the next paragraph's text. */
+  private pendingBullet?: string;
   /** Furniture mode: every paragraph becomes this category (headers and footers). */
   furniture?: 'Header' | 'Footer';
   /** Called after each paragraph's text element and each table (footnote reference bookkeeping). */
@@ -61,10 +63,20 @@ export class BodyWalker {
     const styleId = val(path(ppr, 'pStyle'));
     if (this.env.mode === 'explicit' && isOn(path(ppr, 'pageBreakBefore'))) this.page++;
     this.advance(inline.renderedBefore, inline.explicitBefore);
-    const text = clean(inline.text);
+    let text = clean(inline.text);
+    const typed = this.furniture ? undefined : typedBullet(text);
+    if (typed && !typed.rest) {
+      // a bullet glyph alone on its paragraph marks the text that follows, it is not a paragraph of its own
+      this.pendingBullet = typed.marker;
+      text = '';
+    }
+    const marker = typed?.rest ? typed.marker : this.pendingBullet;
     if (text) {
+      if (typed?.rest) text = typed.rest;
       const el: TextElement = { kind: 'text', category: 'Text', text, box: null, page: this.page, confidence: 1 };
       this.classify(el, ppr, styleId, inline.pageField);
+      if (marker && el.category === 'Text') Object.assign(el, { category: 'List Items' as TextCategory, listDepth: 0, listMarker: marker, ordered: false });
+      if (!typed || typed.rest) this.pendingBullet = undefined;
       if (inline.links.length > 0) el.links = inline.links;
       if (inline.selected !== undefined) el.selected = inline.selected;
       else if (/^[☒☑☐]/.test(text)) el.selected = !text.startsWith('☐');
@@ -114,6 +126,7 @@ export class BodyWalker {
   }
 
   private table(tbl: X, extra?: Record<string, unknown>): void {
+    this.pendingBullet = undefined;
     const cellFigures: PendingFigure[] = [];
     const cellText = (tc: X) => {
       const sub = new BodyWalker(this.env);
@@ -147,6 +160,23 @@ export class BodyWalker {
 const tableText = (t: TableElement) => t.cells.map((c) => c.text).filter(Boolean).join(' ');
 
 /** Tabs and runs of spaces become one space; line breaks stay; the ends are trimmed. */
+/**
+ * Bullets typed by hand in Symbol / Wingdings fonts are private-use code points (U+F0B7 is Symbol's
+ * bullet, U+F0A7 Wingdings' square, …); with the usual bullet characters they mark a list item.
+ * Checkbox glyphs of the same fonts are not bullets (they are choices, see inline.ts).
+ */
+const PRIVATE_USE_BULLETS: Record<string, string> = {
+  '\uF0B7': '•', '\uF0A7': '▪', '\uF06C': '●', '\uF06E': '■', '\uF076': '❖', '\uF0D8': '➢', '\uF0FC': '✓', '\uF0E8': '➔', '\uF0D7': '►',
+};
+const TYPED_BULLET = /^([\uF0B7\uF0A7\uF06C\uF06E\uF076\uF0D8\uF0FC\uF0E8\uF0D7•▪◦●■❖➢►])(?:\s+|$)/;
+
+/** A paragraph that starts with a typed bullet glyph: its marker and the text after it. */
+export function typedBullet(text: string): { marker: string; rest: string } | undefined {
+  const m = TYPED_BULLET.exec(text);
+  if (!m) return undefined;
+  return { marker: PRIVATE_USE_BULLETS[m[1]] ?? m[1], rest: text.slice(m[0].length).trim() };
+}
+
 export const clean = (s: string) => s.split('\n').map((l) => l.replace(/[\t \u00a0]+/g, ' ').trim()).join('\n').replace(/\n{2,}/g, '\n').trim();
 
 export function sectionTypes(body: X): string[] {

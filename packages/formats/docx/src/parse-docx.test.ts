@@ -205,5 +205,27 @@ describe('DOCX headings numbered through a multilevel list', () => {
     ]);
     expect(texts(d).filter((e) => e.category === 'List Items')).toEqual([]);
   });
-});
 
+  it('reads a bullet typed in the Symbol font (private use U+F0B7) as the list marker of its text, also from a paragraph of its own', async () => {
+    const symbolRun = (ch: string) => `<w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>${ch}</w:t></w:r><w:r><w:tab/></w:r>`;
+    const d = await parse(await buildDocx({
+      body: [
+        para(run('Advantages:')),
+        para(symbolRun('\uF0B7') + run('Speed of delivery')),
+        para(symbolRun('\uF0A7') + run('Lower cost')),
+        para('<w:r><w:sym w:font="Symbol" w:char="F0B7"/></w:r><w:r><w:tab/></w:r>' + run('Fewer steps')),
+        para(symbolRun('\uF0B7')),
+        para(run('Text after a bullet paragraph')),
+        para(run('An ordinary closing paragraph.')),
+      ].join(''),
+    }));
+    expect(texts(d).map((e) => [e.category, e.listMarker ?? null, e.text])).toEqual([
+      ['Text', null, 'Advantages:'],
+      ['List Items', '•', 'Speed of delivery'],
+      ['List Items', '▪', 'Lower cost'],
+      ['List Items', '•', 'Fewer steps'],
+      ['List Items', '•', 'Text after a bullet paragraph'],
+      ['Text', null, 'An ordinary closing paragraph.'],
+    ]);
+  });
+});

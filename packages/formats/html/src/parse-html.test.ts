@@ -89,9 +89,13 @@ describe('HTML reader', () => {
     const all = texts(d).map((e) => e.text);
     expect(all[0]).toBe('Article');
     expect(all.join(' ')).not.toMatch(/Home|Site|Copyright|Related|In-page/);
-    // without a main region, everything visible is read
-    const d2 = await parse(enc('<body><nav>Menu</nav><p>Body</p><footer>Foot</footer></body>'));
+    expect(d.contentSelection).toMatchObject({ mode: 'main', droppedBlocks: 6 });
+    // a plain document (no page chrome) is read whole; with main-content mode off, so is a web page
+    const d2 = await parse(enc('<body><h2>Menu</h2><p>Body</p><p>Foot</p></body>'));
     expect(texts(d2).map((e) => e.text)).toEqual(['Menu', 'Body', 'Foot']);
+    expect(d2.contentSelection).toBeUndefined();
+    const d3 = await parse(enc('<body><nav>Menu</nav><p>Body</p><footer>Foot</footer></body>'), { htmlMainContent: false });
+    expect(texts(d3).map((e) => e.text)).toEqual(['Menu', 'Body', 'Foot']);
   });
 
   it('detects the charset from a BOM, <meta charset> and http-equiv, falling back to windows-1252', async () => {

@@ -1,5 +1,7 @@
 import type { TableCell, TableElement } from '@quire/core';
 import { attr, children, DROPPED, isElement, isHidden, type El, type Node } from './dom.js';
+import { isDecorative } from './image.js';
+import { mathIn, mathMarkdown, mathText } from './math.js';
 
 const BLOCKISH = new Set(['p', 'div', 'li', 'tr', 'br', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'table']);
 
@@ -9,8 +11,12 @@ export function cellText(n: Node): string {
   const walk = (node: Node) => {
     for (const c of children(node)) {
       if (c.nodeName === '#text') parts.push((c as { value: string }).value);
-      else if (isElement(c) && !DROPPED.has(c.tagName) && !isHidden(c)) {
+      else if (isElement(c) && c.tagName === 'math') pushMath(parts, c);
+      else if (isElement(c) && isHidden(c)) for (const m of mathIn(c)) pushMath(parts, m);
+      else if (isElement(c) && !DROPPED.has(c.tagName)) {
         if (c.tagName === 'br') { parts.push('\n'); continue; }
+        // A picture in a cell (a flag, a rating, an icon with a meaning) reads as its alt text.
+        if (c.tagName === 'img') { if (!isDecorative(c)) parts.push(` ${(attr(c, 'alt') ?? '').trim()} `); continue; }
         const block = BLOCKISH.has(c.tagName);
         if (block) parts.push('\n');
         walk(c);
@@ -20,6 +26,11 @@ export function cellText(n: Node): string {
   };
   walk(n);
   return parts.join('').split('\n').map((l) => l.replace(/[\s\u00a0]+/g, ' ').trim()).filter(Boolean).join('\n');
+}
+
+function pushMath(parts: string[], math: El) {
+  const m = mathText(math);
+  if (m.latex) parts.push(` ${mathMarkdown({ ...m, display: false })} `);
 }
 
 /** The table's own rows (not those of nested tables): thead first, then body rows, tfoot last. */

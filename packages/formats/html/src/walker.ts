@@ -1,11 +1,11 @@
 import type { Element, FigureElement, TableElement, TextCategory, TextElement } from '@quire/core';
 import { attr, children, DROPPED, descendants, isElement, isHidden, type El, type Node } from './dom.js';
-import { isChrome } from './main-content.js';
 import { decodeDataUri, imageSource, isDecorative } from './image.js';
 import { buildTable, cellText, isLayoutTable, tableCaption } from './table.js';
+import { mathIn, mathMarkdown, mathText } from './math.js';
 
 interface ListCtx { depth: number; ordered: boolean; marker: string }
-interface Ctx { list?: ListCtx; dropChrome: boolean }
+interface Ctx { list?: ListCtx; /** Elements main-content mode leaves out. */ skip: ReadonlySet<El> }
 
 /** Elements that end the running paragraph before and after them. */
 const BLOCK = new Set([
@@ -82,7 +82,15 @@ export class HtmlWalker {
 
   private element(el: El, ctx: Ctx): void {
     const tag = el.tagName;
-    if (DROPPED.has(tag) || isHidden(el) || (ctx.dropChrome && isChrome(el))) return;
+    if (tag === 'math') return this.math(el, ctx);
+    if (tag === 'script' && /^math\/tex/i.test(attr(el, 'type') ?? '')) return this.texScript(el, ctx);
+    if (DROPPED.has(tag) || ctx.skip.has(el)) return;
+    if (isHidden(el)) {
+      // A formula's MathML is often the hidden, accessible twin of a picture of it (MediaWiki): the
+      // picture is aria-hidden, so the MathML is the formula's only text.
+      for (const m of mathIn(el)) this.math(m, ctx);
+      return;
+    }
     if (/^h[1-6]$/.test(tag)) return this.heading(el, ctx, Number(tag[1]));
     switch (tag) {
       case 'ul': case 'ol': return this.list(el, ctx);
@@ -146,6 +154,25 @@ export class HtmlWalker {
     const href = attr(a, 'href')?.trim();
     const text = normalize(this.buf.slice(start).join(''));
     if (href && text && !/^javascript:/i.test(href)) this.links.push({ text, href });
+  }
+
+  /** Inline formulas join the running paragraph as $…$; displayed ones are their own Formulas element. */
+  private math(el: El, ctx: Ctx): void {
+    const m = mathText(el);
+    if (!m.latex) return;
+    if (!m.display) { this.buf.push(` ${mathMarkdown(m)} `); return; }
+    this.flush(ctx);
+    this.elements.push({ kind: 'text', category: 'Formulas', text: m.latex, box: null, page: 1, confidence: 1, extra: { latex: true } });
+  }
+
+  /** MathJax 2 keeps a formula's source as <script type="math/tex">, "; mode=display" for displayed ones. */
+  private texScript(el: El, ctx: Ctx): void {
+    const latex = children(el).map((c) => (c as { value?: string }).value ?? '').join('').trim();
+    if (!latex) return;
+    const display = /mode\s*=\s*display/i.test(attr(el, 'type') ?? '');
+    if (!display) { this.buf.push(` ${mathMarkdown({ latex, display })} `); return; }
+    this.flush(ctx);
+    this.elements.push({ kind: 'text', category: 'Formulas', text: latex, box: null, page: 1, confidence: 1, extra: { latex: true } });
   }
 
   private pre(el: El, ctx: Ctx): void {

@@ -2,6 +2,7 @@ import { emptyPageWarning, type OcrEngine, type ParseLimits, type RawPage } from
 import { type MarkedContentReader, alignActualText, needsMarkedContent } from './actualtext.js';
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
+import { type EmbeddedImageOcr, readEmbeddedImages } from './embedded-images.js';
 import { judgeTextLayer } from './quality.js';
 import { type PageRasterizer, fitDpi, renderPage } from './render.js';
 import { type SingleImage, findSingleImage } from './single-image.js';
@@ -15,6 +16,8 @@ export interface PageContext {
   markedContent?: MarkedContentReader;
   /** Draws pages for OCR that are not one image; pdf.js's canvas when absent. */
   rasterizer?: PageRasterizer;
+  /** OCR of large images on text-layer pages, with the document's pixel budget; absent: off. */
+  embeddedImages?: EmbeddedImageOcr;
 }
 
 const OCR_DPI = 300;
@@ -35,7 +38,10 @@ export async function readPage(doc: PDFDocumentProxy, n: number, ctx: PageContex
     const { ops, drawsAnnotations, ...content } = await readContent(page, n, vp.transform as Matrix, vp.width, vp.height, ctx);
     raw = { ...raw, ...content };
     const verdict = judgeTextLayer(raw.words, raw.images);
-    if (verdict.usable) return raw;
+    if (verdict.usable) {
+      if (!ctx.ocr || !ctx.embeddedImages || raw.images.length === 0) return raw;
+      return await readEmbeddedImages(page, raw, { ocr: ctx.ocr, state: ctx.embeddedImages, maxPixels: ctx.limits.maxPixels, rasterizer: ctx.rasterizer });
+    }
     if (!ctx.ocr) {
       ctx.warnings.push(verdict.reason === 'garbage'
         ? `Page ${n}: the text layer has no usable Unicode mapping and OCR is not configured; its text was dropped`

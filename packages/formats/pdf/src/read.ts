@@ -6,6 +6,7 @@ import { type PDFDocumentProxy, openDocument } from './pdfjs.js';
 import { readPage } from './page.js';
 import { MarkedContentReader } from './actualtext.js';
 import { PageRasterizer } from './render.js';
+import { DEFAULT_EMBEDDED_IMAGE_BUDGET, EmbeddedImageOcr } from './embedded-images.js';
 
 export interface PdfReadResult {
   pageCount: number;
@@ -48,7 +49,13 @@ export async function readPdfPages(
     const { outline, title } = await readDocumentInfo(doc, warnings);
     // One page ahead: pdf.js (on its worker thread) parses page i+1 while onRawPage handles page i.
     // readPage never throws, so a read left in flight by an error below cannot go unhandled.
-    const ctx = { limits, ocr: options.ocr, warnings, markedContent: new MarkedContentReader(bytes), rasterizer };
+    const embeddedImages = options.ocr && options.embeddedImageOcr !== false
+      ? new EmbeddedImageOcr({
+        maxPixelsPerPage: options.embeddedImageOcr?.maxPixelsPerPage ?? DEFAULT_EMBEDDED_IMAGE_BUDGET.maxPixelsPerPage,
+        maxPixelsPerDocument: options.embeddedImageOcr?.maxPixelsPerDocument ?? DEFAULT_EMBEDDED_IMAGE_BUDGET.maxPixelsPerDocument,
+      })
+      : undefined;
+    const ctx = { limits, ocr: options.ocr, warnings, markedContent: new MarkedContentReader(bytes), rasterizer, embeddedImages };
     let next = selected.length ? readPage(doc, selected[0], ctx) : undefined;
     for (let i = 0; i < selected.length; i++) {
       const page = await next!;
@@ -60,6 +67,7 @@ export async function readPdfPages(
       await onRawPage(page);
       await options.onPage?.(i + 1, selected.length);
     }
+    if (embeddedImages) warnings.push(...embeddedImages.summary());
     return { pageCount, outline, ...(title ? { title } : {}), warnings };
   } finally {
     try {

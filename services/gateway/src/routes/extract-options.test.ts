@@ -25,4 +25,11 @@ describe('extract options: extensions.chunking and extensions.chart_data', () =>
     expect(normalize({}).chart_data).toBe(false);
     expect(codeOf(() => normalize({ extensions: { chart_data: 'maybe' } }))).toBe('REQ_003');
   });
+
+  it('reads html_main_content as a boolean, absent (decided per page) by default', () => {
+    expect(normalize({ extensions: '{"html_main_content":false}' }).html_main_content).toBe(false);
+    expect(normalize({ extensions: { html_main_content: 'true' } }).html_main_content).toBe(true);
+    expect('html_main_content' in normalize({})).toBe(false);
+    expect(codeOf(() => normalize({ extensions: { html_main_content: 'maybe' } }))).toBe('REQ_003');
+  });
 });

@@ -63,6 +63,7 @@ export function normalizeExtractOptions(o: ExtractOptions): NormalizedExtractOpt
     footnote_references: Boolean(o.extensions?.footnote_references ?? false),
     chart_data: Boolean(o.extensions?.chart_data ?? false),
     ...(o.extensions?.chunking?.chunk_types ? { chunk_types: o.extensions.chunking.chunk_types } : {}),
+    ...(o.extensions?.html_main_content !== undefined ? { html_main_content: Boolean(o.extensions.html_main_content) } : {}),
     detect_selections: Boolean(o.detect_selections ?? false),
     return_html: Boolean(o.return_html ?? false),
     chunk_size: o.chunk_size,
