@@ -24,6 +24,20 @@ describe('InProcessJobEventBus specifics', () => {
     await bus.close();
   });
 
+  it('keeps a finished job\'s window only for the terminal ttl', async () => {
+    let now = 0;
+    const bus = new InProcessJobEventBus({ ttlMs: 60_000, terminalTtlMs: 1_000, now: () => now });
+    await bus.publish('done', { type: 'status', data: { job_id: 'done', status: 'processing' } });
+    await bus.publish('running', { type: 'status', data: { job_id: 'running', status: 'processing' } });
+    await bus.publish('done', { type: 'status', data: { job_id: 'done', status: 'failed' } });
+    now = 500;
+    expect((await bus.history('done')).lastId).toBe(2); // a client reconnecting just after the end is replayed
+    now = 2_000;
+    expect(await bus.history('done')).toEqual({ lastId: 0, events: [] });
+    expect((await bus.history('running')).lastId).toBe(1);
+    await bus.close();
+  });
+
   it('bounds the bytes kept: per job its oldest events go, over the total the least recent jobs go', async () => {
     const bus = new InProcessJobEventBus({ maxJobBytes: 1_000, maxBytes: 2_500 });
     const page = (id: string, n: number) => ({ type: 'page' as const, data: { job_id: id, page: n, markdown: 'x'.repeat(400), elements: [], provisional: false } });

@@ -1,5 +1,5 @@
 import type { JobEvent, SequencedJobEvent } from '@quire/contracts';
-import { DEFAULT_EVENT_RETENTION, type JobEventBus, type JobEventHistory, type JobEventRetention } from './job-event-bus.js';
+import { DEFAULT_EVENT_RETENTION, ttlAfter, type JobEventBus, type JobEventHistory, type JobEventRetention } from './job-event-bus.js';
 
 export interface InProcessJobEventBusOptions extends JobEventRetention {
   /** Jobs whose windows are kept at once; the least recently published-to go first (default 10,000). */
@@ -11,7 +11,7 @@ export interface InProcessJobEventBusOptions extends JobEventRetention {
   now?: () => number;
 }
 
-interface JobWindow { lastId: number; events: { event: SequencedJobEvent; bytes: number }[]; bytes: number; touchedAt: number }
+interface JobWindow { lastId: number; events: { event: SequencedJobEvent; bytes: number }[]; bytes: number; expiresAt: number }
 
 /**
  * Embedded mode's event bus: publisher and subscribers share the process (job threads publish through
@@ -25,6 +25,7 @@ export class InProcessJobEventBus implements JobEventBus {
   private readonly listeners = new Map<string, Set<(e: SequencedJobEvent) => void>>();
   private readonly maxEvents: number;
   private readonly ttlMs: number;
+  private readonly terminalTtlMs: number;
   private readonly maxJobs: number;
   private readonly maxBytes: number;
   private readonly maxJobBytes: number;
@@ -35,6 +36,7 @@ export class InProcessJobEventBus implements JobEventBus {
   constructor(opts: InProcessJobEventBusOptions = {}) {
     this.maxEvents = opts.maxEvents ?? DEFAULT_EVENT_RETENTION.maxEvents;
     this.ttlMs = opts.ttlMs ?? DEFAULT_EVENT_RETENTION.ttlMs;
+    this.terminalTtlMs = opts.terminalTtlMs ?? DEFAULT_EVENT_RETENTION.terminalTtlMs;
     this.maxJobs = opts.maxJobs ?? 10_000;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.maxJobBytes = opts.maxJobBytes ?? 8 * 1024 * 1024;
@@ -43,7 +45,7 @@ export class InProcessJobEventBus implements JobEventBus {
 
   async publish(jobId: string, event: JobEvent): Promise<number> {
     if (this.closed) return 0;
-    const w = this.window(jobId) ?? { lastId: 0, events: [], bytes: 0, touchedAt: 0 };
+    const w = this.window(jobId) ?? { lastId: 0, events: [], bytes: 0, expiresAt: 0 };
     const sequenced = { ...event, id: w.lastId + 1 } as SequencedJobEvent;
     w.lastId = sequenced.id;
     const bytes = JSON.stringify(event.data).length;
@@ -51,7 +53,7 @@ export class InProcessJobEventBus implements JobEventBus {
     w.bytes += bytes;
     this.bytes += bytes;
     while (w.events.length > 1 && (w.events.length > this.maxEvents || w.bytes > this.maxJobBytes)) this.dropOldest(w);
-    w.touchedAt = this.now();
+    w.expiresAt = this.now() + ttlAfter(event, this.ttlMs, this.terminalTtlMs);
     this.windows.delete(jobId); // re-inserted last: the Map's order is least recently published first
     this.windows.set(jobId, w);
     this.evict();
@@ -99,7 +101,7 @@ export class InProcessJobEventBus implements JobEventBus {
 
   private window(jobId: string): JobWindow | undefined {
     const w = this.windows.get(jobId);
-    if (w && this.now() - w.touchedAt > this.ttlMs) {
+    if (w && this.now() > w.expiresAt) {
       this.forget(jobId);
       return undefined;
     }

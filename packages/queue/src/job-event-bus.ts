@@ -35,11 +35,24 @@ export interface JobEventHistory {
 export interface JobEventRetention {
   /** Events kept per job for replay (default 256). */
   maxEvents?: number;
-  /** How long a job's window and sequence outlive its last event (default 24 h). */
+  /** How long a job's window and sequence outlive its last event while the job runs (default 24 h). */
   ttlMs?: number;
+  /**
+   * How long they outlive a terminal status event (default 15 min): no event follows it, and the job row
+   * answers from then on; the window only serves a client reconnecting just after the end.
+   */
+  terminalTtlMs?: number;
 }
 
-export const DEFAULT_EVENT_RETENTION = { maxEvents: 256, ttlMs: 24 * 3600_000 } as const;
+export const DEFAULT_EVENT_RETENTION = { maxEvents: 256, ttlMs: 24 * 3600_000, terminalTtlMs: 15 * 60_000 } as const;
+
+const TERMINAL = new Set(['completed', 'failed', 'canceled']);
+
+/** The window's time to live after `event`: shorter once the job has reached a terminal status. */
+export function ttlAfter(event: JobEvent, ttlMs: number, terminalTtlMs: number): number {
+  const status = event.type === 'status' ? (event.data as { status?: string }).status : undefined;
+  return status !== undefined && TERMINAL.has(status) ? Math.min(ttlMs, terminalTtlMs) : ttlMs;
+}
 
 /** The retained events after `lastSeen`, or undefined when the window no longer reaches back that far. */
 export function replayAfter(history: JobEventHistory, lastSeen: number): SequencedJobEvent[] | undefined {

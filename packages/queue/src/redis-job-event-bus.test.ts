@@ -25,4 +25,17 @@ maybe('RedisJobEventBus', () => {
     await bus.close();
     await deleteKeys(url, prefix);
   });
+
+  it('keeps a finished job\'s window only for the terminal ttl', async () => {
+    const prefix = `quire-test-${randomBytes(6).toString('hex')}`;
+    const bus = new RedisJobEventBus({ redisUrl: url, prefix, ttlMs: 60_000, terminalTtlMs: 150 });
+    await bus.publish('j', { type: 'status', data: { job_id: 'j', status: 'processing' } });
+    await bus.publish('k', { type: 'status', data: { job_id: 'k', status: 'processing' } });
+    await bus.publish('j', { type: 'status', data: { job_id: 'j', status: 'completed' } });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await bus.history('j')).toEqual({ lastId: 0, events: [] });
+    expect((await bus.history('k')).lastId).toBe(1); // still running: the long ttl
+    await bus.close();
+    await deleteKeys(url, prefix);
+  });
 });

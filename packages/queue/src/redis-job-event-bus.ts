@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { QuireError } from '@quire/core';
 import type { JobEvent, SequencedJobEvent } from '@quire/contracts';
-import { DEFAULT_EVENT_RETENTION, type JobEventBus, type JobEventHistory, type JobEventRetention } from './job-event-bus.js';
+import { DEFAULT_EVENT_RETENTION, ttlAfter, type JobEventBus, type JobEventHistory, type JobEventRetention } from './job-event-bus.js';
 
 export interface RedisJobEventBusOptions extends JobEventRetention {
   redisUrl: string;
@@ -35,6 +35,7 @@ export class RedisJobEventBus implements JobEventBus {
   private readonly prefix: string;
   private readonly maxEvents: number;
   private readonly ttlMs: number;
+  private readonly terminalTtlMs: number;
   private readonly onError: (err: unknown, where: string) => void;
   private readonly commands: Redis;
   private subscriber?: Redis;
@@ -46,6 +47,7 @@ export class RedisJobEventBus implements JobEventBus {
     this.prefix = opts.prefix ?? 'quire';
     this.maxEvents = opts.maxEvents ?? DEFAULT_EVENT_RETENTION.maxEvents;
     this.ttlMs = opts.ttlMs ?? DEFAULT_EVENT_RETENTION.ttlMs;
+    this.terminalTtlMs = opts.terminalTtlMs ?? DEFAULT_EVENT_RETENTION.terminalTtlMs;
     this.onError = opts.onError ?? (() => undefined);
     this.commands = this.connect('job-events', { maxRetriesPerRequest: 1 });
     this.commands.defineCommand('publishJobEvent', { numberOfKeys: 2, lua: PUBLISH_SCRIPT });
@@ -65,7 +67,7 @@ export class RedisJobEventBus implements JobEventBus {
     if (this.closing) throw new QuireError('GENERAL_002', 'Job event bus is closed');
     const ch = this.channel(jobId);
     const run = (this.commands as unknown as { publishJobEvent(...a: (string | number)[]): Promise<number> }).publishJobEvent;
-    return Number(await run.call(this.commands, `${ch}:seq`, `${ch}:window`, JSON.stringify(event), this.maxEvents, this.ttlMs, ch));
+    return Number(await run.call(this.commands, `${ch}:seq`, `${ch}:window`, JSON.stringify(event), this.maxEvents, ttlAfter(event, this.ttlMs, this.terminalTtlMs), ch));
   }
 
   async subscribe(jobId: string, listener: (event: SequencedJobEvent) => void): Promise<() => void> {
