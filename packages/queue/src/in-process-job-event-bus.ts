@@ -4,7 +4,7 @@ import { DEFAULT_EVENT_RETENTION, ttlAfter, type JobEventBus, type JobEventHisto
 export interface InProcessJobEventBusOptions extends JobEventRetention {
   /** Jobs whose windows are kept at once; the least recently published-to go first (default 10,000). */
   maxJobs?: number;
-  /** Bytes of event data kept in all windows together (page results are the big ones; default 64 MiB). */
+  /** Bytes of event data kept in all windows together (page results are the big ones; default 16 MiB). */
   maxBytes?: number;
   /** Bytes of event data kept for one job; its oldest events go first (default 8 MiB). */
   maxJobBytes?: number;
@@ -38,7 +38,7 @@ export class InProcessJobEventBus implements JobEventBus {
     this.ttlMs = opts.ttlMs ?? DEFAULT_EVENT_RETENTION.ttlMs;
     this.terminalTtlMs = opts.terminalTtlMs ?? DEFAULT_EVENT_RETENTION.terminalTtlMs;
     this.maxJobs = opts.maxJobs ?? 10_000;
-    this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+    this.maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
     this.maxJobBytes = opts.maxJobBytes ?? 8 * 1024 * 1024;
     this.now = opts.now ?? Date.now;
   }

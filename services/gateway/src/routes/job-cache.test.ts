@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { CompletedJobCache } from './jobs.js';
 
 const view = (bytes: number) => ({ body: Buffer.alloc(bytes), etag: undefined });
@@ -13,6 +14,19 @@ describe('CompletedJobCache', () => {
     const off = new CompletedJobCache(0);
     off.set('a', view(10), later);
     expect(off.get('a')).toBeUndefined();
+  });
+
+  it('lets go of views whose time is up when the next one is stored, though nobody asks for them again', () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    try {
+      const c = new CompletedJobCache(5_000);
+      for (let i = 0; i < 50; i++) c.set(`old${i}`, view(1_000), later);
+      jest.setSystemTime(1_000_000 + 6_000);
+      c.set('new', view(10), later);
+      expect(c.size).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('is bounded by bytes as well as entries, oldest out first', () => {

@@ -28,10 +28,29 @@ export class CompletedJobCache {
   set(k: string, view: SerializedView, expiresAt: number): void {
     if (this.ttlMs <= 0 || view.body.length > this.maxBytes / 4) return;
     this.remove(k);
+    this.sweep();
     while (this.entries.size && (this.entries.size >= this.max || this.bytes + view.body.length > this.maxBytes)) this.remove(this.entries.keys().next().value!);
     this.entries.set(k, { view, until: Date.now() + this.ttlMs, expiresAt });
     this.bytes += view.body.length;
   }
+  /**
+   * Drops the entries whose time is up. Every entry gets the same ttl, so the Map's insertion order is
+   * their expiry order: the sweep stops at the first live one. Without it, views nobody asked for again
+   * stayed until the bounds pushed them out (up to 64 MB of bodies held for good after a busy hour).
+   */
+  private sweep(): void {
+    const now = Date.now();
+    for (const [k, e] of this.entries) {
+      if (e.until > now) return;
+      this.remove(k);
+    }
+  }
+
+  /** Entries held (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   private remove(k: string): void {
     const e = this.entries.get(k);
     if (!e) return;
