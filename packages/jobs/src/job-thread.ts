@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { QuireError, type OcrEngine } from '@quire/core';
 import { createLogger, blobStoreFor, type Config } from '@quire/runtime';
@@ -17,6 +19,18 @@ export interface JobThreadSetup {
  * checkpoint and OCR engine call the owning process (OwnerCalls, one message per call), and stores
  * each result itself (storeResult, as the run's plan says) before it answers.
  */
+const IDLE_GC_DELAY_MS = 2_000;
+
+/** V8's full collection, made reachable in this thread (the flag only exposes `gc` to contexts made after it). */
+const fullGc = (() => {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+})();
+
 export function serveJobThread(setup: JobThreadSetup): void {
   const port = parentPort!;
   if (!parentPort) throw new Error('serveJobThread runs on a worker thread (see JobThreadPool)');
@@ -75,7 +89,18 @@ export function serveJobThread(setup: JobThreadSetup): void {
       send({ type: 'failed', runId: m.runId, error: toWire(e) });
     } finally {
       aborts.delete(m.runId);
+      if (aborts.size === 0) collectWhenIdle();
     }
+  }
+
+  // A thread's heap grows to what its largest job needed and V8, sized for a heap of gigabytes, is in
+  // no hurry to give it back: after a soak each idle thread held hundreds of MB of garbage. Once the
+  // thread has had no job for a moment, one full collection returns it (~10–100 ms, on this thread).
+  let idleTimer: NodeJS.Timeout | undefined;
+  function collectWhenIdle(): void {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => { if (aborts.size === 0) fullGc?.(); }, IDLE_GC_DELAY_MS);
+    idleTimer.unref();
   }
 
   port.on('message', (m: ToThread) => {
