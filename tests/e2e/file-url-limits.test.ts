@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { HOSTILE_RSS_GROWTH_LIMIT, measured } from '../support/bounds.js';
 import { startTestServer, type TestServer } from '../support/embedded.js';
 
 /**
@@ -58,8 +59,11 @@ describe('embedded: file_url downloads are bounded', () => {
     expect({ status: res.status, code: ((await res.json()) as any).error?.code }).toEqual({ status, code });
   };
 
-  it('an endless body is cut at the size limit: 413 FILE_002, nothing kept', async () => {
-    await expectError(await extract(`${origin.url}/fast`), 413, 'FILE_002');
+  it('an endless body is cut at the size limit: 413 FILE_002, nothing kept, in bounded time and memory', async () => {
+    const { value: res, ms, rssGrowth } = await measured(() => extract(`${origin.url}/fast`));
+    await expectError(res, 413, 'FILE_002');
+    expect(ms).toBeLessThan(20_000);
+    expect(rssGrowth).toBeLessThan(HOSTILE_RSS_GROWTH_LIMIT);
     await closed(origin.responses.at(-1)!); // the download stopped
     expect(tmpFiles()).toEqual([]);
     expect(blobFiles()).toEqual([]);
@@ -71,7 +75,9 @@ describe('embedded: file_url downloads are bounded', () => {
   });
 
   it('a slow body that never goes silent is cut at the total time: 408 FILE_006, nothing kept', async () => {
-    await expectError(await extract(`${origin.url}/slow`), 408, 'FILE_006');
+    const { value: res, ms } = await measured(() => extract(`${origin.url}/slow`));
+    await expectError(res, 408, 'FILE_006');
+    expect(ms).toBeLessThan(10_000); // the total time is set to 2 s here
     await closed(origin.responses.at(-1)!);
     expect(tmpFiles()).toEqual([]);
     expect(blobFiles()).toEqual([]);

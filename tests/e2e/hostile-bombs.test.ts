@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import JSZip from 'jszip';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { buildDocx, para, run } from '../fixtures/office/docx-writer.js';
+import { HOSTILE_RSS_GROWTH_LIMIT, MB, measured } from '../support/bounds.js';
 import { formWith, startTestServer, type TestServer } from '../support/embedded.js';
 
 /**
@@ -10,9 +11,7 @@ import { formWith, startTestServer, type TestServer } from '../support/embedded.
  * the server's memory grows by a bounded amount, and /healthz answers after each. The server runs in
  * this process (job threads included), so this process's RSS is the server's.
  */
-const MB = 1024 * 1024;
-/** Growth of RSS allowed while one bomb is handled: far below what the bombs would take unbounded (gigabytes). */
-const RSS_GROWTH_LIMIT = 700 * MB;
+const RSS_GROWTH_LIMIT = HOSTILE_RSS_GROWTH_LIMIT;
 
 /** Flate-compresses (zlib, or raw deflate as zip holds it) `mb` megabytes of `byte` after `head`, without holding them: ~1000:1. */
 async function deflated(head: string, mb: number, byte = 0x20, raw = false): Promise<Buffer> {
@@ -33,17 +32,13 @@ describe('embedded: expanding inputs are bounded in time and memory', () => {
 
   /** Sends one file synchronously; answers the response with the time taken and the RSS growth seen meanwhile. */
   async function send(bytes: Uint8Array, name: string, type: string) {
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
-    const started = Date.now();
     try {
-      const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes, name, type }) });
-      const body = (await res.json()) as { error?: { code: string; message: string }; markdown?: string };
-      return { status: res.status, body, ms: Date.now() - started, growth: Math.max(peak, process.memoryUsage().rss) - before };
+      const { value, ms, rssGrowth } = await measured(async () => {
+        const res = await t.api('/extract', { method: 'POST', body: formWith({ bytes, name, type }) });
+        return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string }; markdown?: string } };
+      });
+      return { ...value, ms, growth: rssGrowth };
     } finally {
-      clearInterval(sampler);
       expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
     }
   }

@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { CompletedJobCache } from './jobs.js';
 
 const view = (bytes: number) => ({ body: Buffer.alloc(bytes), etag: undefined });
@@ -17,6 +16,7 @@ describe('CompletedJobCache', () => {
   });
 
   it('lets go of views whose time is up when the next one is stored, though nobody asks for them again', () => {
+    const { jest } = import.meta;
     jest.useFakeTimers({ now: 1_000_000 });
     try {
       const c = new CompletedJobCache(5_000);
