@@ -21,7 +21,7 @@ export interface AdminChannel {
   close(): Promise<void>;
 }
 
-export async function startAdminChannel(store: MetadataStore, dataDir: string): Promise<AdminChannel> {
+export async function startAdminChannel(store: MetadataStore, dataDir: string, backupKeep = 3): Promise<AdminChannel> {
   const token = randomBytes(32).toString('base64url');
   const expected = Buffer.from(`Bearer ${token}`);
   const server = http.createServer((req, res) => {
@@ -37,7 +37,7 @@ export async function startAdminChannel(store: MetadataStore, dataDir: string): 
       try { argv = (JSON.parse(raw) as { argv?: unknown }).argv; } catch { /* below */ }
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return reply(400, { error: 'body must be {"argv": [string…]}' });
       const out: string[] = [];
-      runAdmin(store, argv, (s) => out.push(s)).then(
+      runAdmin(store, argv, (s) => out.push(s), { dataDir, keep: backupKeep }).then(
         () => reply(200, { output: out.join('\n') }),
         (e: Error) => reply(200, { output: out.join('\n'), error: e.message }),
       );

@@ -1,5 +1,5 @@
 import type { MetadataStore } from '@quire/storage';
-import { FEATURE_FLAGS } from '@quire/storage';
+import { FEATURE_FLAGS, writeBackup } from '@quire/storage';
 
 /**
  * `quire admin …`: organizations, keys, flags, caps and plans, straight on the metadata store of the
@@ -13,10 +13,18 @@ export const ADMIN_USAGE = `quire admin <command>
   key list <org-id>
   key revoke <key-id>
   flags set <org-id> <flag>=<true|false> …      (flags: ${FEATURE_FLAGS.join(', ')})
-  cap set <key-id> <credits|none>`;
+  cap set <key-id> <credits|none>
+  backup                                           (embedded: a consistent copy of the database into <data dir>/backups now)`;
 
-export async function runAdmin(store: MetadataStore, argv: string[], out: (s: string) => void): Promise<void> {
+/** Where `admin backup` writes (embedded mode only). */
+export interface AdminBackupTarget { dataDir: string; keep: number }
+
+export async function runAdmin(store: MetadataStore, argv: string[], out: (s: string) => void, backupTarget?: AdminBackupTarget): Promise<void> {
   const [area, verb, ...rest] = argv;
+  if (area === 'backup' && verb === undefined) {
+    if (!backupTarget) fail('backups are for embedded mode (the fleet\'s Postgres has its own tools)');
+    return out(JSON.stringify(await writeBackup(store.sql, backupTarget.dataDir, backupTarget.keep), null, 2));
+  }
   const { positional, flags } = parseArgs(rest);
   const need = (i: number, what: string) => positional[i] ?? fail(`missing ${what}`);
   const optNum = (v: string | undefined) => (v === undefined ? undefined : v === 'none' ? null : Number(v));

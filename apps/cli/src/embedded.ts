@@ -7,6 +7,7 @@ import { ServerDrain, createGatewayApp, createGatewayServer, drainTimeoutMs, fil
 import { JOB_HANDLERS, checkOcrEngine, createStepServices } from '@quire/steps';
 import { ensureDevOrganization } from './bootstrap.js';
 import { startAdminChannel } from './admin-channel.js';
+import { BackupSchedule } from './backup-schedule.js';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { reservePort, type PortReservation } from './port-reservation.js';
 
@@ -70,25 +71,29 @@ async function serve(ctx: ServiceContext, reservation: PortReservation, lock: Da
   if (opts.startWorkers !== false) await resumeUnfinishedJobs(ctx);
   const sweeper = new RetentionSweeper(ctx.store, ctx.blobs, ctx.log, ctx.jobs.events);
   sweeper.start(config.sweepIntervalSeconds * 1000);
+  const backups = new BackupSchedule(ctx.store, config.dataDir, config.backup.keep, ctx.log);
+  backups.start(config.backup.intervalHours * 3600_000);
   const dispatcher = createWebhookDispatcher(ctx.store, config, ctx.log, 'embedded');
   if (opts.startWorkers !== false) dispatcher.start();
   const lifecycle: GatewayLifecycle = { draining: false };
   const server = createGatewayServer(createGatewayApp({ ...ctx, lifecycle, fetchUrl: fileUrlFetcher(config) }));
   await reservation.handOver(server);
   const drain = new ServerDrain(server, lifecycle);
-  const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir);
+  const admin = opts.adminChannel === false ? undefined : await startAdminChannel(ctx.store, config.dataDir, config.backup.keep);
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${reservation.port}`, ctx, generatedKey: newKey,
     close: () => (closing ??= (async () => {
       const sweeperStopped = sweeper.stop();
+      const backupStopped = backups.stop();
       // HTTP first, while the workers still run: a synchronous request in flight waits for a job that
       // this process runs, so it can only finish if the queue is still being worked. Bounded like the
       // fleet gateway's drain (the sync wait plus a margin).
       const { timedOut, cut } = await drain.drain(drainTimeoutMs(config));
       if (timedOut) ctx.log.warn({ cut }, 'requests still in flight at the drain bound were cut (accepted jobs run on, or after the next start)');
       await sweeperStopped; // a round in progress ends after its job in hand, before the stores close
+      await backupStopped; // a copy being written is finished
       await dispatcher.stop();
       await admin?.close();
       await ctx.queue.close();      // stop taking work, wait for handlers in flight

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, createLogger } from '@quire/runtime';
-import { openMetadataStore } from '@quire/storage';
+import { BACKUP_DIR, listBackups, openMetadataStore, restoreBackup } from '@quire/storage';
 import path from 'node:path';
 import { ADMIN_USAGE, runAdmin } from './admin.js';
 import { sendToRunningServer } from './admin-channel.js';
@@ -7,7 +7,8 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { START_REFUSED_EXIT_CODE, StartRefusedError } from './start-refused.js';
 
 const USAGE = `quire serve                 start the service in embedded mode (gateway + workers in one process)
-quire admin …               manage organizations, keys, flags and caps (see 'quire admin help')
+quire admin …               manage organizations, keys, flags and caps; write a backup (see 'quire admin help')
+quire restore-backup FILE   embedded, server stopped: replace the database with a backup (the old one is kept beside it)
 quire extract|schema|tables|split FILE|DIR|URL…   send documents to a service (see 'quire extract --help')
 quire form detect|fill|clear · quire jobs get|wait|cancel · quire usage   (see 'quire --help')
 Configuration: QUIRE_* environment variables (README).`;
@@ -74,7 +75,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
           ? await openMetadataStore({ kind: 'postgres', url: config.databaseUrl! })
           : await openMetadataStore({ kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
         try {
-          await runAdmin(store, rest, (s) => console.log(s));
+          await runAdmin(store, rest, (s) => console.log(s), config.mode === 'embedded' ? { dataDir: config.dataDir, keep: config.backup.keep } : undefined);
           return 0;
         } catch (e) {
           console.error(`error: ${(e as Error).message}`);
@@ -84,6 +85,28 @@ export async function runServerCommand(argv: string[]): Promise<number> {
         }
       } finally {
         lock?.release();
+      }
+    }
+    case 'restore-backup': {
+      if (config.mode !== 'embedded') { console.error('restore-backup is for embedded mode\'s database (restore Postgres with its own tools)'); return 2; }
+      const file = rest[0];
+      if (!file) { console.error(`usage: quire restore-backup FILE (backups: ${path.join(config.dataDir, BACKUP_DIR)}; newest: ${listBackups(config.dataDir)[0] ?? 'none'})`); return 2; }
+      let lock: DataDirLock;
+      try {
+        lock = lockDataDir(config.dataDir); // a running server owns the database: refused, naming it
+      } catch (e) {
+        if (e instanceof StartRefusedError) { console.error(`error: ${e.message}`); return START_REFUSED_EXIT_CODE; }
+        throw e;
+      }
+      try {
+        const { replacedDir } = await restoreBackup(path.resolve(file), path.join(config.dataDir, 'pglite'));
+        console.log(JSON.stringify({ restored: path.resolve(file), previous_database_kept_at: replacedDir ?? null }, null, 2));
+        return 0;
+      } catch (e) {
+        console.error(`error: the backup could not be restored: ${(e as Error).message}`);
+        return 1;
+      } finally {
+        lock.release();
       }
     }
     default:

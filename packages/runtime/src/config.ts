@@ -66,6 +66,10 @@ const SETTINGS = {
   },
   bootstrapApiKey: opt('QUIRE_BOOTSTRAP_API_KEY', z.string().min(16), 'Embedded mode: the dev organization gets this key (every flag on, no cap). Unset: a key is generated and printed once.'),
   retentionHours: def('QUIRE_RETENTION_HOURS', num(0), '48', 'Default lifetime of jobs and their artifacts (organizations may override).'),
+  backup: {
+    intervalHours: def('QUIRE_BACKUP_INTERVAL_HOURS', num(0), '24', 'Embedded mode: how often a consistent copy of the embedded database is written to <data dir>/backups (0: never; `quire admin backup` writes one at any time; `quire restore-backup FILE` restores one).'),
+    keep: def('QUIRE_BACKUP_KEEP', int(1), '3', 'Embedded mode: how many of those copies are kept (oldest deleted first).'),
+  },
   sweepIntervalSeconds: def('QUIRE_SWEEP_INTERVAL_SECONDS', num(1), '300', 'How often expired jobs and artifacts are swept (embedded: the process; fleet: one gateway per round).'),
   uploadLimitBytes: def('QUIRE_UPLOAD_LIMIT_MB', num(0.001).transform((mb) => Math.round(mb * 1024 * 1024)), '100', 'Largest direct upload; larger files must use file_url (413 FILE_TOO_LARGE_USE_URL).'),
   fileUrl: {

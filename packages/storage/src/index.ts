@@ -16,3 +16,4 @@ export * from './blob-key.js';
 export * from './fs-blob-store.js';
 export * from './s3-blob-store.js';
 export * from './webhook-repo.js';
+export * from './pglite-backup.js';
