@@ -1,10 +1,10 @@
 import { QuireError } from '@quire/core';
-import { MarkedContentReader, type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument, readFieldWidgets } from '@quire/format-pdf';
+import { MarkedContentReader, type PDFDocumentProxy, type PDFPageProxy, loadEditablePdf, openDocument, pageHasImages, readFieldWidgets } from '@quire/format-pdf';
 import { fieldTooltips, widgetCells } from './acroform-detect.js';
 import { flatCells, verticalRules } from './flat-detect.js';
 import { toPt } from './labels.js';
 import { assignWidgetGrids, readingOrder } from './order.js';
-import { pageHasImages, readPageGeometry, readPageGeometryUpright } from './page-geometry.js';
+import { readPageGeometry, readPageGeometryUpright } from './page-geometry.js';
 import { removeOverlays } from './overlay.js';
 import { fillLayer, knownScanCells, withFillLayer } from './scan-values.js';
 import { pageFrame, remapBox, remapPoint, type PageFrame } from './page-frame.js';

@@ -1,6 +1,6 @@
 import type { RawRect, RawSegment } from '@quire/core';
 import { StandardFontEmbedder, StandardFonts } from 'pdf-lib';
-import { type MarkedContentReader, type Matrix, type PDFPageProxy, applyMatrix, loadPdfjs, multiply, readPageWords } from '@quire/format-pdf';
+import { type MarkedContentReader, type PDFPageProxy, type Pt, type Rgb, type Subpath, loadPdfjs, readPageWords, walkPaint } from '@quire/format-pdf';
 import { pageFrame, type PageFrame } from './page-frame.js';
 import type { GeoWord, PageGeometry } from './types.js';
 
@@ -10,7 +10,7 @@ type OperatorList = Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
 /**
  * Reads a page's words and drawing into a PageGeometry (normalized, top-left origin) from one operator
  * list: words built glyph by glyph by format-pdf (as extraction reads them), split further at "____" runs
- * (a fill-in line typed as underscores is not part of its label); drawing read here for what forms need.
+ * (a fill-in line typed as underscores is not part of its label); drawing through format-pdf's walkPaint.
  */
 export async function readPageGeometry(page: PDFPageProxy, frame: PageFrame): Promise<PageGeometry> {
   const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
@@ -77,77 +77,49 @@ function splitUnderscores(w: FrameWord): FrameWord[] {
   return out;
 }
 
-const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-const FILL_OPS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-
-interface SubPath { pts: [number, number][]; curve: boolean; closed: boolean }
-
 type Drawing = Pick<PageGeometry, 'segments' | 'rects' | 'marks'>;
+const BLACK: Rgb = [0, 0, 0];
 
 /**
- * The page's own drawing. Annotations are left out (their appearances are not page content, and
- * pdf.js gives them without their placement); shapes inside /QuireFill or /Tx marked content are
- * flagged `fill` (Quire's check marks, a field's drawing), like the words there.
+ * The page's own drawing, read through format-pdf's operator-list walk (the one extraction reads
+ * rulings and charts with) and sorted into what forms needs: rules, boxes and marks (check marks,
+ * circles). Annotations are left out (their appearances are not page content, and pdf.js gives them
+ * without their placement); shapes inside /QuireFill or /Tx marked content are flagged `fill` (Quire's
+ * check marks, a field's drawing), like the words there.
  */
-function readDrawing({ fnArray, argsArray }: OperatorList, f: PageFrame): Required<Drawing> {
+function readDrawing(ops: OperatorList, f: PageFrame): Required<Drawing> {
   const out: Required<Drawing> = { segments: [], rects: [], marks: [] };
-  let ctm: Matrix = [1, 0, 0, 1, 0, 0];
-  let fill = '#000000', lineWidth = 1;
-  const stack: { ctm: Matrix; fill: string; lineWidth: number }[] = [];
-  const tags: string[] = [];
-  for (let i = 0; i < fnArray.length; i++) {
-    const fn = fnArray[i], args = argsArray[i];
-    // the tag arrives as a PDF name object ({ name }) or as a string, depending on the operator
-    if (fn === OPS.beginMarkedContent || fn === OPS.beginMarkedContentProps) tags.push(String(args?.[0]?.name ?? args?.[0] ?? ''));
-    else if (fn === OPS.endMarkedContent) tags.pop();
-    else if (fn === OPS.save || fn === OPS.paintFormXObjectBegin) {
-      stack.push({ ctm, fill, lineWidth });
-      if (fn === OPS.paintFormXObjectBegin && args?.[0]?.length === 6) ctm = multiply(ctm, Array.from(args[0] as ArrayLike<number>));
-    } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) {
-      const s = stack.pop();
-      if (s) ({ ctm, fill, lineWidth } = s);
-    } else if (fn === OPS.transform) ctm = multiply(ctm, args);
-    else if (fn === OPS.setFillRGBColor) fill = String(args[0]);
-    else if (fn === OPS.setLineWidth) lineWidth = Number(args[0]);
-    else if (fn === OPS.constructPath) {
-      const paintOp = args[0] as number;
-      const data = args[1]?.[0] as ArrayLike<number> | undefined;
-      if (!data || (!STROKE_OPS.has(paintOp) && !FILL_OPS.has(paintOp))) continue;
-      const m = multiply(f.toDisplay, ctm);
-      const widthPt = lineWidth * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+  walkPaint(ops, OPS as unknown as Record<string, number>, f.toDisplay, {
+    path: (p) => {
       const before = { s: out.segments.length, r: out.rects.length, m: out.marks.length };
-      for (const sp of subPaths(data, m)) addShape(out, sp, f, STROKE_OPS.has(paintOp), FILL_OPS.has(paintOp), fill, widthPt);
-      if (tags.some((t) => FILL_TAGS.has(t))) {
+      // no colour set is PDF's default, black; a pattern paint is taken as dark too
+      for (const sp of p.subpaths) addShape(out, sp, f, p.stroked, p.filled, p.fill ?? BLACK, p.lineWidth);
+      if (p.flagged) {
         for (const x of [...out.segments.slice(before.s), ...out.rects.slice(before.r), ...out.marks.slice(before.m)]) x.fillIn = true;
       }
-    }
-  }
+    },
+  }, { flagTags: FILL_TAGS });
   return out;
 }
 
-function subPaths(d: ArrayLike<number>, m: Matrix): SubPath[] {
-  const res: SubPath[] = [];
-  let cur: SubPath | null = null;
-  for (let k = 0; k < d.length;) {
-    const op = d[k++];
-    if (op === 0) { cur = { pts: [applyMatrix(m, d[k], d[k + 1])], curve: false, closed: false }; res.push(cur); k += 2; }
-    else if (op === 1) { cur?.pts.push(applyMatrix(m, d[k], d[k + 1])); k += 2; }
-    else if (op === 2) { if (cur) { cur.curve = true; cur.pts.push(applyMatrix(m, d[k], d[k + 1]), applyMatrix(m, d[k + 2], d[k + 3]), applyMatrix(m, d[k + 4], d[k + 5])); } k += 6; }
-    else if (op === 3) { if (cur) { cur.curve = true; cur.pts.push(applyMatrix(m, d[k], d[k + 1]), applyMatrix(m, d[k + 2], d[k + 3])); } k += 4; }
-    else if (op === 4) { if (cur) cur.closed = true; }
-    else break;
-  }
-  return res;
-}
+/** Light enough to be a background, not ink (every channel at least 240 of 255). */
+const isWhite = (c: Rgb) => c.every((v) => Math.round(v * 255) >= 240);
 
-const isWhite = (hex: string) => /^#(f[a-f0-9]){3}$/i.test(hex) || /^#f{6}$/i.test(hex);
-
-function addShape(out: Required<Drawing>, sp: SubPath, f: PageFrame, stroked: boolean, filled: boolean, fill: string, widthPt: number) {
-  const xs = sp.pts.map((p) => p[0]), ys = sp.pts.map((p) => p[1]);
+/**
+ * One subpath as forms reads it. Its rules differ from extraction's (paths.ts classifyPath): a filled
+ * rectangle up to 2.5pt thin is a rule only (not also a box), white fills are background, and curves and
+ * diagonals are kept as marks (check marks, radio circles) rather than clustered into drawings.
+ */
+function addShape(out: Required<Drawing>, sp: Subpath, f: PageFrame, stroked: boolean, filled: boolean, fill: Rgb, widthPt: number) {
+  // the points the path was drawn through (a close adds none); a curve's box takes in its control points
+  const pts: Pt[] = [sp.start, ...sp.edges.filter((e) => !e.closing).map((e) => e.b)];
+  const curve = sp.edges.some((e) => e.curved);
+  const extent = [...pts, ...sp.edges.flatMap((e): Pt[] => (e.box ? [[e.box[0], e.box[1]], [e.box[2], e.box[3]]] : []))];
+  const xs = extent.map((p) => p[0]), ys = extent.map((p) => p[1]);
   const bx0 = Math.min(...xs), bx1 = Math.max(...xs), by0 = Math.min(...ys), by1 = Math.max(...ys);
   const norm = { x0: bx0 / f.width, y0: by0 / f.height, x1: bx1 / f.width, y1: by1 / f.height };
   const wNorm = widthPt / Math.max(f.width, f.height);
-  if (!sp.curve && isAxisRect(sp)) {
+  if (!curve && isAxisRect(pts)) {
     const thin = Math.min(bx1 - bx0, by1 - by0) < 2.5;
     if (filled && thin && !isWhite(fill)) {
       // a rule drawn as a thin filled rectangle
@@ -157,15 +129,15 @@ function addShape(out: Required<Drawing>, sp: SubPath, f: PageFrame, stroked: bo
     }
     if (filled && !stroked && isWhite(fill)) return;
     const rect: RawRect = { box: norm, filled, stroked };
-    if (filled) rect.fill = hexToRgb(fill);
+    if (filled) rect.fill = fill;
     out.rects.push(rect);
     if (stroked) pushRectEdges(out.segments, norm, wNorm);
     return;
   }
-  if (!sp.curve && stroked) {
+  if (!curve && stroked) {
     let straight = true;
-    for (let i = 1; i < sp.pts.length; i++) {
-      const [p, q] = [sp.pts[i - 1], sp.pts[i]];
+    for (let i = 1; i < pts.length; i++) {
+      const [p, q] = [pts[i - 1], pts[i]];
       if (Math.abs(p[1] - q[1]) < 0.8 && Math.abs(p[0] - q[0]) > 0.5) out.segments.push(seg(p[0], p[1], q[0], p[1], f, wNorm));
       else if (Math.abs(p[0] - q[0]) < 0.8 && Math.abs(p[1] - q[1]) > 0.5) out.segments.push(seg(p[0], p[1], p[0], q[1], f, wNorm));
       else straight = false;
@@ -175,13 +147,13 @@ function addShape(out: Required<Drawing>, sp: SubPath, f: PageFrame, stroked: bo
   if (bx1 - bx0 < 0.3 && by1 - by0 < 0.3) return;
   if (filled && isWhite(fill) && !stroked) return;
   // a white-filled outline (a radio button's background) is an empty shape
-  out.marks.push({ box: norm, closedCurve: sp.curve && (sp.closed || near(sp.pts[0], sp.pts[sp.pts.length - 1])), filled: filled && !(stroked && isWhite(fill)) });
+  out.marks.push({ box: norm, closedCurve: curve && (sp.closed || near(pts[0], pts[pts.length - 1])), filled: filled && !(stroked && isWhite(fill)) });
 }
 
-const near = (p: [number, number], q: [number, number]) => Math.abs(p[0] - q[0]) < 0.5 && Math.abs(p[1] - q[1]) < 0.5;
+const near = (p: Pt, q: Pt) => Math.abs(p[0] - q[0]) < 0.5 && Math.abs(p[1] - q[1]) < 0.5;
 
-function isAxisRect(sp: SubPath): boolean {
-  let pts = sp.pts;
+function isAxisRect(points: Pt[]): boolean {
+  let pts = points;
   if (pts.length === 5 && near(pts[0], pts[4])) pts = pts.slice(0, 4);
   if (pts.length !== 4) return false;
   for (let i = 0; i < 4; i++) {
@@ -198,15 +170,4 @@ function seg(x0: number, y0: number, x1: number, y1: number, f: PageFrame, width
 function pushRectEdges(segs: RawSegment[], b: { x0: number; y0: number; x1: number; y1: number }, width: number) {
   segs.push({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y0, width }, { x0: b.x0, y0: b.y1, x1: b.x1, y1: b.y1, width },
     { x0: b.x0, y0: b.y0, x1: b.x0, y1: b.y1, width }, { x0: b.x1, y0: b.y0, x1: b.x1, y1: b.y1, width });
-}
-
-function hexToRgb(hex: string): [number, number, number] | undefined {
-  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  return m ? [parseInt(m[1], 16) / 255, parseInt(m[2], 16) / 255, parseInt(m[3], 16) / 255] : undefined;
-}
-
-/** True when a page has no text and no drawing worth detecting on: an image-only (scanned) page. */
-export async function pageHasImages(page: PDFPageProxy): Promise<boolean> {
-  const { fnArray } = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
-  return fnArray.some((fn) => fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject);
 }

@@ -2,7 +2,7 @@ import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import type { PDFDict, PDFDocument, PDFRawStream, PDFRef } from 'pdf-lib';
 import { L, decodeStream, loadPdfLib } from './pdf-lib-objects.js';
 import { END, Lexer, OPERATOR, OP_BDC, OP_BI, OP_BMC, OP_DO, type Operand, isName } from './content-stream.js';
-import type { OperatorListLike } from './vector.js';
+import type { OperatorListLike } from './painting.js';
 
 /*
  * Marked-content replacement text (/ActualText on a BDC span, PDF 32000-1 §14.9.4).

@@ -11,3 +11,5 @@ export type { FlaggedWord } from './text.js';
 export { type FieldWidget, type WidgetAnnotation, isFieldWidget, readFieldWidgets } from './widgets.js';
 export { lookupDict, pageContents, pageResources, replaceStream, streamBytes } from './pdf-lib-objects.js';
 export { MarkedContentReader } from './actualtext.js';
+export { type PaintedPath, type PaintVisitor, type PaintWalkOptions, type Rgb, type Bounds, walkPaint, pageHasImages } from './painting.js';
+export type { Subpath, Edge, Pt } from './paths.js';

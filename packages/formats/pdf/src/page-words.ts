@@ -2,7 +2,7 @@ import { type MarkedContentReader, alignActualText, needsMarkedContent } from '.
 import type { Matrix } from './matrix.js';
 import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
 import { type FlaggedWord, type FontLike, extractWords } from './text.js';
-import type { OperatorListLike } from './vector.js';
+import type { OperatorListLike } from './painting.js';
 
 export interface PageWordsOptions {
   /** User space → the frame's points: the page as displayed, or turned (the reading frame of sideways text). */

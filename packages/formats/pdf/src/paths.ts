@@ -4,9 +4,13 @@ import { type Matrix, applyMatrix } from './matrix.js';
 /** pdf.js ≥ 5 packs a path into one Float32Array of draw codes (DrawOPS). */
 const MOVE = 0, LINE = 1, CURVE = 2, QUAD = 3, CLOSE = 4;
 
-type Pt = [number, number];
-interface Edge { a: Pt; b: Pt; curved: boolean; box?: [number, number, number, number] }
-interface Subpath { start: Pt; edges: Edge[]; closed: boolean }
+export type Pt = [number, number];
+/**
+ * One edge of a subpath, display points. `box`: bounding box of a curve with its control points;
+ * `closing`: the edge back to the start that a close (h) added, rather than a line-to of the path.
+ */
+export interface Edge { a: Pt; b: Pt; curved: boolean; box?: [number, number, number, number]; closing?: true }
+export interface Subpath { start: Pt; edges: Edge[]; closed: boolean }
 
 /** A non-rectilinear part of a painted path (curve, diagonal), in display points; input of the drawing clustering. */
 export interface Piece {
@@ -65,7 +69,7 @@ export function parsePath(data: ArrayLike<number>, m: Matrix): Subpath[] {
       cur.edges.push(edge); pos = end;
     } else if (op === CLOSE) {
       if (cur && pos) {
-        if (Math.abs(pos[0] - cur.start[0]) > 1e-3 || Math.abs(pos[1] - cur.start[1]) > 1e-3) cur.edges.push({ a: pos, b: cur.start, curved: false });
+        if (Math.abs(pos[0] - cur.start[0]) > 1e-3 || Math.abs(pos[1] - cur.start[1]) > 1e-3) cur.edges.push({ a: pos, b: cur.start, curved: false, closing: true });
         cur.closed = true; pos = cur.start;
       }
     } else break; // unknown code: stop rather than misread the rest

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { type Matrix, IDENTITY, applyMatrix, multiply } from './matrix.js';
-import type { OperatorListLike } from './vector.js';
+import type { OperatorListLike } from './painting.js';
 
 /*
  * Fast path for rendering a scanned page: when all a page draws is one raster image (plus invisible

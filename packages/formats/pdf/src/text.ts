@@ -2,7 +2,7 @@ import type { RawWord } from '@quire/core';
 import { fontInfoFrom } from './fonts.js';
 import { normalizeText } from './normalize.js';
 import { type Matrix, IDENTITY, multiply } from './matrix.js';
-import type { OperatorListLike } from './vector.js';
+import type { OperatorListLike } from './painting.js';
 
 /** The parts of a pdf.js glyph (an entry of a showText operator's argument) we use. */
 export interface GlyphLike {
