@@ -297,6 +297,10 @@ for (const name of FOLDERS) {
       const doc = await extractDocument(new Uint8Array(fs.readFileSync(path.join(folder, file))), format, needsOcr ? { ocr: await ocr() } : {});
       row.seconds = (performance.now() - t0) / 1000;
       row.pages = doc.pageCount;
+      // kinds of warning (numbers and quoted names taken out) and pages without words: aggregate
+      // diagnostics, printed per part, that tell a class of failure without naming a file
+      row.warningKinds = doc.warnings.map((w) => w.replace(/"[^"]*"|'[^']*'/g, '…').replace(/\d+([.,]\d+)?/g, 'N').slice(0, 90));
+      row.emptyPages = doc.pages.filter((pg) => !pg.elements?.length).length;
       const out = renderExtraction(doc);
       const text = markdownToText(out.markdown);
       if (gt.text !== undefined) {
@@ -331,6 +335,19 @@ function printRow(r) {
   console.log(`${r.folder.padEnd(13)} ${r.file.slice(0, 38).padEnd(38)} ${String(r.gt).slice(0, 20).padEnd(20)} ${fmt(r.sim)} ${fmt(r.p)} ${fmt(r.r)} ${fmt(r.f1)} ${fmt(r.order)} ${fmt(r.fields, 2)} ${fmt(r.charts, 2)} ${String(r.pages ?? '-').padStart(4)} ${r.seconds.toFixed(1).padStart(5)}${extra ? `  ${extra}` : ''}`);
   for (const p of r.chartProblems ?? []) console.log(`${''.padEnd(53)}  ${p}`);
   if (r.diff) console.log(`${''.padEnd(53)}  missing: ${r.diff.missing}\n${''.padEnd(53)}  extra:   ${r.diff.extra}`);
+}
+
+console.log('\nDiagnostics per part (aggregates): files with word F1 under 0.5, pages without text, kinds of warning:');
+for (const name of FOLDERS) {
+  for (const part of parts) {
+    const rs = rows.filter((r) => r.folder === name && r.part === part);
+    if (!rs.length) continue;
+    const kinds = new Map();
+    for (const r of rs) for (const k of new Set(r.warningKinds ?? [])) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    const low = rs.filter((r) => r.f1 !== undefined && r.f1 < 0.5).length;
+    const empty = rs.reduce((n, r) => n + (r.emptyPages ?? 0), 0), pages = rs.reduce((n, r) => n + (r.pages ?? 0), 0);
+    console.log(`${name.padEnd(13)} ${part.padEnd(10)} F1<0.5: ${low}/${rs.length} files; pages without text: ${empty}/${pages}${kinds.size ? `; warnings: ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join(' | ')}` : ''}`);
+  }
 }
 
 console.log('\nPer-folder means (over the files that have each measure), per corpus part:');
