@@ -10,10 +10,34 @@ import { cropToPaper, findPaper, uncropBox, type PixelCrop } from './paper.js';
 
 export interface PageInfo { number: number; widthPt: number; heightPt: number }
 
+/** The OCR engines a page can be read with (QUIRE_OCR_ENGINE's values but `auto`). */
+export type OcrEngineName = 'wasm' | 'native' | 'onnx';
+
+export interface EngineReader {
+  name: OcrEngineName;
+  /** Runs one recognition (through the engine's pool). */
+  ocr: (image: Uint8Array, pass?: OcrPass) => Promise<TessResult>;
+}
+
 export interface RecognizeDeps {
-  /** Runs one tesseract recognition (through the pool). */
+  /** Runs one recognition with the page's engine (through the pool). */
   ocr: (image: Uint8Array, pass?: OcrPass) => Promise<TessResult>;
   maxPixels: number;
+  /** Which engine `ocr` is (reported on the page; a tesseract engine's poor reading is re-read with another binarisation). Default 'wasm'. */
+  engine?: OcrEngineName;
+  /**
+   * QUIRE_OCR_ENGINE=auto: the learned reader beside tesseract (`ocr`). A photographed sheet is read with it
+   * alone; a flat page is read with tesseract, and where tesseract reads it poorly, with both, keeping the
+   * better reading line by line (autoEngineFor, mergeReadings).
+   */
+  learned?: EngineReader;
+}
+
+/** How auto chooses for a page: from the cheap evidence of the analysis, before any recognition. */
+export function autoEngineFor(evidence: { photo: boolean }): 'learned' | 'tesseract' {
+  // A sheet photographed on a surface (findPaper) is what tesseract reads worst and PP-OCR best
+  // (photographed receipts, issue #17); flat scans and rendered PDF pages stay with tesseract.
+  return evidence.photo ? 'learned' : 'tesseract';
 }
 
 const ANALYSIS_SIDE = 1000;
@@ -75,8 +99,8 @@ const looksRight = (r: Readability) => r.meanConfidence >= 70 && (r.letters >= 2
 
 const PROBE_ROWS = 12;
 
-async function worthFullPass(deps: RecognizeDeps, scaled: GreyImage, angle: number, a: PageAnalysis, rowPx: number, sofar: Readability): Promise<boolean> {
-  const probe = readability(await deps.ocr(await renderProbe(scaled, angle, a.inkCentre, rowPx, PROBE_ROWS)));
+async function worthFullPass(ocr: RecognizeDeps['ocr'], scaled: GreyImage, angle: number, a: PageAnalysis, rowPx: number, sofar: Readability): Promise<boolean> {
+  const probe = readability(await ocr(await renderProbe(scaled, angle, a.inkCentre, rowPx, PROBE_ROWS)));
   return looksRight(probe) || probe.meanConfidence > sofar.meanConfidence + 15;
 }
 
@@ -86,6 +110,15 @@ async function worthFullPass(deps: RecognizeDeps, scaled: GreyImage, angle: numb
  * image as the caller sent it.
  */
 export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo): Promise<RawPage> {
+  const started = performance.now();
+  const read = await readPage(deps, image, page);
+  return { ...read.page, ocr: { engine: read.engine, meanConfidence: read.meanConfidence, seconds: Math.round(performance.now() - started) / 1000 } };
+}
+
+type PageReading = { page: RawPage; engine: string; meanConfidence: number };
+
+async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo): Promise<PageReading> {
+  const primary = deps.engine ?? 'wasm';
   const base: RawPage = {
     number: page.number, width: page.widthPt, height: page.heightPt,
     words: [], segments: [], rects: [], images: [], widgets: [], source: 'ocr', correctedRotation: 0,
@@ -109,7 +142,14 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   const analysis = analysePage(small);
   // The analysis only decides where to look; a page is called blank only after one upright reading
   // finds nothing (a faint or oddly encoded scan must not come back empty on the analysis's word alone).
-  if (analysis.blank) return onSource(await readUpright(deps, grey, sheet, base));
+  if (analysis.blank) {
+    const { page: upright, meanConfidence } = await readUpright(deps, grey, sheet, base);
+    return { page: onSource(upright), engine: primary, meanConfidence };
+  }
+  // auto: a photographed sheet goes to the learned reader for the whole orientation search
+  const learnedPage = deps.learned && autoEngineFor({ photo: crop !== null }) === 'learned';
+  const engine = learnedPage ? deps.learned!.name : primary;
+  const ocr = learnedPage ? deps.learned!.ocr : deps.ocr;
 
   const rowPx = analysis.lineHeight === null ? null : (analysis.lineHeight / factor) * ROW_PER_BAND;
   const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels);
@@ -118,14 +158,14 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   type Reading = { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array };
   const readAt = async (angle: number): Promise<Reading> => {
     const { image: ocrImage, transform } = await renderForOcr(scaled, angle, grey);
-    const res = await deps.ocr(ocrImage);
+    const res = await ocr(ocrImage);
     return { res, t: transform, r: readability(res), image: ocrImage };
   };
   let best: Reading | null = null;
   const tried: number[] = [];
   for (const angle of candidateAngles(analysis)) {
     // After a bad first read, a band of the page says whether another orientation is worth a full pass.
-    if (best && !(await worthFullPass(deps, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
+    if (best && !(await worthFullPass(ocr, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
     const reading = await readAt(angle);
     tried.push(angle);
     if (!best || reading.r.score > best.r.score) best = reading;
@@ -139,12 +179,28 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   }
   const { t } = best!;
   let res = best!.res;
-  if (best!.r.meanConfidence < SECOND_READING_BELOW) res = mergeReadings(res, await deps.ocr(best!.image, { binarisation: SECOND_BINARISATION }));
+  let used: string = engine;
+  if (best!.r.meanConfidence < SECOND_READING_BELOW && engine !== 'onnx') {
+    // A poor tesseract reading: auto re-reads it with the learned reader, else with a local threshold;
+    // the learned reader reads the grey image itself, so another binarisation would change nothing there.
+    if (deps.learned) {
+      res = mergeReadings(res, await deps.learned.ocr(best!.image));
+      used = `${engine}+${deps.learned.name}`;
+    } else {
+      res = mergeReadings(res, await ocr(best!.image, { binarisation: SECOND_BINARISATION }));
+    }
+  }
   const ptPerSrcPx = (sheet.widthPt / grey.width + sheet.heightPt / grey.height) / 2;
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
   const words = toRawWords(res, t, ptPerOcrPx);
-  return onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) });
+  return {
+    page: onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) }),
+    engine: used,
+    meanConfidence: meanWordConfidence(words),
+  };
 }
+
+const meanWordConfidence = (words: RawPage['words']) => (words.length ? Math.round((words.reduce((s, w) => s + (w.confidence ?? 0), 0) / words.length) * 1000) / 1000 : 0);
 
 /** A page read on the crop of its paper, with every box put back on the image as sent. */
 function uncropPage(p: RawPage, crop: PixelCrop, widthScale: number): RawPage {
@@ -158,12 +214,12 @@ function uncropPage(p: RawPage, crop: PixelCrop, widthScale: number): RawPage {
 }
 
 /** One reading of the page as sent, at the scale its nominal resolution asks for: the check before calling a page blank. */
-async function readUpright(deps: RecognizeDeps, grey: GreyImage, page: PageInfo, base: RawPage): Promise<RawPage> {
+async function readUpright(deps: RecognizeDeps, grey: GreyImage, page: PageInfo, base: RawPage): Promise<{ page: RawPage; meanConfidence: number }> {
   const scaled = await rescale(grey, chooseScale(null, grey.width, grey.height, page, deps.maxPixels));
   const { image, transform } = await renderForOcr(scaled, 0, grey);
   const ptPerOcrPx = ((page.widthPt / grey.width + page.heightPt / grey.height) / 2) * (grey.width / transform.scaledWidth);
   const words = toRawWords(await deps.ocr(image), transform, ptPerOcrPx);
-  return words.length ? { ...base, words } : { ...base, ocrEmpty: 'blank' };
+  return { page: words.length ? { ...base, words } : { ...base, ocrEmpty: 'blank' }, meanConfidence: meanWordConfidence(words) };
 }
 
 /**
