@@ -36,6 +36,8 @@ async function main(): Promise<void> {
   const d = workerData as PpocrThreadData;
   const options: ort.InferenceSession.SessionOptions = {
     intraOpNumThreads: d.threads, interOpNumThreads: 1, executionProviders: ['cpu'], graphOptimizationLevel: 'all',
+    // no arena: input sizes vary page by page, and an arena keeps each model's largest page's buffers for good
+    enableCpuMemArena: false,
   };
   let models: PpocrModels;
   try {
