@@ -1,5 +1,6 @@
 import { ctcCharset, ctcGreedy, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
+import { inkGaps } from './pipeline.js';
 
 /** A probability map with filled rectangles turned by `deg` about their centres. */
 function mapWith(width: number, height: number, rects: { cx: number; cy: number; w: number; h: number; deg: number; p: number }[]): Float32Array {
@@ -80,5 +81,33 @@ describe('CTC greedy decoding', () => {
   it('reads a sequence at an offset (one line of a batch)', () => {
     const probs = new Float32Array([...steps([[1, 0.9], [0, 0.9]]), ...steps([[3, 0.9], [2, 0.9]])]);
     expect(ctcGreedy(probs, 2 * charset.length, 2, charset.length, charset).map((c) => c.char).join('')).toBe('cb');
+  });
+});
+
+describe('word gaps in a line crop', () => {
+  /** A 48 px high crop with ink 30 px high (rows 9–38) in the given column ranges. */
+  const crop = (width: number, inked: [number, number][]) => {
+    const data = new Uint8Array(48 * width).fill(235);
+    for (const [a, b] of inked) for (let y = 9; y < 39; y++) for (let x = a; x < b; x++) data[y * width + x] = 30;
+    return { data, width };
+  };
+
+  it('finds the gaps of at least a quarter of the ink height between inked columns, not letter spacing or margins', () => {
+    // letters 14 px wide, 3 px apart; one word gap of 9 px (≥ 0.25 × 30), margins of 20 px
+    const c = crop(200, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108], [111, 125]]);
+    expect(inkGaps(c)).toEqual([[68, 77]]);
+  });
+
+  it('finds none on a crop without contrast', () => {
+    expect(inkGaps({ data: new Uint8Array(48 * 100).fill(200), width: 100 })).toEqual([]);
+  });
+});
+
+describe('words from characters and gaps', () => {
+  const ch = (char: string, at: number) => ({ char, prob: 0.9, from: at, to: at });
+  it('splits at a gap between two characters even where the recognizer read no space', () => {
+    const chars = [ch('a', 2), ch('b', 4), ch('c', 6), ch('d', 10), ch('e', 12)];
+    expect(splitWords(chars, 15, [[7.5, 9]]).map((w) => w.text)).toEqual(['abc', 'de']);
+    expect(splitWords(chars, 15).map((w) => w.text)).toEqual(['abcde']);
   });
 });
