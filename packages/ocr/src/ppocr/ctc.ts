@@ -80,9 +80,18 @@ export function splitWords(chars: DecodedChar[], columns: number, gaps: [number,
   const gapBetween = (a: number, b: number) => gaps.some(([g0, g1]) => (g0 + g1) / 2 > a && (g0 + g1) / 2 < b);
   chars.forEach((c, i) => {
     if (c.char === ' ' || c.char === '') { flush(); return; }
-    if (cur.length && gapBetween(centres[cur[cur.length - 1]], centres[i])) flush();
+    const prev = cur.length ? chars[cur[cur.length - 1]] : null;
+    if (prev && gapBetween(centres[cur[cur.length - 1]], centres[i]) && !withinNumber(prev.char, c.char)) flush();
     cur.push(i);
   });
   flush();
   return words;
+}
+
+/**
+ * A decimal point or thousands comma and its digits stand apart in print (a narrow "1" after "." leaves a
+ * gap as wide as a tight word space): the recognizer's reading of both sides keeps "4.10" one word.
+ */
+function withinNumber(before: string, after: string): boolean {
+  return (/[.,]/.test(before) && /\d/.test(after)) || (/\d/.test(before) && /[.,]/.test(after));
 }

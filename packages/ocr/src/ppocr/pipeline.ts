@@ -95,7 +95,11 @@ async function detect(m: PpocrModels, img: GreyImage): Promise<OrientedBox[]> {
 
 const DET_MEAN = [0.485, 0.456, 0.406], DET_STD = [0.229, 0.224, 0.225];
 
-/** The detector's probability map over the whole (scaled) page, run in overlapping tiles. */
+/**
+ * The detector's probability map over the whole (scaled) page, run in overlapping tiles. Each tile gives
+ * the map up to the middle of its overlap with the next one: a line cut by a tile's edge is whole in the
+ * neighbouring tile there (the overlap is several rows high), and the cut halves never reach the map.
+ */
 async function probabilityMap(m: PpocrModels, img: GreyImage): Promise<Float32Array> {
   const { width, height } = img;
   const map = new Float32Array(width * height);
@@ -108,8 +112,15 @@ async function probabilityMap(m: PpocrModels, img: GreyImage): Promise<Float32Ar
     }
     return out;
   };
-  for (const ty of starts(height)) {
-    for (const tx of starts(width)) {
+  /** The part [from, to) of each tile that is kept along one axis. */
+  const kept = (ss: number[], size: number) => ss.map((s, i) => ({
+    s,
+    from: i === 0 ? 0 : Math.floor((ss[i - 1] + TILE + s) / 2),
+    to: i === ss.length - 1 ? size : Math.floor((s + TILE + ss[i + 1]) / 2),
+  }));
+  for (const ky of kept(starts(height), height)) {
+    for (const kx of kept(starts(width), width)) {
+      const tx = kx.s, ty = ky.s;
       const tw = Math.min(TILE, width - tx), th = Math.min(TILE, height - ty);
       const pw = Math.ceil(tw / 32) * 32, ph = Math.ceil(th / 32) * 32;
       const input = new Float32Array(3 * pw * ph);
@@ -127,12 +138,9 @@ async function probabilityMap(m: PpocrModels, img: GreyImage): Promise<Float32Ar
       }
       const out = await m.det.run({ [m.det.inputNames[0]]: new m.ort.Tensor('float32', input, [1, 3, ph, pw]) });
       const prob = out[m.det.outputNames[0]].data as Float32Array;
-      for (let y = 0; y < th; y++) {
-        const dst = (ty + y) * width + tx;
-        for (let x = 0; x < tw; x++) {
-          const p = prob[y * pw + x];
-          if (p > map[dst + x]) map[dst + x] = p;
-        }
+      for (let y = ky.from; y < ky.to; y++) {
+        const dst = y * width, src = (y - ty) * pw - tx;
+        for (let x = kx.from; x < kx.to; x++) map[dst + x] = prob[src + x];
       }
     }
   }
@@ -198,31 +206,61 @@ function recTensor(m: PpocrModels, crops: { data: Uint8Array; width: number }[],
  */
 const WORD_GAP_PER_INK_HEIGHT = 0.25;
 
-/** Column ranges [from, to) of a line crop with no ink, wide enough to part two words (not its margins). */
-export function inkGaps(crop: { data: Uint8Array; width: number }): [number, number][] {
+/**
+ * Which columns of a line crop hold ink of the line's own band (rows with a fair share of the busiest row's
+ * ink: the box's margins can hold the descenders of the line above and the ascenders of the one below,
+ * which would fill the gaps between words), and how wide a gap between words is at least; null when the crop
+ * has no contrast to tell ink from paper.
+ */
+export function inkColumns(crop: { data: Uint8Array; width: number }): { inked: Uint8Array; minGap: number } | null {
   const { data, width } = crop;
   const sorted = Uint8Array.from(data).sort();
   const lo = sorted[Math.floor(sorted.length * 0.05)], hi = sorted[Math.floor(sorted.length * 0.95)];
-  if (hi - lo < 40) return []; // no contrast to tell ink from paper
+  if (hi - lo < 40) return null;
   const ink = (lo + hi) / 2;
-  const inked = new Uint8Array(width);
   const rowInk = new Uint32Array(REC_HEIGHT);
-  for (let y = 0; y < REC_HEIGHT; y++) {
-    for (let x = 0; x < width; x++) if (data[y * width + x] < ink) { inked[x] = 1; rowInk[y]++; }
-  }
-  // rows with a little ink (a stray mark, the edge of the next line) do not make the text taller
-  const rows = [...rowInk.keys()].filter((y) => rowInk[y] >= 0.02 * width);
-  if (!rows.length) return [];
-  const minGap = WORD_GAP_PER_INK_HEIGHT * (rows[rows.length - 1] - rows[0] + 1);
+  for (let y = 0; y < REC_HEIGHT; y++) for (let x = 0; x < width; x++) if (data[y * width + x] < ink) rowInk[y]++;
+  const peak = Math.max(...rowInk);
+  if (peak === 0) return null;
+  let top = 0, bottom = REC_HEIGHT - 1;
+  while (rowInk[top] < 0.15 * peak) top++;
+  while (rowInk[bottom] < 0.15 * peak) bottom--;
+  const inked = new Uint8Array(width);
+  for (let y = top; y <= bottom; y++) for (let x = 0; x < width; x++) if (data[y * width + x] < ink) inked[x] = 1;
+  // the gap is measured against the letters' whole height: the band grown by the ascender and descender rows
+  // next to it (thin, but touching it), where the band alone may be just the x-height
+  let up = top, down = bottom;
+  while (up > 0 && rowInk[up - 1] >= 0.03 * peak) up--;
+  while (down < REC_HEIGHT - 1 && rowInk[down + 1] >= 0.03 * peak) down++;
+  return { inked, minGap: WORD_GAP_PER_INK_HEIGHT * (down - up + 1) };
+}
+
+/** Column ranges [from, to) of a line crop with no ink, wide enough to part two words (not its margins). */
+export function inkGaps(crop: { data: Uint8Array; width: number }, ink = inkColumns(crop)): [number, number][] {
+  if (!ink) return [];
+  const { inked, minGap } = ink;
   const out: [number, number][] = [];
   const first = inked.indexOf(1), last = inked.lastIndexOf(1);
-  for (let x = first; x <= last; x++) {
+  for (let x = first; x >= 0 && x <= last; x++) {
     if (inked[x]) continue;
     const start = x;
     while (x <= last && !inked[x]) x++;
     if (x - start >= minGap) out.push([start, x]);
   }
   return out;
+}
+
+/**
+ * A word's extent (in recognizer columns) shrunk to the ink inside it: the extent from the characters'
+ * columns runs half a pitch past the outer letters, and boxes of neighbouring words that touch would be
+ * joined into one word by the layout.
+ */
+function tightened(w: { start: number; end: number }, inked: Uint8Array | undefined, stride: number): { start: number; end: number } {
+  if (!inked) return w;
+  let a = Math.max(0, Math.floor(w.start * stride)), b = Math.min(inked.length - 1, Math.ceil(w.end * stride) - 1);
+  while (a <= b && !inked[a]) a++;
+  while (b >= a && !inked[b]) b--;
+  return a <= b ? { start: a / stride, end: (b + 1) / stride } : w;
 }
 
 /** A row-major image reversed is the image turned by 180°. */
@@ -262,8 +300,11 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
       const lineSteps = Math.min(steps, Math.ceil(crop.width / stride));
       const chars = ctcGreedy(probs, n * steps * classes, lineSteps, classes, m.charset);
       const confidence = chars.length ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
-      const gaps = inkGaps(crop).map(([a, b]): [number, number] => [a / stride, b / stride]);
-      const reading: LineReading = { line: toLine(boxes[line], splitWords(chars, lineSteps, gaps), crop.width / stride, flipped, img), confidence, chars: chars.length, flipped };
+      const ink = inkColumns(crop);
+      const gaps = inkGaps(crop, ink).map(([a, b]): [number, number] => [a / stride, b / stride]);
+      const inked = ink?.inked;
+      const words = splitWords(chars, lineSteps, gaps).map((w) => ({ ...w, ...tightened(w, inked, stride) }));
+      const reading: LineReading = { line: toLine(boxes[line], words, crop.width / stride, flipped, img), confidence, chars: chars.length, flipped };
       if (!flipped) readings[line].upright = reading;
       const best = readings[line].best;
       if (!best || reading.confidence > best.confidence) readings[line].best = reading;

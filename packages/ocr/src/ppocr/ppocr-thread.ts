@@ -38,6 +38,9 @@ async function main(): Promise<void> {
     intraOpNumThreads: d.threads, interOpNumThreads: 1, executionProviders: ['cpu'], graphOptimizationLevel: 'all',
     // no arena: input sizes vary page by page, and an arena keeps each model's largest page's buffers for good
     enableCpuMemArena: false,
+    // intra-op threads that wait spin by default: on a busy machine (several OCR workers, job threads) that
+    // burns the cores the other threads need; they sleep instead
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
   };
   let models: PpocrModels;
   try {
