@@ -50,6 +50,15 @@ const ANALYSIS_SIDE = 1000;
  */
 const SMALL_ROW_PX = 38;
 const TARGET_ROW_PX = 50;
+/** Rows smaller than `small` are enlarged to `target`. */
+export interface RowTarget { small: number; target: number }
+const TESSERACT_ROWS: RowTarget = { small: SMALL_ROW_PX, target: TARGET_ROW_PX };
+/**
+ * PP-OCR resamples each line to a 48 px high crop (~1.1 rows) and detects at ~28 px rows: rows of 32 px
+ * keep what it reads, and enlarging a FUNSD-size form (~13 px rows) to tesseract's 50 px made a 10 MP image
+ * that cost 5–7 s a page for nothing.
+ */
+export const LEARNED_ROWS: RowTarget = { small: 24, target: 32 };
 /** Enlarging further only interpolates: the glyphs gain no detail. */
 const MAX_UPSCALE = 4;
 /** Largest image handed to tesseract (its WASM heap is bounded). */
@@ -69,10 +78,10 @@ const SECOND_READING_BELOW = 85;
 const MIN_SKEW_DEG = 0.3;
 
 /** Scale that brings text to ~300 DPI size: from the measured line height, else from the nominal DPI. */
-export function chooseScale(rowPx: number | null, width: number, height: number, page: PageInfo, maxPixels: number): number {
+export function chooseScale(rowPx: number | null, width: number, height: number, page: PageInfo, maxPixels: number, rows: RowTarget = TESSERACT_ROWS): number {
   let s = 1;
   if (rowPx !== null) {
-    if (rowPx < SMALL_ROW_PX) s = Math.min(MAX_UPSCALE, TARGET_ROW_PX / rowPx);
+    if (rowPx < rows.small) s = Math.min(MAX_UPSCALE, rows.target / rowPx);
     else if (rowPx > 160) s = Math.max(0.5, 80 / rowPx);
   } else {
     const dpi = width / (page.widthPt / 72);
@@ -152,7 +161,7 @@ async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo):
   const ocr = learnedPage ? deps.learned!.ocr : deps.ocr;
 
   const rowPx = analysis.lineHeight === null ? null : (analysis.lineHeight / factor) * ROW_PER_BAND;
-  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels);
+  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels, engine === 'onnx' ? LEARNED_ROWS : TESSERACT_ROWS);
   const scaled = await rescale(grey, scale);
 
   type Reading = { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array };

@@ -122,6 +122,7 @@ async function probabilityMap(m: PpocrModels, img: GreyImage): Promise<Float32Ar
     for (const kx of kept(starts(width), width)) {
       const tx = kx.s, ty = ky.s;
       const tw = Math.min(TILE, width - tx), th = Math.min(TILE, height - ty);
+      if (blankTile(img, tx, ty, tw, th)) continue; // margins and white space: no text to find, the map stays 0
       const pw = Math.ceil(tw / 32) * 32, ph = Math.ceil(th / 32) * 32;
       const input = new Float32Array(3 * pw * ph);
       // padding is white paper, normalized like the image
@@ -146,6 +147,22 @@ async function probabilityMap(m: PpocrModels, img: GreyImage): Promise<Float32Ar
   }
   return map;
 }
+
+/** Whether a tile holds no ink at all (its grey levels span less than a faint print's contrast). */
+function blankTile(img: GreyImage, tx: number, ty: number, tw: number, th: number): boolean {
+  let lo = 255, hi = 0;
+  for (let y = ty; y < ty + th; y++) {
+    const row = y * img.width;
+    for (let x = tx; x < tx + tw; x++) { const v = img.data[row + x]; if (v < lo) lo = v; if (v > hi) hi = v; }
+    if (hi - lo >= BLANK_TILE_RANGE) return false;
+  }
+  return true;
+}
+/**
+ * Grey-level range under which a tile is blank paper: decodeGrey stretches the page so its 1st and 99th
+ * percentiles become black and white, so print spans far more; paper grain and JPEG noise span less.
+ */
+const BLANK_TILE_RANGE = 24;
 
 /** A line box in source pixels, sampled into a grey crop `REC_HEIGHT` high (area-averaged when shrinking). */
 export function cropLine(img: GreyImage, b: OrientedBox): { data: Uint8Array; width: number } {
