@@ -1,9 +1,10 @@
 /**
  * PP-OCR's three models end to end on one grey page image, with our own pre/post-processing:
  * detection (tiled, at a scale chosen from the page's measured text height) → DB boxes → line crops
- * → direction classifier (lines read upside down are turned 180°) → batched recognition → CTC decoding
- * → words split at the recognized spaces, with boxes from the characters' positions, in the image's
- * pixel coordinates, as a TessResult (confidences 0..100, as tesseract reports them).
+ * → direction classifier (lines it calls upside down are also read turned 180°) → batched recognition →
+ * CTC decoding → words split at the recognized spaces and the line's ink gaps, with boxes from the
+ * characters' positions shrunk to their ink, in the image's pixel coordinates, as a TessResult
+ * (confidences 0..100, as tesseract reports them).
  */
 import type * as Ort from 'onnxruntime-node';
 import type { GreyImage } from '../analysis.js';
