@@ -59,6 +59,29 @@ describe('the onnx-ppocr engine through the OCR pool', () => {
   }, T);
 });
 
+describe('an onnx-ppocr worker reading a large page', () => {
+  it('leaves the event loop free: decoding, tensors and post-processing run on its own thread', async () => {
+    const { monitorEventLoopDelay } = await import('node:perf_hooks');
+    const lines = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of a dense page of ten point text, read at 300 DPI`);
+    const scan = await renderScan({ lines, widthIn: 8.27, heightIn: 11.69, fontPt: 10, marginIn: 1 });
+    const worker = await createOnnxPpocrWorkerFactory({ threads: 1 })({ languages: 'eng', psm: 3 });
+    try {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const started = performance.now();
+      const r = await worker.recognize(scan.png);
+      const took = performance.now() - started;
+      delay.disable();
+      expect(r.text).toContain('Line 30 of a dense page');
+      // seconds of work on the worker; the pool's thread never waits more than a fraction of one
+      expect(took).toBeGreaterThan(1000);
+      expect(delay.max / 1e6).toBeLessThan(250);
+    } finally {
+      await worker.terminate();
+    }
+  }, T);
+});
+
 describe('an onnx-ppocr worker that dies mid-recognition', () => {
   it('is replaced by the pool and the page is read on the new one', async () => {
     const real = createOnnxPpocrWorkerFactory({ threads: 1 });
