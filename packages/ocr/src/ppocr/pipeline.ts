@@ -11,7 +11,7 @@ import type { GreyImage } from '../analysis.js';
 import { analysePage } from '../analysis.js';
 import type { TessLine, TessResult, TessWord } from '../ocr-worker.js';
 import { downscale, rescale } from '../preprocess.js';
-import { ctcGreedy, splitWords } from './ctc.js';
+import { ctcGreedy, spaceProbabilities, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 
 export interface PpocrModels {
@@ -218,11 +218,10 @@ function recTensor(m: PpocrModels, crops: { data: Uint8Array; width: number }[],
 }
 
 /**
- * A gap between words is at least this share of the line's ink height (ascender or cap top to baseline or
- * descender, 0.7–1.1 em): a space in Latin type is ~0.25–0.33 em wide plus side bearings, while letters
- * within a word, and a decimal point and its digits, stand 0.02–0.15 em apart.
+ * Gaps narrower than this share of the letter height are never between words (letters within a word stand
+ * 0.02–0.15 em apart); which wider ones are is splitWords' choice, from the recognizer's space probability.
  */
-const WORD_GAP_PER_INK_HEIGHT = 0.25;
+const MIN_WORD_GAP_PER_HEIGHT = 0.2;
 
 /**
  * Which columns of a line crop hold ink of the line's own band (rows with a fair share of the busiest row's
@@ -230,7 +229,7 @@ const WORD_GAP_PER_INK_HEIGHT = 0.25;
  * which would fill the gaps between words), and how wide a gap between words is at least; null when the crop
  * has no contrast to tell ink from paper.
  */
-export function inkColumns(crop: { data: Uint8Array; width: number }): { inked: Uint8Array; minGap: number } | null {
+export function inkColumns(crop: { data: Uint8Array; width: number }): { inked: Uint8Array; minGap: number; letterHeight: number } | null {
   const { data, width } = crop;
   const sorted = Uint8Array.from(data).sort();
   const lo = sorted[Math.floor(sorted.length * 0.05)], hi = sorted[Math.floor(sorted.length * 0.95)];
@@ -250,10 +249,10 @@ export function inkColumns(crop: { data: Uint8Array; width: number }): { inked: 
   let up = top, down = bottom;
   while (up > 0 && rowInk[up - 1] >= 0.03 * peak) up--;
   while (down < REC_HEIGHT - 1 && rowInk[down + 1] >= 0.03 * peak) down++;
-  return { inked, minGap: WORD_GAP_PER_INK_HEIGHT * (down - up + 1) };
+  return { inked, minGap: MIN_WORD_GAP_PER_HEIGHT * (down - up + 1), letterHeight: down - up + 1 };
 }
 
-/** Column ranges [from, to) of a line crop with no ink, wide enough to part two words (not its margins). */
+/** Column ranges [from, to) of a line crop with no ink, wide enough to part two words perhaps (not its margins). */
 export function inkGaps(crop: { data: Uint8Array; width: number }, ink = inkColumns(crop)): [number, number][] {
   if (!ink) return [];
   const { inked, minGap } = ink;
@@ -321,7 +320,7 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
       const ink = inkColumns(crop);
       const gaps = inkGaps(crop, ink).map(([a, b]): [number, number] => [a / stride, b / stride]);
       const inked = ink?.inked;
-      const words = splitWords(chars, lineSteps, gaps).map((w) => ({ ...w, ...tightened(w, inked, stride) }));
+      const words = splitWords(chars, lineSteps, { gaps, spaceProb: spaceProbabilities(probs, n * steps * classes, lineSteps, classes) }).map((w) => ({ ...w, ...tightened(w, inked, stride) }));
       const reading: LineReading = { line: toLine(boxes[line], words, crop.width / stride, flipped, img), confidence, chars: chars.length, flipped };
       if (!flipped) readings[line].upright = reading;
       const best = readings[line].best;

@@ -105,9 +105,20 @@ describe('word gaps in a line crop', () => {
 
 describe('words from characters and gaps', () => {
   const ch = (char: string, at: number) => ({ char, prob: 0.9, from: at, to: at });
-  it('splits at a gap between two characters even where the recognizer read no space', () => {
-    const chars = [ch('a', 2), ch('b', 4), ch('c', 6), ch('d', 10), ch('e', 12)];
-    expect(splitWords(chars, 15, [[7.5, 9]]).map((w) => w.text)).toEqual(['abc', 'de']);
+  const chars = [ch('a', 2), ch('b', 4), ch('c', 6), ch('d', 10), ch('e', 12)];
+  const spaceProb = (at: number, p: number) => { const s = new Float32Array(15); s[at] = p; return s; };
+
+  it('splits at an ink gap where the recognizer hesitated over a space it did not read', () => {
+    expect(splitWords(chars, 15, { gaps: [[7.5, 9]], spaceProb: spaceProb(8, 0.2) }).map((w) => w.text)).toEqual(['abc', 'de']);
+  });
+
+  it('keeps a word whole across a gap the recognizer saw no space in (the air around an "i" in monospaced print)', () => {
+    expect(splitWords(chars, 15, { gaps: [[7.5, 9]], spaceProb: spaceProb(8, 0.005) }).map((w) => w.text)).toEqual(['abcde']);
     expect(splitWords(chars, 15).map((w) => w.text)).toEqual(['abcde']);
+  });
+
+  it('keeps a decimal point with its digits', () => {
+    const number = [ch('4', 2), ch('.', 4), ch('1', 7), ch('0', 9)];
+    expect(splitWords(number, 12, { gaps: [[5, 6.5]], spaceProb: spaceProb(5, 0.3) }).map((w) => w.text)).toEqual(['4.10']);
   });
 });
