@@ -9,7 +9,7 @@ import { WorkerPool } from './worker-pool.js';
 
 /**
  * Which engine reads: tesseract.js (WASM, in worker threads), the native tesseract CLI, PP-OCR through
- * ONNX Runtime (onnx), or auto: tesseract.js and PP-OCR chosen per page (recognizePage's autoEngineFor).
+ * ONNX Runtime (onnx), or auto: PP-OCR first, tesseract.js too on pages PP-OCR reads poorly (recognizePage).
  */
 export type OcrEngineKind = 'wasm' | 'native' | 'onnx' | 'auto';
 
@@ -110,7 +110,7 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
   };
 }
 
-export { recognizePage, rasterRulings, chooseScale, candidateAngles, autoEngineFor, type EngineReader, type OcrEngineName, type PageInfo, type RecognizeDeps } from './recognize-page.js';
+export { recognizePage, rasterRulings, chooseScale, candidateAngles, LEARNED_POOR_BELOW, type EngineReader, type OcrEngineName, type PageInfo, type RecognizeDeps } from './recognize-page.js';
 export { createOnnxPpocrWorkerFactory, ppocrModelPaths, ppocrThreadEntry, type OnnxEngineOptions } from './onnx-worker.js';
 export { detectRulings, rulingsToRaw, dropTextUnderlines, type PixelLine, type PixelSquare, type RasterRulings, type RulingOptions } from './rulings.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';

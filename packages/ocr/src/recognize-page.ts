@@ -26,19 +26,20 @@ export interface RecognizeDeps {
   /** Which engine `ocr` is (reported on the page; a tesseract engine's poor reading is re-read with another binarisation). Default 'wasm'. */
   engine?: OcrEngineName;
   /**
-   * QUIRE_OCR_ENGINE=auto: the learned reader beside tesseract (`ocr`). A photographed sheet is read with it
-   * alone; a flat page is read with tesseract, and where tesseract reads it poorly, with both, keeping the
-   * better reading line by line (autoEngineFor, mergeReadings).
+   * QUIRE_OCR_ENGINE=auto: the learned reader beside tesseract (`ocr`). It reads every page first; a page it
+   * reads poorly (mean confidence < LEARNED_POOR_BELOW) is also read by tesseract, and the better reading of
+   * each line is kept (mergeReadings).
    */
   learned?: EngineReader;
 }
 
-/** How auto chooses for a page: from the cheap evidence of the analysis, before any recognition. */
-export function autoEngineFor(evidence: { photo: boolean }): 'learned' | 'tesseract' {
-  // A sheet photographed on a surface (findPaper) is what tesseract reads worst and PP-OCR best
-  // (photographed receipts, issue #17); flat scans and rendered PDF pages stay with tesseract.
-  return evidence.photo ? 'learned' : 'tesseract';
-}
+/**
+ * auto reads with the learned reader first: on the corpus it read every kind of page better than tesseract
+ * (photographed and scanned receipts, scanned forms, book scans; #17 figures), and tesseract first with the
+ * learned reader only for its poor pages read worse than the learned reader alone. Where the learned reader's
+ * own mean confidence is below this, tesseract reads the page too.
+ */
+export const LEARNED_POOR_BELOW = 80;
 
 const ANALYSIS_SIDE = 1000;
 /**
@@ -155,10 +156,9 @@ async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo):
     const { page: upright, meanConfidence } = await readUpright(deps, grey, sheet, base);
     return { page: onSource(upright), engine: primary, meanConfidence };
   }
-  // auto: a photographed sheet goes to the learned reader for the whole orientation search
-  const learnedPage = deps.learned && autoEngineFor({ photo: crop !== null }) === 'learned';
-  const engine = learnedPage ? deps.learned!.name : primary;
-  const ocr = learnedPage ? deps.learned!.ocr : deps.ocr;
+  // auto: the learned reader does the whole orientation search
+  const engine = deps.learned ? deps.learned.name : primary;
+  const ocr = deps.learned ? deps.learned.ocr : deps.ocr;
 
   const rowPx = analysis.lineHeight === null ? null : (analysis.lineHeight / factor) * ROW_PER_BAND;
   const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels, engine === 'onnx' ? LEARNED_ROWS : TESSERACT_ROWS);
@@ -189,15 +189,16 @@ async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo):
   const { t } = best!;
   let res = best!.res;
   let used: string = engine;
-  if (best!.r.meanConfidence < SECOND_READING_BELOW && engine !== 'onnx') {
-    // A poor tesseract reading: auto re-reads it with the learned reader, else with a local threshold;
-    // the learned reader reads the grey image itself, so another binarisation would change nothing there.
-    if (deps.learned) {
-      res = mergeReadings(res, await deps.learned.ocr(best!.image));
-      used = `${engine}+${deps.learned.name}`;
-    } else {
-      res = mergeReadings(res, await ocr(best!.image, { binarisation: SECOND_BINARISATION }));
+  if (deps.learned) {
+    // auto: a poor learned reading is read by tesseract too, line by line the better reading kept
+    if (best!.r.meanConfidence < LEARNED_POOR_BELOW) {
+      res = mergeReadings(res, await deps.ocr(best!.image));
+      used = `${engine}+${primary}`;
     }
+  } else if (best!.r.meanConfidence < SECOND_READING_BELOW && engine !== 'onnx') {
+    // A poor tesseract reading is re-read with a local threshold; the learned reader reads the grey image
+    // itself, so another binarisation would change nothing there.
+    res = mergeReadings(res, await ocr(best!.image, { binarisation: SECOND_BINARISATION }));
   }
   const ptPerSrcPx = (sheet.widthPt / grey.width + sheet.heightPt / grey.height) / 2;
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
