@@ -73,9 +73,11 @@ describe('an onnx-ppocr worker reading a large page', () => {
       const took = performance.now() - started;
       delay.disable();
       expect(r.text).toContain('Line 30 of a dense page');
-      // seconds of work on the worker; the pool's thread never waits more than a fraction of one
+      // seconds of work on the worker; had any of it run on this thread, the loop would have stalled for about
+      // that long (a garbage collection of jest's own heap can still pause it briefly)
       expect(took).toBeGreaterThan(1000);
-      expect(delay.max / 1e6).toBeLessThan(250);
+      expect(delay.max / 1e6).toBeLessThan(took / 3);
+      expect(delay.percentile(99) / 1e6).toBeLessThan(150);
     } finally {
       await worker.terminate();
     }
