@@ -9,7 +9,7 @@
 // and a photographed receipt slip (a slip of 9 pt receipt lines on a darker desk, turned 4°, unevenly lit,
 // blurred) — read by each engine of --engines (default wasm,onnx,auto, and native when tesseract is on PATH),
 // each engine in a process of its own so that its peak RSS is its own: seconds per page with 1 worker and
-// with one per core, CPU seconds per page, word accuracy against the drawn text.
+// with one per core (every worker warmed first), CPU seconds per page, word accuracy against the drawn text.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -101,7 +101,8 @@ async function measure(engine) {
     try {
       for (const p of pages) {
         const page = { number: 1, widthPt: p.widthPt, heightPt: p.heightPt };
-        const first = await pool.recognize(p.png, page); // warm every code path once
+        // warm every worker (they start lazily: a cold one would count its model loading in the measurement)
+        const [first] = await Promise.all(Array.from({ length: size }, () => pool.recognize(p.png, page)));
         const t0 = performance.now(), c0 = cpuSeconds();
         await Promise.all(Array.from({ length: copies }, () => pool.recognize(p.png, page)));
         out.push({ page: p.name, workers: size, sPerPage: (performance.now() - t0) / 1000 / copies, cpuPerPage: (cpuSeconds() - c0) / copies,
@@ -117,7 +118,7 @@ if (child) {
 } else {
   const hasNative = spawnSync('tesseract', ['--version']).status === 0;
   const engines = (flag('--engines') ?? `wasm,onnx,auto${hasNative ? ',native' : ''}`).split(',');
-  console.log(`cores ${cores}, ${copies} pages per measurement after one warm page, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`cores ${cores}, ${copies} pages per measurement after a warm page per worker, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`${'engine'.padEnd(7)} ${'page'.padEnd(22)} workers  s/page  CPU s/page  words  read by`);
   for (const engine of engines) {
     const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--child', engine, '--copies', String(copies)], { cwd: root, maxBuffer: 1 << 24 });
