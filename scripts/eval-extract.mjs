@@ -11,7 +11,7 @@
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file lines,
 // --diff and --json rows cover the dev part.
 // Usage: node scripts/build.mjs && node scripts/eval-extract.mjs [corpusDir] [--only folder,folder] [--json out.json]
-//        [--engine wasm|native]  (OCR engine; default QUIRE_OCR_ENGINE, else wasm = tesseract.js)
+//        [--engine wasm|native|onnx|auto]  (OCR engine; default QUIRE_OCR_ENGINE, else wasm = tesseract.js)
 //        [--part dev|validation|all] [--summary summary.json]  (per-part aggregates for scripts/eval.mjs)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +32,7 @@ const summaryOut = takeOption(args, 'summary');
 const only = takeOption(args, 'only')?.split(',');
 const jsonOut = takeOption(args, 'json');
 const engine = takeOption(args, 'engine') ?? (process.env.QUIRE_OCR_ENGINE || 'wasm');
-if (!['wasm', 'native'].includes(engine)) throw new Error(`--engine ${engine}: wasm or native`);
+if (!['wasm', 'native', 'onnx', 'auto'].includes(engine)) throw new Error(`--engine ${engine}: wasm, native, onnx or auto`);
 const showDiff = args.includes('--diff') && (args.splice(args.indexOf('--diff'), 1), true);
 const corpus = path.resolve(args[0] ?? path.join(root, '../shared/corpus'));
 process.env.QUIRE_CORPUS_DIR = corpus; // partOf reads this corpus's VALIDATION.md
@@ -302,6 +302,7 @@ for (const name of FOLDERS) {
       row.warningKinds = doc.warnings.map((w) => w.replace(/"[^"]*"|'[^']*'/g, '…').replace(/\d+([.,]\d+)?/g, 'N').slice(0, 90));
       row.emptyPages = doc.pages.filter((pg) => !pg.elements?.length).length;
       const out = renderExtraction(doc);
+      row.engines = (out.extensions.ocr?.pages ?? []).map((p) => p.engine);
       const text = markdownToText(out.markdown);
       if (gt.text !== undefined) {
         const ref = gt.perPage ? Array.from({ length: doc.pageCount }, () => gt.text).join('\n') : gt.text;
@@ -358,6 +359,14 @@ for (const name of FOLDERS) {
     if (!rs.length) continue;
     const m = (k) => meanFigure(rs.map((r) => r[k])).value ?? undefined;
     console.log(`${name.padEnd(13)} ${part.padEnd(10)} ${String(rs.length).padStart(5)} ${fmt(m('sim'))} ${fmt(m('p'))} ${fmt(m('r'))} ${fmt(m('f1'))} ${fmt(m('order'))} ${fmt(m('fields'), 2)} ${fmt(m('charts'), 2)} ${fmt(m('seconds'), 2)}${rs.some((r) => r.error) ? `  (${rs.filter((r) => r.error).length} failed)` : ''}`);
+  }
+}
+// which OCR engine read the pages (extensions.ocr), per folder and part: what QUIRE_OCR_ENGINE=auto chose
+for (const name of FOLDERS) {
+  for (const part of parts) {
+    const tally = new Map();
+    for (const e of rows.filter((r) => r.folder === name && r.part === part).flatMap((r) => r.engines ?? [])) tally.set(e, (tally.get(e) ?? 0) + 1);
+    if (tally.size) console.log(`OCR engines ${name} ${part}: ${[...tally].map(([e, n]) => `${e} ${n}`).join(', ')}`);
   }
 }
 console.log(`\n${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, OCR workers ${ocrPool?.size ?? 0} (${engine})`);

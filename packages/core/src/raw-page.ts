@@ -105,6 +105,11 @@ export interface RawPage {
    * Readers turn it into a warning (emptyPageWarning), so an empty result always says why.
    */
   ocrEmpty?: 'blank' | 'unread';
+  /**
+   * Set by OCR: the engine that read the page ('wasm', 'native', 'onnx', or two joined by '+' when the page
+   * was read with both and merged line by line), the mean word confidence (0..1) and the seconds it took.
+   */
+  ocr?: { engine: string; meanConfidence: number; seconds: number };
 }
 
 /** The warning for a page OCR read no word on, or undefined when it read some. */

@@ -40,6 +40,8 @@ export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): 
     page.error = { ...raw.error };
     return { page, items: [], fontHistogram: new Map() };
   }
+  // which OCR engine read the page, how surely and how fast: extensions.ocr of the extraction
+  if (raw.ocr) page.extra = { ...(page.extra ?? {}), ocr: { ...raw.ocr } };
   const geom: PageGeom = { width: raw.width || 612, height: raw.height || 792 };
   const words = normalizeWords(raw.words);
   page.words = words.map((w) => ({ text: w.text, box: w.box, confidence: w.confidence }));

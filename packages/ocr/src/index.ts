@@ -1,19 +1,41 @@
 import os from 'node:os';
 import { DEFAULT_LIMITS, type OcrEngine } from '@quire/core';
-import { recognizePage } from './recognize-page.js';
+import { recognizePage, type OcrEngineName, type RecognizeDeps } from './recognize-page.js';
 import { createNativeTesseractWorkerFactory } from './native-worker.js';
+import { createOnnxPpocrWorkerFactory } from './onnx-worker.js';
 import type { OcrWorkerFactory } from './ocr-worker.js';
 import { createTesseractWorker } from './tesseract-worker.js';
 import { WorkerPool } from './worker-pool.js';
 
-/** Which tesseract runs the recognitions: tesseract.js (WASM, in worker threads) or the native CLI. */
-export type OcrEngineKind = 'wasm' | 'native';
+/**
+ * Which engine reads: tesseract.js (WASM, in worker threads), the native tesseract CLI, PP-OCR through
+ * ONNX Runtime (onnx), or auto: PP-OCR first, tesseract.js too on pages PP-OCR reads poorly (recognizePage).
+ */
+export type OcrEngineKind = 'wasm' | 'native' | 'onnx' | 'auto';
+
+/**
+ * PP-OCR's recognizer spells Chinese and English (its dictionary has no accented Latin letters: no é, ü,
+ * ß, ø); pages in other languages are read by tesseract whatever the engine setting.
+ */
+export function learnedReaderSpells(languages: string): boolean {
+  return languages.split('+').every((l) => l === 'eng' || l === 'chi_sim' || l === 'chi_tra');
+}
+
+/** The engines a setting comes to for these languages: the page's reader and, for auto, the learned one beside it. */
+export function resolveEngines(engine: OcrEngineKind, languages: string): { primary: OcrEngineName; learned?: OcrEngineName } {
+  const spells = learnedReaderSpells(languages);
+  if (engine === 'onnx') return { primary: spells ? 'onnx' : 'wasm' };
+  if (engine === 'auto') return spells ? { primary: 'wasm', learned: 'onnx' } : { primary: 'wasm' };
+  return { primary: engine };
+}
 
 export interface OcrPoolOptions {
   /**
    * 'wasm' (default): tesseract.js, nothing to install. 'native': the tesseract 4/5 CLI, one process
    * per recognition, 0.65–0.8× the WASM engine's time per page with the same model; creation fails
-   * when the binary is missing or is not tesseract 4+.
+   * when the binary is missing or is not tesseract 4+. 'onnx': PP-OCRv4 with onnxruntime-node (models
+   * packaged). 'auto': tesseract.js and PP-OCR, chosen per page. onnx and auto read with tesseract.js
+   * alone when `languages` need letters PP-OCR cannot spell (learnedReaderSpells).
    */
   engine?: OcrEngineKind;
   /** The native engine's executable (a path, or a name on PATH); default `tesseract`. */
@@ -55,27 +77,41 @@ export interface OcrPool extends OcrEngine {
  * the others start on demand.
  */
 export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool> {
-  const pool = new WorkerPool({
-    size: Math.max(1, opts.size ?? os.availableParallelism()),
-    factory: opts.workerFactory ?? (opts.engine === 'native'
-      ? createNativeTesseractWorkerFactory({ binary: opts.tesseractPath, cacheDir: opts.tessdataCacheDir })
-      : createTesseractWorker),
-    languages: opts.languages ?? 'eng',
+  const size = Math.max(1, opts.size ?? os.availableParallelism());
+  const languages = opts.languages ?? 'eng';
+  const { primary, learned } = resolveEngines(opts.engine ?? 'wasm', languages);
+  const factoryFor = (engine: OcrEngineName): OcrWorkerFactory => {
+    if (engine === 'native') return createNativeTesseractWorkerFactory({ binary: opts.tesseractPath, cacheDir: opts.tessdataCacheDir });
+    if (engine === 'onnx') return createOnnxPpocrWorkerFactory({ workers: size });
+    return createTesseractWorker;
+  };
+  const poolFor = (engine: OcrEngineName) => new WorkerPool({
+    size,
+    factory: opts.workerFactory ?? factoryFor(engine),
+    languages,
     psm: opts.psm ?? 3,
     tessdataDir: opts.tessdataDir,
     onEngineOutput: opts.onEngineOutput,
     jobTimeoutMs: opts.jobTimeoutMs ?? 300_000,
   });
-  await pool.warmUp();
-  const maxPixels = opts.maxPixels ?? DEFAULT_LIMITS.maxPixels;
+  const pool = poolFor(primary);
+  const learnedPool = learned ? poolFor(learned) : undefined;
+  await Promise.all([pool.warmUp(), learnedPool?.warmUp()]);
+  const deps: RecognizeDeps = {
+    ocr: (img, pass) => pool.recognize(img, pass),
+    maxPixels: opts.maxPixels ?? DEFAULT_LIMITS.maxPixels,
+    engine: primary,
+    ...(learnedPool && learned ? { learned: { name: learned, ocr: (img) => learnedPool.recognize(img) } } : {}),
+  };
   return {
     size: pool.size,
-    recognize: (image, page) => recognizePage({ ocr: (img, pass) => pool.recognize(img, pass), maxPixels }, image, page),
-    close: () => pool.close(),
+    recognize: (image, page) => recognizePage(deps, image, page),
+    close: async () => { await Promise.all([pool.close(), learnedPool?.close()]); },
   };
 }
 
-export { recognizePage, rasterRulings, chooseScale, candidateAngles, type PageInfo, type RecognizeDeps } from './recognize-page.js';
+export { recognizePage, rasterRulings, chooseScale, candidateAngles, LEARNED_POOR_BELOW, type EngineReader, type OcrEngineName, type PageInfo, type RecognizeDeps } from './recognize-page.js';
+export { createOnnxPpocrWorkerFactory, ppocrModelPaths, ppocrThreadEntry, type OnnxEngineOptions } from './onnx-worker.js';
 export { detectRulings, rulingsToRaw, dropTextUnderlines, type PixelLine, type PixelSquare, type RasterRulings, type RulingOptions } from './rulings.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
 export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';

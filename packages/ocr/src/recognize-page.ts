@@ -10,11 +10,36 @@ import { cropToPaper, findPaper, uncropBox, type PixelCrop } from './paper.js';
 
 export interface PageInfo { number: number; widthPt: number; heightPt: number }
 
+/** The OCR engines a page can be read with (QUIRE_OCR_ENGINE's values but `auto`). */
+export type OcrEngineName = 'wasm' | 'native' | 'onnx';
+
+export interface EngineReader {
+  name: OcrEngineName;
+  /** Runs one recognition (through the engine's pool). */
+  ocr: (image: Uint8Array, pass?: OcrPass) => Promise<TessResult>;
+}
+
 export interface RecognizeDeps {
-  /** Runs one tesseract recognition (through the pool). */
+  /** Runs one recognition with the page's engine (through the pool). */
   ocr: (image: Uint8Array, pass?: OcrPass) => Promise<TessResult>;
   maxPixels: number;
+  /** Which engine `ocr` is (reported on the page; a tesseract engine's poor reading is re-read with another binarisation). Default 'wasm'. */
+  engine?: OcrEngineName;
+  /**
+   * QUIRE_OCR_ENGINE=auto: the learned reader beside tesseract (`ocr`). It reads every page first; a page it
+   * reads poorly (mean confidence < LEARNED_POOR_BELOW) is also read by tesseract, and the better reading of
+   * each line is kept (mergeReadings).
+   */
+  learned?: EngineReader;
 }
+
+/**
+ * auto reads with the learned reader first: on the corpus it read every kind of page better than tesseract
+ * (photographed and scanned receipts, scanned forms, book scans; #17 figures), and tesseract first with the
+ * learned reader only for its poor pages read worse than the learned reader alone. Where the learned reader's
+ * own mean confidence is below this, tesseract reads the page too.
+ */
+export const LEARNED_POOR_BELOW = 80;
 
 const ANALYSIS_SIDE = 1000;
 /**
@@ -26,6 +51,15 @@ const ANALYSIS_SIDE = 1000;
  */
 const SMALL_ROW_PX = 38;
 const TARGET_ROW_PX = 50;
+/** Rows smaller than `small` are enlarged to `target`. */
+export interface RowTarget { small: number; target: number }
+const TESSERACT_ROWS: RowTarget = { small: SMALL_ROW_PX, target: TARGET_ROW_PX };
+/**
+ * PP-OCR resamples each line to a 48 px high crop (~1.1 rows) and detects at ~28 px rows: rows of 32 px
+ * keep what it reads, and enlarging a FUNSD-size form (~13 px rows) to tesseract's 50 px made a 10 MP image
+ * that cost 5–7 s a page for nothing.
+ */
+export const LEARNED_ROWS: RowTarget = { small: 24, target: 32 };
 /** Enlarging further only interpolates: the glyphs gain no detail. */
 const MAX_UPSCALE = 4;
 /** Largest image handed to tesseract (its WASM heap is bounded). */
@@ -45,10 +79,10 @@ const SECOND_READING_BELOW = 85;
 const MIN_SKEW_DEG = 0.3;
 
 /** Scale that brings text to ~300 DPI size: from the measured line height, else from the nominal DPI. */
-export function chooseScale(rowPx: number | null, width: number, height: number, page: PageInfo, maxPixels: number): number {
+export function chooseScale(rowPx: number | null, width: number, height: number, page: PageInfo, maxPixels: number, rows: RowTarget = TESSERACT_ROWS): number {
   let s = 1;
   if (rowPx !== null) {
-    if (rowPx < SMALL_ROW_PX) s = Math.min(MAX_UPSCALE, TARGET_ROW_PX / rowPx);
+    if (rowPx < rows.small) s = Math.min(MAX_UPSCALE, rows.target / rowPx);
     else if (rowPx > 160) s = Math.max(0.5, 80 / rowPx);
   } else {
     const dpi = width / (page.widthPt / 72);
@@ -75,8 +109,8 @@ const looksRight = (r: Readability) => r.meanConfidence >= 70 && (r.letters >= 2
 
 const PROBE_ROWS = 12;
 
-async function worthFullPass(deps: RecognizeDeps, scaled: GreyImage, angle: number, a: PageAnalysis, rowPx: number, sofar: Readability): Promise<boolean> {
-  const probe = readability(await deps.ocr(await renderProbe(scaled, angle, a.inkCentre, rowPx, PROBE_ROWS)));
+async function worthFullPass(ocr: RecognizeDeps['ocr'], scaled: GreyImage, angle: number, a: PageAnalysis, rowPx: number, sofar: Readability): Promise<boolean> {
+  const probe = readability(await ocr(await renderProbe(scaled, angle, a.inkCentre, rowPx, PROBE_ROWS)));
   return looksRight(probe) || probe.meanConfidence > sofar.meanConfidence + 15;
 }
 
@@ -86,6 +120,15 @@ async function worthFullPass(deps: RecognizeDeps, scaled: GreyImage, angle: numb
  * image as the caller sent it.
  */
 export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo): Promise<RawPage> {
+  const started = performance.now();
+  const read = await readPage(deps, image, page);
+  return { ...read.page, ocr: { engine: read.engine, meanConfidence: read.meanConfidence, seconds: Math.round(performance.now() - started) / 1000 } };
+}
+
+type PageReading = { page: RawPage; engine: string; meanConfidence: number };
+
+async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo): Promise<PageReading> {
+  const primary = deps.engine ?? 'wasm';
   const base: RawPage = {
     number: page.number, width: page.widthPt, height: page.heightPt,
     words: [], segments: [], rects: [], images: [], widgets: [], source: 'ocr', correctedRotation: 0,
@@ -109,7 +152,13 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   const analysis = analysePage(small);
   // The analysis only decides where to look; a page is called blank only after one upright reading
   // finds nothing (a faint or oddly encoded scan must not come back empty on the analysis's word alone).
-  if (analysis.blank) return onSource(await readUpright(deps, grey, sheet, base));
+  if (analysis.blank) {
+    const { page: upright, meanConfidence } = await readUpright(deps, grey, sheet, base);
+    return { page: onSource(upright), engine: primary, meanConfidence };
+  }
+  // auto: the learned reader does the whole orientation search
+  const engine = deps.learned ? deps.learned.name : primary;
+  const ocr = deps.learned ? deps.learned.ocr : deps.ocr;
 
   const rowOf = (bandPx: number | null | undefined) => (bandPx == null ? null : (bandPx / factor) * ROW_PER_BAND);
   let rowPx = rowOf(analysis.lineHeight);
@@ -117,20 +166,20 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   // make text that is large enough look small: the 4× upscale that follows leaves tesseract nothing to read.
   const textRowPx = rowOf(analysis.textLineHeight);
   if (rowPx !== null && rowPx < SMALL_ROW_PX && textRowPx !== null && textRowPx >= SMALL_ROW_PX) rowPx = textRowPx;
-  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels);
+  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels, engine === 'onnx' ? LEARNED_ROWS : TESSERACT_ROWS);
   const scaled = await rescale(grey, scale);
 
   type Reading = { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array };
   const readAt = async (angle: number): Promise<Reading> => {
     const { image: ocrImage, transform } = await renderForOcr(scaled, angle, grey);
-    const res = await deps.ocr(ocrImage);
+    const res = await ocr(ocrImage);
     return { res, t: transform, r: readability(res), image: ocrImage };
   };
   let best: Reading | null = null;
   const tried: number[] = [];
   for (const angle of candidateAngles(analysis)) {
     // After a bad first read, a band of the page says whether another orientation is worth a full pass.
-    if (best && !(await worthFullPass(deps, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
+    if (best && !(await worthFullPass(ocr, scaled, angle, analysis, (rowPx ?? TARGET_ROW_PX) * scale, best.r))) continue;
     const reading = await readAt(angle);
     tried.push(angle);
     if (!best || reading.r.score > best.r.score) best = reading;
@@ -144,12 +193,29 @@ export async function recognizePage(deps: RecognizeDeps, image: Uint8Array, page
   }
   const { t } = best!;
   let res = best!.res;
-  if (best!.r.meanConfidence < SECOND_READING_BELOW) res = mergeReadings(res, await deps.ocr(best!.image, { binarisation: SECOND_BINARISATION }));
+  let used: string = engine;
+  if (deps.learned) {
+    // auto: a poor learned reading is read by tesseract too, line by line the better reading kept
+    if (best!.r.meanConfidence < LEARNED_POOR_BELOW) {
+      res = mergeReadings(res, await deps.ocr(best!.image));
+      used = `${engine}+${primary}`;
+    }
+  } else if (best!.r.meanConfidence < SECOND_READING_BELOW && engine !== 'onnx') {
+    // A poor tesseract reading is re-read with a local threshold; the learned reader reads the grey image
+    // itself, so another binarisation would change nothing there.
+    res = mergeReadings(res, await ocr(best!.image, { binarisation: SECOND_BINARISATION }));
+  }
   const ptPerSrcPx = (sheet.widthPt / grey.width + sheet.heightPt / grey.height) / 2;
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
   const words = toRawWords(res, t, ptPerOcrPx);
-  return onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) });
+  return {
+    page: onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) }),
+    engine: used,
+    meanConfidence: meanWordConfidence(words),
+  };
 }
+
+const meanWordConfidence = (words: RawPage['words']) => (words.length ? Math.round((words.reduce((s, w) => s + (w.confidence ?? 0), 0) / words.length) * 1000) / 1000 : 0);
 
 /** A page read on the crop of its paper, with every box put back on the image as sent. */
 function uncropPage(p: RawPage, crop: PixelCrop, widthScale: number): RawPage {
@@ -163,12 +229,12 @@ function uncropPage(p: RawPage, crop: PixelCrop, widthScale: number): RawPage {
 }
 
 /** One reading of the page as sent, at the scale its nominal resolution asks for: the check before calling a page blank. */
-async function readUpright(deps: RecognizeDeps, grey: GreyImage, page: PageInfo, base: RawPage): Promise<RawPage> {
+async function readUpright(deps: RecognizeDeps, grey: GreyImage, page: PageInfo, base: RawPage): Promise<{ page: RawPage; meanConfidence: number }> {
   const scaled = await rescale(grey, chooseScale(null, grey.width, grey.height, page, deps.maxPixels));
   const { image, transform } = await renderForOcr(scaled, 0, grey);
   const ptPerOcrPx = ((page.widthPt / grey.width + page.heightPt / grey.height) / 2) * (grey.width / transform.scaledWidth);
   const words = toRawWords(await deps.ocr(image), transform, ptPerOcrPx);
-  return words.length ? { ...base, words } : { ...base, ocrEmpty: 'blank' };
+  return { page: words.length ? { ...base, words } : { ...base, ocrEmpty: 'blank' }, meanConfidence: meanWordConfidence(words) };
 }
 
 /**

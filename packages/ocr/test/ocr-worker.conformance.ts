@@ -20,7 +20,15 @@ export async function unevenlyLit(png: Buffer): Promise<Buffer> {
  * recognizePage: the TessResult shape they read, the per-recognition binarisation, and the death
  * semantics the pool relies on to replace a hung or crashed worker.
  */
-export function describeOcrWorkerConformance(name: string, factory: OcrWorkerFactory): void {
+export interface ConformanceTraits {
+  /**
+   * Whether the engine binarises the page itself, so that a pass's binarisation changes its reading
+   * (tesseract). A learned detector reads the grey image: it must read the shaded page in every pass.
+   */
+  binarises: boolean;
+}
+
+export function describeOcrWorkerConformance(name: string, factory: OcrWorkerFactory, traits: ConformanceTraits = { binarises: true }): void {
   describe(`OcrWorker conformance: ${name}`, () => {
     let worker: OcrWorker;
     let scan: Scan;
@@ -57,12 +65,24 @@ export function describeOcrWorkerConformance(name: string, factory: OcrWorkerFac
       expect(r.confidence).toBeGreaterThan(80);
     }, T);
 
-    it('applies the pass\'s binarisation to that recognition only', async () => {
+    (traits.binarises ? it : it.skip)('applies the pass\'s binarisation to that recognition only', async () => {
       const faint = await renderScan({ dpi: 150, fontPt: 10 });
       const shaded = await unevenlyLit(faint.png);
       expect(cer(await worker.recognize(shaded), faint)).toBeGreaterThan(0.15); // global Otsu loses the dark side
       expect(cer(await worker.recognize(shaded, { binarisation: SECOND_BINARISATION }), faint)).toBeLessThan(0.05);
       expect(cer(await worker.recognize(shaded), faint)).toBeGreaterThan(0.15);
+    }, T);
+
+    (traits.binarises ? it.skip : it)('reads an unevenly lit page whatever the pass\'s binarisation', async () => {
+      const faint = await renderScan({ dpi: 150, fontPt: 10 });
+      const shaded = await unevenlyLit(faint.png);
+      expect(cer(await worker.recognize(shaded), faint)).toBeLessThan(0.05);
+      expect(cer(await worker.recognize(shaded, { binarisation: SECOND_BINARISATION }), faint)).toBeLessThan(0.05);
+    }, T);
+
+    it('fails a recognition of an undecodable image alone: the same worker reads the next page', async () => {
+      await expect(worker.recognize(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]))).rejects.toThrow();
+      expect(cer(await worker.recognize(scan.png), scan)).toBeLessThan(0.05);
     }, T);
 
     it('on kill: the recognition in flight fails, onDeath fires once, later calls fail', async () => {

@@ -107,10 +107,20 @@ export interface Chunk {
   heading_path?: string[];
 }
 
+/** One OCR-read page: the engine that read it ('wasm', 'native', 'onnx', or 'wasm+onnx' when merged line by line), its mean word confidence (0..1) and seconds. */
+export interface OcrPageReport {
+  page_number: number;
+  engine: string;
+  mean_confidence: number;
+  seconds: number;
+}
+
 export interface Extensions {
   footnoteReferences?: FootnoteReference[];
   /** HTML read in main-content mode (html_main_content): how the article was found, blocks and words left out. */
   mainContent?: ContentSelection;
+  /** Present when OCR read any page. */
+  ocr?: { pages: OcrPageReport[] };
 }
 
 export interface ExtractionOutput {

@@ -1,5 +1,5 @@
 import { assignIds, boxToPolygon, type Document } from '@quire/core';
-import type { ExtractionOutput, PageResult, PageResultElement, RenderOptions } from './output-types.js';
+import type { ExtractionOutput, OcrPageReport, PageResult, PageResultElement, RenderOptions } from './output-types.js';
 import { buildBlocks, joinBlocks, joinBlocksWithSpans, type Block } from './blocks.js';
 import { buildBoundingBoxes } from './bounding-boxes.js';
 import { buildChunks, DEFAULT_CHUNK_SIZE } from './chunks.js';
@@ -32,6 +32,8 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
     }));
   }
   if (doc.contentSelection) out.extensions.mainContent = { ...doc.contentSelection };
+  const ocrPages = ocrReports(doc);
+  if (ocrPages.length) out.extensions.ocr = { pages: ocrPages };
   if (options.returnHtml) out.html = renderHtml(blocks, options);
   return out;
 }
@@ -68,4 +70,15 @@ function pageElement(b: Block, span: [number, number]): PageResultElement {
     markdown_span: span,
     bounding_box: box ? boxToPolygon(box) : null,
   };
+}
+
+/** The OCR engine, mean confidence and time of each page OCR read (layout keeps them in page.extra.ocr). */
+function ocrReports(doc: Document): OcrPageReport[] {
+  const out: OcrPageReport[] = [];
+  for (const p of doc.pages) {
+    const o = p.extra?.ocr as { engine?: unknown; meanConfidence?: unknown; seconds?: unknown } | undefined;
+    if (!o || typeof o.engine !== 'string') continue;
+    out.push({ page_number: p.number, engine: o.engine, mean_confidence: Number(o.meanConfidence ?? 0), seconds: Number(o.seconds ?? 0) });
+  }
+  return out;
 }

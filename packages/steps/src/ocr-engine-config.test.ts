@@ -12,6 +12,14 @@ describe('OCR engine configuration', () => {
     expect(ocrPoolOptions(config)).toMatchObject({ engine: 'wasm', tesseractPath: 'tesseract', tessdataDir: undefined });
   });
 
+  it('takes onnx (PP-OCR) and auto to the pool, with no binary to check', () => {
+    for (const engine of ['onnx', 'auto'] as const) {
+      const config = loadConfig({ QUIRE_OCR_ENGINE: engine });
+      expect(() => checkOcrEngine(config)).not.toThrow();
+      expect(ocrPoolOptions(config)).toMatchObject({ engine });
+    }
+  });
+
   it('refuses an unknown engine, naming the variable', () => {
     expect(() => loadConfig({ QUIRE_OCR_ENGINE: 'gpu' })).toThrow(ConfigError);
     expect(() => loadConfig({ QUIRE_OCR_ENGINE: 'gpu' })).toThrow(/QUIRE_OCR_ENGINE="gpu"/);

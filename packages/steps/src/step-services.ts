@@ -39,7 +39,12 @@ export function createStepServices({ config, log, metrics }: { config: Config; l
   const ocr: OcrEngine = {
     recognize: async (image: Uint8Array, page: { number: number; widthPt: number; heightPt: number }): Promise<RawPage> => {
       pool ??= createOcrPool(ocrPoolOptions(config, log));
-      return (await pool).recognize(image, page);
+      const read = await (await pool).recognize(image, page);
+      if (read.ocr) {
+        metrics.ocrPageSeconds.observe({ engine: read.ocr.engine }, read.ocr.seconds);
+        metrics.ocrPageConfidence.observe({ engine: read.ocr.engine }, read.ocr.meanConfidence);
+      }
+      return read;
     },
   };
   const entry = new URL('./job-thread.js', import.meta.url);

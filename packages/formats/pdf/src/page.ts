@@ -130,6 +130,7 @@ async function ocrPage(page: PDFPageProxy, raw: RawPage, ctx: PageContext, image
     source: 'ocr',
   };
   if (ocr.correctedRotation !== undefined) out.correctedRotation = ocr.correctedRotation;
+  if (ocr.ocr) out.ocr = ocr.ocr;
   if (ocr.ocrEmpty) {
     out.ocrEmpty = ocr.ocrEmpty;
     ctx.warnings.push(emptyPageWarning(ocr)!);
