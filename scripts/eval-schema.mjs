@@ -1,6 +1,6 @@
 // Schema accuracy of the built-in engine on the shared corpus.
 // Usage: pnpm build && pnpm eval:schema [corpusDir=../shared/corpus] [--only=invoices,receipts] [--ocr=ours|boxes|both] [--json=out.json]
-//        [--part dev|validation|all] [--summary FILE] [--doc-cache=DIR]
+//        [--part dev|validation|all] [--summary FILE] [--doc-cache=DIR] [--engine=wasm|native|onnx|auto] (Quire OCR's engine)
 // --doc-cache keeps each document as read (PDF text layer or Quire OCR) in DIR, keyed by the file's
 // content, so that a rerun after a change to the schema engine alone skips reading; clear DIR when
 // the readers (extract, ocr, layout) change.
@@ -38,6 +38,8 @@ const partOfPath = (file) => partOf(path.basename(path.dirname(file)), path.base
 const wanted = (file) => parts.includes(partOfPath(file));
 const only = flag('only') ? new Set(flag('only').split(',')) : undefined;
 const ocrMode = flag('ocr', 'both');
+const engine = flag('engine', process.env.QUIRE_OCR_ENGINE || 'wasm');
+if (!['wasm', 'native', 'onnx', 'auto'].includes(engine)) throw new Error(`--engine=${engine}: wasm, native, onnx or auto`);
 
 // ---------- comparison ----------
 
@@ -72,13 +74,13 @@ const COMPARE = {
 // ---------- documents ----------
 
 let ocrPool;
-const ocr = () => (ocrPool ??= createOcrPool({ size: Math.max(1, Math.min(2, os.availableParallelism())) }));
+const ocr = () => (ocrPool ??= createOcrPool({ size: Math.max(1, Math.min(2, os.availableParallelism())), engine, tesseractPath: process.env.QUIRE_TESSERACT_PATH || undefined }));
 
 const docCache = flag('doc-cache');
 
 async function readOurs(file) {
   const bytes = new Uint8Array(fs.readFileSync(file));
-  const cached = docCache && path.join(docCache, `${crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24)}.json`);
+  const cached = docCache && path.join(docCache, `${crypto.createHash('sha256').update(bytes).update(engine).digest('hex').slice(0, 24)}.json`); // a reading depends on the OCR engine
   if (cached && fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, 'utf8'));
   const ext = path.extname(file).slice(1).toLowerCase();
   const format = ext === 'jpg' ? 'jpeg' : ext;
