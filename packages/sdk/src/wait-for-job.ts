@@ -10,7 +10,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called on every status change and page count (from live events, or from each poll). */
   onProgress?: (p: JobProgress) => void;
-  /** Called with each page's result as soon as it is done, in page order (live events with partial results; extract only). */
+  /**
+   * Called with each page's result as soon as it is done, in page order (live events with partial results; extract
+   * only). A job retried after a worker failed reads its pages again: a page number seen before comes again, and the
+   * later result replaces the earlier one (key pages by `page`).
+   */
   onPage?: (page: JobPageResult) => void;
   /** Use GET /job/{id}/events when the service has it (default true); polling otherwise. */
   events?: boolean;
