@@ -3,6 +3,7 @@ import { QuireError } from '@quire/core';
 import { deflateSync } from 'node:zlib';
 import { MAX_SAVE_DEPTH, MAX_OPEN_SAVES, measureContent } from './content-bounds.js';
 import { readPdf } from './index.js';
+import { encryptPdf } from '../../../../tests/fixtures/pdf/encrypt.js';
 
 /** A one-page PDF whose extra content streams (Flate unless `raw`) are written operator by operator. */
 async function pdfWithContent(streams: string[], raw = false): Promise<Uint8Array> {
@@ -94,5 +95,20 @@ describe('decoded page-content bound (flate bombs: pdf.js and PDFium hold a page
   test('content under the limit is read as before', async () => {
     const r = await readPdf(await pdfWithStreams([spaces(1)], [0, 0]), { limits: { maxPageContentBytes: 8 * MB } });
     expect(r.pages[0].words.map((w) => w.text)).toEqual(['Hello', 'Hello']);
+  }, 60_000);
+});
+
+describe('encrypted files are measured too (the empty user password every reader opens them with)', () => {
+  const MB = 1024 * 1024;
+  test('a flate bomb inside an RC4-encrypted PDF is refused like an open one; an ordinary encrypted file reads', async () => {
+    const text = Buffer.from('BT /F1 12 Tf 50 700 Td (Hello) Tj ET\n', 'latin1');
+    const bomb = await encryptPdf(await pdfWithStreams([Buffer.concat([text, Buffer.alloc(64 * MB, 0x20)])], [0]));
+    expect(Buffer.from(bomb).includes('/Encrypt')).toBe(true);
+    expect(measureContent(bomb, 8 * MB).largestPageContent).toBeGreaterThan(8 * MB);
+    expect((await readError(bomb, { maxPageContentBytes: 8 * MB })).code).toBe('FILE_003');
+    const nested = await encryptPdf(await pdfWithContent([`${'q '.repeat(2_000)}${'Q '.repeat(2_000)}`]));
+    expect(measureContent(nested, 8 * MB).deepest).toBe(2_000);
+    const ordinary = await encryptPdf(await pdfWithStreams([text], [0]));
+    expect((await readPdf(ordinary)).pages[0].words.map((w) => w.text)).toEqual(['Hello']);
   }, 60_000);
 });

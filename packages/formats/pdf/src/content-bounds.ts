@@ -1,6 +1,7 @@
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
 import { QuireError } from '@quire/core';
 import { END, Lexer, OP_BI, OP_RESTORE, OP_SAVE, OPERATOR } from './content-stream.js';
+import { emptyPasswordDecryptor } from './stream-decrypt.js';
 
 /*
  * Bounds on page content, checked on the file's bytes before pdf.js or PDFium read a page: both hold a
@@ -28,7 +29,7 @@ const ENDSTREAM = Buffer.from('endstream', 'latin1');
 const CONTENTS = Buffer.from('/Contents', 'latin1');
 const NOT_CONTENT_RE = /\/Subtype\s*\/Image|\/Length[123]\b|\/Subtype\s*\/(Type1C|CIDFontType0C|OpenType)\b/;
 const OBJECT_STREAM_RE = /\/Type\s*\/ObjStm\b/;
-const OBJ_HEADER_RE = /(\d+)\s+\d+\s+obj\b/g;
+const OBJ_HEADER_RE = /(\d+)\s+(\d+)\s+obj\b/g;
 const REF_RE = /(\d+)\s+\d+\s+R\b/g;
 
 export interface ContentMeasure {
@@ -46,12 +47,15 @@ export interface ContentMeasure {
  * lexer so that a "q" inside a string or inline image does not count; and decoded sizes, added up per
  * page over the streams its /Contents names (found in the file's bytes and inside object streams), so
  * that one stream named many times counts as often as pdf.js would read it. Inflation stops at
- * `maxPageContentBytes`. Encrypted files are not measured.
+ * `maxPageContentBytes`. Encrypted files are measured when they open with the empty user password under
+ * the standard security handler's RC4/AES-128 revisions (stream-decrypt.ts), the way every reader opens
+ * them; other encryption is not measured.
  */
 export function measureContent(bytes: Uint8Array, maxPageContentBytes: number): ContentMeasure {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: ContentMeasure = { deepest: 0, leftOpen: 0, largestPageContent: 0 };
-  if (buf.includes('/Encrypt', 0, 'latin1')) return out;
+  const decrypt = buf.includes('/Encrypt', 0, 'latin1') ? emptyPasswordDecryptor(buf) : undefined;
+  if (decrypt === null) return out; // encrypted in a way this does not read: not measured
   const over = maxPageContentBytes + 1;
   const streamSize = new Map<number, number>();
   const contentLists: number[][] = [];
@@ -74,6 +78,7 @@ export function measureContent(bytes: Uint8Array, maxPageContentBytes: number): 
     const dict = header ? head.slice(header.index) : head;
     if (NOT_CONTENT_RE.test(dict)) continue;
     let data: Uint8Array = buf.subarray(start, end);
+    if (decrypt && header) data = decrypt(Number(header[1]), Number(header[2]), data);
     if (/\/Filter\b/.test(dict)) {
       const filters = dict.match(/\/Filter\s*(\[[^\]]*\]|\/\w+)/)?.[1] ?? '';
       if (!/^(\/(FlateDecode|Fl)|\[\s*\/(FlateDecode|Fl)\s*\])$/.test(filters)) continue;
