@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { HOSTILE_RSS_GROWTH_LIMIT, measured } from '../support/bounds.js';
 import { startTestServer, type TestServer } from '../support/embedded.js';
 import { BOUNDARY, abortMidBody, fileHead, sendRaw } from '../support/raw-multipart.js';
 
@@ -47,9 +48,12 @@ describe('embedded: truncated, malformed and aborted multipart uploads', () => {
   };
 
   describe.each(UPLOAD_ROUTES)('%s', (route) => {
-    it('a body cut off inside the file part: 400 REQ_002, nothing staged', async () => {
+    it('a body cut off inside the file part: 400 REQ_002, nothing staged, in bounded time and memory', async () => {
       const body = Buffer.concat([Buffer.from(fileHead(fileField(route))), Buffer.alloc(256 * KB, 0x41)]);
-      expectMalformed(await sendRaw(t.url + route, { key: t.key, body }));
+      const { value, ms, rssGrowth } = await measured(() => sendRaw(t.url + route, { key: t.key, body }));
+      expectMalformed(value);
+      expect(ms).toBeLessThan(10_000);
+      expect(rssGrowth).toBeLessThan(HOSTILE_RSS_GROWTH_LIMIT);
       await expectStillServingAndClean();
     });
 
