@@ -16,18 +16,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { reconstructCharts } from '../packages/tables/dist/index.js';
-import { partOf, partsFromArgs } from './lib/corpus.mjs';
-import { ratioFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
+import { partOf } from './lib/corpus.mjs';
+import { folderEvalArgs, ratioFigure, writeSummary } from './lib/eval-summary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const parts = partsFromArgs(argv);
-takeOption(argv, 'part');
-const summaryOut = takeOption(argv, 'summary');
-const args = argv.filter((a) => !a.startsWith('--'));
-const dir = path.resolve(args[0] ?? path.join(root, '../shared/corpus/pdf-charts'));
-const asJson = argv.includes('--json');
-const only = process.env.EVAL_ONLY;
+const { parts, summaryOut, dir, asJson, only } = folderEvalArgs(process.argv.slice(2), path.join(root, '../shared/corpus/pdf-charts'));
 const TOLERANCE = 0.005;
 
 const norm = (s) => String(s ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();

@@ -18,19 +18,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { buildTables, slotsOf } from '../packages/tables/dist/index.js';
-import { partOf, partsFromArgs } from './lib/corpus.mjs';
-import { meanFigure, ratioFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
+import { partOf } from './lib/corpus.mjs';
+import { folderEvalArgs, meanFigure, ratioFigure, writeSummary } from './lib/eval-summary.mjs';
 import { tableFromSlots, tableFromTexts, teds } from './lib/teds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const parts = partsFromArgs(argv);
-takeOption(argv, 'part');
-const summaryOut = takeOption(argv, 'summary');
-const args = argv.filter((a) => !a.startsWith('--'));
-const dir = path.resolve(args[0] ?? path.join(root, '../shared/corpus/pdf-tables'));
-const asJson = argv.includes('--json');
-const only = process.env.EVAL_ONLY;
+const { parts, summaryOut, dir, asJson, only } = folderEvalArgs(process.argv.slice(2), path.join(root, '../shared/corpus/pdf-tables'));
 
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
 /**

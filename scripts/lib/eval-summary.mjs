@@ -3,6 +3,8 @@
 // a share in 0..1 (or null when no document of that part has the measure), n the units it covers
 // (files, fields, relations …, as the measure's name says).
 import fs from 'node:fs';
+import path from 'node:path';
+import { partsFromArgs } from './corpus.mjs';
 
 /**
  * Removes `--name VALUE` / `--name=VALUE` from args (mutated) and returns VALUE, so that positional
@@ -37,3 +39,16 @@ export function writeSummary(file, summary) {
 
 /** "0.939 (n=12)" for a figure, "–" for none. */
 export const formatFigure = (f, digits = 3) => (!f || f.value === null || f.value === undefined ? '–' : `${f.value.toFixed(digits)} (${f.n})`);
+
+/**
+ * The options the folder evals (tables, charts) share: the corpus parts (`--part`), `--summary FILE`,
+ * `--json`, EVAL_ONLY (one file), and the folder (first positional argument, else `defaultDir`).
+ */
+export function folderEvalArgs(argv, defaultDir) {
+  const args = [...argv];
+  const parts = partsFromArgs(args);
+  takeOption(args, 'part');
+  const summaryOut = takeOption(args, 'summary');
+  const positional = args.filter((a) => !a.startsWith('--'));
+  return { parts, summaryOut, dir: path.resolve(positional[0] ?? defaultDir), asJson: args.includes('--json'), only: process.env.EVAL_ONLY };
+}
