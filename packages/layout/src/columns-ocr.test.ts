@@ -16,6 +16,26 @@ import { prose } from '../../../tests/fixtures/layout/builder.js';
 const T = 180_000;
 const LONG = ['newspaper', 'magazines', 'arrangement', 'typesetting', 'hyphenation', 'continuing', 'paragraphs', 'photographs'];
 const require = createRequire(import.meta.url);
+const TAGS = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel', 'India', 'Juliet', 'Kilo', 'Lima'];
+
+/**
+ * Paragraph k of column c as lines that fit (`fits`): it starts with its tag, carries long words, and a long
+ * word that does not fit is hyphenated where the line has room, as magazines set narrow columns.
+ */
+function paragraphLines(c: number, k: number, fits: (line: string) => boolean): string[] {
+  const out: string[] = [];
+  let line = '';
+  const words = prose(30, c * 3 + k + 1).split(' ').map((w, i) => (i % 4 === 2 ? LONG[(i + k) % LONG.length] : w));
+  for (const w of [TAGS[c * 3 + k], ...words]) {
+    const next = line ? `${line} ${w}` : w;
+    if (fits(next) || !line) { line = next; continue; }
+    let cut = w.length - 3;
+    while (cut >= 3 && !fits(`${line} ${w.slice(0, cut)}-`)) cut--;
+    if (w.length >= 8 && cut >= 3) { out.push(`${line} ${w.slice(0, cut)}-`); line = w.slice(cut); } else { out.push(line); line = w; }
+  }
+  out.push(line);
+  return out;
+}
 
 async function magazineScan(): Promise<{ png: Buffer; starts: string[] }> {
   const dir = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts');
@@ -36,22 +56,10 @@ async function magazineScan(): Promise<{ png: Buffer; starts: string[] }> {
     const x = px(54) + c * (colWidth + gutter);
     let y = px(110);
     for (let k = 0; k < 3; k++) {
-      const tag = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel', 'India', 'Juliet', 'Kilo', 'Lima'][c * 3 + k];
-      starts.push(tag);
-      let line = '';
-      const words = prose(30, c * 3 + k + 1).split(' ').map((w, i) => (i % 4 === 2 ? LONG[(i + k) % LONG.length] : w));
-      for (const w of [tag, ...words]) {
-        const next = line ? `${line} ${w}` : w;
-        if (g.measureText(next).width <= colWidth || !line) { line = next; continue; }
-        // a long word that does not fit is hyphenated where the line has room
-        let cut = w.length - 3;
-        while (cut >= 3 && g.measureText(`${line} ${w.slice(0, cut)}-`).width > colWidth) cut--;
-        if (w.length >= 8 && cut >= 3) { g.fillText(`${line} ${w.slice(0, cut)}-`, x, y); line = w.slice(cut); }
-        else { g.fillText(line, x, y); line = w; }
-        y += lead;
-      }
-      g.fillText(line, x, y);
-      y += lead * 1.8;
+      starts.push(TAGS[c * 3 + k]);
+      const lines = paragraphLines(c, k, (line) => g.measureText(line).width <= colWidth);
+      lines.forEach((line, i) => g.fillText(line, x, y + i * lead));
+      y += (lines.length - 1) * lead + lead * 1.8;
       if (c === 1 && k === 0) {
         g.strokeRect(x, y - lead * 0.5, colWidth, px(90));
         g.font = `italic ${px(8)}px QuireColumnsSans`;
@@ -96,18 +104,8 @@ async function magazinePdf(): Promise<{ pdf: Uint8Array; starts: string[] }> {
     let y = 700;
     const put = (s: string) => { page.drawText(s, { x, y, size, font }); y -= lead; };
     for (let k = 0; k < 3; k++) {
-      const tag = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel', 'India', 'Juliet', 'Kilo', 'Lima'][c * 3 + k];
-      starts.push(tag);
-      let line = '';
-      const words = prose(30, c * 3 + k + 1).split(' ').map((w, i) => (i % 4 === 2 ? LONG[(i + k) % LONG.length] : w));
-      for (const w of [tag, ...words]) {
-        const next = line ? `${line} ${w}` : w;
-        if (fits(next) || !line) { line = next; continue; }
-        let cut = w.length - 3;
-        while (cut >= 3 && !fits(`${line} ${w.slice(0, cut)}-`)) cut--;
-        if (w.length >= 8 && cut >= 3) { put(`${line} ${w.slice(0, cut)}-`); line = w.slice(cut); } else { put(line); line = w; }
-      }
-      put(line);
+      starts.push(TAGS[c * 3 + k]);
+      for (const line of paragraphLines(c, k, fits)) put(line);
       y -= lead * 0.8;
       if (c === 1 && k === 0) {
         page.drawRectangle({ x, y: y - 90, width: colWidth, height: 90, borderWidth: 1 });
