@@ -9,3 +9,4 @@ export * from './classify-split.js';
 export * from './schema.js';
 export * from './batch.js';
 export * from './job-events.js';
+export * from './sdk-operations.js';

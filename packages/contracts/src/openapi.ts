@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '@quire/core';
 import { ErrorBodySchema } from './common.js';
 import { ComponentSchemas } from './openapi-components.js';
+import { SDK_OPERATIONS } from './sdk-operations.js';
 
 
 /** One route as the OpenAPI document describes it. The gateway registers the same schemas it validates with. */
@@ -9,7 +10,7 @@ export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express pattern (`/job/:jobId`). */
   path: string;
-  /** Stable, unique; the SDK's method name where the SDK has one (extract, getJob, formDetect…). */
+  /** Stable, unique (OpenAPI's operationId; the SDK's methods are in SDK_OPERATIONS). */
   operationId: string;
   summary: string;
   tag: string;
@@ -39,11 +40,11 @@ export interface RecordedExample {
 
 export type RecordedExamples = Record<string, RecordedExample>;
 
-/** SDK method names (packages/sdk) for the operations it wraps; the snippet shows its call. */
-const SDK_METHODS: Record<string, string> = {
-  extract: 'extract', schema: 'schema', tables: 'tables', split: 'split', classify: 'classify', charts: 'charts',
-  formDetect: 'formDetect', formFill: 'formFill', formClear: 'formClear', getJob: 'getJob', getResult: 'getResult',
-};
+/**
+ * The SDK methods whose call sdkSnippet knows how to write from a recorded example: the document first
+ * (SOURCE_FIRST), one id from the path, or the JSON body. The method is looked up in SDK_OPERATIONS.
+ */
+const SNIPPET_METHODS = new Set(['extract', 'schema', 'tables', 'split', 'classify', 'charts', 'formDetect', 'formFill', 'formClear', 'getJob', 'getResult']);
 
 /** Express `/job/:jobId` → OpenAPI `/job/{jobId}`. */
 export const openApiPath = (expressPath: string) => expressPath.replace(/:(\w+)/g, '{$1}');
@@ -186,8 +187,8 @@ function curlSnippet(r: RouteDoc, ex: RecordedExample): string {
 }
 
 function sdkSnippet(r: RouteDoc, ex: RecordedExample): string | undefined {
-  const method = SDK_METHODS[r.operationId];
-  if (!method) return undefined;
+  const method: string | undefined = (SDK_OPERATIONS as Record<string, string>)[`${r.method.toUpperCase()} ${openApiPath(r.path)}`];
+  if (!method || !SNIPPET_METHODS.has(method)) return undefined;
   let args: string;
   if (r.path.includes(':')) args = JSON.stringify(pathParam(r.path, ex.path, r.path.match(/:(\w+)/)![1]));
   else if (SOURCE_FIRST.has(method)) {

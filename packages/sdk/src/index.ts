@@ -4,5 +4,5 @@ export { EventsUnavailableError, type JobEvent, type JobEventsOptions, type JobP
 export { TERMINAL, type JobProgress, type WaitOptions } from './wait-for-job.js';
 export { backoffDelay, type BackoffOptions } from './backoff.js';
 export { contentTypeFor, type FileInput } from './upload.js';
-export { SDK_OPERATIONS } from './operations.js';
+export { SDK_OPERATIONS } from '@quire/contracts';
 export type * from './types.js';

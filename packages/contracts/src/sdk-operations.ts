@@ -1,5 +1,6 @@
 /**
- * Every operation of the service the client covers: "METHOD /path" (OpenAPI path syntax) → the Quire method that
+ * Every operation of the service the SDK (packages/sdk) covers, kept here so that the OpenAPI document's SDK
+ * snippets name the same methods: "METHOD /path" (OpenAPI path syntax) → the Quire method that
  * calls it. A test checks this table against the served /openapi.json and the client's methods, so a new route
  * without a client method, or a renamed method, fails the suite. The legacy routes map to the method doing the same
  * through the current route (/extract_async = /extract with async; /cancel/{id} = DELETE /job/{id}).
