@@ -26,9 +26,18 @@ describe('BackupSchedule', () => {
     }
   }, 60_000);
 
-  it('does nothing with an interval of 0', async () => {
-    const schedule = new BackupSchedule({} as never, '/nonexistent', 1, createLogger('silent'));
-    schedule.start(0);
-    await schedule.stop();
-  });
+  it('writes nothing with an interval of 0 (QUIRE_BACKUP_INTERVAL_HOURS=0)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-backup-off-'));
+    const store = await openMetadataStore({ kind: 'pglite' });
+    const schedule = new BackupSchedule(store, dataDir, 1, createLogger('silent'));
+    try {
+      schedule.start(0); // a timer of 0 ms would otherwise write at once, and again and again
+      await new Promise((r) => setTimeout(r, 500));
+      expect(listBackups(dataDir)).toEqual([]);
+    } finally {
+      await schedule.stop();
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
