@@ -10,3 +10,4 @@ export * from './job-state.js';
 export * from './parse-options.js';
 export * from './file-type.js';
 export * from './lazy-json-array.js';
+export * from './interrupt.js';

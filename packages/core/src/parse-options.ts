@@ -1,3 +1,4 @@
+import type { StopCheck } from './interrupt.js';
 import type { Document } from './document.js';
 import type { RawPage } from './raw-page.js';
 
@@ -52,6 +53,11 @@ export interface ParseOptions {
    * reader stops and the error propagates.
    */
   onPage?: (done: number, total: number) => void | Promise<void>;
+  /**
+   * Throws when the work must stop (its job was canceled or timed out), at once, even inside synchronous
+   * work on a busy thread (see interrupt.ts). Readers call it in long loops; onPage is the page-level point.
+   */
+  throwIfStopped?: StopCheck;
   /** OCR for pages without a usable text layer, and for images. Without it such pages come back empty with a warning. */
   ocr?: OcrEngine;
   /**

@@ -1,4 +1,4 @@
-import { QuireError, assignIds, type Box, type Document, type QuarterTurn, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
+import { QuireError, assignIds, interruptible, type Box, type Document, type QuarterTurn, type ParseOptions, type SourceFormat, type DocumentParser } from '@quire/core';
 import { parse as parseHtml } from '@quire/format-html';
 import { parse as parseDocx } from '@quire/format-docx';
 import { parse as parsePptx } from '@quire/format-pptx';
@@ -32,7 +32,9 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
   const reader = DOCUMENT_READERS[format];
   if (reader) return assignIds(await reader(bytes, options));
   const layoutOptions = { detectSelections: options.detectSelections, footnoteReferences: true };
-  const { onPageLaidOut } = options;
+  const { onPageLaidOut, throwIfStopped } = options;
+  // layout is synchronous and seconds long on a crowded page: its loops check the job's stop flag
+  const stoppable = <T>(work: () => T): T => interruptible(throwIfStopped, work);
   if (format === 'pdf') {
     // each page is analysed as it arrives (while pdf.js parses the next one) and then dropped: same
     // result as layoutPages over all pages (layoutDocument = analyzePage per page + finishDocument)
@@ -44,12 +46,12 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
       if (!t && (t = sidewaysTurn(p))) sideways.add(p.number);
       if (t) turns.set(p.number, t);
       let a: PageAnalysis;
-      if (t) a = analyzePage(uprightPage(p, t));
+      if (t) a = stoppable(() => analyzePage(uprightPage(p, t)));
       else {
         // not turned as a whole: blocks of sideways text on it (a landscape table in an upright page's
         // body) are laid out turned upright on their own
         const { rest, regions } = sidewaysRegions(p);
-        a = analyzePage(rest, regions);
+        a = stoppable(() => analyzePage(rest, regions));
         if (regions.length) a.page.extra = { ...(a.page.extra ?? {}), text_rotation_corrected_regions: regions.map((r) => ({ turn: r.turn, box: rounded(r.box) })) };
       }
       analyses.push(a);
@@ -57,19 +59,19 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
         // finishDocument fills the analysis' page and gives ids: the preview finishes a copy, without the
         // page's words (most of a copy's cost, ~7 % of a text-layer read; the preview's output never uses them)
         const copy = structuredClone({ ...a, page: { ...a.page, words: [] } });
-        const one = finishDocument([copy], { format, pageCount: 1 }, layoutOptions);
+        const one = stoppable(() => finishDocument([copy], { format, pageCount: 1 }, layoutOptions));
         await onPageLaidOut(t ? restoreOrientation(one, new Map([[p.number, t]]), sideways) : one);
       }
     });
-    const doc = finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions);
+    const doc = stoppable(() => finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions));
     return turns.size ? restoreOrientation(doc, turns, sideways) : doc;
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {
     const r = await readImage(bytes, options, onPageLaidOut && (async (p) => {
       // a copy: layout may rework the raw page it is given, and the page is laid out again with the others
-      await onPageLaidOut(layoutPages({ format, pageCount: 1, pages: [structuredClone(p)] }, layoutOptions));
+      await onPageLaidOut(stoppable(() => layoutPages({ format, pageCount: 1, pages: [structuredClone(p)] }, layoutOptions)));
     }));
-    return layoutPages({ format, pageCount: r.pageCount, pages: r.pages, warnings: r.warnings }, layoutOptions);
+    return stoppable(() => layoutPages({ format, pageCount: r.pageCount, pages: r.pages, warnings: r.warnings }, layoutOptions));
   }
   throw new QuireError('FILE_001', `Unsupported file type: ${format}`, { format });
 }

@@ -15,7 +15,7 @@ const tablesRequest = { async: false, merge: true, table_format: 'json', charts_
 
 function claimed(kind: string, request: Record<string, unknown>, input: Record<string, unknown>): ClaimedJobContext {
   const job = { id: 'job-1', kind, request, input } as Partial<JobRecord> as JobRecord;
-  return { job, org: {} as never, store: {} as never, blobs: {} as never, config: {} as never, log: {} as never, blobPrefix: 'o/job-1/', checkpoint: async () => undefined, pagesReady: async () => undefined, signal: new AbortController().signal, services: { languageModel: {} as never } };
+  return { job, org: {} as never, store: {} as never, blobs: {} as never, config: {} as never, log: {} as never, blobPrefix: 'o/job-1/', checkpoint: async () => undefined, pagesReady: async () => undefined, signal: new AbortController().signal, throwIfStopped: () => undefined, services: { languageModel: {} as never } };
 }
 
 describe('defineJobHandler', () => {

@@ -1,4 +1,4 @@
-import { QuireError, type OcrEngine } from '@quire/core';
+import { QuireError, type OcrEngine, type StopCheck } from '@quire/core';
 import type { LanguageModel } from '@quire/models';
 import { parseJobPayload, type JobInput, type JobKind, type JobPageResult, type JobRequest } from '@quire/queue';
 import type { ArtifactRepo, ArtifactType, BlobStore, JobRecord, JobRepo, Organization } from '@quire/storage';
@@ -81,6 +81,12 @@ export interface JobContext<K extends JobKind = JobKind> {
    * model calls pass it on. A job thread that has not stopped soon after is terminated.
    */
   signal: AbortSignal;
+  /**
+   * Throws the job's ending error once it must stop, seen at once even in synchronous work that keeps
+   * this thread's event loop (and so `signal`) from turning: on a job thread it reads a flag the owning
+   * thread sets. Passed to readers and layout (ParseOptions.throwIfStopped) and called in long loops.
+   */
+  throwIfStopped: StopCheck;
   services: JobServices;
 }
 

@@ -63,6 +63,8 @@ export class JobRunner {
     const ctx: ClaimedJobContext = {
       job, org: org!, store, blobs: this.deps.blobs, config, log: jobLog,
       blobPrefix: `${job.org_id}/${job.id}/`, services: servicesForJob(this.deps.services, stopping.signal), signal: stopping.signal,
+      // on this thread nothing can fire the signal while synchronous work runs: it is seen at the next check after
+      throwIfStopped: () => stopping.signal.throwIfAborted(),
       checkpoint: async (done, total) => {
         stopping.signal.throwIfAborted(); // a job past its time limit stops at its next page, as a canceled one does
         const status = await store.jobs.heartbeat(job.id, config.jobLeaseMs, { pages_done: done, pages_total: total });

@@ -46,7 +46,7 @@ const ctxFor = (input: Record<string, unknown>, over: Partial<ClaimedJobContext>
   const started = new Promise<void>((r) => { onStart = r; });
   const ctx: ClaimedJobContext = {
     job, org: { id: 'o' } as Organization, config, log: createLogger('silent'), blobPrefix: `o/${job.id}/`, services: { languageModel: {} as never },
-    store: {} as never, blobs: {} as never, signal: new AbortController().signal,
+    store: {} as never, blobs: {} as never, signal: new AbortController().signal, throwIfStopped: () => undefined,
     checkpoint: async () => { onStart(); },
     pagesReady: async () => undefined,
     ...over,
@@ -141,6 +141,32 @@ describe('JobThreadPool and a job\'s signal', () => {
       const next = await body(pool.handler('extract').runAndStore(ctxFor({ value: 'next' }).ctx, planFor('o/w2/result.json')));
       expect(next.thread).toBe(warm.thread);
       expect(await dataBlobs.head('o/stopped/result.json')).toBeNull();
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('a synchronous loop that checks throwIfStopped stops when told, though its thread never reads the message: no thread is terminated', async () => {
+    const counts: number[] = [];
+    const pool = new JobThreadPool({ entry: ENTRY, size: 1, config, log: createLogger('silent'), abortGraceMs: 20_000, onThreadCount: (n) => counts.push(n) });
+    try {
+      const run = (s: Started, key: string) => pool.handler('extract').runAndStore(s.ctx, planFor(key));
+      const warm = await body(run(ctxFor({ value: 'warm' }), 'o/sync-warm/result.json'));
+      const stop = new AbortController();
+      const busy = ctxFor({ mode: 'busy-until-stopped' }, { signal: stop.signal });
+      const stopped = run(busy, 'o/sync-stopped/result.json');
+      const behind = run(ctxFor({ value: 'behind' }), 'o/sync-behind/result.json'); // waits for the loop on the one thread
+      await busy.started;
+      const toldAt = Date.now();
+      stop.abort(new QuireError('PROC_002', 'Processing took longer than 1 s'));
+      await expect(stopped).rejects.toMatchObject({ code: 'PROC_002' });
+      const after = await body(behind);
+      // well before the 20 s grace period and the loop's own 30 s: the flag stopped it, not a termination
+      expect(Date.now() - toldAt).toBeLessThan(10_000);
+      expect(after.value).toBe('behind');
+      expect(after.thread).toBe(warm.thread);
+      expect(counts).toEqual([1]);
+      expect(await dataBlobs.head('o/sync-stopped/result.json')).toBeNull();
     } finally {
       await pool.close();
     }

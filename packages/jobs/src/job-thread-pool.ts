@@ -22,6 +22,7 @@ export interface JobThreadPoolOptions {
   abortGraceMs?: number;
 }
 
+const asError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error(String(reason)));
 const outOfMemory = (e: unknown) => (e as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 
 interface Run { ctx: ClaimedJobContext; resolve: (o: StoredJobOutcome) => void; reject: (e: Error) => void }
@@ -77,7 +78,10 @@ export class JobThreadPool {
     const done = new Promise<StoredJobOutcome>((resolve, reject) => t.runs.set(runId, { ctx, resolve, reject }));
     done.catch(() => undefined); // awaited below; a thread that fails to start rejects it first
     let grace: NodeJS.Timeout | undefined;
+    // read by the job's throwIfStopped on the thread: seen even while a synchronous loop keeps the thread from reading `abort`
+    const stopFlag = new Int32Array(new SharedArrayBuffer(4));
     const stop = () => {
+      Atomics.store(stopFlag, 0, 1);
       this.post(t, { type: 'abort', runId, reason: toWire(ctx.signal.reason) });
       const graceMs = this.opts.abortGraceMs ?? 10_000;
       grace = setTimeout(() => this.terminate(t, runId, kind, graceMs), graceMs);
@@ -86,7 +90,7 @@ export class JobThreadPool {
     try {
       await t.ready;
       ctx.signal.throwIfAborted();
-      this.post(t, { type: 'run', runId, kind, job: ctx.job, org: ctx.org, blobPrefix: ctx.blobPrefix, plan });
+      this.post(t, { type: 'run', runId, kind, job: ctx.job, org: ctx.org, blobPrefix: ctx.blobPrefix, plan, stopFlag });
       ctx.signal.addEventListener('abort', stop, { once: true });
       return await done;
     } finally {
@@ -101,7 +105,7 @@ export class JobThreadPool {
   private terminate(t: JobThread, runId: number, kind: string, graceMs: number): void {
     const run = t.runs.get(runId);
     if (!run) return;
-    run.reject(run.ctx.signal.reason instanceof Error ? run.ctx.signal.reason : new Error(String(run.ctx.signal.reason)));
+    run.reject(asError(run.ctx.signal.reason));
     this.opts.log.warn({ jobId: run.ctx.job.id, kind, graceMs }, 'job thread terminated: a job went on after it was told to stop');
     t.fail(new Error(`job thread terminated: a ${kind} job went on after it was told to stop`));
     void t.worker.terminate();
@@ -145,6 +149,8 @@ export class JobThreadPool {
     if (m.type === 'call') { void this.answer(t, m); return; }
     const run = t.runs.get(m.runId);
     if (m.type === 'done') run?.resolve(m.outcome);
+    // a job that stopped because it was told to ends with its signal's reason (the thread may not have heard it yet)
+    else if (run?.ctx.signal.aborted) run.reject(asError(run.ctx.signal.reason));
     else run?.reject(fromWire(m.error));
   }
 

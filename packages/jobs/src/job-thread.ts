@@ -4,7 +4,7 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { QuireError, type OcrEngine } from '@quire/core';
 import { createLogger, blobStoreFor, type Config } from '@quire/runtime';
 import { storeResult } from './result-placement.js';
-import { servicesForJob, type CheckedJobHandler, type ClaimedJobContext, type JobServices, type JobStore } from './job-handler.js';
+import { JobStoppedError, servicesForJob, type CheckedJobHandler, type ClaimedJobContext, type JobServices, type JobStore } from './job-handler.js';
 import { fromWire, toWire, type FromThread, type JobThreadData, type OwnerCallName, type OwnerCalls, type ToThread } from './thread-protocol.js';
 
 export interface JobThreadSetup {
@@ -74,6 +74,11 @@ export function serveJobThread(setup: JobThreadSetup): void {
       const ocr: OcrEngine | undefined = sharedOcr ? { recognize: (...a) => call('ocr', ...a) } : undefined;
       const ctx: ClaimedJobContext = {
         job: m.job, org: m.org, config, blobPrefix: m.blobPrefix, store, blobs, signal: abort.signal,
+        throwIfStopped: () => {
+          abort.signal.throwIfAborted();
+          // told to stop while this thread was too busy to read the message: the reason comes with that message
+          if (Atomics.load(m.stopFlag, 0) !== 0) throw new JobStoppedError(undefined);
+        },
         services: servicesForJob({ ...local, ...(ocr ? { ocr } : {}) }, abort.signal),
         log: log.child({ jobId: m.job.id, kind: m.job.kind }),
         checkpoint: async (done, total) => {

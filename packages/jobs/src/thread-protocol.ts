@@ -49,7 +49,8 @@ export function answerCall(ctx: ClaimedJobContext, call: OwnerCall): Promise<unk
 }
 
 export type ToThread =
-  | { type: 'run'; runId: number; kind: string; job: JobRecord; org: Organization; blobPrefix: string; plan: ResultPlan }
+  /** `stopFlag` (shared memory) is set to 1 by the owning thread when the job must stop, before `abort` is sent. */
+  | { type: 'run'; runId: number; kind: string; job: JobRecord; org: Organization; blobPrefix: string; plan: ResultPlan; stopFlag: Int32Array }
   /** The job's signal fired on the owning process: the thread fires its own with the same reason. */
   | { type: 'abort'; runId: number; reason: WireError }
   | { type: 'reply'; callId: number; value?: unknown; error?: WireError };

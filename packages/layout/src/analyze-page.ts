@@ -1,5 +1,5 @@
 import type { Box, Page, RawPage, RawWord } from '@quire/core';
-import { boxArea, intersection, unionBox } from '@quire/core';
+import { boxArea, intersection, unionBox, checkInterrupt } from '@quire/core';
 import { buildBlocks } from './blocks.js';
 import { detectFigures, takesWord, type FigureCandidate } from './figures.js';
 import { coveredByChart, drawnChartFigures } from './chart-figures.js';
@@ -35,6 +35,7 @@ export interface PageRegion {
  * its boxes mapped back onto the page, and its blocks, tables and figures put in the page's reading order.
  */
 export function analyzePage(raw: RawPage, regions: readonly PageRegion[] = []): PageAnalysis {
+  checkInterrupt();
   const page: Page = { number: raw.number, width: raw.width, height: raw.height, elements: [], words: [], selectionMarks: [] };
   if (raw.error) {
     page.error = { ...raw.error };

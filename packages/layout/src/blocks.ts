@@ -1,5 +1,5 @@
 import type { Box } from '@quire/core';
-import { unionBox } from '@quire/core';
+import { unionBox, checkInterrupt } from '@quire/core';
 import { bandsOf, leftToRight, makeFrag } from './lines.js';
 import { footnoteSymbol, parseListMarker, startsCaption } from './markers.js';
 import type { Frag, ListInfo, PageGeom } from './types.js';
@@ -31,6 +31,7 @@ export function buildBlocks(input: readonly Frag[], geom: PageGeom): BlockDraft[
   const blocks: BlockDraft[] = [];
   let active: BlockDraft[] = [];
   for (const rawBand of bandsOf(input.filter((f) => !f.vertical))) {
+    checkInterrupt();
     const band = glueMarkers(rawBand, geom);
     const bandTop = Math.min(...band.map((f) => f.box.y0));
     active = active.filter((b) => (bandTop - last(b).box.y1) * geom.height < 3 * b.fontSize);

@@ -1,5 +1,5 @@
 import type { Box, FigureElement, RawImage, RawPage, RawSegment, RawWord } from '@quire/core';
-import { boxArea, centreInside, intersection } from '@quire/core';
+import { boxArea, centreInside, intersection, checkInterrupt } from '@quire/core';
 
 const CLASSIFIER_MODEL = 'quire-heuristic-v1';
 const NUMERIC = /^[-+−(]?[$€£¥]?\d[\d.,]*%?[)kKmMbB]?$/;
@@ -19,6 +19,7 @@ export function detectFigures(raw: RawPage, words: readonly RawWord[]): FigureCa
   const imgs = raw.images.filter((im) => boxArea(im.box) >= 0.0015).sort((a, b) => boxArea(b.box) - boxArea(a.box));
   const kept: FigureCandidate[] = [];
   for (const im of imgs) {
+    checkInterrupt();
     if (kept.some((k) => intersection(k.figure.box!, im.box) >= 0.8 * boxArea(im.box))) continue;
     const inside = words.filter((w) => centreInside(w.box, im.box));
     let textArea = 0;

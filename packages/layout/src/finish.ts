@@ -1,5 +1,5 @@
 import type { Document, FigureElement, FootnoteReference, TableElement, TextElement } from '@quire/core';
-import { assignIds } from '@quire/core';
+import { assignIds, checkInterrupt } from '@quire/core';
 import { decideHeadings, headingCandidate, outlineIndex, type HeadingCandidate } from './headings.js';
 import { detectRunning } from './running.js';
 import { isBlock, type BlockSummary, type PageAnalysis } from './types.js';
@@ -36,6 +36,7 @@ export function finishDocument(analyses: readonly PageAnalysis[], input: Omit<La
   const headings = decideHeadings(cands, body);
   const texts = new Map<BlockSummary, TextElement>();
   const pages = analyses.map((a) => {
+    checkInterrupt();
     a.page.elements = a.items.map((item) => {
       if (!isBlock(item)) return item;
       const el = textElement(item, a.page.number, running, footnotes, headings.levels, headings.title);

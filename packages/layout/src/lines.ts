@@ -1,5 +1,5 @@
 import type { Box, RawWord } from '@quire/core';
-import { mostly, unionBox } from '@quire/core';
+import { mostly, unionBox, checkInterrupt } from '@quire/core';
 import { dominantSize, joinLines, joinWords } from './text.js';
 import type { Frag, PageGeom } from './types.js';
 
@@ -52,6 +52,7 @@ export function buildFragments(words: readonly RawWord[], geom: PageGeom, marks:
   const keys: number[] = [];
   const lines: RawWord[][] = [];
   for (const w of horiz) {
+    checkInterrupt();
     const h = height(w.box);
     const cy = (w.box.y0 + w.box.y1) / 2;
     const win = 1.5 * Math.max(h, medH);

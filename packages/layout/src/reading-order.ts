@@ -1,3 +1,4 @@
+import { checkInterrupt } from '@quire/core';
 import type { Box } from '@quire/core';
 
 /**
@@ -14,6 +15,7 @@ import type { Box } from '@quire/core';
 export function readingOrder<T>(items: readonly T[], boxOf: (t: T) => Box, minGutter: number): T[] {
   const cut = (list: T[]): T[] => {
     if (list.length <= 1) return list;
+    checkInterrupt();
     const cols = splitX(list, boxOf, minGutter);
     if (cols.length > 1) return cols.flatMap(cut);
     const slices = splitY(list, boxOf);

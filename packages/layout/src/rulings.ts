@@ -1,3 +1,4 @@
+import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawRect } from '@quire/core';
 import { isMarkSquare } from './selection.js';
 
@@ -27,12 +28,14 @@ export function collectRulings(raw: RawPage): Rulings {
   const h: Rule[] = [], v: Rule[] = [];
   const pw = raw.width, ph = raw.height;
   for (const s of raw.segments) {
+    checkInterrupt();
     const dx = Math.abs(s.x1 - s.x0) * pw, dy = Math.abs(s.y1 - s.y0) * ph;
     if (dy <= 1.5 && dx >= 3) h.push({ p: (s.y0 + s.y1) / 2, a: Math.min(s.x0, s.x1), b: Math.max(s.x0, s.x1) });
     else if (dx <= 1.5 && dy >= 3) v.push({ p: (s.x0 + s.x1) / 2, a: Math.min(s.y0, s.y1), b: Math.max(s.y0, s.y1) });
   }
   const fills: RawRect[] = [];
   for (const r of raw.rects) {
+    checkInterrupt();
     const b = r.box;
     const w = b.x1 - b.x0, hh = b.y1 - b.y0;
     if (w * hh >= 0.7 || isMarkSquare(b, raw)) continue;

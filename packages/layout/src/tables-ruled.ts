@@ -1,3 +1,4 @@
+import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawWord, TableElement } from '@quire/core';
 import { dropEmptyGridLines, isDots, isQuantity, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, buildFragments } from './lines.js';
@@ -20,6 +21,7 @@ export function detectRuledTables(raw: RawPage, words: readonly RawWord[], rulin
   const out: TableResult[] = [];
   const taken = new Set<RawWord>();
   for (const comp of ruleComponents(rulings)) {
+    checkInterrupt();
     if (comp.h.length < 2 || comp.v.length < 2) continue;
     const res = gridTable(comp.h, comp.v, raw, words.filter((w) => !taken.has(w)), geom);
     if (!res) continue;

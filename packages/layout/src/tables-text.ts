@@ -1,3 +1,4 @@
+import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawWord, TableElement } from '@quire/core';
 import { isDots, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, makeFrag, textOfWords } from './lines.js';
@@ -67,6 +68,7 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     run = [];
   };
   for (const band of bands) {
+    checkInterrupt();
     const prev = run[run.length - 1];
     const gap = prev ? top(band) - bottom(prev) : Infinity;
     const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));

@@ -65,6 +65,7 @@ async function fromSource(ctx: JobContext, input: StagedClassifyInput, pageRange
     pages: first.parse,
     limits: ctx.config.parseLimits,
     onPage: (done, total) => ctx.checkpoint(done, total),
+    throwIfStopped: ctx.throwIfStopped,
     ocr: ctx.services.ocr,
     embeddedImageOcr: embeddedImageOcr(ctx.config),
   });

@@ -32,6 +32,7 @@ export const extractHandler = defineJobHandler('extract', async (ctx) => {
     htmlMainContent: req.html_main_content,
     embeddedImageOcr: embeddedImageOcr(ctx.config),
     onPage: (done, total) => ctx.checkpoint(done, total),
+    throwIfStopped: ctx.throwIfStopped,
     ocr: ctx.services.ocr,
     fetchRemote: input.format === 'html' && ctx.config.htmlFetchImages ? remoteImageFetcher(ctx) : undefined,
   });

@@ -58,6 +58,7 @@ export async function readPdfPages(
     const ctx = { limits, ocr: options.ocr, warnings, markedContent: new MarkedContentReader(bytes), rasterizer, embeddedImages };
     let next = selected.length ? readPage(doc, selected[0], ctx) : undefined;
     for (let i = 0; i < selected.length; i++) {
+      options.throwIfStopped?.();
       const page = await next!;
       // pdf.js keeps parsed fonts, images and page dictionaries for the document's lifetime (~35 KB a
       // page of text); dropping them every CLEANUP_EVERY pages keeps long files flat at a small cost

@@ -35,8 +35,9 @@ export const parse: DocumentParser = async (bytes, options = {}) => {
       anchor: { sheetName: s.name, sheetIndex: i, workbookSheetIndex: s.workbookIndex },
     };
     try {
-      pages.push(s.kind === 'chartsheet' ? await readChartsheetPage(input) : await readWorksheetPage(input, { sst, styles, date1904: wb.date1904 }));
+      pages.push(s.kind === 'chartsheet' ? await readChartsheetPage(input) : await readWorksheetPage(input, { sst, styles, date1904: wb.date1904, throwIfStopped: options.throwIfStopped }));
     } catch (e) {
+      options.throwIfStopped?.(); // the job was told to stop (what ended the sheet): no page error, the stop
       if (fatal(e)) throw e;
       const message = `Sheet "${s.name}" could not be read: ${(e as Error).message}`;
       warnings.push(message);

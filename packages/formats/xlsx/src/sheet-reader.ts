@@ -1,4 +1,4 @@
-import { QuireError, type ParseLimits } from '@quire/core';
+import { QuireError, type ParseLimits, type StopCheck } from '@quire/core';
 import { formatNumber, formatText, isoToSerial, type SafeZip } from '@quire/format-ooxml';
 import { parseCell, parseRange, type CellRect } from './a1.js';
 import { BOLD, CellStore, NUMERIC } from './cell-store.js';
@@ -13,7 +13,11 @@ export interface SheetData {
   tableRelIds: string[];
 }
 
-export interface SheetContext { sst: string[]; styles: Styles; date1904: boolean; limits: ParseLimits; sheetName: string }
+export interface SheetContext {
+  sst: string[]; styles: Styles; date1904: boolean; limits: ParseLimits; sheetName: string;
+  /** Checked at each row: a sheet of a million cells is read for seconds (ParseOptions.throwIfStopped). */
+  throwIfStopped?: StopCheck;
+}
 
 /**
  * Streams a worksheet's XML and keeps each non-empty cell's DISPLAYED text: shared and inline
@@ -32,6 +36,7 @@ export async function readSheet(zip: SafeZip, part: string, ctx: SheetContext): 
     open(local, a) {
       switch (local) {
         case 'row': {
+          ctx.throwIfStopped?.();
           const r = Number(a.r);
           row = Number.isInteger(r) && r > 0 ? r - 1 : row + 1;
           col = -1;

@@ -1,3 +1,4 @@
+import { checkInterrupt } from '@quire/core';
 import type { Box, RawPage, RawPath } from '@quire/core';
 
 /** Something plotted or drawn as a key: a filled box (bar, legend swatch), a stroked polyline, a filled sector or marker. */
@@ -54,6 +55,7 @@ export function chartGraphics(raw: RawPage): ChartGraphics {
     boxes.push({ box: r.box, colour: colourKey(r.fill), order });
   }
   for (const p of raw.paths ?? []) {
+    checkInterrupt();
     order++;
     addPath(p, order, tol, boxes, lines, shapes);
   }

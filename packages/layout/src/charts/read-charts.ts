@@ -1,5 +1,5 @@
 import type { Box, ChartData, ChartSeries, RawPage, RawWord } from '@quire/core';
-import { unionBox } from '@quire/core';
+import { unionBox, checkInterrupt } from '@quire/core';
 import { findValueAxes, type ValueAxis } from './axes.js';
 import { findLegend, type LegendEntry } from './legend.js';
 import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
@@ -33,6 +33,7 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   const charts: DrawnChart[] = [];
   const used = new Set<ValueAxis>();
   for (const a of axes) {
+    checkInterrupt();
     if (used.has(a)) continue;
     const other = axes.find((b) => b !== a && b.along !== a.along && !used.has(b) && overlaps(a.plot, b.plot));
     let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page) : null;
