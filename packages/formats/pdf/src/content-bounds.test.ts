@@ -3,7 +3,7 @@ import { QuireError } from '@quire/core';
 import { deflateSync } from 'node:zlib';
 import { MAX_SAVE_DEPTH, MAX_OPEN_SAVES, measureContent } from './content-bounds.js';
 import { readPdf } from './index.js';
-import { encryptPdf } from '../../../../tests/fixtures/pdf/encrypt.js';
+import { encryptPdf, encryptPdfAes256 } from '../../../../tests/fixtures/pdf/encrypt.js';
 
 /** A one-page PDF whose extra content streams (Flate unless `raw`) are written operator by operator. */
 async function pdfWithContent(streams: string[], raw = false): Promise<Uint8Array> {
@@ -110,5 +110,29 @@ describe('encrypted files are measured too (the empty user password every reader
     expect(measureContent(nested, 8 * MB).deepest).toBe(2_000);
     const ordinary = await encryptPdf(await pdfWithStreams([text], [0]));
     expect((await readPdf(ordinary)).pages[0].words.map((w) => w.text)).toEqual(['Hello']);
+  }, 60_000);
+
+  test.each([6, 5] as const)('AES-256 (revision %i): a flate bomb is refused like an open one; nesting is measured; an ordinary file reads', async (revision) => {
+    const text = Buffer.from('BT /F1 12 Tf 50 700 Td (Hello) Tj ET\n', 'latin1');
+    const bomb = await encryptPdfAes256(await pdfWithStreams([Buffer.concat([text, Buffer.alloc(64 * MB, 0x20)])], [0]), { revision });
+    expect(Buffer.from(bomb).toString('latin1')).toMatch(new RegExp(`/V 5\\s+/R ${revision}\\b`));
+    expect(bomb.length).toBeLessThan(MB);
+    expect(measureContent(bomb, 8 * MB).largestPageContent).toBeGreaterThan(8 * MB);
+    const e = await readError(bomb, { maxPageContentBytes: 8 * MB });
+    expect(e).toMatchObject({ code: 'FILE_003', details: expect.objectContaining({ reason: 'content_size_limit' }) });
+    const deep = await encryptPdfAes256(await pdfWithContent([nested(2_000)]), { revision });
+    expect(measureContent(deep, 8 * MB).deepest).toBe(2_000);
+    expect((await readError(deep)).details).toMatchObject({ reason: 'nesting', depth: 2_000 });
+    // pdf.js decrypts with its own implementation: the fixture is a real AES-256 file
+    const ordinary = await encryptPdfAes256(await pdfWithStreams([text], [0]), { revision });
+    expect((await readPdf(ordinary)).pages[0].words.map((w) => w.text)).toEqual(['Hello']);
+  }, 60_000);
+
+  test('AES-256 with a user password: not measured (no key without it), and refused as encrypted, as before', async () => {
+    const text = Buffer.from('BT /F1 12 Tf 50 700 Td (Hello) Tj ET\n', 'latin1');
+    const bomb = await encryptPdfAes256(await pdfWithStreams([Buffer.concat([text, Buffer.alloc(64 * MB, 0x20)])], [0]), { user: 'secret' });
+    expect(measureContent(bomb, 8 * MB)).toEqual({ deepest: 0, leftOpen: 0, largestPageContent: 0 });
+    const e = await readError(bomb, { maxPageContentBytes: 8 * MB });
+    expect(e).toMatchObject({ code: 'FILE_003', details: { reason: 'encrypted' } });
   }, 60_000);
 });

@@ -48,8 +48,8 @@ export interface ContentMeasure {
  * page over the streams its /Contents names (found in the file's bytes and inside object streams), so
  * that one stream named many times counts as often as pdf.js would read it. Inflation stops at
  * `maxPageContentBytes`. Encrypted files are measured when they open with the empty user password under
- * the standard security handler's RC4/AES-128 revisions (stream-decrypt.ts), the way every reader opens
- * them; other encryption is not measured.
+ * the standard security handler (RC4, AES-128 and AES-256: stream-decrypt.ts), the way every reader opens
+ * them; other encryption, which pdf.js then refuses for its password, is not measured.
  */
 export function measureContent(bytes: Uint8Array, maxPageContentBytes: number): ContentMeasure {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -1,12 +1,13 @@
-import { createDecipheriv, createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 
 /*
  * Decryption of stream data for the byte-level checks that run before pdf.js (content-bounds.ts), for
- * the common case: the standard security handler, revisions 2–4 (RC4 or AES-128), opened with the
- * empty user password (PDF 32000-1 §7.6.3, Algorithms 1 and 2). That is how published PDFs that
- * "restrict editing" are encrypted: every reader opens them without asking, so a check that skipped them
- * would be a way around it. Other handlers and revisions (AES-256, revision 5/6) answer null: the
- * caller then does not measure the file.
+ * the common case: the standard security handler opened with the empty user password — revisions 2–4
+ * (RC4 or AES-128; PDF 32000-1 §7.6.3, Algorithms 1 and 2) and revisions 5–6 (AES-256; Adobe's
+ * extension level 3 and ISO 32000-2 §7.6.4.3.3, Algorithms 2.A and 2.B). That is how published PDFs
+ * that "restrict editing" are encrypted: every reader opens them without asking, so a check that
+ * skipped them would be a way around it. Other handlers, and files whose user password is not empty
+ * (which pdf.js refuses as encrypted anyway), answer null: the caller then does not measure the file.
  */
 
 export type StreamDecryptor = (objectNumber: number, generation: number, data: Uint8Array) => Uint8Array;
@@ -85,6 +86,71 @@ function dictionaryAt(text: string, from: number): string | undefined {
 }
 
 /**
+ * AES-CBC decryption of a stream or string as PDF writes them: the IV in the first 16 bytes, then the
+ * data padded to whole blocks (PKCS#7). A valid padding is removed; a damaged one is kept rather than
+ * the stream thrown away (the inflater stops at the stream's end), and a trailing partial block dropped.
+ */
+function aesCbcDecrypt(algorithm: 'aes-128-cbc' | 'aes-256-cbc', key: Uint8Array, data: Uint8Array): Uint8Array {
+  if (data.length < 32) return new Uint8Array(0);
+  const decipher = createDecipheriv(algorithm, key, data.subarray(0, 16));
+  decipher.setAutoPadding(false);
+  const out = Buffer.concat([decipher.update(data.subarray(16, 16 + Math.floor((data.length - 16) / 16) * 16)), decipher.final()]);
+  const pad = out[out.length - 1];
+  if (pad < 1 || pad > 16 || pad > out.length) return out;
+  for (let i = out.length - pad; i < out.length; i++) if (out[i] !== pad) return out;
+  return out.subarray(0, out.length - pad);
+}
+
+/** AES-256-CBC decryption with a zero IV and no padding, over whole blocks: how /UE holds the file key. */
+function aes256NoIvDecrypt(key: Uint8Array, data: Uint8Array): Buffer {
+  const d = createDecipheriv('aes-256-cbc', key, Buffer.alloc(16));
+  d.setAutoPadding(false);
+  return Buffer.concat([d.update(data), d.final()]);
+}
+
+/**
+ * The user-password hash of revisions 5 and 6 (the owner's would add /U after the salt; not needed here).
+ * Revision 5 (Adobe extension level 3) is one SHA-256 of password ‖ salt; revision 6 is ISO 32000-2
+ * Algorithm 2.B: at least 64 rounds, each encrypting 64 copies of password ‖ K with AES-128-CBC (key and
+ * IV from K) and hashing the result with SHA-256, -384 or -512 as its first 16 bytes choose, until a
+ * round's last byte is at most its number minus 32.
+ */
+function userPasswordHash(revision: 5 | 6, password: Uint8Array, salt: Uint8Array): Buffer {
+  let k = createHash('sha256').update(password).update(salt).digest();
+  if (revision === 5) return k;
+  for (let round = 0; ; round++) {
+    const block = Buffer.concat([password, k]); // K whole: 32, 48 or 64 bytes as the last hash made it
+    const cipher = createCipheriv('aes-128-cbc', k.subarray(0, 16), k.subarray(16, 32));
+    cipher.setAutoPadding(false);
+    const e = Buffer.concat([cipher.update(Buffer.concat(Array.from({ length: 64 }, () => block))), cipher.final()]);
+    let sum = 0;
+    for (let i = 0; i < 16; i++) sum += e[i];
+    k = createHash(['sha256', 'sha384', 'sha512'][sum % 3]).update(e).digest();
+    if (round >= 63 && e[e.length - 1] <= round - 31) return k.subarray(0, 32);
+  }
+}
+
+/**
+ * Revisions 5–6: the 32-byte file key for the empty user password (Algorithm 2.A), or null when the
+ * first 32 bytes of /U are not the empty password's hash under its validation salt (bytes 32–39), i.e.
+ * the user password is not empty. The key is /UE decrypted with the hash under the key salt (40–47).
+ */
+function emptyPasswordFileKey(revision: 5 | 6, u: Uint8Array, ue: Uint8Array): Buffer | null {
+  if (u.length < 48 || ue.length < 32) return null;
+  const empty = new Uint8Array(0);
+  if (!userPasswordHash(revision, empty, u.subarray(32, 40)).equals(u.subarray(0, 32))) return null;
+  return aes256NoIvDecrypt(userPasswordHash(revision, empty, u.subarray(40, 48)), ue.subarray(0, 32));
+}
+
+/** The method (CFM) of the crypt filter /StmF names: 'Identity' when streams are not encrypted. */
+function streamCryptMethod(dict: string): string | undefined {
+  const stmF = /\/StmF\s*\/(\w+)/.exec(dict)?.[1] ?? 'Identity';
+  if (stmF === 'Identity') return 'Identity';
+  const filterDict = dictionaryAt(dict, dict.indexOf(`/${stmF}`)) ?? '';
+  return /\/CFM\s*\/(\w+)/.exec(filterDict)?.[1];
+}
+
+/**
  * The stream decryptor of an encrypted file for the empty user password, or null when the file's
  * encryption is not one this reads (see above) or its dictionary cannot be found in the file's bytes.
  */
@@ -97,16 +163,24 @@ export function emptyPasswordDecryptor(buf: Buffer): StreamDecryptor | null {
   const dict = at ? dictionaryAt(text, at.index!) : undefined;
   if (!dict || !/\/Filter\s*\/Standard\b/.test(dict)) return null;
   const v = numberEntry(dict, 'V') ?? 0, r = numberEntry(dict, 'R') ?? 2, p = numberEntry(dict, 'P');
+  if (v === 5) {
+    // AES-256: one file key for every object (no per-object key), found from /U and /UE alone
+    if (r !== 5 && r !== 6) return null;
+    const method = streamCryptMethod(dict);
+    if (method === 'Identity') return (_n, _g, data) => data;
+    if (method !== 'AESV3') return null;
+    const u = stringEntry(dict, 'U'), ue = stringEntry(dict, 'UE');
+    const key = u && ue ? emptyPasswordFileKey(r, u, ue) : null;
+    return key ? (_n, _g, data) => aesCbcDecrypt('aes-256-cbc', key, data) : null;
+  }
   const o = stringEntry(dict, 'O');
   const idMatch = /\/ID\s*\[\s*/.exec(text.slice(text.lastIndexOf('/ID')));
   const id = idMatch ? pdfStringBytes(text.slice(text.lastIndexOf('/ID') + idMatch[0].length)) : undefined;
   if (p === undefined || !o || !id || r < 2 || r > 4 || (v !== 1 && v !== 2 && v !== 4)) return null;
   let aes = false;
   if (v === 4) {
-    const stmF = /\/StmF\s*\/(\w+)/.exec(dict)?.[1] ?? 'Identity';
-    if (stmF === 'Identity') return (_n, _g, data) => data;
-    const filterDict = dictionaryAt(dict, dict.indexOf(`/${stmF}`)) ?? '';
-    const cfm = /\/CFM\s*\/(\w+)/.exec(filterDict)?.[1];
+    const cfm = streamCryptMethod(dict);
+    if (cfm === 'Identity') return (_n, _g, data) => data;
     if (cfm === 'AESV2') aes = true;
     else if (cfm !== 'V2') return null;
   }
@@ -120,10 +194,6 @@ export function emptyPasswordDecryptor(buf: Buffer): StreamDecryptor | null {
   return (objectNumber, generation, data) => {
     const n = Buffer.from([objectNumber & 255, (objectNumber >> 8) & 255, (objectNumber >> 16) & 255, generation & 255, (generation >> 8) & 255]);
     const objectKey = md5(key, n, aes ? Buffer.from('sAlT', 'latin1') : Buffer.alloc(0)).subarray(0, Math.min(length + 5, 16));
-    if (!aes) return rc4(objectKey, data);
-    if (data.length < 32) return new Uint8Array(0);
-    const decipher = createDecipheriv('aes-128-cbc', objectKey, data.subarray(0, 16));
-    decipher.setAutoPadding(false); // a damaged padding must not throw away the stream; the inflater stops at its end
-    return Buffer.concat([decipher.update(data.subarray(16, 16 + Math.floor((data.length - 16) / 16) * 16)), decipher.final()]);
+    return aes ? aesCbcDecrypt('aes-128-cbc', objectKey, data) : rc4(objectKey, data);
   };
 }
