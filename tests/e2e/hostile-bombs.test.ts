@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { bombDocx, contentBombPdf, imageBombPdf, pngBomb } from '../fixtures/hostile/bombs.js';
+import { encryptPdfAes256 } from '../fixtures/pdf/encrypt.js';
 import { HOSTILE_RSS_GROWTH_LIMIT, MB, measured } from '../support/bounds.js';
 import { formWith, startTestServer, type TestServer } from '../support/embedded.js';
 
@@ -32,6 +33,15 @@ describe('embedded: expanding inputs are bounded in time and memory', () => {
     const bytes = await contentBombPdf(1024);
     expect(bytes.length).toBeLessThan(2 * MB);
     const r = await send(bytes, 'bomb.pdf', 'application/pdf');
+    expect({ status: r.status, code: r.body.error?.code }).toEqual({ status: 400, code: 'FILE_003' });
+    expect(r.body.error?.message).toContain('QUIRE_LIMIT_PAGE_CONTENT_MB');
+    expect(r.ms).toBeLessThan(20_000);
+    expect(r.growth).toBeLessThan(RSS_GROWTH_LIMIT);
+  }, 120_000);
+
+  it('the same bomb AES-256 encrypted (empty user password, revision 6): measured through the decryption, refused the same way', async () => {
+    const bytes = await encryptPdfAes256(await contentBombPdf(1024), { revision: 6 });
+    const r = await send(bytes, 'encrypted-bomb.pdf', 'application/pdf');
     expect({ status: r.status, code: r.body.error?.code }).toEqual({ status: 400, code: 'FILE_003' });
     expect(r.body.error?.message).toContain('QUIRE_LIMIT_PAGE_CONTENT_MB');
     expect(r.ms).toBeLessThan(20_000);
