@@ -44,6 +44,21 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(labelled.interpolated).toEqual([false, false, false]);
   });
 
+  test('tick labels printed with a decimal comma or a magnitude suffix: the axis is found and values are in full units', async () => {
+    const comma = await read({
+      kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: 0, max: 2.5, step: 0.5, format: (v) => v.toFixed(1).replace('.', ',') },
+      series: [{ name: 'Rendite', values: [0.5, 1.75, 2.25], colour: BLUE }],
+    });
+    expect(comma.out.charts).toHaveLength(1);
+    expect(comma.out.charts[0].series[0].values).toEqual([0.5, 1.75, 2.25]);
+    const thousands = await read({
+      kind: 'line', categories: QUARTERS, axis: { min: 0, max: 40_000, step: 10_000, format: (v) => (v ? `${v / 1000}K` : '0') },
+      series: [{ name: 'Visits', values: [12_000, 25_500, 31_000, 18_250], colour: RED }],
+    });
+    expect(thousands.out.charts).toHaveLength(1);
+    expect(thousands.out.charts[0].series[0].values).toEqual([12_000, 25_500, 31_000, 18_250]);
+  });
+
   test('negative columns grow down from the zero line', async () => {
     const { out } = await read({
       kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },

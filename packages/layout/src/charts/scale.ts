@@ -1,18 +1,43 @@
 import type { RawWord } from '@quire/core';
 
-/** A tick label read as a number: "1,200", "−5", "(3)", "12%", "$4.5". */
+/** Magnitude suffixes of tick labels ("10K", "1.5M", "2bn", "300 Mio"), by the letters after the number. */
+const SUFFIX: Record<string, number> = { k: 1e3, m: 1e6, mn: 1e6, mio: 1e6, b: 1e9, bn: 1e9, mrd: 1e9, t: 1e12, tn: 1e12 };
+
+/**
+ * A tick label read as a number: "1,200", "−5", "(3)", "12%", "$4.5", and as tick labels are printed
+ * outside English-language spreadsheets and reports: a decimal comma ("0,5", "1.250,75"; a comma
+ * followed by exactly three digits stays a thousands separator, "1,000"), thin or non-breaking spaces
+ * between thousands ("12 500"), a magnitude suffix ("10K", "1.5M", "2bn") and scientific notation
+ * ("1.E+03", "2.5E-2").
+ */
 export function labelNumber(text: string): number | null {
-  const t = text.trim().replace(/[−–]/g, '-').replace(/[$€£¥\s]/g, '');
+  let t = text.trim().replace(/[−–]/g, '-').replace(/[$€£¥\s\u00a0\u202f]/g, '');
+  let scale = 1;
+  const suffix = /^(.*\d)(k|m|mn|mio|b|bn|mrd|t|tn)$/i.exec(t);
+  if (suffix) { t = suffix[1]; scale = SUFFIX[suffix[2].toLowerCase()]; }
+  const sci = /^(-?\d+(?:[.,]\d*)?)E([-+]?\d+)$/i.exec(t);
+  if (sci) {
+    const v = Number(`${sci[1].replace(',', '.')}e${sci[2]}`) * scale;
+    return Number.isFinite(v) ? v : null;
+  }
+  // a decimal comma: "0,5", "12,75", "1.250,5" (dots then group thousands); "1,000" and "1,000,000" stay English
+  const decimalComma = /^(\(?-?\+?)(\d{1,3}(?:\.\d{3})+|\d+),(\d{1,2}|\d{4,})(%?\)?)$/.exec(t);
+  if (decimalComma) t = `${decimalComma[1]}${decimalComma[2].replace(/\./g, '')}.${decimalComma[3]}${decimalComma[4]}`;
   const m = /^(\(?)(-?\+?)(\d{1,3}(?:,\d{3})+|\d+)?(\.\d+)?(%?)(\)?)$/.exec(t);
   if (!m || (!m[3] && !m[4])) return null;
   const negative = (m[1] === '(' && m[6] === ')') || m[2].startsWith('-');
   if ((m[1] === '(') !== (m[6] === ')')) return null;
-  const v = Number(`${(m[3] ?? '0').replace(/,/g, '')}${m[4] ?? ''}`);
+  if (scale !== 1 && m[5]) return null; // "10%k" is no label
+  const v = Number(`${(m[3] ?? '0').replace(/,/g, '')}${m[4] ?? ''}`) * scale;
   return Number.isFinite(v) ? (negative ? -v : v) : null;
 }
 
-/** Decimal places a label prints ("2.50" → 2). */
-const decimalsOf = (text: string) => /\.(\d+)/.exec(text)?.[1].length ?? 0;
+/** Decimal places a label prints ("2.50" → 2, "0,25" → 2; "1,000" → 0: a thousands comma). */
+function decimalsOf(text: string): number {
+  const last = /([.,])(\d+)\D*$/.exec(text.replace(/E[-+]?\d+$/i, ''));
+  if (!last || (last[1] === ',' && last[2].length === 3)) return 0;
+  return last[2].length;
+}
 
 /** A value axis: a map from one page coordinate (normalized x or y) to values, fitted through its tick labels. */
 export interface ValueScale {
