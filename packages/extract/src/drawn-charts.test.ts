@@ -1,6 +1,7 @@
 import type { Document, FigureElement } from '@quire/core';
 import { reconstructCharts } from '@quire/tables';
 import { BLUE, GREEN, RED, chartPdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { extractDocument } from './pipeline.js';
 
 const figuresOf = (doc: Document) => doc.pages.flatMap((p) => p.elements.filter((e): e is FigureElement => e.kind === 'figure'));
@@ -12,6 +13,23 @@ async function read(spec: ChartSpec) {
 }
 
 const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'];
+
+/** A ruled table whose first column numbers its rows 1…8 down the page, every other row on a grey band. */
+async function stripedTablePdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([612, 792]);
+  const top = 700, rowH = 22, left = 80, right = 520;
+  for (let r = 0; r < 8; r++) {
+    const y = top - (r + 1) * rowH;
+    if (r % 2 === 0) page.drawRectangle({ x: left, y, width: right - left, height: rowH, color: rgb(0.85, 0.85, 0.85) });
+    page.drawText(String(r + 1), { x: left + 20 - font.widthOfTextAtSize(String(r + 1), 9), y: y + 7, size: 9, font });
+    page.drawText(`Item ${String.fromCharCode(65 + r)} description`, { x: left + 40, y: y + 7, size: 9, font });
+    page.drawText(`${(r + 1) * 13}.50`, { x: right - 60, y: y + 7, size: 9, font });
+  }
+  for (let r = 0; r <= 8; r++) page.drawLine({ start: { x: left + 26, y: top - r * rowH }, end: { x: right, y: top - r * rowH }, thickness: 0.5, color: rgb(0.4, 0.4, 0.4) });
+  return pdf.save();
+}
 
 describe('charts drawn in a PDF: recognised from the vector drawing and read back exactly', () => {
   test('clustered columns: type, series named from the legend by colour, categories and values', async () => {
@@ -57,6 +75,37 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     });
     expect(thousands.out.charts).toHaveLength(1);
     expect(thousands.out.charts[0].series[0].values).toEqual([12_000, 25_500, 31_000, 18_250]);
+  });
+
+  test('a reversed value axis (values grow down the page): columns hang from the top, categories above the plot', async () => {
+    const { out } = await read({
+      kind: 'column', categories: QUARTERS, axis: { min: 0, max: 50, step: 10, reversed: true },
+      series: [{ name: 'North', values: [12, 25.5, 40, 33], colour: BLUE }, { name: 'South', values: [8, 17.25, 22, 48], colour: RED }],
+    });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column');
+    expect(c.series.map((s) => [s.name, s.categories, s.values])).toEqual([['North', QUARTERS, [12, 25.5, 40, 33]], ['South', QUARTERS, [8, 17.25, 22, 48]]]);
+  });
+
+  test('a reversed value axis under lines and stacked columns', async () => {
+    const line = (await read({
+      kind: 'line', categories: QUARTERS, axis: { min: 0, max: 100, step: 20, reversed: true },
+      series: [{ name: 'Rank', values: [10, 35, 62.5, 90], colour: GREEN }],
+    })).out.charts[0];
+    expect(line.series[0]).toMatchObject({ name: 'Rank', categories: QUARTERS, values: [10, 35, 62.5, 90] });
+    const stacked = (await read({
+      kind: 'stacked', categories: ['East', 'West'], axis: { min: 0, max: 100, step: 25, reversed: true },
+      series: [{ name: 'Yes', values: [40, 55], colour: BLUE }, { name: 'No', values: [35, 20], colour: RED }],
+    })).out.charts[0];
+    expect(stacked.chart_type).toBe('column-stacked');
+    expect(stacked.series.map((s) => [s.name, s.values])).toEqual([['Yes', [40, 55]], ['No', [35, 20]]]);
+  });
+
+  test('a table with numbered rows and striped row bands is no chart, though its numbers grow down the page like a reversed axis', async () => {
+    const striped = await extractDocument(await stripedTablePdf(), 'pdf');
+    expect(figuresOf(striped).filter((f) => f.visualType === 'chart')).toEqual([]);
+    expect(reconstructCharts(striped, 'no series').charts).toEqual([]);
   });
 
   test('negative columns grow down from the zero line', async () => {

@@ -43,7 +43,9 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       const key = run.map((n) => numeric.indexOf(n)).sort((p, q) => p - q).join(',');
       if ([...seen].some((k) => k.split(',').some((i) => key.split(',').includes(i)))) continue;
       seen.add(key);
-      let scale = fitScale(run.map((n) => ({ at: (n.w.box.y0 + n.w.box.y1) / 2, value: n.v, word: n.w })), false);
+      // values up the page, or down it (a reversed axis: 0 at the top, bars hanging from it)
+      const ticks = run.map((n) => ({ at: (n.w.box.y0 + n.w.box.y1) / 2, value: n.v, word: n.w }));
+      let scale = fitScale(ticks, false) ?? fitScale(ticks, true);
       if (!scale) continue;
       const right = Math.max(...run.map((n) => n.w.box.x1));
       const ya = scale.ticks[0].at, yb = scale.ticks[scale.ticks.length - 1].at;
@@ -52,7 +54,7 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       const hs = rules.filter((r) => r.y1 - r.y0 < 0.004 && r.x1 - r.x0 >= MIN_RULE && r.x0 >= right - 0.004 && r.x0 <= right + REACH
         && r.y0 >= ya - 3.05 * pitch && r.y0 <= yb + 3.05 * pitch);
       if (!hs.some((r) => r.y0 >= ya - 0.01 && r.y0 <= yb + 0.01)) continue;
-      scale = snapToRules(scale, rules, 'y', right) ?? scale;
+      scale = snapToRules(scale, rules, 'y', right, isReversed('y', scale)) ?? scale;
       const plot = { x0: Math.min(...hs.map((r) => r.x0)), x1: Math.max(...hs.map((r) => r.x1)), y0: Math.min(ya, ...hs.map((r) => r.y0)), y1: Math.max(yb, ...hs.map((r) => r.y0)) };
       // the value axis' own line may run past the top grid line (the scale's end carries no label)
       for (const r of rules) if (r.x1 - r.x0 < 0.004 && Math.abs(r.x0 - plot.x0) < 0.004 && r.y1 > plot.y0 && r.y0 < plot.y1) { plot.y0 = Math.min(plot.y0, r.y0); plot.y1 = Math.max(plot.y1, r.y1); }
@@ -62,7 +64,8 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
   // x axes: a row under the plot, value grows to the right
   for (const g of groupBy(numeric, (n) => (n.w.box.y0 + n.w.box.y1) / 2, ALIGN)) {
     for (const run of splitRuns(g, (n) => (n.w.box.x0 + n.w.box.x1) / 2)) {
-      let scale = fitScale(run.map((n) => ({ at: (n.w.box.x0 + n.w.box.x1) / 2, value: n.v, word: n.w })), true);
+      const ticks = run.map((n) => ({ at: (n.w.box.x0 + n.w.box.x1) / 2, value: n.v, word: n.w }));
+      let scale = fitScale(ticks, true) ?? fitScale(ticks, false); // to the right, or reversed
       if (!scale) continue;
       const top = Math.min(...run.map((n) => n.w.box.y0));
       const xa = scale.ticks[0].at, xb = scale.ticks[scale.ticks.length - 1].at;
@@ -70,7 +73,7 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       const vs = rules.filter((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.y1 <= top + 0.004 && r.y1 >= top - REACH
         && r.x0 >= xa - 3.05 * pitch && r.x0 <= xb + 3.05 * pitch);
       if (!vs.some((r) => r.x0 >= xa - 0.01 && r.x0 <= xb + 0.01)) continue;
-      scale = snapToRules(scale, rules, 'x', top) ?? scale;
+      scale = snapToRules(scale, rules, 'x', top, isReversed('x', scale)) ?? scale;
       const plot = { x0: Math.min(xa, ...vs.map((r) => r.x0)), x1: Math.max(xb, ...vs.map((r) => r.x0)), y0: Math.min(...vs.map((r) => r.y0)), y1: Math.max(...vs.map((r) => r.y1)) };
       for (const r of rules) if (r.y1 - r.y0 < 0.004 && Math.abs(r.y0 - plot.y1) < 0.004 && r.x1 > plot.x0 && r.x0 < plot.x1) { plot.x0 = Math.min(plot.x0, r.x0); plot.x1 = Math.max(plot.x1, r.x1); }
       axes.push({ along: 'x', scale, labels: run.map((n) => n.w), plot });
@@ -103,7 +106,7 @@ function splitRuns<T>(group: readonly T[], at: (t: T) => number): T[][] {
  * moved onto the tick mark or grid line drawn next to its label, so the scale is as exact as the drawing.
  * Returns null when not every label has its own line (the text-centred fit then stands).
  */
-function snapToRules(s: ValueScale, rules: readonly Box[], along: 'x' | 'y', edge: number): ValueScale | null {
+function snapToRules(s: ValueScale, rules: readonly Box[], along: 'x' | 'y', edge: number, reversed: boolean): ValueScale | null {
   const snapped = s.ticks.map((t) => {
     const half = along === 'y' ? (t.word.box.y1 - t.word.box.y0) / 2 : (t.word.box.x1 - t.word.box.x0) / 2;
     const candidates = rules.filter((r) => along === 'y'
@@ -114,5 +117,11 @@ function snapToRules(s: ValueScale, rules: readonly Box[], along: 'x' | 'y', edg
     return { ...t, at: at.reduce((best, v) => (Math.abs(v - t.at) < Math.abs(best - t.at) ? v : best)) };
   });
   if (snapped.some((t) => t === null)) return null;
-  return fitScale(snapped as ValueScale['ticks'], along === 'x');
+  return fitScale(snapped as ValueScale['ticks'], (along === 'x') !== reversed);
 }
+
+/**
+ * A reversed value axis: values grow down the page (y) or to the left (x), the spreadsheet's
+ * "values in reverse order" — its bars hang from the top (or grow from the right).
+ */
+export const isReversed = (along: 'x' | 'y', s: ValueScale): boolean => (along === 'y' ? s.slope > 0 : s.slope < 0);

@@ -1,11 +1,11 @@
 import type { Box, ChartData, ChartSeries, RawPage, RawWord } from '@quire/core';
 import { unionBox, checkInterrupt } from '@quire/core';
-import { findValueAxes, type ValueAxis } from './axes.js';
+import { findValueAxes, isReversed, type ValueAxis } from './axes.js';
 import { findLegend, type LegendEntry } from './legend.js';
 import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
 import { readDoughnuts, readPies } from './pies.js';
 import { readRadars } from './radar.js';
-import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, type ValueScale } from './scale.js';
+import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, valueAt, type ValueScale } from './scale.js';
 
 /** A chart recognised in a page's vector drawing, with its series read off the drawing. */
 export interface DrawnChart {
@@ -92,19 +92,26 @@ const area = (b: Box) => (b.x1 - b.x0) * (b.y1 - b.y0);
 const rectilinearLine = (l: LineMark) => l.points.every((p, i) => i === 0 || Math.abs(p[0] - l.points[i - 1][0]) < 1e-3 || Math.abs(p[1] - l.points[i - 1][1]) < 1e-3);
 
 /** Category labels: words along the category side of the plot, grouped into one label per slot. */
-function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>): { text: string; at: number; box: Box; words: RawWord[] }[] {
+function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far'): { text: string; at: number; box: Box; words: RawWord[] }[] {
+  // 'near': under the plot (left of it for horizontal bars); 'far': above it (right of it), a reversed value axis' side
+  const far = side === 'far';
   const picked = words.filter((w) => {
     if (exclude.has(w)) return false;
     const [cx, cy] = centreOf(w.box);
-    return along === 'y'
-      ? w.box.y0 >= plot.y1 - 0.002 && w.box.y0 <= plot.y1 + 0.07 && cx >= plot.x0 - 0.01 && cx <= plot.x1 + 0.01
-      : w.box.x1 <= plot.x0 + 0.002 && w.box.x1 >= plot.x0 - 0.15 && cy >= plot.y0 - 0.01 && cy <= plot.y1 + 0.01;
+    if (along === 'y') {
+      const across = cx >= plot.x0 - 0.01 && cx <= plot.x1 + 0.01;
+      return across && (far ? w.box.y1 <= plot.y0 + 0.002 && w.box.y1 >= plot.y0 - 0.07 : w.box.y0 >= plot.y1 - 0.002 && w.box.y0 <= plot.y1 + 0.07);
+    }
+    const across = cy >= plot.y0 - 0.01 && cy <= plot.y1 + 0.01;
+    return across && (far ? w.box.x0 >= plot.x1 - 0.002 && w.box.x0 <= plot.x1 + 0.15 : w.box.x1 <= plot.x0 + 0.002 && w.box.x1 >= plot.x0 - 0.15);
   });
-  // the labels' band: the first line(s) of text next to the axis, not a legend or a caption further out
+  if (far && !picked.length) return categoryLabels(plot, along, words, exclude, 'near');
+  // the labels' band: the first line(s) of text next to the axis, not a legend, title or caption further out
   if (picked.length && along === 'y') {
-    const nearest = Math.min(...picked.map((w) => w.box.y0));
     const size = Math.max(...picked.map((w) => w.box.y1 - w.box.y0));
-    for (let i = picked.length - 1; i >= 0; i--) if (picked[i].box.y0 > nearest + 2.2 * size) picked.splice(i, 1);
+    const distance = (w: RawWord) => (far ? plot.y0 - w.box.y1 : w.box.y0 - plot.y1);
+    const nearest = Math.min(...picked.map(distance));
+    for (let i = picked.length - 1; i >= 0; i--) if (distance(picked[i]) > nearest + 2.2 * size) picked.splice(i, 1);
   }
   // words of one label overlap (or nearly touch) along the category direction; wrapped lines overlap
   const lo = (w: RawWord) => (along === 'y' ? w.box.x0 : w.box.y0), hi = (w: RawWord) => (along === 'y' ? w.box.x1 : w.box.y1);
@@ -164,15 +171,21 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) if (vertexCells.has(`${i + di},${j + dj}`)) return true;
     return false;
   };
-  const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P) && !onVertex(b.box); });
+  const vertical = a.along === 'y'; // values up the page; categories left to right
+  const reversed = isReversed(a.along, a.scale);
+  // a band across the whole plot is no bar: with a reversed axis (numbers growing down a page) a striped
+  // table with numbered rows would otherwise read as a chart
+  const acrossPlot = (b: Box) => reversed && (vertical ? b.x1 - b.x0 : b.y1 - b.y0) > 0.6 * (vertical ? P.x1 - P.x0 : P.y1 - P.y0);
+  const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P) && !onVertex(b.box) && !acrossPlot(b.box); });
   const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y');
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
-  const vertical = a.along === 'y'; // values up the page; categories left to right
   const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
   const legend = findLegend(g, words, P, reach);
   const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
-  const labels = categoryLabels(P, a.along, words, new Set([...axisWords, ...legendWords]));
+  // category labels sit where the category axis crosses the value axis: at its low end, the top (or right) when reversed
+  const notCategory = new Set([...axisWords, ...legendWords]);
+  const labels = categoryLabels(P, a.along, words, notCategory, reversed ? 'far' : 'near');
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
   const positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
   const n = positions.length;
@@ -185,7 +198,11 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const printed = dataLabels(words, new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]), a.scale);
   const stacked = isStacked(bars, vertical);
   const base = baseline(a.scale);
-  const along = (b: Box): [number, number] => (vertical ? [b.y1, b.y0] : [b.x0, b.x1]); // [low-value end, high-value end] coordinates
+  // [low-value end, high-value end] coordinates of a bar
+  const along = (b: Box): [number, number] => {
+    const ends: [number, number] = vertical ? [b.y1, b.y0] : [b.x0, b.x1];
+    return reversed ? [ends[1], ends[0]] : ends;
+  };
   for (const [colour, marks] of splitByRank(byColour(bars), (m) => slotOf(vertical ? (m.box.x0 + m.box.x1) / 2 : (m.box.y0 + m.box.y1) / 2), vertical, stacked)) {
     const values: (number | null)[] = Array(n).fill(null), boxes: (Box | null)[] = Array(n).fill(null), interp: boolean[] = Array(n).fill(false);
     for (const m of marks) {
@@ -199,7 +216,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
         r = { value: roundLike(v.value - low.value, a.scale), interpolated: v.interpolated || low.interpolated };
         if (high.value <= base + 1e-12) r = { value: -r.value, interpolated: r.interpolated }; // a segment below the baseline counts down
       } else r = Math.abs(high.value - base) >= Math.abs(low.value - base) ? high : low;
-      const end: [number, number] = vertical ? [(m.box.x0 + m.box.x1) / 2, r === low ? m.box.y1 : m.box.y0] : [r === low ? m.box.x0 : m.box.x1, (m.box.y0 + m.box.y1) / 2];
+      const end: [number, number] = vertical ? [(m.box.x0 + m.box.x1) / 2, r === low ? lowAt : highAt] : [r === low ? lowAt : highAt, (m.box.y0 + m.box.y1) / 2];
       r = printed(r, end);
       values[k] = r.value; boxes[k] = m.box; interp[k] = r.interpolated;
     }
@@ -224,8 +241,9 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     for (const m of marks) for (const [x, y] of m.points) {
       const k = slotOf(x);
       if (Math.abs(positions[k] - x) > near) continue;
-      if (!tops[k] || y < tops[k]![1]) tops[k] = [x, y];
-      if (bottoms[k] === null || y > bottoms[k]!) bottoms[k] = y;
+      // the value edge is the one farther from the baseline: the top, or the bottom on a reversed axis
+      if (!tops[k] || (reversed ? y > tops[k]![1] : y < tops[k]![1])) tops[k] = [x, y];
+      if (bottoms[k] === null || (reversed ? y < bottoms[k]! : y > bottoms[k]!)) bottoms[k] = y;
     }
     return { colour, marks, tops, bottoms };
   });
@@ -345,9 +363,11 @@ function isStacked(bars: readonly BoxMark[], vertical: boolean): boolean {
 /** Stacks that all end at the axis' 100 (labels printed as percents): percent-stacked. */
 function percentStacked(bars: readonly BoxMark[], s: ValueScale, vertical: boolean): boolean {
   if (!s.ticks.some((t) => t.word.text.includes('%'))) return false;
-  const ends = bars.map((b) => (vertical ? b.box.y0 : b.box.x1));
-  const far = vertical ? Math.min(...ends) : Math.max(...ends);
-  return Math.abs(coordinateOf(s, 100) - far) < 0.003;
+  const at100 = coordinateOf(s, 100);
+  const ends = bars.flatMap((b) => (vertical ? [b.box.y0, b.box.y1] : [b.box.x0, b.box.x1]));
+  // the stacks' far end (the highest value any bar reaches) on the 100 line, whichever way the axis runs
+  const far = ends.reduce((best, c) => (valueAt(s, c) > valueAt(s, best) ? c : best), ends[0]);
+  return Math.abs(at100 - far) < 0.003;
 }
 
 /** The value bars grow from: 0 when the axis shows it, else the axis end nearest 0 (the log axis' floor). */
