@@ -108,6 +108,19 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(reconstructCharts(striped, 'no series').charts).toEqual([]);
   });
 
+  test('a combination chart: columns on the left axis, a line on a secondary right-hand axis read against that axis', async () => {
+    const { out } = await read({
+      kind: 'column', categories: QUARTERS, axis: { min: 0, max: 500, step: 100 },
+      series: [{ name: 'Revenue', values: [120, 340, 275, 410], colour: BLUE }],
+      secondary: { axis: { min: 0, max: 25, step: 5, percent: true }, series: [{ name: 'Margin', values: [8, 12.5, 17, 21], colour: RED }] },
+    });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('column+line');
+    expect(c.series.map((s) => [s.name, s.categories, s.values])).toEqual([['Revenue', QUARTERS, [120, 340, 275, 410]], ['Margin', QUARTERS, [8, 12.5, 17, 21]]]);
+    expect(c.reading?.note).toMatch(/Margin read against the secondary/);
+  });
+
   test('negative columns grow down from the zero line', async () => {
     const { out } = await read({
       kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },

@@ -9,6 +9,12 @@ export interface ValueAxis {
   scale: ValueScale;
   plot: Box;
   labels: RawWord[];
+  /**
+   * 'right': a secondary value axis, labels right of a plot's vertical axis line with tick marks and no grid
+   * lines of its own; its plot box is that line (the plot itself is its primary axis'). Some series of the
+   * chart are drawn against it (a combination chart's line over columns).
+   */
+  side?: 'right';
 }
 
 const ALIGN = 0.006; // normalized: labels of one axis share a right edge (y) or a centre line (x)
@@ -61,6 +67,7 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       axes.push({ along: 'y', scale, labels: run.map((n) => n.w), plot });
     }
   }
+  axes.push(...secondaryAxes(numeric, rules, new Set(axes.flatMap((a) => a.labels))));
   // x axes: a row under the plot, value grows to the right
   for (const g of groupBy(numeric, (n) => (n.w.box.y0 + n.w.box.y1) / 2, ALIGN)) {
     for (const run of splitRuns(g, (n) => (n.w.box.x0 + n.w.box.x1) / 2)) {
@@ -80,6 +87,31 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
     }
   }
   return axes;
+}
+
+/**
+ * Secondary value axes: a left-aligned column of numbers fitting a scale, just right of a long vertical
+ * line (the plot's right edge) that spans them, each label at a tick mark running out from that line.
+ * Labels a primary axis took are left alone.
+ */
+function secondaryAxes(numeric: { w: RawWord; v: number }[], rules: readonly Box[], taken: ReadonlySet<RawWord>): ValueAxis[] {
+  const out: ValueAxis[] = [];
+  for (const g of groupBy(numeric.filter((n) => !taken.has(n.w)), (n) => n.w.box.x0, ALIGN)) {
+    for (const run of splitRuns(g, (n) => (n.w.box.y0 + n.w.box.y1) / 2)) {
+      const ticks = run.map((n) => ({ at: (n.w.box.y0 + n.w.box.y1) / 2, value: n.v, word: n.w }));
+      const fitted = fitScale(ticks, false) ?? fitScale(ticks, true);
+      if (!fitted) continue;
+      const left = Math.min(...run.map((n) => n.w.box.x0));
+      const ya = fitted.ticks[0].at, yb = fitted.ticks[fitted.ticks.length - 1].at;
+      const line = rules.find((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.x0 <= left + 0.002 && r.x0 >= left - REACH && r.y0 <= ya + 0.01 && r.y1 >= yb - 0.01);
+      if (!line) continue;
+      // every label at its own tick mark: without them a column of figures beside a ruled box is no axis
+      const scale = snapToRules(fitted, rules.filter((r) => r !== line && r.x1 - line.x0 < REACH), 'y', line.x0, isReversed('y', fitted));
+      if (!scale) continue;
+      out.push({ along: 'y', side: 'right', scale, labels: run.map((n) => n.w), plot: { x0: line.x0, x1: line.x0, y0: Math.min(line.y0, ya), y1: Math.max(line.y1, yb) } });
+    }
+  }
+  return out;
 }
 
 /**

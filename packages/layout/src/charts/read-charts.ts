@@ -34,17 +34,21 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   const used = new Set<ValueAxis>();
   for (const a of axes) {
     checkInterrupt();
-    if (used.has(a)) continue;
-    const other = axes.find((b) => b !== a && b.along !== a.along && !used.has(b) && overlaps(a.plot, b.plot));
+    if (used.has(a) || a.side === 'right') continue;
+    const other = axes.find((b) => b !== a && b.along !== a.along && !used.has(b) && !b.side && overlaps(a.plot, b.plot));
+    // a secondary axis on the plot's right edge, beside this one
+    const second = a.along === 'y' ? axes.find((b) => b.side === 'right' && !used.has(b) && Math.abs(b.plot.x0 - a.plot.x1) < 0.01
+      && Math.min(b.plot.y1, a.plot.y1) - Math.max(b.plot.y0, a.plot.y0) > 0.5 * (a.plot.y1 - a.plot.y0)) : undefined;
     let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page) : null;
     // bars against numbered categories: both sides carry numbers, the value axis is the one the bars grow from
     for (const axis of read ? [] : other ? byBarBaseline([a, other], g.boxes) : [a]) {
-      read = readCartesian(axis, g, words, new Set(axis.labels));
+      read = readCartesian(axis, g, words, new Set([...axis.labels, ...(second?.labels ?? [])]), axis === a ? second : undefined);
       if (read) break;
     }
     if (!read) continue;
     used.add(a);
     if (other) used.add(other);
+    if (second) used.add(second);
     if (charts.some((c) => overlaps(c.box, read.box))) continue;
     charts.push(read);
   }
@@ -161,7 +165,7 @@ interface Reading { value: number; interpolated: boolean; box: Box }
 type Pt = [number, number];
 
 /** Bars (column/bar), lines and areas against one value axis, categories along the other side. */
-function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>): DrawnChart | null {
+function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>, secondary?: ValueAxis): DrawnChart | null {
   const P = a.plot, pad = 0.004;
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.filter(([x, y]) => inside(P, x, y, 0.01)).length >= 0.6 * l.points.length);
   // a small square on a line's vertex is that point's marker, not a bar
@@ -222,13 +226,16 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     }
     series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: Math.min(...marks.map((m) => m.order)) });
   }
+  // a combination chart with a secondary axis: its lines are drawn against that axis, its columns against this one
+  const lineAxis = secondary && bars.length && vertical ? secondary : a;
+  const printedOnLines = lineAxis === a ? printed : dataLabels(words, new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]), lineAxis.scale);
   for (const [colour, marks] of byColour(lines)) {
     const readings = Array<Reading | null>(n).fill(null);
     for (const m of marks) for (const [x, y] of m.points) {
       const k = slotOf(vertical ? x : y);
       if (readings[k]) continue;
-      const r = readValue(a.scale, vertical ? y : x);
-      readings[k] = { ...printed(r, [x, y]), box: { x0: x, y0: y, x1: x, y1: y } };
+      const r = readValue(lineAxis.scale, vertical ? y : x);
+      readings[k] = { ...printedOnLines(r, [x, y]), box: { x0: x, y0: y, x1: x, y1: y } };
     }
     series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
   }
@@ -271,7 +278,8 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   if (stacked && kinds.length === 1) chartType += percentStacked(bars, a.scale, vertical) ? '-percent-stacked' : '-stacked';
   if (areaStacked && kinds.length === 1) chartType += '-stacked';
   const named = series.filter((s) => s.name).length;
-  const box = unionBox([P, ...a.labels.map((w) => w.box), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
+  const box = unionBox([P, ...a.labels.map((w) => w.box), ...(lineAxis === a ? [] : lineAxis.labels.map((w) => w.box)), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
+  const onSecondary = lineAxis === a ? [] : series.filter((s) => s.plotType === 'line').map((s) => s.name || 'a line');
   return {
     box,
     chart: {
@@ -282,7 +290,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
         confidence: confidence(0.75, labels.length === n, named === series.length),
         valueScale: a.scale.kind,
         uncertainty: uncertaintyOf(a.scale),
-        note: readingNote(a.scale, labels.length === n),
+        note: readingNote(a.scale, labels.length === n) + (onSecondary.length ? `; ${onSecondary.join(', ')} read against the secondary (right-hand) axis, as a combination chart draws its lines` : ''),
       },
     },
   };
