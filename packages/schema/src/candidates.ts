@@ -3,7 +3,7 @@ import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type
 import { isGenericField, type FieldSpec } from './field-spec.js';
 import { headerRole } from './item-grid.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
-import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
+import { letterheadAddress, letterheadCandidates, letterheadKind, notAName, notAnAddress } from './letterhead.js';
 import { customerField, isNameLike, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
@@ -40,6 +40,10 @@ export interface Candidate {
 }
 
 const LABEL_MIN = 0.78;
+/** The top of a first page where a letterhead is printed (as a share of the page height). */
+const LETTERHEAD_ZONE = 0.4;
+/** An issuer's name or address needs a label that names it ("Vendor", "Company"), not one its description merely mentions (0.82). */
+const ISSUER_LABEL_MIN = 0.85;
 
 const PROXIMITY: Record<Candidate['how'], number> = {
   inline: 1, 'cell-right': 0.97, right: 0.95, below: 0.92, 'cell-below': 0.9, 'inline-nosep': 0.88, pattern: 0.5, letterhead: 1,
@@ -418,7 +422,11 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   const customer = !head && field.kind === 'string' && customerField(field.name, field.labels.map((l) => l.text), field.description);
   if (!head && !customer) return out;
   // a name is not a registration number, a customer code or a date ("Company No: 1174703-K" labels a number, not the name)
-  const kept = head === 'address' ? out : out.filter((c) => !notAName(c.value) && isNameLike(String(c.value)));
+  // a field's description mentioning a printed word ("the company that issued the receipt" and "RECEIPT",
+  // "NAME : CASH" in the customer's block) is no label for the issuer; an address is no tax number ("ADDRESS : / GST NO.")
+  const kept = head === 'address'
+    ? out.filter((c) => !notAnAddress(c.value))
+    : out.filter((c) => !notAName(c.value) && isNameLike(String(c.value)) && (head !== 'organisation' || c.label >= ISSUER_LABEL_MIN));
   if (!kept.some((c) => c.label >= LABEL_MIN)) {
     const layout = head ? letterheadCandidates(head, ctx.ix) : [];
     for (const h of layout) {
@@ -427,8 +435,14 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
     // the parties as an invoice names them: labelled blocks, the sender line and the recipient under it, the repeated issuer name
     if (head !== 'address') {
       const order = ctx.ix.units.length + ctx.ix.rows.length;
+      const address = customer ? undefined : letterheadAddress(ctx.ix);
       for (const p of partyCandidates(customer ? 'customer' : 'vendor', ctx.ix)) {
-        kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: p.score, order, at: p.at, how: 'letterhead' });
+        if (address?.places.has(normalizeLabel(p.value))) continue;
+        // a name printed below the issuer's letterhead address, still in the letterhead zone (after the tax
+        // numbers and the title), is less likely the issuer; one in the footer (bank details) may well be
+        const below = address?.bottom !== undefined && p.at > address.bottom && p.at < LETTERHEAD_ZONE;
+        const score = below ? p.score - 0.05 : p.score;
+        kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score, order, at: p.at, how: 'letterhead' });
       }
     }
   }
