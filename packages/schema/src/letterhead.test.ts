@@ -75,6 +75,12 @@ describe('letterhead: issuer name and address without labels', () => {
       expect(legal.company).toBe('LIAN HUAT VEGETARIAN RESTAURANT SDN BHD');
       const connector = read(receipt(['HOME MASTER HARDWARE &', 'ELECTRICAL', 'NO.113G & 115G, JALAN SETIA 4,', '40170 SHAH ALAM.']));
       expect(connector.company).toBe('HOME MASTER HARDWARE & ELECTRICAL');
+      // OCR boxes hug the letters: the leading between the two lines of a name can be more than half their height
+      const ocrBoxes = documentOf([page(1, [
+        { text: 'LIAN HUAT VEGETARIAN', at: [0.1, 0.05, 0.8, 0.066] }, { text: 'RESTAURANT SDN BHD', at: [0.15, 0.076, 0.75, 0.092] },
+        ...lines(['54, JALAN SS23/11,', '47400 PETALING JAYA.', 'TEL: 03-7805 7889', 'TOTAL 9.00'], 0.1, 0.1, 0.8, 0.03),
+      ])]);
+      expect(read(ocrBoxes).company).toBe('LIAN HUAT VEGETARIAN RESTAURANT SDN BHD');
       // a brand printed short above the legal name is not part of it
       const brand = read(receipt(['Greenway', 'Taste Of The Sea Sdn Bhd', 'Lot 38, Jalan Kenari 5,', '47170 Puchong, Selangor']));
       expect(brand.company).toBe('Taste Of The Sea Sdn Bhd');
@@ -84,6 +90,8 @@ describe('letterhead: issuer name and address without labels', () => {
       const v = read(receipt(['88 NOODLE HOUSE S/B (519537-X)', 'LOT 12, JALAN ANGSA,', '41150 KLANG, SELANGOR']));
       expect(v.company).toBe('88 NOODLE HOUSE S/B');
       expect(v.address).toBe('LOT 12, JALAN ANGSA, 41150 KLANG, SELANGOR');
+      // a registration line whose label OCR garbled is still a number, not the name
+      expect(read(receipt(['SUN WONG KUT', 'Conpany No® 20965-Y', '176 JLN SUNGEI BESI', '57100 KUALA LUMPUR'])).company).toBe('SUN WONG KUT');
     });
 
     it('does not take a line in lower case (a name scribbled on the paper) for the printed name', () => {

@@ -111,6 +111,8 @@ function linesOf(ix: DocIndex, page: number): Line[] {
 function isFurniture(t: string): boolean {
   if (PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t))) return true;
   if (/:\s*\S|:$/.test(t) || /^#|\w_\w/.test(t.trim())) return true;
+  // "Company No® 20965-Y" (OCR may garble the label): a number sign after words, then the number
+  if (/\p{L}\s+(no|nr|n°)\b\W{0,2}\s*\d{3,}/iu.test(t)) return true;
   const letters = (t.match(/\p{L}/gu) ?? []).length, digits = (t.match(/\d/g) ?? []).length;
   if (letters < 2 || digits > letters) return true;
   if (findDates(t).length) return true;
@@ -355,10 +357,10 @@ function tight(upper: Line, lower: Line): boolean {
 
 const opensBracket = (t: string) => (t.match(/\(/g) ?? []).length > (t.match(/\)/g) ?? []).length;
 
-/** Two lines printed as one block: the lower one under the upper (not beside it), the gap between them under half a line. */
+/** Two lines printed as one block: the lower one under the upper (not beside it), the gap between them less than a line. */
 function setTogether(upper: Line, lower: Line): boolean {
   if (upper.height === null || lower.height === null || upper.top === null || lower.top === null) return true;
   const gap = lower.top - (upper.top + upper.height);
-  return lower.top >= upper.top + 0.5 * upper.height && gap <= 0.5 * Math.min(upper.height, lower.height);
+  return lower.top >= upper.top + 0.5 * upper.height && gap <= 0.8 * Math.min(upper.height, lower.height);
 }
 
