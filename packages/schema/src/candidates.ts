@@ -517,6 +517,24 @@ function summaryLine(u: Unit): SummaryLine | undefined {
 const PAYMENT = /\b(cash|tender\w*|paid|payment|change|card|visa|master\w*|amex|debit|credit|e ?wallet|balance due|refund)\b/;
 
 /**
+ * A page's printed lines as summary lines, top to bottom. A label whose amount OCR put on a row of its
+ * own just below ("Total GST :" over "1.65", the amount set a little lower at the right edge) is read
+ * as one line with that amount; the amount's own row is then no line of its own (undefined).
+ */
+function summaryLines(ctx: SearchContext, page: number): (SummaryLine | undefined)[] {
+  const rows = pageLines(ctx.ix, page) ?? [];
+  const out = rows.map(summaryLine);
+  for (let i = 0; i + 1 < rows.length; i++) {
+    const next = out[i + 1];
+    if (out[i] || !next || !/\p{L}{2}/u.test(rows[i].text) || /\p{L}{2}/u.test(rows[i + 1].text.replace(/\b(RM|[A-Z]{3})\b/g, ''))) continue;
+    out[i] = { unit: next.unit, label: normalizeLabel(rows[i].text), amount: next.amount };
+    out[i + 1] = undefined;
+    i++;
+  }
+  return out;
+}
+
+/**
  * The summary block of a receipt or invoice adds up: subtotal + charges + tax ± rounding − discount
  * is the total paid. From each subtotal line, the amounts printed on the lines below are summed;
  * a line whose amount equals the sum so far (after at least one component) is a total, whatever its
@@ -531,7 +549,7 @@ const PAYMENT = /\b(cash|tender\w*|paid|payment|change|card|visa|master\w*|amex|
 function summedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
   const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
   for (const page of pages) {
-    const lines = (pageLines(ctx.ix, page) ?? []).map(summaryLine);
+    const lines = summaryLines(ctx, page);
     lines.forEach((start, i) => {
       if (!start || !SUBTOTAL.test(start.label)) return;
       let sum = start.amount.value, parts = 0;
@@ -598,7 +616,7 @@ const CHANGE = /\b(change|balance)\b/;
  */
 function markTendered(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
   for (const page of new Set(ctx.ix.units.map((u) => u.page))) {
-    const lines = (pageLines(ctx.ix, page) ?? []).map(summaryLine);
+    const lines = summaryLines(ctx, page);
     lines.forEach((given, i) => {
       if (!given || !TENDERED.test(given.label) || CHANGE.test(given.label)) return;
       for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {

@@ -96,6 +96,19 @@ describe('receipt totals', () => {
       ])).toBe(32.7);
     });
 
+    it('reads a label and the amount OCR set on a row of its own just below it as one summary line', () => {
+      expect(totalOf([
+        ['Total Sales (Excluding GST)', 0.05, 0], ['31.03', 0.75, 0.5],
+        ['Discount :  0.00', 0.45, 1.5],
+        ['Total GST :', 0.45, 2.5], ['1.65', 0.75, 3],
+        ['Rounding :  0.02', 0.45, 4],
+        ['Tatal Sa1es (Inclusive of GST)', 0.05, 5], ['32.70', 0.75, 5.5],
+        ['CASH :  40.00', 0.45, 6.5],
+        ['Change', 0.45, 7.5], ['7.30', 0.75, 8],
+        ['TOTAL :  31.03  1.65', 0.2, 10],
+      ])).toBe(32.7);
+    });
+
     it('pairs a label and its amount printed as separate OCR lines on one row (label, currency, amount) without word boxes', () => {
       expect(totalOf([
         ['FUELSAVE 95', 0.05, 0], ['RM', 0.5, 0], ['85.54 C', 0.7, 0],
