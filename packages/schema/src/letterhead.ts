@@ -321,10 +321,10 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
  * A long name wraps onto the next line: "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD",
  * "HOME MASTER HARDWARE & / ELECTRICAL", "LIAN CHI PU TIAN VEGETARIAN / RESTAURANT SDN BHD". Consecutive
  * name lines set as one block are one name when the upper line is full (at least about as long as
- * the next) and the name visibly goes on: the upper line ends in a connector or an open bracket, or
- * the lower line ends in a legal form (or opens a bracket that a legal form closes on the line after).
- * A shorter line above is a brand or logo; a line below that does not go on is a tagline ("THREE
- * STOOGES / BISTRO & CAFE").
+ * the next) and the name visibly goes on: the upper line ends in a connector or an open bracket, the
+ * lower line ends in a legal form (or opens a bracket that a legal form closes on the line after), or
+ * the two are set solid, with no leading between them. A shorter line above is a brand or logo; a line
+ * below, with leading, that does not go on is a tagline ("THREE STOOGES / BISTRO & CAFE").
  */
 function nameGroups<T extends { l: Line; name: string }>(named: T[], lines: Line[]): T[][] {
   const groups: T[][] = [];
