@@ -3,7 +3,7 @@ import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type
 import { isGenericField, type FieldSpec } from './field-spec.js';
 import { headerRole } from './item-grid.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
-import { letterheadCandidates, letterheadKind, notAName } from './letterhead.js';
+import { letterheadAddress, letterheadCandidates, letterheadKind, notAName, notAnAddress } from './letterhead.js';
 import { customerField, isNameLike, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
@@ -31,9 +31,19 @@ export interface Candidate {
   rounded?: boolean;
   /** An amount the summary lines above it add up to (subtotal + tax + … ). */
   summed?: boolean;
+  /** For a summed total: the amounts it was summed from and through (the subtotal, intermediate sums) — parts of it, not it. */
+  components?: number[];
+  /** Printed under a tax summary heading ("GST SUMMARY", "VAT analysis"): that table's totals are the net and the tax. */
+  inTaxSummary?: boolean;
+  /** What the customer handed over less the change given back is this amount (cash − change = total). */
+  tendered?: boolean;
 }
 
 const LABEL_MIN = 0.78;
+/** The top of a first page where a letterhead is printed (as a share of the page height). */
+const LETTERHEAD_ZONE = 0.4;
+/** An issuer's name or address needs a label that names it ("Vendor", "Company"), not one its description merely mentions (0.82). */
+const ISSUER_LABEL_MIN = 0.85;
 
 const PROXIMITY: Record<Candidate['how'], number> = {
   inline: 1, 'cell-right': 0.97, right: 0.95, below: 0.92, 'cell-below': 0.9, 'inline-nosep': 0.88, pattern: 0.5, letterhead: 1,
@@ -108,6 +118,12 @@ function looksLikeLabel(text: string, ctx: SearchContext): boolean {
   const n = normalizeLabel(t);
   if (KNOWN_LABELS.has(n) || canonicalLabel(n) !== n) return true;
   return ctx.schemaLabels.some((l) => normalizeLabel(l) === n);
+}
+
+/** The printed rows of every page: from the page words, or grouped from the lines where no words were given. */
+function printedRows(ctx: SearchContext): Unit[] {
+  if (ctx.ix.rows.length) return ctx.ix.rows;
+  return [...new Set(ctx.ix.units.map((u) => u.page))].flatMap((p) => pageLines(ctx.ix, p) ?? []);
 }
 
 /** A label and value paired along a printed row across blocks: as good as "right of", a little less sure. */
@@ -202,12 +218,18 @@ function withWordsBetween(field: FieldSpec, label: string, rest: string, printed
   const between = normalizeLabel(rest.slice(0, at));
   if (!/\p{L}{2}/u.test(between)) return score;
   if (field.isTotal) {
+    // "TOTAL INCLUDES GST 6%  9.00": the amount the tax is included in; whether it is that total or the
+    // tax itself, the page's arithmetic decides (taxLines)
+    if (INCLUDES_TAX.test(between) && !EXCLUDES_TAX.test(between)) return totalQualified(score, `${label} ${between}`);
     if (PARTIAL.test(between)) return 0;
     return totalQualified(score, `${label} ${between}`);
   }
   if (isDate && isDeadline(between) && !asksForDeadline(field)) return 0;
   return score;
 }
+
+const INCLUDES_TAX = /\b(incl\w*|inclusive|including|with)\b/;
+const EXCLUDES_TAX = /\b(excl\w*|exclusive|excluding|without|before|ex|sub|qty|quantity|items?)\b/;
 
 const isDateKind = (f: FieldSpec) => f.kind === 'date' || f.kind === 'date-time' || f.kind === 'date-text';
 const asksForDeadline = (f: FieldSpec) => f.concept === 'due-date' || f.labels.some((l) => isDeadline(l.text));
@@ -385,19 +407,26 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
     inlineCandidates(field, u, ctx, out);
     neighbourCandidates(field, u, ctx, out);
   }
-  // printed rows across blocks: a label and its value that layout put in different blocks
-  for (const r of ctx.ix.rows) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
+  // printed rows across blocks: a label and its value that layout put in different blocks (rows read
+  // from the page words, else — a reader that gives lines without words — its lines grouped by position)
+  for (const r of printedRows(ctx)) if (crossesElements(r)) inlineCandidates(field, r, ctx, out);
   stackedCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
   if (field.isTotal || field.concept === 'tax') taxLines(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
+  if (field.isTotal) markTaxSummary(ctx, out);
+  if (field.isTotal) markTendered(field, ctx, out);
   const head = letterheadKind(field);
   const customer = !head && field.kind === 'string' && customerField(field.name, field.labels.map((l) => l.text), field.description);
   if (!head && !customer) return out;
   // a name is not a registration number, a customer code or a date ("Company No: 1174703-K" labels a number, not the name)
-  const kept = head === 'address' ? out : out.filter((c) => !notAName(c.value) && isNameLike(String(c.value)));
+  // a field's description mentioning a printed word ("the company that issued the receipt" and "RECEIPT",
+  // "NAME : CASH" in the customer's block) is no label for the issuer; an address is no tax number ("ADDRESS : / GST NO.")
+  const kept = head === 'address'
+    ? out.filter((c) => !notAnAddress(c.value))
+    : out.filter((c) => !notAName(c.value) && isNameLike(String(c.value)) && (head !== 'organisation' || c.label >= ISSUER_LABEL_MIN));
   if (!kept.some((c) => c.label >= LABEL_MIN)) {
     const layout = head ? letterheadCandidates(head, ctx.ix) : [];
     for (const h of layout) {
@@ -406,8 +435,14 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
     // the parties as an invoice names them: labelled blocks, the sender line and the recipient under it, the repeated issuer name
     if (head !== 'address') {
       const order = ctx.ix.units.length + ctx.ix.rows.length;
+      const address = customer ? undefined : letterheadAddress(ctx.ix);
       for (const p of partyCandidates(customer ? 'customer' : 'vendor', ctx.ix)) {
-        kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: p.score, order, at: p.at, how: 'letterhead' });
+        if (address?.places.has(normalizeLabel(p.value))) continue;
+        // a name printed below the issuer's letterhead address, still in the letterhead zone (after the tax
+        // numbers and the title), is less likely the issuer; one in the footer (bank details) may well be
+        const below = address?.bottom !== undefined && p.at > address.bottom && p.at < LETTERHEAD_ZONE;
+        const score = below ? p.score - 0.05 : p.score;
+        kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score, order, at: p.at, how: 'letterhead' });
       }
     }
   }
@@ -478,33 +513,128 @@ function summaryLine(u: Unit): SummaryLine | undefined {
   return { unit: u, label: normalizeLabel(u.text.slice(0, a.index)), amount: { value: a.value, raw: a.raw.replace(/^\(|\)$/g, '') } };
 }
 
+/** Lines of payment, not of the bill: what was handed over and what came back. */
+const PAYMENT = /\b(cash|tender\w*|paid|payment|change|card|visa|master\w*|amex|debit|credit|e ?wallet|balance due|refund)\b/;
+
+/**
+ * A page's printed lines as summary lines, top to bottom. A label whose amount OCR put on a row of its
+ * own just below ("Total GST :" over "1.65", the amount set a little lower at the right edge) is read
+ * as one line with that amount; the amount's own row is then no line of its own (undefined).
+ */
+function summaryLines(ctx: SearchContext, page: number): (SummaryLine | undefined)[] {
+  const rows = pageLines(ctx.ix, page) ?? [];
+  const out = rows.map(summaryLine);
+  for (let i = 0; i + 1 < rows.length; i++) {
+    const next = out[i + 1];
+    if (out[i] || !next || !/\p{L}{2}/u.test(rows[i].text) || /\p{L}{2}/u.test(rows[i + 1].text.replace(/\b(RM|[A-Z]{3})\b/g, ''))) continue;
+    out[i] = { unit: next.unit, label: normalizeLabel(rows[i].text), amount: next.amount };
+    out[i + 1] = undefined;
+    i++;
+  }
+  return out;
+}
+
 /**
  * The summary block of a receipt or invoice adds up: subtotal + charges + tax ± rounding − discount
  * is the total paid. From each subtotal line, the amounts printed on the lines below are summed;
- * the first line whose amount equals the sum so far (after at least one component) is a total,
- * whatever its label reads — OCR often garbles the label of the one line that matters
- * ("NL {UTAL  343.95" after "SUB TOTAL 295.00 / SERVICE CHARGE 29.50 / GST 19.47 / ROUNDING -0.02").
- * The check is arithmetic on printed amounts, so it also vouches for a labelled total it agrees with.
+ * a line whose amount equals the sum so far (after at least one component) is a total, whatever its
+ * label reads — OCR often garbles the label of the one line that matters ("NL {UTAL  343.95" after
+ * "SUB TOTAL 295.00 / SERVICE CHARGE 29.50 / GST 19.47 / ROUNDING -0.02"). Such a sum may itself be
+ * summed on ("SUBTOTAL 79.60 / DISCOUNT -30.00 / TOTAL 49.60 / SERVICE 4.96 / GST 3.27 / ROUNDING -0.03 /
+ * TOTAL 57.80"): the last sum of the chain is the total, the subtotal and the sums before it are its
+ * components. A restated amount ("TOTAL 10.00" right under "SUBTOTAL 10.00") adds nothing, and the
+ * payment lines (cash, card, change) end the bill. The check is arithmetic on printed amounts, so it
+ * also vouches for a labelled total it agrees with.
  */
 function summedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
   const pages = [...new Set(ctx.ix.units.map((u) => u.page))];
   for (const page of pages) {
-    const lines = (pageLines(ctx.ix, page) ?? []).map(summaryLine);
+    const lines = summaryLines(ctx, page);
     lines.forEach((start, i) => {
       if (!start || !SUBTOTAL.test(start.label)) return;
       let sum = start.amount.value, parts = 0;
+      const components = [start.amount.value];
+      let found: SummaryLine | undefined;
       for (let j = i + 1; j < Math.min(lines.length, i + 10); j++) {
         const line = lines[j];
         if (!line) continue;
+        if (PAYMENT.test(line.label)) break;
         const v = line.amount.value;
-        if (parts > 0 && Math.abs(v - sum) < 0.005 && v > 0) {
-          const tv = typedValue(field, line.amount.raw, ctx.dates);
-          if (tv) out.push({ ...make(field, { ...tv, printed: line.amount.raw }, line.unit, SUM_LABEL, 'below'), summed: true });
-          return;
+        if (Math.abs(v - sum) < 0.005 && v > 0) {
+          if (parts > 0) {
+            if (found) components.push(found.amount.value);
+            found = line;
+            parts = 0;
+          }
+          continue; // a sum, or the same amount restated: the running sum stands
         }
-        if (SUBTOTAL.test(line.label)) return; // another summary block starts
+        if (SUBTOTAL.test(line.label)) break; // another summary block starts
         sum = Math.round((sum + (v > 0 && DEDUCTION.test(line.label) ? -v : v)) * 100) / 100;
         parts++;
+      }
+      if (!found) return;
+      const tv = typedValue(field, found.amount.raw, ctx.dates);
+      if (tv) out.push({ ...make(field, { ...tv, printed: found.amount.raw }, found.unit, SUM_LABEL, 'below'), summed: true, components });
+    });
+  }
+}
+
+/** The heading of a tax analysis table: "GST SUMMARY", "VAT analysis", "Tax code  %  Amount  Tax". */
+const TAX_SUMMARY = /\b(gst|vat|tax|sst|mwst|btw|iva|tva)\b(\s+\w+)?\s+(summary|analysis|breakdown)\b|\b(summary|analysis|breakdown) of (gst|vat|tax)\b|^tax code\b/;
+
+/**
+ * Many receipts end with a tax analysis: a table of amounts by tax rate under a heading such as
+ * "GST SUMMARY", whose last row is often labelled "TOTAL" — the net amount and the tax, not what was
+ * paid. Candidates printed below such a heading are marked; the choice ranks them under any labelled
+ * total printed above it.
+ */
+function markTaxSummary(ctx: SearchContext, out: Candidate[]): void {
+  const headings = new Map<number, number>();
+  for (const page of new Set(ctx.ix.units.map((u) => u.page))) {
+    for (const r of pageLines(ctx.ix, page) ?? []) {
+      if (!r.box || !TAX_SUMMARY.test(normalizeLabel(r.text))) continue;
+      const at = page * 2 + r.box.y0;
+      headings.set(page, Math.min(headings.get(page) ?? Infinity, at));
+    }
+  }
+  if (!headings.size) return;
+  for (const c of out) {
+    const page = c.at === undefined ? undefined : Math.floor(c.at / 2);
+    const heading = page === undefined ? undefined : headings.get(page);
+    if (heading !== undefined && c.at! > heading) c.inTaxSummary = true;
+  }
+}
+
+const TENDERED = /\b(cash|tender\w*|paid|payment|amount received|received)\b/;
+const CHANGE = /\b(change|balance)\b/;
+
+/**
+ * Cash − change = total: a receipt prints what the customer handed over and, just below, the change
+ * given back. A total candidate equal to the difference is confirmed by arithmetic; where OCR garbled
+ * the total's label, the amount printed a few lines above the payment that equals the difference is
+ * the total.
+ */
+function markTendered(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  for (const page of new Set(ctx.ix.units.map((u) => u.page))) {
+    const lines = summaryLines(ctx, page);
+    lines.forEach((given, i) => {
+      if (!given || !TENDERED.test(given.label) || CHANGE.test(given.label)) return;
+      for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {
+        const back = lines[j];
+        if (!back || !CHANGE.test(back.label)) continue;
+        const paid = Math.round((given.amount.value - back.amount.value) * 100) / 100;
+        if (paid <= 0) return;
+        let known = false;
+        for (const c of out) if (typeof c.value === 'number' && Math.abs(c.value - paid) < 0.005 && c.how !== 'pattern') c.tendered = known = true;
+        if (known) return;
+        for (let k = i - 1; k >= Math.max(0, i - 8); k--) {
+          const above = lines[k];
+          if (!above || Math.abs(above.amount.value - paid) >= 0.005) continue;
+          const tv = typedValue(field, above.amount.raw, ctx.dates);
+          if (tv) out.push({ ...make(field, { ...tv, printed: above.amount.raw }, above.unit, SUM_LABEL, 'below'), tendered: true });
+          break;
+        }
+        return;
       }
     });
   }
@@ -527,7 +657,8 @@ function roundedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): 
     const adj = roundingAdjustment(r.text) ?? roundingAdjustment(rightOf(ctx.ix, r)?.text ?? '');
     if (!adj || !adj.value || Math.abs(adj.value) >= 1) continue;
     // any labelled total on the page: the unrounded one is often printed again below (a tax summary)
-    const totals = out.filter((c) => typeof c.value === 'number' && c.how !== 'pattern' && samePage(ctx, c, r));
+    // (a total of nothing — "TOTAL : 0.00" in a tax table — is not rounded to the coin)
+    const totals = out.filter((c) => typeof c.value === 'number' && c.value > 2 * Math.abs(adj.value) && c.how !== 'pattern' && samePage(ctx, c, r));
     for (const t of totals) {
       // the adjustment's sign is easily lost ("-0.01" read as "0.01"): the amount printed after it decides
       let want = 0, hit: Unit | undefined;

@@ -28,27 +28,47 @@ function merge(cands: Candidate[]): { cand: Candidate; support: number }[] {
     else {
       c.ids.forEach((id) => cur.support.add(id));
       // the strongest reading stands for the value, with what any reading learned about it
-      const flags = { rounded: cur.cand.rounded || c.rounded, summed: cur.cand.summed || c.summed };
+      const flags = {
+        rounded: cur.cand.rounded || c.rounded, summed: cur.cand.summed || c.summed, tendered: cur.cand.tendered || c.tendered,
+        components: cur.cand.components ?? c.components,
+        // a value printed both above a tax summary and in it is not only the summary's
+        inTaxSummary: cur.cand.inTaxSummary && c.inTaxSummary,
+      };
       cur.cand = { ...(c.score > cur.cand.score ? c : cur.cand), ...flags };
     }
   }
   return [...byValue.values()].map((v) => ({ cand: v.cand, support: v.support.size }));
 }
 
-/** Totals: among labelled totals, the largest and last printed amount is the grand total. */
+/**
+ * Totals: among labelled totals, the largest and last printed amount is the grand total; the page's
+ * arithmetic (a checked sum, cash − change, a rounding) outranks that, and the parts of a checked sum
+ * and the rows of a tax summary rank below it.
+ */
 function totalBonus(field: FieldSpec, merged: { cand: Candidate }[]): Map<Candidate, number> {
   const bonus = new Map<Candidate, number>();
   if (!field.isTotal) return bonus;
   const labelled = merged.map((m) => m.cand).filter((c) => c.label >= 0.85 && typeof c.value === 'number');
-  if (labelled.length < 2) return bonus;
-  const max = Math.max(...labelled.map((c) => c.value as number));
-  // printed last: lowest on the last page where there is geometry (a receipt's reading order puts
-  // its label column before its amount column), else last in reading order
-  const where = (c: Candidate) => (labelled.every((l) => l.at !== undefined) ? c.at! : c.order);
-  const last = Math.max(...labelled.map(where));
-  for (const c of labelled) bonus.set(c, (c.value === max ? 0.06 : 0) + (where(c) === last ? 0.03 : 0));
+  if (!labelled.length) return bonus;
+  if (labelled.length >= 2) {
+    const max = Math.max(...labelled.map((c) => c.value as number));
+    // printed last: lowest on the last page where there is geometry (a receipt's reading order puts
+    // its label column before its amount column), else last in reading order
+    const where = (c: Candidate) => (labelled.every((l) => l.at !== undefined) ? c.at! : c.order);
+    const last = Math.max(...labelled.map(where));
+    for (const c of labelled) bonus.set(c, (c.value === max ? 0.06 : 0) + (where(c) === last ? 0.03 : 0));
+  }
   // an amount the summary lines add up to is checked arithmetic, not a reading of a label
   for (const c of labelled) if (c.summed) bonus.set(c, Math.max(bonus.get(c) ?? 0, 0.1));
+  // what the customer paid (cash − change) is the total
+  for (const c of labelled) if (c.tendered) bonus.set(c, (bonus.get(c) ?? 0) + 0.1);
+  // the subtotal a checked sum started from (and sums it went through) is a part of the total
+  for (const s of labelled) {
+    if (!s.summed) continue;
+    for (const o of labelled) if (o.value !== s.value && s.components?.some((v) => Math.abs(v - (o.value as number)) < 0.005)) bonus.set(o, -0.2);
+  }
+  // a tax summary's "TOTAL" row is the net and the tax, when a total is printed above it
+  if (labelled.some((c) => !c.inTaxSummary)) for (const c of labelled) if (c.inTaxSummary) bonus.set(c, (bonus.get(c) ?? 0) - 0.2);
   // the rounded total is what was paid, though a cent below the unrounded one
   for (const c of labelled) {
     if (!c.rounded) continue;

@@ -65,6 +65,67 @@ describe('letterhead: issuer name and address without labels', () => {
     expect(v.address).toBe('12 Quay Road, Cork T12 X8Y2');
   });
 
+  describe('receipt letterheads as printed', () => {
+    const read = (doc: ReturnType<typeof receipt>) => extractSchemaBuiltin({ document: doc, schema: receiptSchema }).values as Record<string, unknown>;
+
+    it('joins a name wrapped over lines: into a legal form, through an open bracket, after a connector', () => {
+      const wrapped = read(receipt(['GOLDEN LEAF HARDWARE', 'ENTERPRISE (TAMAN', 'MELATI) SDN BHD', '822737-X', 'NO. 17-G, JALAN MELATI 3,', '53100 KUALA LUMPUR.']));
+      expect(wrapped.company).toBe('GOLDEN LEAF HARDWARE ENTERPRISE (TAMAN MELATI) SDN BHD');
+      const legal = read(receipt(['LIAN HUAT VEGETARIAN', 'RESTAURANT SDN BHD', '(1095514-X)', '54, JALAN SS23/11,', '47400 PETALING JAYA.']));
+      expect(legal.company).toBe('LIAN HUAT VEGETARIAN RESTAURANT SDN BHD');
+      const connector = read(receipt(['HOME MASTER HARDWARE &', 'ELECTRICAL', 'NO.113G & 115G, JALAN SETIA 4,', '40170 SHAH ALAM.']));
+      expect(connector.company).toBe('HOME MASTER HARDWARE & ELECTRICAL');
+      // OCR boxes hug the letters: the leading between the two lines of a name can be more than half their height
+      const ocrBoxes = documentOf([page(1, [
+        { text: 'LIAN HUAT VEGETARIAN', at: [0.1, 0.05, 0.8, 0.066] }, { text: 'RESTAURANT SDN BHD', at: [0.15, 0.076, 0.75, 0.092] },
+        ...lines(['54, JALAN SS23/11,', '47400 PETALING JAYA.', 'TEL: 03-7805 7889', 'TOTAL 9.00'], 0.1, 0.1, 0.8, 0.03),
+      ])]);
+      expect(read(ocrBoxes).company).toBe('LIAN HUAT VEGETARIAN RESTAURANT SDN BHD');
+      // a brand printed short above the legal name is not part of it
+      const brand = read(receipt(['Greenway', 'Taste Of The Sea Sdn Bhd', 'Lot 38, Jalan Kenari 5,', '47170 Puchong, Selangor']));
+      expect(brand.company).toBe('Taste Of The Sea Sdn Bhd');
+    });
+
+    it('drops a registration number printed after the name, and keeps a name that opens with a number', () => {
+      const v = read(receipt(['88 NOODLE HOUSE S/B (519537-X)', 'LOT 12, JALAN ANGSA,', '41150 KLANG, SELANGOR']));
+      expect(v.company).toBe('88 NOODLE HOUSE S/B');
+      expect(v.address).toBe('LOT 12, JALAN ANGSA, 41150 KLANG, SELANGOR');
+      // a registration line whose label OCR garbled is still a number, not the name
+      expect(read(receipt(['SUN WONG KUT', 'Conpany No® 20965-Y', '176 JLN SUNGEI BESI', '57100 KUALA LUMPUR'])).company).toBe('SUN WONG KUT');
+    });
+
+    it('does not take a line in lower case (a name scribbled on the paper) for the printed name', () => {
+      expect(read(receipt(['tan ah kow', '12, JALAN MERANTI 4,', '47100 PUCHONG.'])).company).toBeNull();
+    });
+
+    it('opens the address at the unit and building lines above the street, and runs it on to the town after a postcode', () => {
+      const mall = read(receipt(['SUNRISE CO. (M) BHD', '2ND FLR, SUNRISE MALL', 'JLN JEJAKA, TAMAN MALURI', 'CHERAS, 55100 KUALA LUMPUR']));
+      expect(mall.company).toBe('SUNRISE CO. (M) BHD');
+      expect(mall.address).toBe('2ND FLR, SUNRISE MALL, JLN JEJAKA, TAMAN MALURI, CHERAS, 55100 KUALA LUMPUR');
+      const unitFirst = read(receipt(['KOPI CORNER', 'S117, SECOND FLOOR,', 'SUNRISE CITY,', '1, JALAN SUNRISE,', '81100 JOHOR BAHRU, JOHOR.']));
+      expect(unitFirst.company).toBe('KOPI CORNER');
+      expect(unitFirst.address).toBe('S117, SECOND FLOOR, SUNRISE CITY, 1, JALAN SUNRISE, 81100 JOHOR BAHRU, JOHOR.');
+      const town = read(receipt(['BRIGHT LAMP GALLERY SDN BHD', 'NO: 28, JALAN ASTANA 1C,', 'BANDAR BUKIT RAJA, 41050', 'KLANG SELANGOR D.E, MALAYSIA']));
+      expect(town.address).toBe('NO: 28, JALAN ASTANA 1C, BANDAR BUKIT RAJA, 41050, KLANG SELANGOR D.E, MALAYSIA');
+      const unit = read(receipt(['RESTAURANT SIN HUAT', 'K3-113, JL IBRAHIM SULTAN', '80300 JOHOR BAHRU', 'JOHOR']));
+      expect(unit.company).toBe('RESTAURANT SIN HUAT');
+      expect(unit.address).toBe('K3-113, JL IBRAHIM SULTAN, 80300 JOHOR BAHRU, JOHOR');
+      const oneLine = read(receipt(['TRIPLE SEVEN ENTERPRISE', 'NO 14 & 16 JALAN PERMAS 4/3 BANDAR BARU PERMAS JAYA']));
+      expect(oneLine.address).toBe('NO 14 & 16 JALAN PERMAS 4/3 BANDAR BARU PERMAS JAYA');
+    });
+
+    it("does not take the customer's block for the issuer: 'NAME : CASH', a company printed under the title", () => {
+      const doc = documentOf([page(1, lines([
+        'PERNIAGAAN HENG LI', 'JM0325955-V', 'NO.59 JALAN PERMAS 9/5', 'BANDAR BARU PERMAS JAYA', '81760 JOHOR BAHRU',
+        'TEL : 07-386 7524', 'GST NO: 000800589824', 'SIMPLIFIED TAX INVOICE', 'BLUEPEAK ENGINEERING (M) SDN BHD',
+        'RECEIPT#: CS00082662', 'SALESPERSON', 'CODE : 300-C0001', 'NAME : CASH', 'ADDRESS :', 'GST NO.', 'TOTAL 9.00',
+      ], 0.1, 0.05, 0.8, 0.02))]);
+      const v = read(doc);
+      expect(v.company).toBe('PERNIAGAAN HENG LI');
+      expect(v.address).toBe('NO.59 JALAN PERMAS 9/5, BANDAR BARU PERMAS JAYA, 81760 JOHOR BAHRU');
+    });
+  });
+
   it("skips the recipient's block and takes the document title's words off a name", () => {
     const doc = documentOf([page(1, [
       ...lines(['Northwind Cloud Invoice'], 0.5, 0.05, 0.9, 0.04, 'Title'),

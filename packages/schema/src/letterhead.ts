@@ -46,11 +46,17 @@ export function notAName(value: unknown): boolean {
   return !/\p{L}{2,}/u.test(value) || findDates(value).some((d) => d.raw.length >= value.trim().length * 0.6);
 }
 
-const STREET = /\b(jalan|jln|lorong|lrg|taman|tmn|persiaran|lebuh|lebuhraya|road|rd|street|st|avenue|ave|boulevard|blvd|lane|drive|highway|hwy|plaza|floor|flr|lot|suite|ste|unit|block|blk|building|bldg|court|place|square|rue|allee|avenue|chemin|strasse|str|weg|platz|via|viale|piazza|calle|avenida|rua|cedex|po box|industrial|kawasan|perindustrian|bandar|kampung|kg|seksyen|mall|centre|center|tower|wisma|menara)\b/;
+/** A value an address cannot be: a tax or registration number, a phone number, a web or mail address, no words. */
+export function notAnAddress(value: unknown): boolean {
+  if (typeof value !== 'string' || !/\p{L}{2,}/u.test(value)) return true;
+  return REGISTRATION.test(normalizeLabel(value)) || WEB.test(value) || /^\s*(tel|telp|fax|phone|ph|hp|mobile)\b/i.test(value);
+}
+
+const STREET = /\b(jalan|jln|jl|lorong|lrg|taman|tmn|persiaran|lebuh|lebuhraya|road|rd|street|st|avenue|ave|boulevard|blvd|lane|drive|highway|hwy|plaza|floor|flr|lot|suite|ste|unit|block|blk|building|bldg|court|place|square|rue|allee|avenue|chemin|strasse|str|weg|platz|via|viale|piazza|calle|avenida|rua|cedex|po box|industrial|kawasan|perindustrian|bandar|kampung|kg|seksyen|mall|centre|center|tower|wisma|menara)\b/;
 /** A postcode followed by a place name ("81100 JOHOR BAHRU", "50490, KUALA LUMPUR"), a US state and ZIP, a UK postcode. */
 const POSTCODE = /(\b\d{4,6},?\s+\p{L}{2,})|(\b[A-Z]{2}\s+\d{5}(-\d{4})?\b)|(\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b)/u;
-/** "12, Jalan …", "No.53 55,57 & 59, …", "109, SS21/1A,": a house number and a comma open an address. */
-const HOUSE_NUMBER = /^(no\.?\s*)?\d+[a-z]?(\s*[-/&,.]\s*\d+[a-z]?)*\s*,/i;
+/** "12, Jalan …", "No.53 55,57 & 59, …", "109, SS21/1A,", "K3-113, …" (a unit): a house number and a comma open an address. */
+const HOUSE_NUMBER = /^(no\.?\s*)?[a-z]{0,2}\d+[a-z]?(\s*[-/&,.]\s*\d+[a-z]?)*\s*,/i;
 
 const PHONE = /\b(tel|telp|fax|phone|ph|hp|mobile|telefon|telephone|tél|whatsapp)\b|\+?\d[\d ()-]{7,}\d/i;
 const WEB = /@|www\.|https?:|\.(com|net|org|my|co|de|fr|uk|io)\b/i;
@@ -68,6 +74,9 @@ const namesDocumentLine = (t: string) => nameOf(t) === '' && /\p{L}/u.test(t);
 
 /** A place or state name alone on its line: a few words of letters ("SELANGOR.", "KUALA LUMPUR"). */
 const isPlaceName = (t: string) => /^[\p{L} .,'-]{3,30}$/u.test(t.trim()) && t.trim().split(/\s+/).length <= 3 && !namesDocumentLine(t) && !readLabel(t).known;
+
+/** A town, state and country after a postcode: a few words of letters ("KLANG SELANGOR D.E, MALAYSIA"). */
+const isTownLine = (t: string) => /^[\p{L} .,'-]{3,50}$/u.test(t.trim()) && t.trim().split(/\s+/).length <= 5 && !namesDocumentLine(t) && !readLabel(t).known;
 
 /** Words that qualify a document type ("Tax Invoice", "Cash Sales", "Official Receipt"); alone they may be part of a name. */
 const DOC_QUALIFIER = /^(tax|cash|sales|retail|official|original|copy|duplicate|credit|debit|note|delivery|purchase|order|summary|page|simplified|pro|forma)$/;
@@ -102,10 +111,12 @@ function linesOf(ix: DocIndex, page: number): Line[] {
 function isFurniture(t: string): boolean {
   if (PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t))) return true;
   if (/:\s*\S|:$/.test(t) || /^#|\w_\w/.test(t.trim())) return true;
+  // "Company No® 20965-Y" (OCR may garble the label): a number sign after words, then the number
+  if (/\p{L}\s+(no|nr|n°)\b\W{0,2}\s*\d{3,}/iu.test(t)) return true;
   const letters = (t.match(/\p{L}/gu) ?? []).length, digits = (t.match(/\d/g) ?? []).length;
   if (letters < 2 || digits > letters) return true;
   if (findDates(t).length) return true;
-  return t.split(/\s+/).length > 9; // a sentence
+  return t.split(/\s+/).length > 9 && !STREET.test(normalizeLabel(t)); // a sentence (an address printed on one line is not)
 }
 
 const isAddress = (t: string) => !PHONE.test(t) && !WEB.test(t) && !REGISTRATION.test(normalizeLabel(t)) && (STREET.test(normalizeLabel(t)) || POSTCODE.test(t) || HOUSE_NUMBER.test(t.trim()));
@@ -165,10 +176,33 @@ function skipBlock(lines: Line[], i: number): number {
 
 /** A line that can be (part of) an organisation's name: no furniture, no street, not only the paper's own words ("CASH", "AMOUNT"). */
 function isNameLine(name: string): boolean {
-  if (isFurniture(name) || !/\p{L}{2,}/u.test(name) || /^\d/.test(name) || isStreetLine(name)) return false;
+  if (isFurniture(name) || !/\p{L}{2,}/u.test(name) || isStreetLine(name)) return false;
+  // a line opening with a number is a house number or a code — unless words alone follow ("99 SPEED MART")
+  if (/^\d/.test(name) && !NUMBERED_NAME.test(name)) return false;
+  if (!printedAsName(name)) return false;
   const r = readLabel(name);
   return !(r.known > 0 && r.unknown === 0);
 }
+
+/** "32 PUB & BISTRO", "7 ELEVEN STORES": a short number and then only words (a house number is followed by a comma or a street). */
+const NUMBERED_NAME = /^\d{1,4}\s+\p{L}{2,}[^\d]*$/u;
+
+/**
+ * Names are printed in capitals or with capital initials; a line whose words are mostly lower case is
+ * handwriting on the paper (a name scribbled on top of a receipt), a slogan, or OCR noise.
+ */
+function printedAsName(name: string): boolean {
+  const words = name.split(/\s+/).filter((w) => /^\P{L}*\p{L}{2,}/u.test(w));
+  const capitalised = words.filter((w) => /^\P{L}*\p{Lu}/u.test(w)).length;
+  return words.length > 0 && capitalised * 2 >= words.length;
+}
+
+/**
+ * A registration number printed after the name on its line: "AEON CO. (M) BHD (126926-H)",
+ * "99 SPEED MART S/B (519537-X)". It is not part of the name.
+ */
+const TRAILING_REGISTRATION = /\s*[({[]\s*\p{L}{0,3}\d{4,}[\s-]*[\p{L}\d%]?\s*[)}\]]?\s*$/u;
+const withoutRegistration = (name: string) => name.replace(TRAILING_REGISTRATION, '').trim();
 
 export interface LetterheadCandidate { value: string; ids: string[]; score: number; order: number; at?: number }
 
@@ -176,7 +210,8 @@ export interface LetterheadCandidate { value: string; ids: string[]; score: numb
 function addressBlock(lines: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
   for (let i = 0; i < lines.length; i++) {
     if (recipient.has(i)) continue;
-    const t = lines[i].text;
+    // "No: 28, JALAN ASTANA 1C,": the colon after "No" is the house number's, not a label's
+    const t = lines[i].text.replace(/^\s*no\s*:\s*(?=\d)/i, 'No ');
     // a house number or postcode line has more digits than letters, yet is no phone or tax number
     if (isFurniture(t) && !((POSTCODE.test(t) || HOUSE_NUMBER.test(t.trim())) && !PHONE.test(t) && !WEB.test(t) && !REGISTRATION.test(normalizeLabel(t)) && !/:/.test(t))) continue;
     // an address opens with a number (house number, postcode): a name with a street word in it
@@ -192,13 +227,32 @@ function addressBlock(lines: Line[], recipient: Set<number>): { start: number; e
       // leads to the postcode line that ends an address ("SETIA ALAM, / SEKSYEN U13, 40170 SHAH ALAM")
       if (/,\s*$/.test(prev) || isAddress(next)) { end++; continue; }
       if (!hasPostcode() && lines.slice(end + 1, end + 3).some((l) => POSTCODE.test(l.text) && !stops(l.text))) { end++; continue; }
-      // "81100 JOHOR BAHRU, / JOHOR.": the state after the postcode line
+      // "81100 JOHOR BAHRU, / JOHOR.": the state after the postcode line; "BANDAR BUKIT RAJA, 41050 /
+      // KLANG SELANGOR D.E, MALAYSIA": the town after a line that ends in its postcode
       if (hasPostcode() && POSTCODE.test(prev) && isPlaceName(next)) end++;
+      else if (/\b\d{4,6}\s*[,.]?\s*$/.test(prev) && isTownLine(next)) end++;
       break;
     }
-    return { start: i, end };
+    return { start: addressOpening(lines, recipient, i, stops), end };
   }
   return undefined;
+}
+
+/**
+ * Where an address found at line i opens: the lines just above it that read as its first parts — a
+ * unit or floor ("S117, SECOND FLOOR,", "3RD FLR, AEON TAMAN MALURI SC"), a building or street ending in
+ * a comma ("U13/BG BANDAR SETIA ALAM,") — up to the name above them. A line with a legal form is the
+ * name; the topmost name-like line is never taken (the letterhead starts with the name).
+ */
+function addressOpening(lines: Line[], recipient: Set<number>, i: number, stops: (t: string) => boolean): number {
+  let start = i;
+  while (start > 0 && i - start < 3 && !recipient.has(start - 1)) {
+    const t = lines[start - 1].text;
+    if (stops(t) || isLegal(t) || !(isAddress(t) || /,\s*$/.test(t))) break;
+    if (!lines.slice(0, start - 1).some((l, k) => !recipient.has(k) && isNameLine(withoutRegistration(nameOf(l.text))))) break;
+    start--;
+  }
+  return start;
 }
 
 /** Lines in the top part of page 1 (the letterhead zone): above 40 % of the page, at most 16 lines. */
@@ -207,6 +261,22 @@ function topLines(ix: DocIndex): Line[] {
   const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
   const lines = linesOf(ix, first);
   return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16);
+}
+
+/**
+ * The issuer's letterhead address on the first page, if there is one: where it ends (the bottom of its
+ * last line, 0–1 down the page; a company named below it — after the tax numbers and the document's
+ * title — is more likely the customer's: "SIMPLIFIED TAX INVOICE / GOGIANT ENGINEERING SDN BHD"), and
+ * its lines that read as address or place ("JOHOR", "AEON TEBRAU CITY,"), normalised: a "name" that is
+ * one of those lines is a place, however often it repeats.
+ */
+export function letterheadAddress(ix: DocIndex): { bottom: number | undefined; places: Set<string> } | undefined {
+  const lines = topLines(ix);
+  const block = lines.length ? addressBlock(lines, recipientLines(lines)) : undefined;
+  if (!block) return undefined;
+  const part = lines.slice(block.start, block.end + 1), last = part[part.length - 1];
+  const places = part.filter((l) => isAddress(l.text) || isTownLine(l.text) || /,\s*$/.test(l.text));
+  return { bottom: last.top !== null && last.height !== null ? last.top + last.height : undefined, places: new Set(places.map((l) => normalizeLabel(l.text))) };
 }
 
 /**
@@ -230,19 +300,67 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const zone = block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6);
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
-  // a line opening with a number is a house number or a code, not a name
-  const named = zone.map((l) => ({ l, name: nameOf(l.text) }))
+  const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(l.text)) }))
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name));
-  const nearest = named.length ? named[named.length - 1].l : undefined;
-  const out = named.map(({ l, name }) => {
+  const groups = nameGroups(named, lines);
+  const nearest = groups.length ? groups[groups.length - 1] : undefined;
+  const out = groups.map((g) => {
+    const first = g[0].l, name = g.map((n) => n.name).join(' ');
     let score = 0.5;
-    if (isLegal(name)) score += 0.15;
-    if (l.title) score += 0.05;
-    if (median !== null && l.height !== null && l.height >= median * 1.2) score += 0.05;
+    if (isLegal(g[g.length - 1].name)) score += 0.15;
+    if (g.some((n) => n.l.title)) score += 0.05;
+    if (median !== null && first.height !== null && first.height >= median * 1.2) score += 0.05;
     // the line right above the address is where the name is printed
-    if (block && l === nearest) score += 0.12;
-    return { value: name, ids: l.ids, score: Math.min(0.74, score), order: l.order, at: l.at };
+    if (block && g === nearest) score += 0.12;
+    return { value: name, ids: g.flatMap((n) => n.l.ids), score: Math.min(0.74, score), order: first.order, at: first.at };
   });
   return out.sort((a, b) => b.score - a.score || a.order - b.order);
+}
+
+/**
+ * A long name wraps onto the next line: "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD",
+ * "HOME MASTER HARDWARE & / ELECTRICAL", "LIAN CHI PU TIAN VEGETARIAN / RESTAURANT SDN BHD". Consecutive
+ * name lines set as one block are one name when the upper line is full (at least about as long as
+ * the next) and the name visibly goes on: the upper line ends in a connector or an open bracket, the
+ * lower line ends in a legal form (or opens a bracket that a legal form closes on the line after), or
+ * the two are set solid, with no leading between them. A shorter line above is a brand or logo; a line
+ * below, with leading, that does not go on is a tagline ("THREE STOOGES / BISTRO & CAFE").
+ */
+function nameGroups<T extends { l: Line; name: string }>(named: T[], lines: Line[]): T[][] {
+  const groups: T[][] = [];
+  for (const n of named) {
+    const group = groups[groups.length - 1];
+    const prev = group?.[group.length - 1];
+    const next = (k: number) => named.find((m) => lines.indexOf(m.l) === lines.indexOf(n.l) + k);
+    if (prev && group.length < 3 && lines.indexOf(n.l) === lines.indexOf(prev.l) + 1 && continuesName(prev, n, next(1))) group.push(n);
+    else groups.push([n]);
+  }
+  return groups;
+}
+
+type Named = { l: Line; name: string };
+
+/** Whether `lower` carries on the name begun on `upper` (`after` is the name line below `lower`, if any). */
+function continuesName(upper: Named, lower: Named, after: Named | undefined): boolean {
+  if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l)) return false;
+  if (/(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
+  // "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD": the line below goes on into a legal form
+  if (after !== undefined && opensBracket(lower.name) && isLegal(after.name) && setTogether(lower.l, after.l)) return true;
+  // set solid, with no leading between the lines, as a name printed large over two lines is
+  return tight(upper.l, lower.l);
+}
+
+function tight(upper: Line, lower: Line): boolean {
+  if (upper.height === null || lower.height === null || upper.top === null || lower.top === null) return false;
+  return lower.top - (upper.top + upper.height) < 0.2 * Math.min(upper.height, lower.height);
+}
+
+const opensBracket = (t: string) => (t.match(/\(/g) ?? []).length > (t.match(/\)/g) ?? []).length;
+
+/** Two lines printed as one block: the lower one under the upper (not beside it), the gap between them less than a line. */
+function setTogether(upper: Line, lower: Line): boolean {
+  if (upper.height === null || lower.height === null || upper.top === null || lower.top === null) return true;
+  const gap = lower.top - (upper.top + upper.height);
+  return lower.top >= upper.top + 0.5 * upper.height && gap <= 0.8 * Math.min(upper.height, lower.height);
 }
 

@@ -46,6 +46,90 @@ describe('receipt totals', () => {
     expect((a.values as Record<string, unknown>).total).toBe(343.95);
   });
 
+  describe('the arithmetic of the summary block chooses the total', () => {
+    const totalOf = (lines: [string, number, number][]) => (run(receipt(lines)).values as Record<string, unknown>).total;
+
+    it('does not take the "TOTAL" row of a tax summary table for the total paid', () => {
+      expect(totalOf([
+        ['1X 000007996511', 0.05, 0], ['75.00SR', 0.7, 0],
+        ['SUB-TOTAL', 0.05, 1], ['75.00', 0.7, 1],
+        ['TOTAL SALES INCL GST', 0.05, 2], ['75.00', 0.7, 2],
+        ['CASH', 0.05, 3], ['100.00', 0.7, 3],
+        ['CHANGE AMT', 0.05, 4], ['25.00', 0.7, 4],
+        ['GST SUMMARY', 0.05, 6], ['AMOUNT', 0.45, 6], ['TAX', 0.7, 6],
+        ['SR @ 6%', 0.05, 7], ['70.75', 0.45, 7], ['4.25', 0.7, 7],
+        ['TOTAL', 0.05, 8], ['70.75', 0.45, 8], ['4.25', 0.7, 8],
+      ])).toBe(75);
+    });
+
+    it('follows a sum that is summed on: subtotal − discount, then + service + tax ± rounding', () => {
+      expect(totalOf([
+        ['SUBTOTAL', 0.05, 0], ['79.60', 0.7, 0],
+        ['DISCOUNT', 0.05, 1], ['-30.00', 0.7, 1],
+        ['TOTAL AMOUNT :', 0.05, 2], ['49.60', 0.7, 2],
+        ['SERV CHARGE 10%', 0.05, 3], ['4.96', 0.7, 3],
+        ['GST @ 6%', 0.05, 4], ['3.27', 0.7, 4],
+        ['ROUNDING ADJ :', 0.05, 5], ['-0.03', 0.7, 5],
+        ['TOTAL AMOUNT :', 0.05, 6], ['57.80', 0.7, 6],
+        ['PAYMENT TYPE 3', 0.05, 8],
+      ])).toBe(57.8);
+    });
+
+    it('ranks the subtotal a checked sum starts from below it, even when the subtotal is printed again as "TOTAL" lower down', () => {
+      expect(totalOf([
+        ['SUB-TOTAL (EX) :', 0.05, 0], ['4.60', 0.7, 0],
+        ['TOTAL TAX :', 0.05, 1], ['0.28', 0.7, 1],
+        ['ROUNDING :', 0.05, 2], ['0.02', 0.7, 2],
+        ['TOTAL :', 0.05, 3], ['4.90', 0.7, 3],
+        ['NOTE: ITEMS MARKED * ARE TAXED', 0.05, 5],
+        ['TOTAL :', 0.05, 7], ['4.60', 0.45, 7], ['0.28', 0.7, 7],
+      ])).toBe(4.9);
+    });
+
+    it('finds the total by cash − change when OCR garbled its label', () => {
+      expect(totalOf([
+        ['SUB TOTAL', 0.05, 0], ['31.03', 0.7, 0],
+        ['GST 6%', 0.05, 1], ['1.65', 0.7, 1],
+        ['Tatal Sa1es', 0.05, 2], ['32.70', 0.7, 2],
+        ['CASH :', 0.05, 3], ['40.00', 0.7, 3],
+        ['CHANGE :', 0.05, 4], ['7.30', 0.7, 4],
+      ])).toBe(32.7);
+    });
+
+    it('reads a label and the amount OCR set on a row of its own just below it as one summary line', () => {
+      expect(totalOf([
+        ['Total Sales (Excluding GST)', 0.05, 0], ['31.03', 0.75, 0.5],
+        ['Discount :  0.00', 0.45, 1.5],
+        ['Total GST :', 0.45, 2.5], ['1.65', 0.75, 3],
+        ['Rounding :  0.02', 0.45, 4],
+        ['Tatal Sa1es (Inclusive of GST)', 0.05, 5], ['32.70', 0.75, 5.5],
+        ['CASH :  40.00', 0.45, 6.5],
+        ['Change', 0.45, 7.5], ['7.30', 0.75, 8],
+        ['TOTAL :  31.03  1.65', 0.2, 10],
+      ])).toBe(32.7);
+    });
+
+    it('pairs a label and its amount printed as separate OCR lines on one row (label, currency, amount) without word boxes', () => {
+      expect(totalOf([
+        ['FUELSAVE 95', 0.05, 0], ['RM', 0.5, 0], ['85.54 C', 0.7, 0],
+        ['TOTAL', 0.05, 1], ['RM', 0.5, 1], ['85.54', 0.7, 1],
+        ['VISA', 0.05, 2], ['RM', 0.5, 2], ['85.54', 0.7, 2],
+      ])).toBe(85.54);
+    });
+
+    it('reads "TOTAL INCLUDES GST 6%  9.00" as the total the tax is in, not as the tax', () => {
+      expect(totalOf([
+        ['QTY UOM U.PRICE AMT AMT INC. TAX CODE', 0.05, 0],
+        ['SUMMER CUP 48X230ML', 0.05, 1],
+        ['1  KOTA 8.49  8.49  9.00  SR', 0.05, 2],
+        ['GST 6% + 0.51', 0.05, 3],
+        ['TOTAL INCLUDES GST 6%', 0.05, 5], ['9.00', 0.7, 5],
+        ['CASH', 0.05, 6], ['50.00', 0.7, 6],
+        ['CHANGE', 0.05, 7], ['41.00', 0.7, 7],
+      ])).toBe(9);
+    });
+  });
+
   it('reads a date whose label sits just before it inside a longer OCR line', () => {
     const doc = receipt([['Date © 09/01/2019 8:01:11 PM Cashier : 01', 0.05, 0], ['Ref 12/12/2012 counter', 0.05, 5]]);
     const a = run(doc);

@@ -66,7 +66,8 @@ export function parseNumberToken(tok: string): { value: number; hasDecimals: boo
 }
 
 const CODES = [...ISO_CURRENCIES].join('|');
-const NUMBER_RE = new RegExp(String.raw`(?<![\w.,\-/])(\(\s*)?([-+−]\s?)?((?:\b(?:${CODES})|[$€£¥₹₩₽₺₦]|RM|Rs\.?|R\$|S\$|A\$|C\$|CHF)\s?)?(\d{1,3}(?:[\u00a0\u202f ]\d{3})+(?:[.,]\d+)?(?!\d)|\d[\d.,']*\d|\d)(\s?(?:[$€£¥₹]|(?:${CODES})(?![A-Za-z])))?(\s?%)?(\s*\))?`, 'g');
+// "65. 20": OCR often reads a space after a decimal point; a point, one space and exactly two digits is one price
+const NUMBER_RE = new RegExp(String.raw`(?<![\w.,\-/])(\(\s*)?([-+−]\s?)?((?:\b(?:${CODES})|[$€£¥₹₩₽₺₦]|RM|Rs\.?|R\$|S\$|A\$|C\$|CHF)\s?)?(\d{1,3}(?:[\u00a0\u202f ]\d{3})+(?:[.,]\d+)?(?!\d)|\d+\. \d{2}(?![\d.,A-Za-z])|\d[\d.,']*\d|\d)(\s?(?:[$€£¥₹]|(?:${CODES})(?![A-Za-z])))?(\s?%)?(\s*\))?`, 'g');
 
 /** Every number in the text, with sign, currency and percent read from around it. */
 export function findAmounts(text: string): FoundAmount[] {

@@ -18,6 +18,10 @@ describe('amounts', () => {
     ['$1,234', [[1234, 'USD', false]]],
     ['1.234.567', [[1234567, null, false]]],
     ['2 10.00 20.00', [[2, null, false], [10, null, false], [20, null, false]]],
+    // OCR read a space after the decimal point: one price, not 65 and 20
+    ['Total Sales RM 65. 20', [[65.2, 'MYR', false]]],
+    ['1  16. 00  0. 00', [[1, null, false], [16, null, false], [0, null, false]]],
+    ['12. 03. 2018', [[12, null, false], [3, null, false], [2018, null, false]]],
   ])('%s', (text, expected) => expect(amounts(text)).toEqual(expected));
   it('does not read ids as money', () => {
     expect(amounts('INV-2024-0042')).toEqual([]);
