@@ -13,7 +13,10 @@ const MARK_TEXT = /^[xX✓✔✗✘×☒☑■●•]$/;
 export function detectCheckboxes(squares: PtBox[], g: PageGeometry, words: PtWord[], W: number, H: number) {
   const found: Box[] = [];
   const pt = (b: PtBox) => ({ x0: b.x0 * W, y0: b.y0 * H, x1: b.x1 * W, y1: b.y1 * H });
-  const marks = (g.marks ?? []).map((m) => ({ box: pt(m.box), closed: !!m.closedCurve, filled: !!m.filled, fillIn: !!m.fillIn }));
+  const frames = bevelledFrames(g.marks ?? [], pt);
+  // a frame's own pieces are no mark inside it (a ring's half-arcs would read as a tick)
+  const framePieces = new Set(frames.flatMap((f) => f.pieces));
+  const marks = (g.marks ?? []).filter((m) => !framePieces.has(m)).map((m) => ({ box: pt(m.box), closed: !!m.closedCurve, filled: !!m.filled, fillIn: !!m.fillIn }));
   // a scan's ticked square comes as a dark filled rectangle inside it (interior ink, see @quire/ocr rulings)
   const filledRects = g.rects.filter((r) => r.filled && !r.stroked).map((r) => ({ box: pt(r.box), fillIn: !!r.fillIn }));
   const markedInside = (b: PtBox, printedOnly = false) => {
@@ -31,6 +34,8 @@ export function detectCheckboxes(squares: PtBox[], g: PageGeometry, words: PtWor
     if (found.some((f) => centreIn(m.box, f.box))) continue;
     add(m.box, 'circle');
   }
+  // outlines drawn in pieces, where no square or closed circle was found already
+  for (const frame of frames) if (!found.some((f) => centreIn(frame.box, f.box) || centreIn(f.box, frame.box))) add(frame.box, frame.shape);
   for (const w of words) {
     const t = w.text.trim();
     if (w.fill || (!CHECK_GLYPHS_EMPTY.has(t) && !(CHECK_GLYPHS_SET.has(t) && ['☑', '☒'].includes(t)))) continue;
@@ -44,6 +49,36 @@ export function detectCheckboxes(squares: PtBox[], g: PageGeometry, words: PtWor
     /** `scanned`: also record which boxes the page's own ink ticks (DetectedCell.scan). */
     toCells: (page: number, phrases: Phrase[], scanned = false) => groupCells(page, found, phrases, W, H, scanned),
   };
+}
+
+/**
+ * Checkboxes and radio buttons whose border is drawn in pieces (the bevelled and inset styles viewers
+ * flatten a widget's appearance into): filled pieces of an outline (L-shaped sides) or stroked open arcs
+ * (a ring's light and dark halves), two or more whose boxes overlap, together a square-ish box of
+ * checkbox size. Straight pieces make a square, curved ones a circle.
+ */
+type Mark = NonNullable<PageGeometry['marks']>[number];
+
+function bevelledFrames(all: readonly Mark[], pt: (b: PtBox) => PtBox): { box: PtBox; shape: 'square' | 'circle'; pieces: Mark[] }[] {
+  const pieces = all.filter((m) => !m.fillIn && (m.hollow || (m.curved && !m.filled && !m.closedCurve)));
+  const groups: { box: PtBox; pieces: Mark[]; curved: boolean }[] = [];
+  for (const m of pieces) {
+    const b = pt(m.box);
+    const g = groups.find((q) => Math.min(q.box.x1, b.x1) - Math.max(q.box.x0, b.x0) > 0 && Math.min(q.box.y1, b.y1) - Math.max(q.box.y0, b.y0) > 0);
+    if (!g) { groups.push({ box: { ...b }, pieces: [m], curved: !!m.curved }); continue; }
+    g.box = { x0: Math.min(g.box.x0, b.x0), y0: Math.min(g.box.y0, b.y0), x1: Math.max(g.box.x1, b.x1), y1: Math.max(g.box.y1, b.y1) };
+    g.pieces.push(m);
+    g.curved ||= !!m.curved;
+  }
+  const out: { box: PtBox; shape: 'square' | 'circle'; pieces: Mark[] }[] = [];
+  for (const g of groups) {
+    const w = g.box.x1 - g.box.x0, h = g.box.y1 - g.box.y0;
+    // the outline's pieces reach at least two sides of it; a tick drawn inside reaches none and stays a mark
+    const sides = (m: Mark) => { const b = pt(m.box); return [b.x0 - g.box.x0, b.y0 - g.box.y0, g.box.x1 - b.x1, g.box.y1 - b.y1].filter((d) => d < 1).length; };
+    const outline = g.pieces.filter((m) => sides(m) >= 2);
+    if (outline.length >= 2 && w >= 5 && w <= 22 && Math.abs(w - h) <= 0.2 * w) out.push({ box: g.box, shape: outline.some((m) => m.curved) ? 'circle' : 'square', pieces: outline });
+  }
+  return out;
 }
 
 const sameBox = (a: PtBox, b: PtBox) => Math.abs(a.x0 - b.x0) < 1 && Math.abs(a.y0 - b.y0) < 1 && Math.abs(a.x1 - b.x1) < 1 && Math.abs(a.y1 - b.y1) < 1;

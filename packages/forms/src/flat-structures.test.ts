@@ -1,4 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { clearForm } from './clear.js';
 import { detectForm } from './detect.js';
 import type { DetectedCell } from './types.js';
 
@@ -111,5 +112,65 @@ describe('flat form structures', () => {
     const cells = (await detectForm(pdf)).cells;
     expect(cells.map((c) => c.type)).toEqual(['text', 'text']);
     expect(cells.map((c) => pts(c))).toEqual([[420, 300, 560, 316], [420, 330, 560, 346]]);
+  });
+});
+
+describe('flattened checkboxes and radio buttons drawn in pieces', () => {
+  /**
+   * How viewers flatten a widget with a bevelled border: a checkbox's frame as two filled L-shaped sides
+   * (dark top-left, light bottom-right), a radio button's ring as stroked half-arcs in two shades; a
+   * check as an "X" of strokes, a selection as a filled dot.
+   */
+  async function bevelledPage(): Promise<Uint8Array> {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([W, H]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const dark = rgb(0.25, 0.25, 0.25), light = rgb(0.75, 0.75, 0.75);
+    const label = (s: string, x: number, top: number) => page.drawText(s, { x, y: H - top - 8, size: 9, font, color: black });
+    const checkbox = (x: number, top: number, checked: boolean) => {
+      const s = 10, b = 1; // side and bevel width, top-left coordinates below
+      page.drawSvgPath(`M 0 0 L ${s} 0 L ${s - b} ${b} L ${b} ${b} L ${b} ${s - b} L 0 ${s} Z`, { x, y: H - top, color: dark });
+      page.drawSvgPath(`M ${s} ${s} L 0 ${s} L ${b} ${s - b} L ${s - b} ${s - b} L ${s - b} ${b} L ${s} 0 Z`, { x, y: H - top, color: light });
+      if (checked) {
+        page.drawLine({ start: { x: x + 2.5, y: H - top - 2.5 }, end: { x: x + 7.5, y: H - top - 7.5 }, thickness: 1, color: black });
+        page.drawLine({ start: { x: x + 2.5, y: H - top - 7.5 }, end: { x: x + 7.5, y: H - top - 2.5 }, thickness: 1, color: black });
+      }
+    };
+    const radio = (x: number, top: number, selected: boolean) => {
+      const r = 4.5, cx = x + 5, cy = top + 5; // a ring of two half-arcs, upper-left dark and lower-right light
+      const arc = (from: number, to: number) => `M ${cx + r * Math.cos(from)} ${cy + r * Math.sin(from)} A ${r} ${r} 0 0 1 ${cx + r * Math.cos(to)} ${cy + r * Math.sin(to)}`;
+      page.drawSvgPath(arc(Math.PI * 0.75, Math.PI * 1.75), { x: 0, y: H, borderColor: dark, borderWidth: 1 });
+      page.drawSvgPath(arc(Math.PI * 1.75, Math.PI * 2.75), { x: 0, y: H, borderColor: light, borderWidth: 1 });
+      if (selected) page.drawCircle({ x: cx, y: H - cy, size: 2, color: black });
+    };
+    checkbox(40, 100, false); label('Send me the newsletter', 56, 100);
+    checkbox(40, 125, true); label('I accept the terms', 56, 125);
+    // ticked with a curved stroke, itself an open curve like a ring's arcs
+    checkbox(40, 145, false); label('Keep me signed in', 56, 145);
+    page.drawSvgPath('M 2.5 5 Q 4 8.5 8 2', { x: 40, y: H - 145, borderColor: black, borderWidth: 1 });
+    radio(40, 170, false); label('Paper invoice', 56, 170);
+    radio(40, 195, true); label('Electronic invoice', 56, 195);
+    return doc.save();
+  }
+
+  test('each is found as a box of its own size, labelled by the text beside it, with its state', async () => {
+    const cells = (await detectForm(await bevelledPage())).cells;
+    const boxes = cells.flatMap((c) => (c.checkbox_details ?? []).map((d) => ({ label: d.text || c.label, selected: d.selected })));
+    expect(cells.every((c) => c.type === 'checkbox')).toBe(true);
+    expect(boxes).toEqual([
+      { label: 'Send me the newsletter', selected: false },
+      { label: 'I accept the terms', selected: true },
+      { label: 'Keep me signed in', selected: true },
+      { label: 'Paper invoice', selected: false },
+      { label: 'Electronic invoice', selected: true },
+    ]);
+    // clearing takes the ticks and dots out and leaves every frame, so the form reads back whole and empty
+    const cleared = await clearForm(await bevelledPage(), cells);
+    const again = (await detectForm(cleared.pdf)).cells;
+    expect(again.flatMap((c) => (c.checkbox_details ?? []).map((d) => d.selected))).toEqual([false, false, false, false, false]);
+    // the checkbox's box is its frame (10 pt)
+    const first = pts(cells[0]);
+    expect(first[2] - first[0]).toBeGreaterThanOrEqual(9);
+    expect(first[2] - first[0]).toBeLessThanOrEqual(11);
   });
 });

@@ -147,7 +147,24 @@ function addShape(out: Required<Drawing>, sp: Subpath, f: PageFrame, stroked: bo
   if (bx1 - bx0 < 0.3 && by1 - by0 < 0.3) return;
   if (filled && isWhite(fill) && !stroked) return;
   // a white-filled outline (a radio button's background) is an empty shape
-  out.marks.push({ box: norm, closedCurve: curve && (sp.closed || near(pts[0], pts[pts.length - 1])), filled: filled && !(stroked && isWhite(fill)) });
+  const inked = filled && !(stroked && isWhite(fill));
+  // a filled shape covering little of its box is a piece of an outline: viewers flatten a checkbox's or
+  // radio button's bevelled border as two such pieces (top-left dark, bottom-right light)
+  const hollow = inked && pts.length >= 3 && polygonArea(pts) < HOLLOW_SHARE * (bx1 - bx0) * (by1 - by0);
+  out.marks.push({ box: norm, closedCurve: curve && (sp.closed || near(pts[0], pts[pts.length - 1])), filled: inked, ...(hollow ? { hollow } : {}), ...(curve ? { curved: true } : {}) });
+}
+
+/** Below this share of its box a filled shape is an outline piece (an L-shaped frame side covers ~10 %, a crescent ~30 %; a dot or a disc ≥ 50 %). */
+const HOLLOW_SHARE = 0.4;
+
+/** The shoelace area of a polygon through the points (a curve counted by its end points). */
+function polygonArea(pts: readonly Pt[]): number {
+  let a = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const [x0, y0] = pts[i], [x1, y1] = pts[(i + 1) % pts.length];
+    a += x0 * y1 - x1 * y0;
+  }
+  return Math.abs(a) / 2;
 }
 
 const near = (p: Pt, q: Pt) => Math.abs(p[0] - q[0]) < 0.5 && Math.abs(p[1] - q[1]) < 0.5;

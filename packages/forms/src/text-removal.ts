@@ -30,12 +30,17 @@ export function removeTypedContent(doc: PDFDocument, page: PDFPage, frame: PageF
     const [nx, ny] = norm(x, y);
     return targets.some((t) => nx >= t.box[0] - 0.002 && nx <= t.box[2] + 0.002 && ny >= t.box[1] - 0.002 && ny <= t.box[3] + 0.002);
   };
-  /** A mark (user-space bbox corners) inside a checkbox and clearly smaller than it: not the box's own outline. */
+  /**
+   * A mark (user-space bbox corners) inside a checkbox and clearly smaller than it: not the box's own
+   * outline — neither the whole frame nor a piece of one (a bevelled side, a ring's half-arc), which
+   * reaches two of the box's sides where a tick reaches at most one.
+   */
   const markInCheck = (p: [number, number], q: [number, number]) => {
     const [ax, ay] = norm(p[0], p[1]), [bx, by] = norm(q[0], q[1]);
     const x0 = Math.min(ax, bx), x1 = Math.max(ax, bx), y0 = Math.min(ay, by), y1 = Math.max(ay, by);
     return targets.some((t) => t.kind === 'check' && x0 >= t.box[0] - 0.002 && x1 <= t.box[2] + 0.002 && y0 >= t.box[1] - 0.002 && y1 <= t.box[3] + 0.002 &&
-      (x1 - x0 < 0.85 * (t.box[2] - t.box[0]) || y1 - y0 < 0.85 * (t.box[3] - t.box[1])));
+      (x1 - x0 < 0.85 * (t.box[2] - t.box[0]) || y1 - y0 < 0.85 * (t.box[3] - t.box[1])) &&
+      [x0 - t.box[0], y0 - t.box[1], t.box[2] - x1, t.box[3] - y1].filter((d) => d < 0.0015).length < 2);
   };
   const run = (ref: PDFRef, stream: PDFStream, ctx: Ctx) => {
     const key = ref.toString();

@@ -80,7 +80,7 @@ export interface PageGeometry {
   segments: (RawSegment & { fillIn?: boolean })[];
   rects: (RawRect & { fillIn?: boolean })[];
   /** Bounding boxes of other painted marks (curves, diagonal strokes): checkmarks, circles. */
-  marks?: { box: Box; closedCurve?: boolean; filled?: boolean; fillIn?: boolean }[];
+  marks?: { box: Box; closedCurve?: boolean; filled?: boolean; fillIn?: boolean; /** a filled piece of an outline (its area a small part of its box): one side of a bevelled frame */ hollow?: boolean; /** drawn with curves */ curved?: boolean }[];
   /**
    * Clockwise quarter turn from the displayed page to this geometry's frame (an OCR'd sideways scan
    * turned upright); cells found in it are mapped back to the displayed page.
