@@ -1,5 +1,5 @@
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { isDots, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { isDots, isQuantity, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, makeFrag, textOfWords } from './lines.js';
 import type { Rule } from './rulings.js';
 import type { Frag, PageGeom } from './types.js';
@@ -303,16 +303,20 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     return [best, best];
   };
   const spanOf = groupHeaderSpans(rows, cols, contentSpanOf);
-  let used = 0, multi = 0, markers = 0, firstCol = 0;
-  for (const row of rows) {
+  // how full the grid is, over its rows less the wrapped lines of a stub: a row label wrapped over two or
+  // three lines around its one line of figures (the figures' first column empty) fills one slot a line
+  const loneLabel = (r: number) => rows[r].length === 1 && spanOf(rows[r][0])[0] === 0 && spanOf(rows[r][0])[1] === 0 && !isQuantity(rows[r][0].text);
+  const openFigures = (r: number) => r >= 0 && r < rows.length && rows[r].length >= 2 && rows[r].every((f) => spanOf(f)[0] > 0) && rows[r].some((f) => isQuantity(f.text));
+  let used = 0, counted = 0, multi = 0, markers = 0, firstCol = 0;
+  rows.forEach((row, r) => {
     const set = new Set<number>();
     for (const f of row) { const [a, b] = spanOf(f); for (let c = a; c <= b; c++) set.add(c); }
-    used += set.size;
+    if (!(loneLabel(r) && (openFigures(r - 1) || openFigures(r + 1)))) { used += set.size; counted++; }
     if (set.size >= 2) multi++;
     const first = row.find((f) => spanOf(f)[0] === 0);
     if (first) { firstCol++; if (MARKER.test(first.words[0].text) && first.words.length === 1) markers++; }
-  }
-  if (multi < 3 || used < 0.5 * rows.length * cols.length || markers >= 0.6 * firstCol) return undefined;
+  });
+  if (multi < 3 || used < 0.5 * counted * cols.length || markers >= 0.6 * firstCol) return undefined;
   if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return undefined;
   const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
   const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -127,5 +127,22 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Body style', 'Engine', 'l/100 km', 'g CO2/km']);
+  });
+
+  it('joins a row label wrapped over the lines above and below its figures into the figures\' row', async () => {
+    const [t, ...rest] = await tablesOf(labelsAroundFiguresPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Measure', '2019', '2020', '2021', '2022'],
+      ['Median household income', '49,497', '51,295', '52,587', '52,500'],
+      ['Between-region income inequality (Gini index)', '0.0628', '0.0636', '0.0612', '0.0646'],
+      ['Premature mortality (years of life lost before age 75)', '7108.3', '6960.6', '6920.0', '6899.5'],
+      ['Health outcomes', '', '', '', ''],
+      ['Mean health and activity limitation index', '0.8766', '0.8762', '0.8779', '0.8783'],
+      ['Mean days in poor health', '3.1', '3.4', '3.2', '3.0'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Measure', '2019', '2020', '2021', '2022']);
   });
 });
