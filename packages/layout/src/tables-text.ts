@@ -61,9 +61,16 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
   let above: Frag[] | undefined; // the band just before the run started
   const flush = () => {
     while (run.length && run[run.length - 1].length < 2) run.pop();
-    if (run.length >= 3 && above && groupTitleAbove(above, run)) run.unshift(above);
-    const t = run.length >= 3 ? runTable(run, hRules, raw, geom) : undefined;
-    if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
+    // text columns side by side above or below the table's rows are no part of it
+    const { head, rest, tail } = splitOffTextFlows(run);
+    run = rest;
+    while (run.length && run[0].length < 2) run.shift();
+    while (run.length && run[run.length - 1].length < 2) run.pop();
+    if (run.length >= 3 && above && !head.length && groupTitleAbove(above, run)) run.unshift(above);
+    for (const part of [head, run, tail]) {
+      const t = part.length >= 3 ? runTable(part, hRules, raw, geom) : undefined;
+      if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
+    }
     run = [];
   };
   for (const band of bands) {
@@ -286,6 +293,48 @@ function groupHeaderSpans(rows: Frag[][], cols: readonly Interval[], spanOf: (f:
   return (f) => widened.get(f) ?? spanOf(f);
 }
 
+/** Two fragments on one text line: the same text size, and baselines (box bottoms) within a fifth of the line height. */
+function sameLine(f: Frag, g: Frag): boolean {
+  const h = Math.max(f.box.y1 - f.box.y0, g.box.y1 - g.box.y0);
+  return Math.abs(f.fontSize - g.fontSize) <= 0.15 * Math.max(f.fontSize, g.fontSize) && Math.abs(f.box.y1 - g.box.y1) <= 0.2 * h;
+}
+
+/**
+ * Text columns set side by side, not a table: in most rows (two thirds of those with two or more
+ * fragments, at least two) no two fragments share a line — the columns keep their own text size or line
+ * spacing (footnotes beside body text, a caption beside a page column), while a table's cells in one row
+ * stand on one baseline. Text-layer words only: OCR boxes move with ascenders and descenders.
+ */
+function separateTextFlows(rows: Frag[][]): boolean {
+  const multi = rows.filter((row) => row.length >= 2);
+  if (multi.some((row) => row.some((f) => f.words.some((w) => w.confidence < 1)))) return false;
+  const apart = multi.filter(linesApart).length;
+  return apart >= 2 && apart >= (2 / 3) * multi.length;
+}
+
+/** A row of two or more text-layer fragments no two of which stand on one line. */
+const linesApart = (row: Frag[]) => row.length >= 2 && row.every((f) => f.words.every((w) => w.confidence >= 1)) &&
+  !row.some((f, i) => row.slice(i + 1).some((g) => sameLine(f, g)));
+
+/**
+ * A run's leading (or trailing) rows that are text columns side by side — two or more rows whose
+ * fragments stand apart (separateTextFlows), with the lone lines among them — cut off from the rows
+ * whose cells share their lines: running text beside a table's title, read into the table's rows.
+ */
+function splitOffTextFlows(run: Frag[][]): { head: Frag[][]; rest: Frag[][]; tail: Frag[][] } {
+  const edge = (rows: Frag[][]) => {
+    let k = 0, apart = 0;
+    while (k < rows.length && (rows[k].length < 2 || linesApart(rows[k]))) { if (rows[k].length >= 2) apart++; k++; }
+    // the text columns end where the table's rows begin: some rows of shared lines must follow
+    return apart >= 2 && rows.length - k >= 3 ? k : 0;
+  };
+  const h = edge(run);
+  const t = edge([...run].reverse());
+  const tailStart = run.length - t;
+  if (h + t > run.length - 3) return { head: [], rest: run, tail: [] };
+  return { head: run.slice(0, h), rest: run.slice(h, tailStart), tail: run.slice(tailStart) };
+}
+
 function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
@@ -318,6 +367,7 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
   });
   if (multi < 3 || used < 0.5 * counted * cols.length || markers >= 0.6 * firstCol) return undefined;
   if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return undefined;
+  if (separateTextFlows(rows)) return undefined;
   const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
   const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];
   const drafts: CellDraft[] = [];

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -144,5 +144,23 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Measure', '2019', '2020', '2021', '2022']);
+  });
+
+  it('reads footnotes beside a column of running text as two text columns, not a table', async () => {
+    const [t, ...rest] = await tablesOf(footnotesBesideTextPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([['Region', 'Share'], ['North', '41%'], ['South', '33%'], ['East', '26%']]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Region', 'Share']);
+  });
+
+  it('cuts running text and a table title set beside it, on lines of their own, off the table below', async () => {
+    const [t, ...rest] = await tablesOf(titleBesideTextPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([['Species', 'Share'], ['Kingfisher', '29%'], ['Bald eagle', '34%'], ['Osprey', '20%'], ['Common loon', '40%']]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Species', 'Share']);
   });
 });
