@@ -68,8 +68,7 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     while (run.length && run[run.length - 1].length < 2) run.pop();
     if (run.length >= 3 && above && !head.length && groupTitleAbove(above, run)) run.unshift(above);
     for (const part of [head, run, tail]) {
-      const t = part.length >= 3 ? runTable(part, hRules, raw, geom) : undefined;
-      if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
+      for (const t of runTable(part, hRules, raw, geom)) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
     }
     run = [];
   };
@@ -335,10 +334,46 @@ function splitOffTextFlows(run: Frag[][]): { head: Frag[][]; rest: Frag[][]; tai
   return { head: run.slice(0, h), rest: run.slice(h, tailStart), tail: run.slice(tailStart) };
 }
 
-function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
+/**
+ * A column boundary with two text flows on either side: no fragment crosses it, two or more rows hold
+ * text on both sides, and in two thirds of those rows the two sides do not share a line — other text
+ * sizes, baselines apart, or an offset that drifts from row to row as each side keeps its own line
+ * spacing (running text beside a table, footnotes beside a chart's axis labels). Returns the first
+ * column right of the boundary, 0 when there is none. Text-layer words only.
+ */
+function sideBySideCut(rows: Frag[][], cols: number, spanOf: (f: Frag) => [number, number]): number {
+  if (rows.some((row) => row.some((f) => f.words.some((w) => w.confidence < 1)))) return 0;
+  for (let k = 1; k < cols; k++) {
+    if (rows.some((row) => row.some((f) => { const [a, b] = spanOf(f); return a < k && b >= k; }))) continue;
+    // per row with text on both sides: the nearest baselines' offset, or none where the sizes differ
+    const offsets: (number | undefined)[] = [];
+    let h = 0;
+    for (const row of rows) {
+      const left = row.filter((f) => spanOf(f)[1] < k), right = row.filter((f) => spanOf(f)[0] >= k);
+      if (!left.length || !right.length) continue;
+      let best: number | undefined;
+      for (const f of left) for (const g of right) {
+        h = Math.max(h, f.box.y1 - f.box.y0, g.box.y1 - g.box.y0);
+        if (Math.abs(f.fontSize - g.fontSize) > 0.15 * Math.max(f.fontSize, g.fontSize)) continue;
+        const d = g.box.y1 - f.box.y1;
+        if (best === undefined || Math.abs(d) < Math.abs(best)) best = d;
+      }
+      offsets.push(best);
+    }
+    const known = offsets.filter((d): d is number => d !== undefined).sort((a, b) => a - b);
+    const median = known.length ? known[(known.length - 1) >> 1] : 0;
+    // apart: other sizes, off the line, or drifting from the usual offset (each side keeps its own line spacing)
+    const apart = offsets.filter((d) => d === undefined || Math.abs(d) > 0.2 * h || Math.abs(d - median) > 0.15 * h).length;
+    if (offsets.length >= 2 && apart >= (2 / 3) * offsets.length) return k;
+  }
+  return 0;
+}
+
+function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
+  if (found.length < 3) return [];
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
-  if (cols.length < 2) return undefined;
+  if (cols.length < 2) return [];
   const rows = found.map((row) => row.flatMap((f) => splitAtColumns(f, cols, geom)));
   const contentSpanOf = (f: Frag): [number, number] => {
     let c0 = -1, c1 = -1;
@@ -365,9 +400,15 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     const first = row.find((f) => spanOf(f)[0] === 0);
     if (first) { firstCol++; if (MARKER.test(first.words[0].text) && first.words.length === 1) markers++; }
   });
-  if (multi < 3 || used < 0.5 * counted * cols.length || markers >= 0.6 * firstCol) return undefined;
-  if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return undefined;
-  if (separateTextFlows(rows)) return undefined;
+  if (multi < 3 || used < 0.5 * counted * cols.length || markers >= 0.6 * firstCol) return [];
+  if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return [];
+  if (separateTextFlows(rows)) return [];
+  // two text flows side by side in a run that reads as a table: each side is a table only on its own
+  const cut = sideBySideCut(found, cols.length, spanOf);
+  if (cut > 0) {
+    const side = (left: boolean) => found.map((row) => row.filter((f) => (spanOf(f)[1] < cut) === left)).filter((row) => row.length > 0);
+    return [...runTable(side(true), hRules, raw, geom), ...runTable(side(false), hRules, raw, geom)];
+  }
   const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
   const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];
   const drafts: CellDraft[] = [];
@@ -399,5 +440,5 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
   const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
   const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
-  return { table, frags: new Set(found.flat()) };
+  return [{ table, frags: new Set(found.flat()) }];
 }
