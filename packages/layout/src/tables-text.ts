@@ -80,10 +80,28 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     if (tableLike(band)) {
       if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
-    } else if (run.length && close && band.length === 1 && wordCount(band[0]) <= 6) run.push(band);
+    } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]))) run.push(band);
     else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * A section title inside a table, set over its figure columns ("Percentage difference between actual
+ * and projected values" across the year columns): a line that starts right of every row label of the
+ * run (the fragments at its left edge), ends within the run's right edge, and is centred over the
+ * columns right of the labels (within 10 % of their width).
+ */
+function overFigureColumns(run: Frag[][], f: Frag): boolean {
+  const left = Math.min(...run.flat().map((g) => g.box.x0)), right = Math.max(...run.flat().map((g) => g.box.x1));
+  const labels = run.flat().filter((g) => g.box.x0 - left < 0.5 * (g.box.y1 - g.box.y0));
+  if (labels.length < 2) return false;
+  const labelEdge = Math.max(...labels.map((g) => g.box.x1));
+  const figures = run.flat().filter((g) => g.box.x0 > labelEdge);
+  if (f.box.x0 <= labelEdge || f.box.x1 > right + 0.5 * (f.box.y1 - f.box.y0) || figures.length === 0) return false;
+  // centred over the figure columns, as a title over them is
+  const x0 = Math.min(...figures.map((g) => g.box.x0));
+  return Math.abs((f.box.x0 + f.box.x1) / 2 - (x0 + right) / 2) <= 0.1 * (right - x0);
 }
 
 /**
