@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -196,5 +196,23 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([[title, 4, 1, 1, 4]]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Source', '2017', '2018', '2019', '2020']);
+  });
+
+  it('gives the caption and notes inside a frame round a whole exhibit back to the text, out of the table', async () => {
+    const doc = await extractDocument(await framedExhibitPdf(), 'pdf');
+    const [t, ...rest] = buildTables(doc, { merge: false, format: 'json' }).views.map((v) => v.table);
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Designation', 'Identified', 'Not identified'],
+      ['Low-performing', '34%', '3%'],
+      ['No designation', '11%', '33%'],
+      ['High-performing', '2%', '18%'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Designation', 'Identified', 'Not identified']);
+    const text = doc.pages[0].elements.filter((e) => e.kind !== 'table').map((e) => ('text' in e ? e.text : '')).join(' ');
+    expect(text).toContain('Exhibit 4');
+    expect(text).toContain('Source: Principal survey');
   });
 });
