@@ -12,7 +12,9 @@ const wordCount = (f: Frag) => f.words.reduce((n, w) => (isDots(w.text) ? n : n 
 function tableLike(band: Frag[]): boolean {
   if (band.length < 2) return false;
   const counts = band.map(wordCount).sort((a, b) => a - b);
-  return counts[counts.length - 1] <= 12 && counts[(counts.length - 1) >> 1] <= 5;
+  if (counts[(counts.length - 1) >> 1] > 5) return false;
+  // a long row label (or one whose words the text layer cuts apart) beside two or more figures
+  return counts[counts.length - 1] <= 12 || (band.length >= 3 && band.filter((f) => isQuantity(f.text)).length >= band.length - 1);
 }
 const top = (band: Frag[]) => Math.min(...band.map((f) => f.box.y0));
 const bottom = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1));

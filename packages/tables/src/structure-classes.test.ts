@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -214,5 +214,20 @@ describe('table structure classes on generated PDFs', () => {
     const text = doc.pages[0].elements.filter((e) => e.kind !== 'table').map((e) => ('text' in e ? e.text : '')).join(' ');
     expect(text).toContain('Exhibit 4');
     expect(text).toContain('Source: Principal survey');
+  });
+
+  it('keeps a row whose label runs past twelve words beside its figures', async () => {
+    const [t, ...rest] = await tablesOf(longRowLabelPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Process', 'Items', 'Percent', 'Trend'],
+      ['Retrieve stated information', '33', '24', '19'],
+      ['Make straightforward inferences', '46', '34', '26'],
+      ['Interpret and integrate ideas', '38', '28', '20'],
+      ['Examine and evaluate the content, the language and the textual elements of a text', '18', '13', '10'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Process', 'Items', 'Percent', 'Trend']);
   });
 });
