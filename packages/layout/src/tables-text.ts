@@ -267,10 +267,33 @@ export function basisRows(rows: Frag[][]): Frag[][] {
 function splitAtColumns(f: Frag, cols: readonly Interval[], geom: PageGeom): Frag[] {
   if (f.words.length < 2) return [f];
   const colOf = f.words.map((w) => cols.findIndex((c) => w.box.x0 >= c.x0 - 1e-6 && w.box.x1 <= c.x1 + 1e-6));
-  if (colOf.some((c) => c < 0) || new Set(colOf).size < 2) return [f];
+  if (colOf.some((c) => c < 0) || new Set(colOf).size < 2) return splitAtWideGaps(f, cols, geom);
   const groups = new Map<number, RawWord[]>();
   f.words.forEach((w, k) => groups.set(colOf[k], [...(groups.get(colOf[k]) ?? []), w]));
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, ws]) => makeFrag(ws, geom));
+}
+
+/**
+ * Sub-column names set on one line over narrow figure columns ("Number  Percent" over two right-aligned
+ * columns), wider than their columns: the line is cut where two neighbouring words each overlap one
+ * column, different ones, with a gap of half an em or more between them (wider than a word space). A
+ * group header's words keep their word spacing and stay whole.
+ */
+function splitAtWideGaps(f: Frag, cols: readonly Interval[], geom: PageGeom): Frag[] {
+  const sorted = [...f.words].sort((a, b) => a.box.x0 - b.box.x0);
+  const only = (w: RawWord) => {
+    const hit = cols.map((c, i) => (Math.min(c.x1, w.box.x1) > Math.max(c.x0, w.box.x0) ? i : -1)).filter((i) => i >= 0);
+    return hit.length === 1 ? hit[0] : -1;
+  };
+  const groups: RawWord[][] = [[sorted[0]]];
+  for (let k = 1; k < sorted.length; k++) {
+    const a = sorted[k - 1], b = sorted[k];
+    const ca = only(a), cb = only(b);
+    const gap = (b.box.x0 - a.box.x1) * geom.width;
+    if (ca >= 0 && cb >= 0 && ca !== cb && gap >= 0.5 * Math.max(a.fontSize, b.fontSize)) groups.push([b]);
+    else groups[groups.length - 1].push(b);
+  }
+  return groups.length > 1 ? groups.map((ws) => makeFrag(ws, geom)) : [f];
 }
 
 /**

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -229,5 +229,23 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Process', 'Items', 'Percent', 'Trend']);
+  });
+
+  it('cuts sub-column names set on one line over narrow figure columns apart, under their group headers', async () => {
+    const [t, ...rest] = await tablesOf(subColumnNamesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'All items', 'All items', 'New items', 'New items', 'Trend items', 'Trend items'],
+      ['Content domain and process', 'Number', 'Percent', 'Number', 'Percent', 'Number', 'Percent'],
+      ['Total items', '135', '100', '60', '100', '75', '100'],
+      ['Literary experience', '72', '53', '33', '55', '39', '52'],
+      ['Acquire and use information', '63', '47', '27', '45', '36', '48'],
+      ['Retrieve stated information', '33', '24', '14', '23', '19', '25'],
+      ['Make inferences', '46', '34', '20', '33', '26', '35'],
+      ['Interpret and integrate', '38', '28', '18', '30', '20', '27'],
+    ]);
+    expect(spansOf(t)).toEqual([['All items', 0, 1, 1, 2], ['New items', 0, 3, 1, 2], ['Trend items', 0, 5, 1, 2]]);
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['', 'All items', 'New items', 'Trend items', 'Content domain and process', 'Number', 'Percent', 'Number', 'Percent', 'Number', 'Percent']);
   });
 });
