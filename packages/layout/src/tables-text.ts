@@ -412,6 +412,23 @@ function sideBySideCut(rows: Frag[][], cols: number, spanOf: (f: Frag) => [numbe
   return 0;
 }
 
+/**
+ * Section titles among a table's records: a body line (below the first row that fills the first column)
+ * holding one fragment right of the first column and across two or more columns is a title over all the
+ * figure columns, and spans them all, however wide its text ("Projected enrollment, in thousands"
+ * centred over four year columns).
+ */
+function sectionTitleSpans(rows: Frag[][], cols: number, spanOf: (f: Frag) => [number, number]): (f: Frag) => [number, number] {
+  const firstRecord = rows.findIndex((row) => row.some((f) => spanOf(f)[0] === 0));
+  const titles = new Set<Frag>();
+  rows.forEach((row, r) => {
+    if (firstRecord < 0 || r <= firstRecord || row.length !== 1) return;
+    const [a, b] = spanOf(row[0]);
+    if (a >= 1 && b > a) titles.add(row[0]);
+  });
+  return (f) => (titles.has(f) ? [1, cols - 1] : spanOf(f));
+}
+
 function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
   if (found.length < 3) return [];
   const body = found.slice(1).filter((b) => b.length >= 2);
@@ -429,7 +446,7 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
-  const spanOf = groupHeaderSpans(rows, cols, contentSpanOf);
+  const spanOf = sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf));
   // how full the grid is, over its rows less the wrapped lines of a stub: a row label wrapped over two or
   // three lines around its one line of figures (the figures' first column empty) fills one slot a line
   const loneLabel = (r: number) => rows[r].length === 1 && spanOf(rows[r][0])[0] === 0 && spanOf(rows[r][0])[1] === 0 && !isQuantity(rows[r][0].text);

@@ -180,20 +180,21 @@ describe('table structure classes on generated PDFs', () => {
     expect(headerOf(t)).toEqual(['Route', '2019', '2020', '2021']);
   });
 
-  it('keeps a long section title centred over the figure columns inside the table, spanning them', async () => {
+  it('keeps section titles centred over the figure columns inside the table, each spanning all of them', async () => {
     const [t, ...rest] = await tablesOf(sectionTitleOverFiguresPdf());
     expect(rest).toHaveLength(0);
-    const title = 'Percentage difference between actual and projected values';
+    const title = 'Percentage difference between actual and projected values', short = 'Projected, in thousands';
     expect(gridOf(t)).toEqual([
       ['Source', '2017', '2018', '2019', '2020'],
       ['Actual', '49,293', '49,266', '49,373', '49,484'],
+      ['', short, short, short, short],
       ['Projection of 2017', '49,644', '49,825', '50,067', '50,353'],
       ['Projection of 2018', '49,470', '49,623', '49,788', '50,034'],
       ['', title, title, title, title],
       ['Projection of 2017', '0.7', '1.1', '1.4', '1.8'],
       ['Projection of 2018', '0.4', '0.7', '0.8', '1.1'],
     ]);
-    expect(spansOf(t)).toEqual([[title, 4, 1, 1, 4]]);
+    expect(spansOf(t)).toEqual([[short, 2, 1, 1, 4], [title, 5, 1, 1, 4]]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Source', '2017', '2018', '2019', '2020']);
   });
