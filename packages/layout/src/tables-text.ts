@@ -62,6 +62,13 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
   let run: Frag[][] = [];
   let above: Frag[] | undefined; // the band just before the run started
   const flush = () => {
+    const [first, ...more] = cutAtManyTitles(run);
+    flushRun(first);
+    for (const part of more) { above = undefined; flushRun(part); }
+    run = [];
+  };
+  const flushRun = (bands: Frag[][]) => {
+    run = bands;
     while (run.length && run[run.length - 1].length < 2) run.pop();
     // text columns side by side above or below the table's rows are no part of it
     const { head, rest, tail } = splitOffTextFlows(run);
@@ -72,7 +79,6 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     for (const part of [head, run, tail]) {
       for (const t of runTable(part, hRules, raw, geom)) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
     }
-    run = [];
   };
   for (const band of bands) {
     const prev = run[run.length - 1];
@@ -91,19 +97,34 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
 /**
  * A section title inside a table, set over its figure columns ("Percentage difference between actual
  * and projected values" across the year columns): a line that starts right of every row label of the
- * run (the fragments at its left edge), ends within the run's right edge, and is centred over the
- * columns right of the labels (within 10 % of their width).
+ * run (the fragments at its left edge) and ends within the run's right edge. Too many of them in one
+ * run and it is no table (cutAtManyTitles).
  */
 function overFigureColumns(run: Frag[][], f: Frag): boolean {
   const left = Math.min(...run.flat().map((g) => g.box.x0)), right = Math.max(...run.flat().map((g) => g.box.x1));
   const labels = run.flat().filter((g) => g.box.x0 - left < 0.5 * (g.box.y1 - g.box.y0));
-  if (labels.length < 2) return false;
+  if (labels.length === 0) return false;
   const labelEdge = Math.max(...labels.map((g) => g.box.x1));
   const figures = run.flat().filter((g) => g.box.x0 > labelEdge);
-  if (f.box.x0 <= labelEdge || f.box.x1 > right + 0.5 * (f.box.y1 - f.box.y0) || figures.length === 0) return false;
-  // centred over the figure columns, as a title over them is
-  const x0 = Math.min(...figures.map((g) => g.box.x0));
-  return Math.abs((f.box.x0 + f.box.x1) / 2 - (x0 + right) / 2) <= 0.1 * (right - x0);
+  return f.box.x0 > labelEdge && f.box.x1 <= right + 0.5 * (f.box.y1 - f.box.y0) && figures.length > 0;
+}
+
+/** A lone line longer than a wrapped label line: a section title, if the run is a table. */
+const longLone = (band: Frag[]) => band.length === 1 && wordCount(band[0]) > 6;
+
+/**
+ * A run cut at its long lone lines when they are too many for section titles: a table has few titles
+ * among its rows (at most one per three rows of cells); lines beside columns of running text are more.
+ */
+function cutAtManyTitles(run: Frag[][]): Frag[][][] {
+  const titles = run.filter(longLone).length, records = run.filter((b) => b.length >= 2).length;
+  if (titles === 0 || 3 * titles <= records) return [run];
+  const parts: Frag[][][] = [[]];
+  for (const band of run) {
+    if (longLone(band)) parts.push([]);
+    else parts[parts.length - 1].push(band);
+  }
+  return parts;
 }
 
 /**

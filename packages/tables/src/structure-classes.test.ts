@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -248,5 +248,26 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([['All items', 0, 1, 1, 2], ['New items', 0, 3, 1, 2], ['Trend items', 0, 5, 1, 2]]);
     expect(t.headerRows).toBe(2);
     expect(headerOf(t)).toEqual(['', 'All items', 'New items', 'Trend items', 'Content domain and process', 'Number', 'Percent', 'Number', 'Percent', 'Number', 'Percent']);
+  });
+
+  it('keeps flush-left section titles inside the table, and reads text columns with many long lone lines as no table', async () => {
+    const [t, ...rest] = await tablesOf(flushLeftSectionTitlesPdf());
+    expect(rest).toHaveLength(0);
+    const first = 'Enrollment in public schools, in thousands of pupils', second = 'Change from the year before, in percent of pupils';
+    expect(gridOf(t)).toEqual([
+      ['Level', '2019', '2020', '2021', '2022'],
+      ['', first, first, first, first],
+      ['Elementary', '35,100', '35,300', '35,500', '35,600'],
+      ['Secondary', '14,200', '14,300', '14,400', '14,500'],
+      ['Total', '49,300', '49,600', '49,900', '50,100'],
+      ['', second, second, second, second],
+      ['Elementary', '0.4', '0.6', '0.6', '0.3'],
+      ['Secondary', '0.2', '0.7', '0.7', '0.7'],
+      ['Total', '0.3', '0.6', '0.6', '0.4'],
+    ]);
+    expect(spansOf(t)).toEqual([[first, 1, 1, 1, 4], [second, 5, 1, 1, 4]]);
+    // the title right under the column names is read with them
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['Level', '2019', '2020', '2021', '2022', '', first]);
   });
 });
