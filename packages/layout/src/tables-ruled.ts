@@ -1,6 +1,6 @@
 import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { dropEmptyGridLines, isDots, isQuantity, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { cutFrameText, dropEmptyGridLines, isDots, isQuantity, joinWrappedRows, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, buildFragments } from './lines.js';
 import { RULE_TOL, ruleComponents, UnionFind, type Rule, type Rulings } from './rulings.js';
 import { attachBullets, basisRows, cellText, columnsOf, leaderSplit } from './tables-text.js';
@@ -117,9 +117,12 @@ function gridTable(h: Rule[], v: Rule[], raw: RawPage, words: readonly RawWord[]
   // ruled between rows only): its columns come from text alignment, left to the borderless detector
   if (joined.drafts.every((d) => d.words.length === 0 || d.colSpan === cols)) return undefined;
   const grid = dropEmptyGridLines(joined.drafts, joined.rows, cols, joined.labelRows);
-  const table = tableFromDrafts(grid.drafts, grid.rows, grid.cols, raw, (ws) => cellText(ws, geom), 0.95, false, grid.leadingRows);
+  // a frame round a whole exhibit: its caption and notes go back to the page's text
+  const cut = cutFrameText(grid.drafts, grid.rows, grid.cols);
+  const table = tableFromDrafts(cut.drafts, cut.rows, grid.cols, raw, (ws) => cellText(ws, geom), 0.95, false, Math.max(0, grid.leadingRows - cut.top));
   table.extra = { source: 'ruled' };
-  return { table, words: new Set(inGrid) };
+  const outside = new Set(cut.words);
+  return { table, words: new Set(inGrid.filter((w) => !outside.has(w))) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawWord, TableElement } from '@quire/core';
-import { isDots, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
+import { isDots, isQuantity, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
 import { bandsOf, makeFrag, textOfWords } from './lines.js';
 import type { Rule } from './rulings.js';
 import type { Frag, PageGeom } from './types.js';
@@ -13,7 +13,9 @@ const wordCount = (f: Frag) => f.words.reduce((n, w) => (isDots(w.text) ? n : n 
 function tableLike(band: Frag[]): boolean {
   if (band.length < 2) return false;
   const counts = band.map(wordCount).sort((a, b) => a - b);
-  return counts[counts.length - 1] <= 12 && counts[(counts.length - 1) >> 1] <= 5;
+  if (counts[(counts.length - 1) >> 1] > 5) return false;
+  // a long row label (or one whose words the text layer cuts apart) beside two or more figures
+  return counts[counts.length - 1] <= 12 || (band.length >= 3 && band.filter((f) => isQuantity(f.text)).length >= band.length - 1);
 }
 const top = (band: Frag[]) => Math.min(...band.map((f) => f.box.y0));
 const bottom = (band: Frag[]) => Math.max(...band.map((f) => f.box.y1));
@@ -61,11 +63,23 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
   let run: Frag[][] = [];
   let above: Frag[] | undefined; // the band just before the run started
   const flush = () => {
-    while (run.length && run[run.length - 1].length < 2) run.pop();
-    if (run.length >= 3 && above && groupTitleAbove(above, run)) run.unshift(above);
-    const t = run.length >= 3 ? runTable(run, hRules, raw, geom) : undefined;
-    if (t) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
+    const [first, ...more] = cutAtManyTitles(run);
+    flushRun(first);
+    for (const part of more) { above = undefined; flushRun(part); }
     run = [];
+  };
+  const flushRun = (bands: Frag[][]) => {
+    run = bands;
+    while (run.length && run[run.length - 1].length < 2) run.pop();
+    // text columns side by side above or below the table's rows are no part of it
+    const { head, rest, tail } = splitOffTextFlows(run);
+    run = rest;
+    while (run.length && run[0].length < 2) run.shift();
+    while (run.length && run[run.length - 1].length < 2) run.pop();
+    if (run.length >= 3 && above && !head.length && groupTitleAbove(above, run)) run.unshift(above);
+    for (const part of [head, run, tail]) {
+      for (const t of runTable(part, hRules, raw, geom)) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
+    }
   };
   for (const band of bands) {
     checkInterrupt();
@@ -76,10 +90,43 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     if (tableLike(band)) {
       if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
-    } else if (run.length && close && band.length === 1 && wordCount(band[0]) <= 6) run.push(band);
+    } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]))) run.push(band);
     else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * A section title inside a table, set over its figure columns ("Percentage difference between actual
+ * and projected values" across the year columns): a line that starts right of every row label of the
+ * run (the fragments at its left edge) and ends within the run's right edge. Too many of them in one
+ * run and it is no table (cutAtManyTitles).
+ */
+function overFigureColumns(run: Frag[][], f: Frag): boolean {
+  const left = Math.min(...run.flat().map((g) => g.box.x0)), right = Math.max(...run.flat().map((g) => g.box.x1));
+  const labels = run.flat().filter((g) => g.box.x0 - left < 0.5 * (g.box.y1 - g.box.y0));
+  if (labels.length === 0) return false;
+  const labelEdge = Math.max(...labels.map((g) => g.box.x1));
+  const figures = run.flat().filter((g) => g.box.x0 > labelEdge);
+  return f.box.x0 > labelEdge && f.box.x1 <= right + 0.5 * (f.box.y1 - f.box.y0) && figures.length > 0;
+}
+
+/** A lone line longer than a wrapped label line: a section title, if the run is a table. */
+const longLone = (band: Frag[]) => band.length === 1 && wordCount(band[0]) > 6;
+
+/**
+ * A run cut at its long lone lines when they are too many for section titles: a table has few titles
+ * among its rows (at most one per three rows of cells); lines beside columns of running text are more.
+ */
+function cutAtManyTitles(run: Frag[][]): Frag[][][] {
+  const titles = run.filter(longLone).length, records = run.filter((b) => b.length >= 2).length;
+  if (titles === 0 || 3 * titles <= records) return [run];
+  const parts: Frag[][][] = [[]];
+  for (const band of run) {
+    if (longLone(band)) parts.push([]);
+    else parts[parts.length - 1].push(band);
+  }
+  return parts;
 }
 
 /**
@@ -243,10 +290,33 @@ export function basisRows(rows: Frag[][]): Frag[][] {
 function splitAtColumns(f: Frag, cols: readonly Interval[], geom: PageGeom): Frag[] {
   if (f.words.length < 2) return [f];
   const colOf = f.words.map((w) => cols.findIndex((c) => w.box.x0 >= c.x0 - 1e-6 && w.box.x1 <= c.x1 + 1e-6));
-  if (colOf.some((c) => c < 0) || new Set(colOf).size < 2) return [f];
+  if (colOf.some((c) => c < 0) || new Set(colOf).size < 2) return splitAtWideGaps(f, cols, geom);
   const groups = new Map<number, RawWord[]>();
   f.words.forEach((w, k) => groups.set(colOf[k], [...(groups.get(colOf[k]) ?? []), w]));
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, ws]) => makeFrag(ws, geom));
+}
+
+/**
+ * Sub-column names set on one line over narrow figure columns ("Number  Percent" over two right-aligned
+ * columns), wider than their columns: the line is cut where two neighbouring words each overlap one
+ * column, different ones, with a gap of half an em or more between them (wider than a word space). A
+ * group header's words keep their word spacing and stay whole.
+ */
+function splitAtWideGaps(f: Frag, cols: readonly Interval[], geom: PageGeom): Frag[] {
+  const sorted = [...f.words].sort((a, b) => a.box.x0 - b.box.x0);
+  const only = (w: RawWord) => {
+    const hit = cols.map((c, i) => (Math.min(c.x1, w.box.x1) > Math.max(c.x0, w.box.x0) ? i : -1)).filter((i) => i >= 0);
+    return hit.length === 1 ? hit[0] : -1;
+  };
+  const groups: RawWord[][] = [[sorted[0]]];
+  for (let k = 1; k < sorted.length; k++) {
+    const a = sorted[k - 1], b = sorted[k];
+    const ca = only(a), cb = only(b);
+    const gap = (b.box.x0 - a.box.x1) * geom.width;
+    if (ca >= 0 && cb >= 0 && ca !== cb && gap >= 0.5 * Math.max(a.fontSize, b.fontSize)) groups.push([b]);
+    else groups[groups.length - 1].push(b);
+  }
+  return groups.length > 1 ? groups.map((ws) => makeFrag(ws, geom)) : [f];
 }
 
 /**
@@ -288,10 +358,105 @@ function groupHeaderSpans(rows: Frag[][], cols: readonly Interval[], spanOf: (f:
   return (f) => widened.get(f) ?? spanOf(f);
 }
 
-function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> } | undefined {
+/** Two fragments on one text line: the same text size, and baselines (box bottoms) within a fifth of the line height. */
+function sameLine(f: Frag, g: Frag): boolean {
+  const h = Math.max(f.box.y1 - f.box.y0, g.box.y1 - g.box.y0);
+  return Math.abs(f.fontSize - g.fontSize) <= 0.15 * Math.max(f.fontSize, g.fontSize) && Math.abs(f.box.y1 - g.box.y1) <= 0.2 * h;
+}
+
+/**
+ * Text columns set side by side, not a table: in most rows (two thirds of those with two or more
+ * fragments, at least two) no two fragments share a line — the columns keep their own text size or line
+ * spacing (footnotes beside body text, a caption beside a page column), while a table's cells in one row
+ * stand on one baseline. Text-layer words only: OCR boxes move with ascenders and descenders.
+ */
+function separateTextFlows(rows: Frag[][]): boolean {
+  const multi = rows.filter((row) => row.length >= 2);
+  if (multi.some((row) => row.some((f) => f.words.some((w) => w.confidence < 1)))) return false;
+  const apart = multi.filter(linesApart).length;
+  return apart >= 2 && apart >= (2 / 3) * multi.length;
+}
+
+/** A row of two or more text-layer fragments no two of which stand on one line. */
+const linesApart = (row: Frag[]) => row.length >= 2 && row.every((f) => f.words.every((w) => w.confidence >= 1)) &&
+  !row.some((f, i) => row.slice(i + 1).some((g) => sameLine(f, g)));
+
+/**
+ * A run's leading (or trailing) rows that are text columns side by side — two or more rows whose
+ * fragments stand apart (separateTextFlows), with the lone lines among them — cut off from the rows
+ * whose cells share their lines: running text beside a table's title, read into the table's rows.
+ */
+function splitOffTextFlows(run: Frag[][]): { head: Frag[][]; rest: Frag[][]; tail: Frag[][] } {
+  const edge = (rows: Frag[][]) => {
+    let k = 0, apart = 0;
+    while (k < rows.length && (rows[k].length < 2 || linesApart(rows[k]))) { if (rows[k].length >= 2) apart++; k++; }
+    // the text columns end where the table's rows begin: some rows of shared lines must follow
+    return apart >= 2 && rows.length - k >= 3 ? k : 0;
+  };
+  const h = edge(run);
+  const t = edge([...run].reverse());
+  const tailStart = run.length - t;
+  if (h + t > run.length - 3) return { head: [], rest: run, tail: [] };
+  return { head: run.slice(0, h), rest: run.slice(h, tailStart), tail: run.slice(tailStart) };
+}
+
+/**
+ * A column boundary with two text flows on either side: no fragment crosses it, two or more rows hold
+ * text on both sides, and in two thirds of those rows the two sides do not share a line — other text
+ * sizes, baselines apart, or an offset that drifts from row to row as each side keeps its own line
+ * spacing (running text beside a table, footnotes beside a chart's axis labels). Returns the first
+ * column right of the boundary, 0 when there is none. Text-layer words only.
+ */
+function sideBySideCut(rows: Frag[][], cols: number, spanOf: (f: Frag) => [number, number]): number {
+  if (rows.some((row) => row.some((f) => f.words.some((w) => w.confidence < 1)))) return 0;
+  for (let k = 1; k < cols; k++) {
+    if (rows.some((row) => row.some((f) => { const [a, b] = spanOf(f); return a < k && b >= k; }))) continue;
+    // per row with text on both sides: the nearest baselines' offset, or none where the sizes differ
+    const offsets: (number | undefined)[] = [];
+    let h = 0;
+    for (const row of rows) {
+      const left = row.filter((f) => spanOf(f)[1] < k), right = row.filter((f) => spanOf(f)[0] >= k);
+      if (!left.length || !right.length) continue;
+      let best: number | undefined;
+      for (const f of left) for (const g of right) {
+        h = Math.max(h, f.box.y1 - f.box.y0, g.box.y1 - g.box.y0);
+        if (Math.abs(f.fontSize - g.fontSize) > 0.15 * Math.max(f.fontSize, g.fontSize)) continue;
+        const d = g.box.y1 - f.box.y1;
+        if (best === undefined || Math.abs(d) < Math.abs(best)) best = d;
+      }
+      offsets.push(best);
+    }
+    const known = offsets.filter((d): d is number => d !== undefined).sort((a, b) => a - b);
+    const median = known.length ? known[(known.length - 1) >> 1] : 0;
+    // apart: other sizes, off the line, or drifting from the usual offset (each side keeps its own line spacing)
+    const apart = offsets.filter((d) => d === undefined || Math.abs(d) > 0.2 * h || Math.abs(d - median) > 0.15 * h).length;
+    if (offsets.length >= 2 && apart >= (2 / 3) * offsets.length) return k;
+  }
+  return 0;
+}
+
+/**
+ * Section titles among a table's records: a body line (below the first row that fills the first column)
+ * holding one fragment right of the first column and across two or more columns is a title over all the
+ * figure columns, and spans them all, however wide its text ("Projected enrollment, in thousands"
+ * centred over four year columns).
+ */
+function sectionTitleSpans(rows: Frag[][], cols: number, spanOf: (f: Frag) => [number, number]): (f: Frag) => [number, number] {
+  const firstRecord = rows.findIndex((row) => row.some((f) => spanOf(f)[0] === 0));
+  const titles = new Set<Frag>();
+  rows.forEach((row, r) => {
+    if (firstRecord < 0 || r <= firstRecord || row.length !== 1) return;
+    const [a, b] = spanOf(row[0]);
+    if (a >= 1 && b > a) titles.add(row[0]);
+  });
+  return (f) => (titles.has(f) ? [1, cols - 1] : spanOf(f));
+}
+
+function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
+  if (found.length < 3) return [];
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
-  if (cols.length < 2) return undefined;
+  if (cols.length < 2) return [];
   const rows = found.map((row) => row.flatMap((f) => splitAtColumns(f, cols, geom)));
   const contentSpanOf = (f: Frag): [number, number] => {
     let c0 = -1, c1 = -1;
@@ -304,18 +469,29 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
-  const spanOf = groupHeaderSpans(rows, cols, contentSpanOf);
-  let used = 0, multi = 0, markers = 0, firstCol = 0;
-  for (const row of rows) {
+  const spanOf = sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf));
+  // how full the grid is, over its rows less the wrapped lines of a stub: a row label wrapped over two or
+  // three lines around its one line of figures (the figures' first column empty) fills one slot a line
+  const loneLabel = (r: number) => rows[r].length === 1 && spanOf(rows[r][0])[0] === 0 && spanOf(rows[r][0])[1] === 0 && !isQuantity(rows[r][0].text);
+  const openFigures = (r: number) => r >= 0 && r < rows.length && rows[r].length >= 2 && rows[r].every((f) => spanOf(f)[0] > 0) && rows[r].some((f) => isQuantity(f.text));
+  let used = 0, counted = 0, multi = 0, markers = 0, firstCol = 0;
+  rows.forEach((row, r) => {
     const set = new Set<number>();
     for (const f of row) { const [a, b] = spanOf(f); for (let c = a; c <= b; c++) set.add(c); }
-    used += set.size;
+    if (!(loneLabel(r) && (openFigures(r - 1) || openFigures(r + 1)))) { used += set.size; counted++; }
     if (set.size >= 2) multi++;
     const first = row.find((f) => spanOf(f)[0] === 0);
     if (first) { firstCol++; if (MARKER.test(first.words[0].text) && first.words.length === 1) markers++; }
+  });
+  if (multi < 3 || used < 0.5 * counted * cols.length || markers >= 0.6 * firstCol) return [];
+  if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return [];
+  if (separateTextFlows(rows)) return [];
+  // two text flows side by side in a run that reads as a table: each side is a table only on its own
+  const cut = sideBySideCut(found, cols.length, spanOf);
+  if (cut > 0) {
+    const side = (left: boolean) => found.map((row) => row.filter((f) => (spanOf(f)[1] < cut) === left)).filter((row) => row.length > 0);
+    return [...runTable(side(true), hRules, raw, geom), ...runTable(side(false), hRules, raw, geom)];
   }
-  if (multi < 3 || used < 0.5 * rows.length * cols.length || markers >= 0.6 * firstCol) return undefined;
-  if (cols.every((_, c) => proseColumn(rows, cols, c, spanOf))) return undefined;
   const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
   const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];
   const drafts: CellDraft[] = [];
@@ -347,5 +523,5 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
   const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
   const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
-  return { table, frags: new Set(found.flat()) };
+  return [{ table, frags: new Set(found.flat()) }];
 }

@@ -10,5 +10,6 @@ export { slotsOf, rowsOf } from './grid.js';
 export * from './charts.js';
 export { tableFromDrafts, type CellDraft } from './table-cells.js';
 export { dropEmptyGridLines } from './empty-lines.js';
+export { cutFrameText } from './frame-text.js';
 export { isQuantity, joinWrappedRows } from './table-rows.js';
 export { isDots, splitAtLeaders, type LeaderPiece } from './leaders.js';

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -127,5 +127,147 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Body style', 'Engine', 'l/100 km', 'g CO2/km']);
+  });
+
+  it('joins a row label wrapped over the lines above and below its figures into the figures\' row', async () => {
+    const [t, ...rest] = await tablesOf(labelsAroundFiguresPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Measure', '2019', '2020', '2021', '2022'],
+      ['Median household income', '49,497', '51,295', '52,587', '52,500'],
+      ['Between-region income inequality (Gini index)', '0.0628', '0.0636', '0.0612', '0.0646'],
+      ['Premature mortality (years of life lost before age 75)', '7108.3', '6960.6', '6920.0', '6899.5'],
+      ['Health outcomes', '', '', '', ''],
+      ['Mean health and activity limitation index', '0.8766', '0.8762', '0.8779', '0.8783'],
+      ['Mean days in poor health', '3.1', '3.4', '3.2', '3.0'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Measure', '2019', '2020', '2021', '2022']);
+  });
+
+  it('reads footnotes beside a column of running text as two text columns, not a table', async () => {
+    const [t, ...rest] = await tablesOf(footnotesBesideTextPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([['Region', 'Share'], ['North', '41%'], ['South', '33%'], ['East', '26%']]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Region', 'Share']);
+  });
+
+  it('cuts running text and a table title set beside it, on lines of their own, off the table below', async () => {
+    const [t, ...rest] = await tablesOf(titleBesideTextPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([['Species', 'Share'], ['Kingfisher', '29%'], ['Bald eagle', '34%'], ['Osprey', '20%'], ['Common loon', '40%']]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Species', 'Share']);
+  });
+
+  it('leaves running text set beside a table out of it, though its lines pair up with the rows', async () => {
+    const [t, ...rest] = await tablesOf(textBesideTablePdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Route', '2019', '2020', '2021'],
+      ['North', '112', '120', '131'],
+      ['East', '87', '91', '95'],
+      ['South', '140', '152', '149'],
+      ['West', '66', '70', '78'],
+      ['Mean', '101', '108', '113'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Route', '2019', '2020', '2021']);
+  });
+
+  it('keeps section titles centred over the figure columns inside the table, each spanning all of them', async () => {
+    const [t, ...rest] = await tablesOf(sectionTitleOverFiguresPdf());
+    expect(rest).toHaveLength(0);
+    const title = 'Percentage difference between actual and projected values', short = 'Projected, in thousands';
+    expect(gridOf(t)).toEqual([
+      ['Source', '2017', '2018', '2019', '2020'],
+      ['Actual', '49,293', '49,266', '49,373', '49,484'],
+      ['', short, short, short, short],
+      ['Projection of 2017', '49,644', '49,825', '50,067', '50,353'],
+      ['Projection of 2018', '49,470', '49,623', '49,788', '50,034'],
+      ['', title, title, title, title],
+      ['Projection of 2017', '0.7', '1.1', '1.4', '1.8'],
+      ['Projection of 2018', '0.4', '0.7', '0.8', '1.1'],
+    ]);
+    expect(spansOf(t)).toEqual([[short, 2, 1, 1, 4], [title, 5, 1, 1, 4]]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Source', '2017', '2018', '2019', '2020']);
+  });
+
+  it('gives the caption and notes inside a frame round a whole exhibit back to the text, out of the table', async () => {
+    const doc = await extractDocument(await framedExhibitPdf(), 'pdf');
+    const [t, ...rest] = buildTables(doc, { merge: false, format: 'json' }).views.map((v) => v.table);
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Designation', 'Identified', 'Not identified'],
+      ['Low-performing', '34%', '3%'],
+      ['No designation', '11%', '33%'],
+      ['High-performing', '2%', '18%'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Designation', 'Identified', 'Not identified']);
+    const text = doc.pages[0].elements.filter((e) => e.kind !== 'table').map((e) => ('text' in e ? e.text : '')).join(' ');
+    expect(text).toContain('Exhibit 4');
+    expect(text).toContain('Source: Principal survey');
+  });
+
+  it('keeps a row whose label runs past twelve words beside its figures', async () => {
+    const [t, ...rest] = await tablesOf(longRowLabelPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Process', 'Items', 'Percent', 'Trend'],
+      ['Retrieve stated information', '33', '24', '19'],
+      ['Make straightforward inferences', '46', '34', '26'],
+      ['Interpret and integrate ideas', '38', '28', '20'],
+      ['Examine and evaluate the content, the language and the textual elements of a text', '18', '13', '10'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Process', 'Items', 'Percent', 'Trend']);
+  });
+
+  it('cuts sub-column names set on one line over narrow figure columns apart, under their group headers', async () => {
+    const [t, ...rest] = await tablesOf(subColumnNamesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'All items', 'All items', 'New items', 'New items', 'Trend items', 'Trend items'],
+      ['Content domain and process', 'Number', 'Percent', 'Number', 'Percent', 'Number', 'Percent'],
+      ['Total items', '135', '100', '60', '100', '75', '100'],
+      ['Literary experience', '72', '53', '33', '55', '39', '52'],
+      ['Acquire and use information', '63', '47', '27', '45', '36', '48'],
+      ['Retrieve stated information', '33', '24', '14', '23', '19', '25'],
+      ['Make inferences', '46', '34', '20', '33', '26', '35'],
+      ['Interpret and integrate', '38', '28', '18', '30', '20', '27'],
+    ]);
+    expect(spansOf(t)).toEqual([['All items', 0, 1, 1, 2], ['New items', 0, 3, 1, 2], ['Trend items', 0, 5, 1, 2]]);
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['', 'All items', 'New items', 'Trend items', 'Content domain and process', 'Number', 'Percent', 'Number', 'Percent', 'Number', 'Percent']);
+  });
+
+  it('keeps flush-left section titles inside the table, and reads text columns with many long lone lines as no table', async () => {
+    const [t, ...rest] = await tablesOf(flushLeftSectionTitlesPdf());
+    expect(rest).toHaveLength(0);
+    const first = 'Enrollment in public schools, in thousands of pupils', second = 'Change from the year before, in percent of pupils';
+    expect(gridOf(t)).toEqual([
+      ['Level', '2019', '2020', '2021', '2022'],
+      ['', first, first, first, first],
+      ['Elementary', '35,100', '35,300', '35,500', '35,600'],
+      ['Secondary', '14,200', '14,300', '14,400', '14,500'],
+      ['Total', '49,300', '49,600', '49,900', '50,100'],
+      ['', second, second, second, second],
+      ['Elementary', '0.4', '0.6', '0.6', '0.3'],
+      ['Secondary', '0.2', '0.7', '0.7', '0.7'],
+      ['Total', '0.3', '0.6', '0.6', '0.4'],
+    ]);
+    expect(spansOf(t)).toEqual([[first, 1, 1, 1, 4], [second, 5, 1, 1, 4]]);
+    // the title right under the column names is read with them
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['Level', '2019', '2020', '2021', '2022', '', first]);
   });
 });

@@ -73,7 +73,58 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
     ruled.splice(r, 1);
     rows--;
   }
+  ({ ds, rows } = joinLabelsAroundFigures(ds, rows, labelBlock ? block : 0, ruled));
   return { drafts: ds, rows, labelRows: labelBlock ? block : 0, ruled };
+}
+
+/**
+ * Row labels wrapped around their figures: a label set over two or three lines with its row's figures
+ * on one line, centred on it, reads as lines holding only the label (lone first-column text, no figure)
+ * above and below a line of figures whose first column is empty. Each such lone line joins the nearer
+ * (by line centre) of the figure lines it reaches without crossing a rule or another figure line; the
+ * figure line and its lines are one row. `ruled` is updated in place.
+ */
+function joinLabelsAroundFigures(drafts: CellDraft[], rows: number, from: number, ruled: boolean[]): { ds: CellDraft[]; rows: number } {
+  const inRow = (r: number) => drafts.filter((d) => d.row === r && d.rowSpan === 1 && d.words.length > 0);
+  const centre = (r: number) => {
+    const ws = inRow(r).flatMap((d) => d.words);
+    return ws.reduce((s, w) => s + (w.box.y0 + w.box.y1) / 2, 0) / Math.max(1, ws.length);
+  };
+  const lineHeight = (r: number) => Math.max(0, ...inRow(r).flatMap((d) => d.words.map((w) => w.box.y1 - w.box.y0)));
+  const lone = (r: number) => { const own = inRow(r); return own.length === 1 && own[0].col === 0 && own[0].colSpan === 1 && !isQuantity(textOf(own[0].words)); };
+  const open = (r: number) => { const own = inRow(r); return own.length >= 2 && own.every((d) => d.col > 0) && own.some((d) => isQuantity(textOf(d.words))); };
+  // lines of one label follow at its line spacing: a section title a row gap above is no part of it
+  const tight = (a: number, b: number) => !ruled[a] && Math.abs(centre(b) - centre(a)) <= 1.5 * Math.max(lineHeight(a), lineHeight(b));
+  // the figure line each lone line joins
+  const owner = new Map<number, number>();
+  for (let r = from; r < rows; r++) {
+    if (!lone(r)) continue;
+    let up = r - 1;
+    while (up >= from && lone(up) && tight(up, up + 1)) up--;
+    let down = r + 1;
+    while (down < rows && lone(down) && tight(down - 1, down)) down++;
+    const reachUp = up >= from && open(up) && tight(up, up + 1) && !ruled.slice(up, r).some(Boolean);
+    const reachDown = down < rows && open(down) && tight(down - 1, down) && !ruled.slice(r, down).some(Boolean);
+    if (reachUp && (!reachDown || Math.abs(centre(r) - centre(up)) <= Math.abs(centre(down) - centre(r)))) owner.set(r, up);
+    else if (reachDown) owner.set(r, down);
+  }
+  // the groups of consecutive lines sharing a figure line (the figure line among them), merged bottom up
+  const groups: [number, number][] = [];
+  for (const target of new Set(owner.values())) {
+    const members = [target, ...[...owner].filter(([, t]) => t === target).map(([r]) => r)];
+    const a = Math.min(...members), b = Math.max(...members);
+    if (b - a + 1 === members.length) groups.push([a, b]);
+  }
+  let ds = drafts;
+  for (const [a, b] of groups.sort((x, y) => y[0] - x[0])) {
+    let merged: CellDraft[] | undefined = ds;
+    for (let k = a; k < b && merged; k++) merged = mergeRows(merged, a);
+    if (!merged) continue;
+    ds = merged;
+    ruled.splice(a, b - a);
+    rows -= b - a;
+  }
+  return { ds, rows };
 }
 
 function firstWord(words: readonly RawWord[]): string {
