@@ -9,7 +9,8 @@ import { WorkerPool } from './worker-pool.js';
 
 /**
  * Which engine reads: tesseract.js (WASM, in worker threads), the native tesseract CLI, PP-OCR through
- * ONNX Runtime (onnx), or auto: PP-OCR first, tesseract.js too on pages PP-OCR reads poorly (recognizePage).
+ * ONNX Runtime (onnx), or auto: chosen per page (recognizePage, engine-choice.ts): tesseract.js for a flat scan
+ * of ordinary print it reads surely, PP-OCR for the rest, tesseract.js too on pages PP-OCR reads poorly.
  */
 export type OcrEngineKind = 'wasm' | 'native' | 'onnx' | 'auto';
 
@@ -34,8 +35,9 @@ export interface OcrPoolOptions {
    * 'wasm' (default): tesseract.js, nothing to install. 'native': the tesseract 4/5 CLI, one process
    * per recognition, 0.65–0.8× the WASM engine's time per page with the same model; creation fails
    * when the binary is missing or is not tesseract 4+. 'onnx': PP-OCRv4 with onnxruntime-node (models
-   * packaged). 'auto': tesseract.js and PP-OCR, chosen per page. onnx and auto read with tesseract.js
-   * alone when `languages` need letters PP-OCR cannot spell (learnedReaderSpells).
+   * packaged). 'auto': tesseract.js and PP-OCR, chosen per page from cheap evidence (engine-choice.ts).
+   * onnx and auto read with tesseract.js alone when `languages` need letters PP-OCR cannot spell
+   * (learnedReaderSpells).
    */
   engine?: OcrEngineKind;
   /** The native engine's executable (a path, or a name on PATH); default `tesseract`. */

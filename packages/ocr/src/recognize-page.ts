@@ -2,6 +2,7 @@ import type { Box, RawPage } from '@quire/core';
 import { analysePage, type GreyImage, type PageAnalysis } from './analysis.js';
 import { decodeGrey, downscale, rescale, renderForOcr, renderProbe } from './preprocess.js';
 import { mergeReadings } from './merge-readings.js';
+import { looksLikeFlatScan, pageEvidence, TESSERACT_KEEPS_FROM } from './engine-choice.js';
 import { SECOND_BINARISATION, type OcrPass, type TessResult } from './ocr-worker.js';
 import { normalizeAngle, splitRotation, type ImageTransform } from './transform.js';
 import { readability, toRawWords } from './words.js';
@@ -26,18 +27,18 @@ export interface RecognizeDeps {
   /** Which engine `ocr` is (reported on the page; a tesseract engine's poor reading is re-read with another binarisation). Default 'wasm'. */
   engine?: OcrEngineName;
   /**
-   * QUIRE_OCR_ENGINE=auto: the learned reader beside tesseract (`ocr`). It reads every page first; a page it
-   * reads poorly (mean confidence < LEARNED_POOR_BELOW) is also read by tesseract, and the better reading of
-   * each line is kept (mergeReadings).
+   * QUIRE_OCR_ENGINE=auto: the learned reader beside tesseract (`ocr`). A page that looks like a flat scan of
+   * ordinary print is read by tesseract first and kept when tesseract is sure of it (engine-choice.ts); every
+   * other page is read by the learned reader, and one it reads poorly (mean confidence < LEARNED_POOR_BELOW)
+   * by tesseract too, the better reading of each line kept (mergeReadings).
    */
   learned?: EngineReader;
 }
 
 /**
- * auto reads with the learned reader first: on the corpus it read every kind of page better than tesseract
- * (photographed and scanned receipts, scanned forms, book scans; #17 figures), and tesseract first with the
- * learned reader only for its poor pages read worse than the learned reader alone. Where the learned reader's
- * own mean confidence is below this, tesseract reads the page too.
+ * auto, on a page the learned reader reads: the learned reader read every kind of corpus page better than
+ * tesseract (photographed and scanned receipts, scanned forms, book scans; #17 figures), but where its own mean
+ * confidence is below this, tesseract reads the page too and the better line is kept.
  */
 export const LEARNED_POOR_BELOW = 80;
 
@@ -156,26 +157,69 @@ async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo):
     const { page: upright, meanConfidence } = await readUpright(deps, grey, sheet, base);
     return { page: onSource(upright), engine: primary, meanConfidence };
   }
-  // auto: the learned reader does the whole orientation search
-  const engine = deps.learned ? deps.learned.name : primary;
-  const ocr = deps.learned ? deps.learned.ocr : deps.ocr;
-
   const rowOf = (bandPx: number | null | undefined) => (bandPx == null ? null : (bandPx / factor) * ROW_PER_BAND);
   let rowPx = rowOf(analysis.lineHeight);
   // Thin bands that are only ruling lines (a ruled table with more rules than rows of text) must not
   // make text that is large enough look small: the 4× upscale that follows leaves tesseract nothing to read.
   const textRowPx = rowOf(analysis.textLineHeight);
   if (rowPx !== null && rowPx < SMALL_ROW_PX && textRowPx !== null && textRowPx >= SMALL_ROW_PX) rowPx = textRowPx;
-  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, deps.maxPixels, engine === 'onnx' ? LEARNED_ROWS : TESSERACT_ROWS);
-  const scaled = await rescale(grey, scale);
 
-  type Reading = { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array };
-  const readAt = async (angle: number): Promise<Reading> => {
+  let chosen: OrientedReading;
+  let used: string;
+  if (!deps.learned) {
+    chosen = await readOriented({ name: primary, ocr: deps.ocr }, grey, sheet, analysis, rowPx, deps.maxPixels);
+    used = primary;
+    // A poor tesseract reading is re-read with a local threshold; the learned reader reads the grey image
+    // itself, so another binarisation would change nothing there.
+    if (chosen.r.meanConfidence < SECOND_READING_BELOW && primary !== 'onnx') {
+      chosen = { ...chosen, res: mergeReadings(chosen.res, await deps.ocr(chosen.image, { binarisation: SECOND_BINARISATION })) };
+    }
+  } else {
+    // auto: a flat scan of ordinary print is read by tesseract first, and kept when tesseract is sure of it
+    // (engine-choice.ts); every other page, and a flat one tesseract is unsure of, by the learned reader.
+    const tesseractFirst = looksLikeFlatScan(pageEvidence(grey, crop !== null, rowPx));
+    const first = tesseractFirst ? await readOriented({ name: primary, ocr: deps.ocr }, grey, sheet, analysis, rowPx, deps.maxPixels) : null;
+    if (first && first.r.meanConfidence >= TESSERACT_KEEPS_FROM) {
+      chosen = first;
+      used = primary;
+    } else {
+      chosen = await readOriented(deps.learned, grey, sheet, analysis, rowPx, deps.maxPixels);
+      used = deps.learned.name;
+      // a poor learned reading is read by tesseract too, line by line the better reading kept
+      if (chosen.r.meanConfidence < LEARNED_POOR_BELOW) {
+        chosen = { ...chosen, res: mergeReadings(chosen.res, await deps.ocr(chosen.image)) };
+        used = `${deps.learned.name}+${primary}`;
+      }
+    }
+  }
+  const { t, res } = chosen;
+  const ptPerSrcPx = (sheet.widthPt / grey.width + sheet.heightPt / grey.height) / 2;
+  const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
+  const words = toRawWords(res, t, ptPerOcrPx);
+  return {
+    page: onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) }),
+    engine: used,
+    meanConfidence: meanWordConfidence(words),
+  };
+}
+
+type OrientedReading = { res: TessResult; t: ImageTransform; r: Readability; image: Uint8Array };
+
+/**
+ * One engine's reading of the page, orientation found: the page is scaled for the engine (tesseract and the
+ * learned reader want different row heights), read upright-as-guessed first, and the other candidate angles
+ * only when that reads badly (a band of the page first says whether a full pass is worth it).
+ */
+async function readOriented(reader: EngineReader, grey: GreyImage, sheet: PageInfo, analysis: PageAnalysis, rowPx: number | null, maxPixels: number): Promise<OrientedReading> {
+  const { ocr } = reader;
+  const scale = chooseScale(rowPx, grey.width, grey.height, sheet, maxPixels, reader.name === 'onnx' ? LEARNED_ROWS : TESSERACT_ROWS);
+  const scaled = await rescale(grey, scale);
+  const readAt = async (angle: number): Promise<OrientedReading> => {
     const { image: ocrImage, transform } = await renderForOcr(scaled, angle, grey);
     const res = await ocr(ocrImage);
     return { res, t: transform, r: readability(res), image: ocrImage };
   };
-  let best: Reading | null = null;
+  let best: OrientedReading | null = null;
   const tried: number[] = [];
   for (const angle of candidateAngles(analysis)) {
     // After a bad first read, a band of the page says whether another orientation is worth a full pass.
@@ -191,28 +235,7 @@ async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo):
     const upright = await readAt(0);
     if (upright.r.score > best!.r.score) best = upright;
   }
-  const { t } = best!;
-  let res = best!.res;
-  let used: string = engine;
-  if (deps.learned) {
-    // auto: a poor learned reading is read by tesseract too, line by line the better reading kept
-    if (best!.r.meanConfidence < LEARNED_POOR_BELOW) {
-      res = mergeReadings(res, await deps.ocr(best!.image));
-      used = `${engine}+${primary}`;
-    }
-  } else if (best!.r.meanConfidence < SECOND_READING_BELOW && engine !== 'onnx') {
-    // A poor tesseract reading is re-read with a local threshold; the learned reader reads the grey image
-    // itself, so another binarisation would change nothing there.
-    res = mergeReadings(res, await ocr(best!.image, { binarisation: SECOND_BINARISATION }));
-  }
-  const ptPerSrcPx = (sheet.widthPt / grey.width + sheet.heightPt / grey.height) / 2;
-  const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
-  const words = toRawWords(res, t, ptPerOcrPx);
-  return {
-    page: onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) }),
-    engine: used,
-    meanConfidence: meanWordConfidence(words),
-  };
+  return best!;
 }
 
 const meanWordConfidence = (words: RawPage['words']) => (words.length ? Math.round((words.reduce((s, w) => s + (w.confidence ?? 0), 0) / words.length) * 1000) / 1000 : 0);

@@ -36,8 +36,11 @@ async function main(): Promise<void> {
   const d = workerData as PpocrThreadData;
   const options: ort.InferenceSession.SessionOptions = {
     intraOpNumThreads: d.threads, interOpNumThreads: 1, executionProviders: ['cpu'], graphOptimizationLevel: 'all',
-    // no arena: input sizes vary page by page, and an arena keeps each model's largest page's buffers for good
-    enableCpuMemArena: false,
+    // The arena stays on: input shapes vary with every page (tile sizes, line widths), and without it each
+    // shape ONNX Runtime has not seen before allocates every intermediate tensor from the system: a batch of 8
+    // recognizer lines 1712 px wide took ~30 CPU s (half of it in the kernel) the first time, 1.7 s the next;
+    // with the arena 2.1 s and 1.2 s. The arena holds the largest page's buffers for good (bench:ocr's peak RSS).
+    enableCpuMemArena: true,
     // intra-op threads that wait spin by default: on a busy machine (several OCR workers, job threads) that
     // burns the cores the other threads need; they sleep instead
     extra: { session: { intra_op: { allow_spinning: '0' } } },
