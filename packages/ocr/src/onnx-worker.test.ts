@@ -59,33 +59,6 @@ describe('the onnx-ppocr engine through the OCR pool', () => {
   }, T);
 });
 
-describe('an onnx-ppocr worker reading pages whose lines differ in width', () => {
-  let pool: OcrPool;
-  beforeAll(async () => { pool = await createOcrPool({ engine: 'onnx', size: 1 }); }, T);
-  afterAll(() => pool?.close());
-  const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
-  /** A 300 DPI page of 16 lines of 11 pt text, each `words` words long: its line crops have widths of their own. */
-  const page = (words: number) => renderScan({
-    widthIn: 8.27, heightIn: 11.69, marginIn: 0.8,
-    lines: Array.from({ length: 16 }, (_, i) => Array.from({ length: words + (i % 5) }, (_, j) => ['ledger', 'north', 'amount', 'of', 'paid', 'March', '2041'][(i + j) % 7]).join(' ')),
-  });
-
-  it('reads a page of line widths it has not seen for about the cost of reading it again (its buffers are kept)', async () => {
-    const info = { number: 1, widthPt: 595, heightPt: 842 };
-    await pool.recognize((await page(4)).png, info); // warm: models loaded, first shapes seen
-    const fresh = (await page(7)).png;
-    let c0 = cpuSeconds();
-    await pool.recognize(fresh, info);
-    const firstTime = cpuSeconds() - c0;
-    c0 = cpuSeconds();
-    await pool.recognize(fresh, info);
-    const again = cpuSeconds() - c0;
-    // Without ONNX Runtime's memory arena every unseen input shape allocated each intermediate tensor from
-    // the system: this page took 1.9× the CPU of its repeat (8.8 s against 4.5 s); with it 1.16× (4.0, 3.4).
-    expect(firstTime).toBeLessThan(1.5 * again);
-  }, T);
-});
-
 describe('an onnx-ppocr worker reading a large page', () => {
   it('leaves the event loop free: decoding, tensors and post-processing run on its own thread', async () => {
     const { monitorEventLoopDelay } = await import('node:perf_hooks');
