@@ -3,7 +3,7 @@ import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, gridOfTable, gridsFromRows, headerRole, isSummaryText, propertyRole, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
 import { typedValue } from './typed-value.js';
 
 /**
@@ -37,7 +37,7 @@ function mapGrid(grid: Grid, props: [string, FieldSpec][]): Mapping | undefined 
     const role = propertyRole(spec);
     grid.headers.forEach((h, col) => {
       if (!h) return;
-      const score = Math.max(role && headerRole(h) === role ? 0.9 : 0, labelScore(spec, h));
+      const score = Math.max(role && headerRoles(grid, col).has(role) ? 0.9 : 0, labelScore(spec, h));
       if (score >= HEADER_MIN) pairs.push({ prop: name, col, score });
     });
   }
@@ -106,6 +106,11 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
       const col = m.cols.get(name);
       const cell = col ? row[col.col] : undefined;
       let tv = cell?.text ? typedValue(spec, cell.text, ctx.dates) : undefined;
+      // a figure cell that shows its workings ("(Brut: 65,00) (Rabais: 5,00) (Net): 60,00"): the figure it ends in
+      if (!tv && cell?.text && (spec.kind === 'number' || spec.kind === 'integer')) {
+        const v = finalFigure(cell.text);
+        if (v !== undefined && (spec.kind === 'number' || Number.isInteger(v))) tv = { value: v, fit: 0.8, printed: cell.text };
+      }
       // a description may end in a colon ("Hot air (litres):"): in a cell it is no label
       if (!tv && cell?.text && spec.kind === 'string' && /\p{L}{2}/u.test(cell.text)) tv = { value: cell.text.replace(/[\s:]+$/, ''), fit: 0.9, printed: cell.text };
       value[name] = tv ? tv.value : null;
