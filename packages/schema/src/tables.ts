@@ -5,6 +5,7 @@ import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
 import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
 import { typedValue } from './typed-value.js';
+import { findAmounts } from './values/amounts.js';
 
 /**
  * Arrays of objects from tables: the table whose header cells best match the item's properties
@@ -84,6 +85,7 @@ function isTotalsRow(row: GridCell[]): boolean {
 /** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
 function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
   const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
+  const amountProp = props.find(([name, spec]) => propertyRole(spec) === 'amount' && m.cols.has(name))?.[0];
   const start = out.values.length;
   for (const row of m.grid.rows) {
     if (isTotalsRow(row)) continue;
@@ -98,8 +100,20 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
         continue;
       }
     }
-    // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item)
-    if (descProp && !row[descCol]?.text) continue;
+    // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item);
+    // a discount printed in the amount column under an item ("1,00 % | - 0,10") makes its line amount net of it
+    if (descProp && !row[descCol]?.text) {
+      if (amountProp && out.values.length > start) {
+        const cell = row[m.cols.get(amountProp)!.col];
+        const last = out.values[out.values.length - 1];
+        const off = cell?.text ? findAmounts(cell.text).filter((a) => !a.percent) : [];
+        if (off.length === 1 && off[0].value < 0 && typeof last[amountProp] === 'number' && (last[amountProp] as number) + off[0].value >= 0) {
+          last[amountProp] = Math.round(((last[amountProp] as number) + off[0].value) * 10000) / 10000;
+          out.citations[out.citations.length - 1][amountProp] = [...(out.citations[out.citations.length - 1][amountProp] ?? []), ...cell.ids];
+        }
+      }
+      continue;
+    }
     const value: Record<string, unknown> = {}, cite: Record<string, string[] | null> = {}, conf: Record<string, number | null> = {};
     let filled = 0;
     for (const [name, spec] of props) {
