@@ -40,3 +40,9 @@ it('takes a discount printed in the amount column under an item off that item\'s
   const values = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true }).values as { line_items: unknown[] };
   expect(values.line_items).toEqual([{ ...expected[0], amount: ITEM_LINES[0].amount * 0.9 }, ...expected.slice(1)]);
 }, 60_000);
+
+it('describes items by their names where every description opens with an article code and a dash', async () => {
+  const doc = await extractDocument(await makeFrenchItemTablePdf({ headerLines: 1, priceWorkings: false, articleCodes: true }), 'pdf', {});
+  const values = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true }).values as { line_items: unknown[] };
+  expect(values.line_items).toEqual(expected);
+}, 60_000);

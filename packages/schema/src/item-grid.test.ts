@@ -1,5 +1,5 @@
 import type { TableElement } from '@quire/core';
-import { arithmeticColumns, gridOfTable, headerRole, headerRoles, isFigureCell, isSummaryText } from './item-grid.js';
+import { arithmeticColumns, gridOfTable, headerRole, headerRoles, isFigureCell, isSummaryText, stripCodes } from './item-grid.js';
 
 /** A table as the layout hands it over, its cells row by row. */
 function table(rows: string[][], headerRows: number): TableElement {
@@ -59,5 +59,13 @@ describe('item tables', () => {
       ['Appel', '7,00', '1', '7,00'],
     ], 1));
     expect(arithmeticColumns(grid)).toEqual({ quantity: 2, price: 1, amount: 3 });
+  });
+
+  it('strips article codes set before the names only where every description has one', () => {
+    expect(stripCodes(['GG-SCRW-A4-01 - High-Grade Screws', 'GG-BRKT-STD-05 - Standard Mounting', null])).toEqual(['High-Grade Screws', 'Standard Mounting', null]);
+    expect(stripCodes(['AB12 – Widget', 'Plain item'])).toEqual(['AB12 – Widget', 'Plain item']);
+    // a name that opens with a word and a dash is no code ("Design - phase 2"), nor is a year ("2024 - Licence")
+    expect(stripCodes(['Design - phase 2', 'Support - hotline'])).toEqual(['Design - phase 2', 'Support - hotline']);
+    expect(stripCodes(['2024 - Licence', '2025 - Licence'])).toEqual(['2024 - Licence', '2025 - Licence']);
   });
 });

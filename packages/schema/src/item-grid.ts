@@ -206,3 +206,16 @@ export function stripPositions(descriptions: (string | null)[]): (string | null)
   const numbered = present.every((d, i) => new RegExp(`^0*${i + 1}[.)]?\\s+\\S`).test(d));
   return numbered ? descriptions.map((d) => (d ? d.replace(/^\d+[.)]?\s+/, '') : d)) : descriptions;
 }
+
+/** "GG-SCRW-A4-01 - High-Grade Screws": an article code (capitals and digits, both, no spaces) set before the name with a dash. */
+const CODE_PREFIX = /^(?=[\p{L}\p{N}._/-]*\d)(?=[\p{N}._/-]*\p{L})[\p{Lu}\p{N}][\p{Lu}\p{N}._/-]{3,}\s+[-–—]\s+(?=\p{L})/u;
+
+/**
+ * Descriptions that all open with their article's code ("SKU-1234 - Name"): the item is described by
+ * its name, the code is an identifier of its own (a schema asks for it apart, "sku", "article number").
+ */
+export function stripCodes(descriptions: (string | null)[]): (string | null)[] {
+  const present = descriptions.filter((d): d is string => Boolean(d));
+  if (!present.length || !present.every((d) => CODE_PREFIX.test(d))) return descriptions;
+  return descriptions.map((d) => (d ? d.replace(CODE_PREFIX, '') : d));
+}

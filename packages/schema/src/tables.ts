@@ -3,7 +3,7 @@ import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
 import { typedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 
@@ -136,7 +136,7 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
     out.values.push(value); out.citations.push(cite); out.confidence.push(conf);
   }
   if (descProp) {
-    const stripped = stripPositions(out.values.slice(start).map((v) => (typeof v[descProp] === 'string' ? (v[descProp] as string) : null)));
+    const stripped = stripCodes(stripPositions(out.values.slice(start).map((v) => (typeof v[descProp] === 'string' ? (v[descProp] as string) : null))));
     stripped.forEach((d, k) => { if (d !== null) out.values[start + k][descProp] = d; });
   }
 }
