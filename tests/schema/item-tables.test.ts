@@ -1,6 +1,6 @@
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
-import { ITEM_LINES, makeFrenchItemTablePdf } from '../fixtures/pdf/item-tables.js';
+import { ITEM_LINES, makeFrenchItemTablePdf, makeStackedItemsPdf, STACKED_ITEMS } from '../fixtures/pdf/item-tables.js';
 
 /**
  * Line items from a French item table, generated: the column header over one or three ruled rows
@@ -45,4 +45,10 @@ it('describes items by their names where every description opens with an article
   const doc = await extractDocument(await makeFrenchItemTablePdf({ headerLines: 1, priceWorkings: false, articleCodes: true }), 'pdf', {});
   const values = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true }).values as { line_items: unknown[] };
   expect(values.line_items).toEqual(expected);
+}, 60_000);
+
+it('gives one item per printed line where one ruled row holds several, past a watermark, and keeps a wrapped description whole', async () => {
+  const doc = await extractDocument(await makeStackedItemsPdf(), 'pdf', {});
+  const values = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true }).values as { line_items: { description: string; amount: number }[] };
+  expect(values.line_items.map((l) => ({ description: l.description, amount: l.amount }))).toEqual(STACKED_ITEMS);
 }, 60_000);

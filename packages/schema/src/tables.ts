@@ -4,6 +4,7 @@ import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
 import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
+import type { DocIndex } from './doc-index.js';
 import { typedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 
@@ -82,12 +83,43 @@ function isTotalsRow(row: GridCell[]): boolean {
   return texts.slice(0, 2).some((x) => TOTAL_ROW.test(x) || isSummaryText(x));
 }
 
+/**
+ * One ruled row that holds several items printed line under line, with no rule between them
+ * ("Provision pour honoraires" / "Déclaration de services" beside "250,00" / "19,00"): the page's
+ * printed rows through its cells give one row per item, when each line holds a description and one
+ * figure in the amount cell. Otherwise (a description wrapped over two lines, one figure) the row stands.
+ */
+function splitStacked(row: GridCell[], descCol: number, amountCol: number, ix: DocIndex): GridCell[][] {
+  const amountCell = row[amountCol];
+  if (!amountCell?.text || !row[descCol]?.text || findAmounts(amountCell.text).filter((a) => !a.percent).length < 2) return [row];
+  const cellIds = new Set(row.flatMap((c) => c.ids));
+  if (row[descCol].ids.length !== 1 || amountCell.ids.length !== 1) return [row];
+  const through = ix.rows.filter((r) => r.box && r.segments?.some((sg) => sg.ids.some((id) => cellIds.has(id))));
+  // a stretch of a line that runs across two cells cannot be cut between them
+  if (through.some((r) => r.segments!.some((sg) => sg.ids.length > 1 && sg.ids.some((id) => cellIds.has(id))))) return [row];
+  // a stamp set across the cell ("DUPLICATA", diagonally) is no printed text: far taller than the lines' stretches
+  const heights = through.flatMap((r) => r.segments!.map((sg) => sg.box.y1 - sg.box.y0)).sort((a, b) => a - b);
+  const lineHeight = heights[Math.floor((heights.length - 1) / 2)];
+  const lines = through.map((r) => ({ ...r, segments: r.segments!.filter((sg) => sg.box.y1 - sg.box.y0 <= 3 * lineHeight) }))
+    .filter((r) => r.segments.some((sg) => sg.ids.some((id) => cellIds.has(id))));
+  if (lines.length < 2) return [row];
+  const split = lines.map((r) => row.map((c) => {
+    const text = r.segments!.filter((sg) => c.ids.length === 1 && sg.ids[0] === c.ids[0]).map((sg) => sg.text).join(' ');
+    return { text, ids: text ? c.ids : [] };
+  }));
+  const oneFigure = (cells: GridCell[]) => findAmounts(cells[amountCol].text).filter((a) => !a.percent).length === 1;
+  return split.every((cells) => cells[descCol].text && oneFigure(cells)) ? split : [row];
+}
+
 /** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
 function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
   const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
   const amountProp = props.find(([name, spec]) => propertyRole(spec) === 'amount' && m.cols.has(name))?.[0];
   const start = out.values.length;
-  for (const row of m.grid.rows) {
+  const amountCol = amountProp ? m.cols.get(amountProp)!.col : -1;
+  const descColumn = descProp ? m.cols.get(descProp)!.col : -1;
+  const rows = descColumn >= 0 && amountCol >= 0 ? m.grid.rows.flatMap((r) => splitStacked(r, descColumn, amountCol, ctx.ix)) : m.grid.rows;
+  for (const row of rows) {
     if (isTotalsRow(row)) continue;
     const filledCols = row.map((c, k) => (c.text ? k : -1)).filter((k) => k >= 0);
     const descCol = descProp ? m.cols.get(descProp)!.col : -1;
