@@ -13,7 +13,8 @@ import { findAmounts } from './values/amounts.js';
  */
 
 export interface GridCell { text: string; ids: string[] }
-export interface Grid { headers: string[]; rows: GridCell[][]; tableId?: string }
+/** headerLines: per column, each header row's text and each part of a cell that names two things ("Désignation, période"). */
+export interface Grid { headers: string[]; headerLines?: string[][]; rows: GridCell[][]; tableId?: string }
 
 /** What an item property or a column header holds. */
 export type ItemRole = 'description' | 'quantity' | 'unit-price' | 'amount';
@@ -24,7 +25,8 @@ const ROLE_OF: Partial<Record<Concept, ItemRole>> = {
 
 /** The role a header names, read leniently (a header is short and may abbreviate: "Art. Produit", "Cena jedn."). */
 export function headerRole(text: string): ItemRole | undefined {
-  const r = readLabel(text.replace(/\([^)]*\)/g, ' '));
+  // "P.U. HT", "Q.té": letters with points between them are one abbreviation (prix unitaire, quantité)
+  const r = readLabel(text.replace(/\([^)]*\)/g, ' ').replace(/(?<!\p{L})(\p{L})\.(\p{L}{1,3})\b\.?/gu, '$1$2'));
   if (!r.known || r.unknown > r.known + 1) return undefined;
   const c = conceptOf({ ...r, unknown: 0 });
   return c ? ROLE_OF[c] : undefined;
@@ -35,21 +37,43 @@ export function propertyRole(spec: FieldSpec): ItemRole | undefined {
   return spec.concept ? ROLE_OF[spec.concept] : undefined;
 }
 
-/** A table element as a grid (header rows joined per column). */
+/** The roles a column's header names: of its whole text, or of any of its lines ("NOM & DESIGNATION" over "Objet" over "Note"). */
+export function headerRoles(grid: Grid, col: number): Set<ItemRole> {
+  const texts = [grid.headers[col] ?? '', ...(grid.headerLines?.[col] ?? [])].filter(Boolean);
+  return new Set(texts.map(headerRole).filter((r): r is ItemRole => Boolean(r)));
+}
+
+/**
+ * A table element as a grid (header rows joined per column). A header set over several rows is read
+ * to its end even where the layout marked only its first row: the rows after it that hold no figure
+ * at all ("Objet, Classification" / "(EUR)") are more header, not items — an item row has an amount.
+ */
 export function gridOfTable(t: TableElement): Grid {
-  const headerRows = Math.max(1, t.headerRows);
   const cell = (row: number, col: number) => t.cells.find((x) => x.row === row && x.col === col);
-  const headers = Array.from({ length: t.cols }, (_, col) => Array.from({ length: headerRows }, (_, row) => cell(row, col)?.text.trim() ?? '').filter(Boolean).join(' '));
+  let headerRows = Math.max(1, t.headerRows);
+  const hasFigure = (row: number) => Array.from({ length: t.cols }, (_, col) => cell(row, col)?.text ?? '').some((x) => /\d/.test(x));
+  if (t.headerRows >= 1) while (headerRows < t.rows - 1 && !hasFigure(headerRows)) headerRows++;
+  // no figure anywhere below: a table of text, whose layout header stands
+  if (headerRows === t.rows - 1 && !hasFigure(headerRows)) headerRows = Math.max(1, t.headerRows);
+  const headerCells = (col: number) => Array.from({ length: headerRows }, (_, row) => cell(row, col)?.text.trim() ?? '').filter(Boolean);
+  const headers = Array.from({ length: t.cols }, (_, col) => headerCells(col).join(' '));
+  const headerLines = Array.from({ length: t.cols }, (_, col) => headerCells(col).flatMap((h) => [h, ...(/[,;]/.test(h) ? h.split(/[,;]/).map((x) => x.trim()).filter(Boolean) : [])]));
   const rows: GridCell[][] = [];
   for (let row = headerRows; row < t.rows; row++) {
     rows.push(Array.from({ length: t.cols }, (_, col) => { const c = cell(row, col); return { text: c?.text.trim() ?? '', ids: c?.id ? [c.id] : [] }; }));
   }
-  return { headers, rows, tableId: t.id };
+  return { headers, headerLines, rows, tableId: t.id };
 }
 
-/** Summary lines end an item table: "Subtotal", "Rechnungssumme netto", "zzgl. 19 % MwSt.", "Total TTC". */
+/**
+ * Summary lines end an item table: "Subtotal", "Rechnungssumme netto", "zzgl. 19 % MwSt.", "Total TTC",
+ * "Montant total net", "Taxe sur la valeur ajoutée (19,00 %)". A "net" total, which a field cannot
+ * place before or after the tax, is a summary line either way.
+ */
 export function isSummaryText(text: string): boolean {
-  const c = conceptOf(readLabel(text.replace(/[\d.,]+\s*%/g, ' ')));
+  const r = readLabel(text.replace(/[\d.,]+\s*%/g, ' '));
+  if (r.mods.has('loose')) r.mods = new Set([...r.mods].filter((m) => m !== 'loose')).add('net');
+  const c = conceptOf(r);
   return c === 'total' || c === 'subtotal' || c === 'tax';
 }
 
@@ -125,9 +149,11 @@ export function arithmeticColumns(all: Grid): { quantity: number; price: number;
   const numeric: number[] = [];
   for (let c = 0; c < cols; c++) {
     const filled = grid.rows.filter((r) => r[c]?.text);
-    if (filled.length && filled.filter((r) => amountOf(r[c].text) !== undefined && !/\p{L}{4}/u.test(r[c].text)).length >= 0.6 * filled.length) numeric.push(c);
+    if (filled.length && filled.filter((r) => isFigureCell(r[c].text)).length >= 0.6 * filled.length) numeric.push(c);
   }
-  let best: { quantity: number; price: number; amount: number; hits: number } | undefined;
+  // equal arithmetic (1 × 60 = 60 reads either way) is decided by what the headers say
+  const roles = Array.from({ length: cols }, (_, c) => headerRoles(grid, c));
+  let best: { quantity: number; price: number; amount: number; hits: number; agree: number } | undefined;
   for (const a of numeric) for (const q of numeric) for (const p of numeric) {
     if (q >= p || a === q || a === p) continue;
     let hits = 0, tried = 0;
@@ -137,14 +163,35 @@ export function arithmeticColumns(all: Grid): { quantity: number; price: number;
       tried++;
       if (Math.abs(vq * vp - va) <= Math.max(0.011, 0.005 * Math.abs(va))) hits++;
     }
-    if (tried && hits >= Math.max(1, 0.6 * tried) && hasNonZero(grid, a) && (!best || hits > best.hits)) {
-      // the quantity column holds whole numbers more often
-      const whole = (c: number) => grid.rows.filter((r) => { const v = amountOf(r[c]?.text ?? ''); return v !== undefined && Number.isInteger(v); }).length;
-      const [quantity, price] = whole(q) >= whole(p) ? [q, p] : [p, q];
-      best = { quantity, price, amount: a, hits };
-    }
+    if (!tried || hits < Math.max(1, 0.6 * tried) || !hasNonZero(grid, a)) continue;
+    // which factor is the count: the headers where they say ("P.U. HT", "Qté"), else the column of whole numbers
+    const named = (c: number) => (roles[c].has('quantity') ? 1 : 0) - (roles[c].has('unit-price') ? 1 : 0);
+    const whole = (c: number) => grid.rows.filter((r) => { const v = amountOf(r[c]?.text ?? ''); return v !== undefined && Number.isInteger(v); }).length;
+    const [quantity, price] = named(q) !== named(p) ? (named(q) > named(p) ? [q, p] : [p, q]) : whole(q) >= whole(p) ? [q, p] : [p, q];
+    const agree = [roles[quantity].has('quantity'), roles[price].has('unit-price'), roles[a].has('amount')].filter(Boolean).length;
+    if (!best || hits > best.hits || (hits === best.hits && agree > best.agree)) best = { quantity, price, amount: a, hits, agree };
   }
   return best && { quantity: best.quantity, price: best.price, amount: best.amount };
+}
+
+/**
+ * A cell that holds a figure: a number with at most a unit or short words ("5 kg", "19 %"), or words
+ * that end in the figure they explain ("(Brut: 65,00) (Rabais: 5,00) (Net): 60,00"). Text with a
+ * number inside it ("Ballons ~2000ml", "Period 01/01 to 31/01 – support") is a description.
+ */
+export function isFigureCell(text: string): boolean {
+  if (amountOf(text) === undefined) return false;
+  return !/\p{L}{4}/u.test(text) || endsInFigure(text);
+}
+
+/** Text whose last printed token is a figure (a currency sign may follow). */
+export function endsInFigure(text: string): boolean {
+  return /\d[\s)]*(?:€|\$|£|[A-Z]{3})?\s*$/u.test(text) && amountOf(text) !== undefined;
+}
+
+/** The figure a cell ends in: the result of the workings printed before it. */
+export function finalFigure(text: string): number | undefined {
+  return endsInFigure(text) ? amountOf(text) : undefined;
 }
 
 /** An amount column that is not all zeros (0 × anything = 0 proves nothing). */
@@ -158,4 +205,17 @@ export function stripPositions(descriptions: (string | null)[]): (string | null)
   if (present.length < 2) return descriptions;
   const numbered = present.every((d, i) => new RegExp(`^0*${i + 1}[.)]?\\s+\\S`).test(d));
   return numbered ? descriptions.map((d) => (d ? d.replace(/^\d+[.)]?\s+/, '') : d)) : descriptions;
+}
+
+/** "GG-SCRW-A4-01 - High-Grade Screws": an article code (capitals and digits, both, no spaces) set before the name with a dash. */
+const CODE_PREFIX = /^(?=[\p{L}\p{N}._/-]*\d)(?=[\p{N}._/-]*\p{L})[\p{Lu}\p{N}][\p{Lu}\p{N}._/-]{3,}\s+[-–—]\s+(?=\p{L})/u;
+
+/**
+ * Descriptions that all open with their article's code ("SKU-1234 - Name"): the item is described by
+ * its name, the code is an identifier of its own (a schema asks for it apart, "sku", "article number").
+ */
+export function stripCodes(descriptions: (string | null)[]): (string | null)[] {
+  const present = descriptions.filter((d): d is string => Boolean(d));
+  if (!present.length || !present.every((d) => CODE_PREFIX.test(d))) return descriptions;
+  return descriptions.map((d) => (d ? d.replace(CODE_PREFIX, '') : d));
 }

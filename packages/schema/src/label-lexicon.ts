@@ -21,7 +21,8 @@ export type Concept =
   | 'total' | 'subtotal' | 'tax' | 'description' | 'quantity' | 'unit-price' | 'line-amount';
 
 const HEADS: Record<Head, string[]> = {
-  number: ['number', 'numbers', 'no', 'nr', 'nro', 'num', 'nummer', 'numero', 'numer', 'nummber', 'n', '#', 'id', 'nb', 'idnr',
+  // "Code article", "Code client": an article's or a customer's number
+  number: ['number', 'numbers', 'code', 'no', 'nr', 'nro', 'num', 'nummer', 'numero', 'numer', 'nummber', 'n', '#', 'id', 'nb', 'idnr',
     '番号', '号码', '號碼', '编号', '編號', '번호', 'номер'],
   date: ['date', 'dated', 'datum', 'fecha', 'data', 'dato', 'paivays', 'paivamaara', 'paiva', 'datetime', 'dt', '日付', '日期', '날짜', '일자', '日', 'дата'],
   amount: ['total', 'totals', 'totaal', 'totale', 'totalt', 'summe', 'summa', 'suma', 'sum', 'betrag', 'montant', 'importe', 'importo', 'bedrag',
@@ -30,7 +31,7 @@ const HEADS: Record<Head, string[]> = {
     // "te betalen", "zu zahlen", "à payer", "do zapłaty", "att betala": what is to be paid
     'wert', 'warenwert', 'wartosc', 'waarde', 'valore',
     'payable', 'balance', 'betalen', 'zahlen', 'payer', 'pagare', 'pagar', 'betala', 'betale', 'maksettava', '合計', '合计', '总计', '總計', '金额', '金額', '小計', '小计', '총액', '합계', 'итого', 'сумма'],
-  tax: ['tax', 'taxes', 'vat', 'mwst', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer', 'btw', 'iva', 'tva', 'moms', 'mva', 'alv', 'gst', 'sst',
+  tax: ['tax', 'taxes', 'taxe', 'vat', 'mwst', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'steuer', 'btw', 'iva', 'tva', 'moms', 'mva', 'alv', 'gst', 'sst',
     'hst', 'pst', 'podatek', 'dph', 'afa', 'kdv', 'igst', 'cgst', 'sgst', '税', '税额', '税額', '消費税', '增值税', '税金', '부가세', '세액', 'ндс'],
   description: ['description', 'descr', 'desc', 'beschreibung', 'bezeichnung', 'omschrijving', 'descrizione', 'descripcion', 'descricao', 'opis', 'beskrivning',
     'beskrivelse', 'kuvaus', 'designation', 'libelle', 'particulars', 'details', 'artikelbeschreibung', 'leistungsbeschreibung', 'nazwa', 'benennung',
@@ -89,7 +90,9 @@ const TOTAL_WORDS = new Set(['total', 'totals', 'totaal', 'totale', 'totalt', 's
 const FILLER = new Set(['the', 'of', 'de', 'du', 'des', 'la', 'le', 'les', 'del', 'della', 'di', 'da', 'do', 'van', 'der', 'die', 'das', 'des', 'und', 'and', 'et', 'y',
   'e', 'en', 'i', 'och', 'og', 'ja', 'your', 'our', 'ihre', 'unsere', 'votre', 'su', 'sua', 'uw', 'onze', 'in', 'im', 'en', 'a', 'al', 'au', 'for', 'fur', 'voor',
   'per', 'na', 'z', 'w', 'dla', 'with', 'mit', 'met', 'con', 'avec', 'com', 'is', 'ist', 'this', 'dieser', 'deze', 'eur', 'usd', 'gbp', 'chf', 'sek', 'nok', 'dkk',
-  'pln', 'czk', 'jpy', 'cny', 'rmb', 'myr', 'rm', 'inr', 'sgd', 'aud', 'cad', 'hkd', 'krw', 'in']);
+  'pln', 'czk', 'jpy', 'cny', 'rmb', 'myr', 'rm', 'inr', 'sgd', 'aud', 'cad', 'hkd', 'krw', 'in',
+  // "Taxe sur la valeur ajoutée", "Imposta sul valore aggiunto", "Value added tax": the tax word carries the meaning
+  'sur', 'sul', 'sobre', 'ajoutee', 'added', 'aggiunto', 'anadido', 'agregado', 'acrescentado']);
 
 /** Linking letters between the parts of a compound ("Rechnung·s·nummer", "Fälligkeit·s·datum"). */
 const LINKS = ['', 's', 'es', 'n', 'en', 'e'];

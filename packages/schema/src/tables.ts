@@ -3,8 +3,10 @@ import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, gridOfTable, gridsFromRows, headerRole, isSummaryText, propertyRole, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
+import type { DocIndex } from './doc-index.js';
 import { typedValue } from './typed-value.js';
+import { findAmounts } from './values/amounts.js';
 
 /**
  * Arrays of objects from tables: the table whose header cells best match the item's properties
@@ -37,7 +39,7 @@ function mapGrid(grid: Grid, props: [string, FieldSpec][]): Mapping | undefined 
     const role = propertyRole(spec);
     grid.headers.forEach((h, col) => {
       if (!h) return;
-      const score = Math.max(role && headerRole(h) === role ? 0.9 : 0, labelScore(spec, h));
+      const score = Math.max(role && headerRoles(grid, col).has(role) ? 0.9 : 0, labelScore(spec, h));
       if (score >= HEADER_MIN) pairs.push({ prop: name, col, score });
     });
   }
@@ -81,11 +83,43 @@ function isTotalsRow(row: GridCell[]): boolean {
   return texts.slice(0, 2).some((x) => TOTAL_ROW.test(x) || isSummaryText(x));
 }
 
+/**
+ * One ruled row that holds several items printed line under line, with no rule between them
+ * ("Provision pour honoraires" / "Déclaration de services" beside "250,00" / "19,00"): the page's
+ * printed rows through its cells give one row per item, when each line holds a description and one
+ * figure in the amount cell. Otherwise (a description wrapped over two lines, one figure) the row stands.
+ */
+function splitStacked(row: GridCell[], descCol: number, amountCol: number, ix: DocIndex): GridCell[][] {
+  const amountCell = row[amountCol];
+  if (!amountCell?.text || !row[descCol]?.text || findAmounts(amountCell.text).filter((a) => !a.percent).length < 2) return [row];
+  const cellIds = new Set(row.flatMap((c) => c.ids));
+  if (row[descCol].ids.length !== 1 || amountCell.ids.length !== 1) return [row];
+  const through = ix.rows.filter((r) => r.box && r.segments?.some((sg) => sg.ids.some((id) => cellIds.has(id))));
+  // a stretch of a line that runs across two cells cannot be cut between them
+  if (through.some((r) => r.segments!.some((sg) => sg.ids.length > 1 && sg.ids.some((id) => cellIds.has(id))))) return [row];
+  // a stamp set across the cell ("DUPLICATA", diagonally) is no printed text: far taller than the lines' stretches
+  const heights = through.flatMap((r) => r.segments!.map((sg) => sg.box.y1 - sg.box.y0)).sort((a, b) => a - b);
+  const lineHeight = heights[Math.floor((heights.length - 1) / 2)];
+  const lines = through.map((r) => ({ ...r, segments: r.segments!.filter((sg) => sg.box.y1 - sg.box.y0 <= 3 * lineHeight) }))
+    .filter((r) => r.segments.some((sg) => sg.ids.some((id) => cellIds.has(id))));
+  if (lines.length < 2) return [row];
+  const split = lines.map((r) => row.map((c) => {
+    const text = r.segments!.filter((sg) => c.ids.length === 1 && sg.ids[0] === c.ids[0]).map((sg) => sg.text).join(' ');
+    return { text, ids: text ? c.ids : [] };
+  }));
+  const oneFigure = (cells: GridCell[]) => findAmounts(cells[amountCol].text).filter((a) => !a.percent).length === 1;
+  return split.every((cells) => cells[descCol].text && oneFigure(cells)) ? split : [row];
+}
+
 /** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
 function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
   const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
+  const amountProp = props.find(([name, spec]) => propertyRole(spec) === 'amount' && m.cols.has(name))?.[0];
   const start = out.values.length;
-  for (const row of m.grid.rows) {
+  const amountCol = amountProp ? m.cols.get(amountProp)!.col : -1;
+  const descColumn = descProp ? m.cols.get(descProp)!.col : -1;
+  const rows = descColumn >= 0 && amountCol >= 0 ? m.grid.rows.flatMap((r) => splitStacked(r, descColumn, amountCol, ctx.ix)) : m.grid.rows;
+  for (const row of rows) {
     if (isTotalsRow(row)) continue;
     const filledCols = row.map((c, k) => (c.text ? k : -1)).filter((k) => k >= 0);
     const descCol = descProp ? m.cols.get(descProp)!.col : -1;
@@ -98,14 +132,31 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
         continue;
       }
     }
-    // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item)
-    if (descProp && !row[descCol]?.text) continue;
+    // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item);
+    // a discount printed in the amount column under an item ("1,00 % | - 0,10") makes its line amount net of it
+    if (descProp && !row[descCol]?.text) {
+      if (amountProp && out.values.length > start) {
+        const cell = row[m.cols.get(amountProp)!.col];
+        const last = out.values[out.values.length - 1];
+        const off = cell?.text ? findAmounts(cell.text).filter((a) => !a.percent) : [];
+        if (off.length === 1 && off[0].value < 0 && typeof last[amountProp] === 'number' && (last[amountProp] as number) + off[0].value >= 0) {
+          last[amountProp] = Math.round(((last[amountProp] as number) + off[0].value) * 10000) / 10000;
+          out.citations[out.citations.length - 1][amountProp] = [...(out.citations[out.citations.length - 1][amountProp] ?? []), ...cell.ids];
+        }
+      }
+      continue;
+    }
     const value: Record<string, unknown> = {}, cite: Record<string, string[] | null> = {}, conf: Record<string, number | null> = {};
     let filled = 0;
     for (const [name, spec] of props) {
       const col = m.cols.get(name);
       const cell = col ? row[col.col] : undefined;
       let tv = cell?.text ? typedValue(spec, cell.text, ctx.dates) : undefined;
+      // a figure cell that shows its workings ("(Brut: 65,00) (Rabais: 5,00) (Net): 60,00"): the figure it ends in
+      if (!tv && cell?.text && (spec.kind === 'number' || spec.kind === 'integer')) {
+        const v = finalFigure(cell.text);
+        if (v !== undefined && (spec.kind === 'number' || Number.isInteger(v))) tv = { value: v, fit: 0.8, printed: cell.text };
+      }
       // a description may end in a colon ("Hot air (litres):"): in a cell it is no label
       if (!tv && cell?.text && spec.kind === 'string' && /\p{L}{2}/u.test(cell.text)) tv = { value: cell.text.replace(/[\s:]+$/, ''), fit: 0.9, printed: cell.text };
       value[name] = tv ? tv.value : null;
@@ -117,7 +168,7 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
     out.values.push(value); out.citations.push(cite); out.confidence.push(conf);
   }
   if (descProp) {
-    const stripped = stripPositions(out.values.slice(start).map((v) => (typeof v[descProp] === 'string' ? (v[descProp] as string) : null)));
+    const stripped = stripCodes(stripPositions(out.values.slice(start).map((v) => (typeof v[descProp] === 'string' ? (v[descProp] as string) : null))));
     stripped.forEach((d, k) => { if (d !== null) out.values[start + k][descProp] = d; });
   }
 }
