@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -269,5 +269,23 @@ describe('table structure classes on generated PDFs', () => {
     // the title right under the column names is read with them
     expect(t.headerRows).toBe(2);
     expect(headerOf(t)).toEqual(['Level', '2019', '2020', '2021', '2022', '', first]);
+  });
+
+  it('keeps a spanning header centred over the figure columns (not the stub header) above the column names', async () => {
+    const [t, ...rest] = await tablesOf(spannerOverFigureColumnsPdf());
+    expect(rest).toHaveLength(0);
+    const lead = 'Lead time (years)';
+    expect(gridOf(t)).toEqual([
+      ['', lead, lead, lead, lead, lead],
+      ['Statistic', '1', '2', '3', '4', '5'],
+      ['Enrollment', '0.3', '0.6', '0.8', '1.1', '1.3'],
+      ['Graduates', '1.0', '1.0', '1.5', '1.6', '1.5'],
+      ['Teachers', '0.8', '1.4', '1.7', '2.2', '2.8'],
+      ['Expenditures', '1.3', '2.1', '2.0', '2.1', '2.6'],
+      ['Salaries', '0.9', '1.8', '2.3', '2.5', '3.0'],
+    ]);
+    expect(spansOf(t)).toEqual([[lead, 0, 1, 1, 5]]);
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['', lead, 'Statistic', '1', '2', '3', '4', '5']);
   });
 });
