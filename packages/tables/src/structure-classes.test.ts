@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -287,5 +287,28 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([[lead, 0, 1, 1, 5]]);
     expect(t.headerRows).toBe(2);
     expect(headerOf(t)).toEqual(['', lead, 'Statistic', '1', '2', '3', '4', '5']);
+  });
+
+  it('joins the runover line of a row label, set with a hanging indent under its figures\' line, into that row', async () => {
+    const [t, ...rest] = await tablesOf(hangingLabelsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Characteristic', 'Households', 'No.', '(%)'],
+      ['Sex', '', '', ''],
+      ['Male', '61,206', '2,862', '(4.7)'],
+      ['Female', '49,486', '2,909', '(5.9)'],
+      ['Race/Ethnicity', '', '', ''],
+      ['White, non-Hispanic', '78,744', '3,174', '(4.0)'],
+      ['Asian/Pacific Islander', '4,050', '174', '(4.3)'],
+      ['American Indian/Alaska Native', '707', '51', '(7.2)'],
+      ['Annual income ($)', '', '', ''],
+      ['Under 25,000', '46,912', '2,771', '(9.4)'],
+      ['25,000 or more, including all other incomes', '63,780', '3,000', '(4.7)'],
+      ['Not reported', '5,215', '410', '(7.9)'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    // the section title right under the column names is read with them (as with flush-left titles)
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['Characteristic', 'Households', 'No.', '(%)', 'Sex', '', '', '']);
   });
 });

@@ -73,8 +73,39 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
     ruled.splice(r, 1);
     rows--;
   }
+  ({ ds, rows } = joinRunoverLabels(ds, rows, labelBlock ? block : 0, ruled));
   ({ ds, rows } = joinLabelsAroundFigures(ds, rows, labelBlock ? block : 0, ruled));
   return { drafts: ds, rows, labelRows: labelBlock ? block : 0, ruled };
+}
+
+/**
+ * Runover lines of row labels set with a hanging indent: a row label with its figures on its first line
+ * wraps onto a line of its own (lone first-column text, no figure, no rule between) that starts further
+ * right than the label (by ≥ a fifth of the line height), while the next row's label starts left of that
+ * line again ("American Indian/Alaska  707  51" over "  Native", then "Sex, by race" flush left). A title
+ * set deeper under a row has its rows at least as deep, so it stays a row. `ruled` is updated in place.
+ */
+function joinRunoverLabels(drafts: CellDraft[], rows: number, from: number, ruled: boolean[]): { ds: CellDraft[]; rows: number } {
+  let ds = drafts;
+  const inRow = (r: number) => ds.filter((d) => d.row === r && d.words.some((w) => !isDots(w.text)));
+  const labelOf = (r: number) => inRow(r).find((d) => d.col === 0 && d.rowSpan === 1 && d.colSpan === 1);
+  const words = (d: CellDraft) => d.words.filter((w) => !isDots(w.text));
+  const left = (d: CellDraft) => Math.min(...words(d).map((w) => w.box.x0));
+  const height = (d: CellDraft) => Math.max(...words(d).map((w) => w.box.y1 - w.box.y0));
+  let r = from;
+  while (r + 2 < rows) {
+    const own = inRow(r), next = inRow(r + 1), label = labelOf(r), runover = labelOf(r + 1), after = labelOf(r + 2);
+    const figures = own.some((d) => d.col > 0 && isQuantity(textOf(d.words)));
+    const indent = label && runover ? 0.2 * Math.max(height(label), height(runover)) : 0;
+    const hanging = label && runover && after && figures && !ruled[r] && next.length === 1 && !isQuantity(textOf(runover.words)) &&
+      left(runover) - left(label) >= indent && left(runover) - left(after) >= indent;
+    const merged = hanging ? mergeRows(ds, r) : undefined;
+    if (!merged) { r++; continue; }
+    ds = merged;
+    ruled.splice(r, 1);
+    rows--;
+  }
+  return { ds, rows };
 }
 
 /**
