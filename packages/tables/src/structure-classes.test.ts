@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -310,5 +310,22 @@ describe('table structure classes on generated PDFs', () => {
     // the section title right under the column names is read with them (as with flush-left titles)
     expect(t.headerRows).toBe(2);
     expect(headerOf(t)).toEqual(['Characteristic', 'Households', 'No.', '(%)', 'Sex', '', '', '']);
+  });
+
+  it('cuts a ruled row holding several records at the blank lines that set them apart', async () => {
+    const [t, ...rest] = await tablesOf(blankLineRecordsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Source', 'Definition', 'Examples'],
+      ['Stationary:', '', ''],
+      ['Major', 'Emissions of ten tons a year or more of any one pollutant', 'Utilities, refineries, steel makers'],
+      ['Area', 'Emissions of less than ten tons a year of any pollutant', 'Dry cleaners, gas stations'],
+      ['Mobile:', '', ''],
+      ['On-road', 'Emissions from vehicles operated on public roads', 'Cars, buses, trucks'],
+      ['Non-road', 'Emissions from engines and vessels operated off roads', 'Construction equipment, lawn and garden tools'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Source', 'Definition', 'Examples']);
   });
 });
