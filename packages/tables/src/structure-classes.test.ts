@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -327,5 +327,19 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Source', 'Definition', 'Examples']);
+  });
+
+  it('reads column names running over two lines as one header row, over as few as three rows of figures', async () => {
+    const [t, ...rest] = await tablesOf(runoverColumnNamesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Item format', 'Number of items', 'Percent of items'],
+      ['Total', '135', '100'],
+      ['Multiple choice', '74', '55'],
+      ['Constructed response', '61', '45'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Item format', 'Number of items', 'Percent of items']);
   });
 });

@@ -41,7 +41,12 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
   // column labels stand over the figure columns: a lone first-column label (a row label wrapped from the page before) is not a header
   const overFigures = ds.some((d) => d.row < block && d.col + d.colSpan > 1 && d.words.length > 0);
   // a header is a few rows over a body of figures: a label/value form whose phone number reads as a figure is not one
-  const labelBlock = block > 0 && block <= rows / 3 && rows - block >= 3 && overFigures && withFigures >= 0.6 * (rows - block);
+  // two label lines over as few as three rows of figures are a header when the second continues the
+  // first's column names in lower case ("Number" over "of items"): a wrapped name, not a record
+  const runover = block === 2 && ds.some((d) => d.row === 1 && d.words.length > 0 && LOWER_START.test(firstWord(d.words))) &&
+    ds.filter((d) => d.row === 1 && d.words.length > 0 && ds.some((u) => u.row === 0 && u.col === d.col && u.words.length > 0))
+      .every((d) => LOWER_START.test(firstWord(d.words)));
+  const labelBlock = block > 0 && (block <= rows / 3 || runover) && rows - block >= 3 && overFigures && withFigures >= 0.6 * (rows - block);
 
   const spans = (r: number) => ds.some((d) => d.row <= r && d.row + d.rowSpan > r && d.colSpan > 1 && d.words.length > 0);
   if (labelBlock) {
