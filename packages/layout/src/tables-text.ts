@@ -95,9 +95,22 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
       if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
     } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]))) run.push(band);
+    else if (run.length && close && runoverLine(prev, band)) run.push(band);
     else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * The runover line of a record of text cells: ≥ 2 fragments of ≤ 12 words, each in lower case (it
+ * continues a sentence) and under a fragment of the line above ("sources per capita in constant dollars"
+ * under "Education revenue receipts from state", "with an annual growth rate of 1.3%" under "Annual
+ * percent changes …"). Its words are too many for a row of short cells, yet it belongs to the table.
+ */
+function runoverLine(prev: Frag[], band: Frag[]): boolean {
+  if (band.length < 2) return false;
+  return band.every((f) => wordCount(f) <= 12 && /^\p{Ll}/u.test(f.text.trim()) &&
+    prev.some((g) => Math.min(g.box.x1, f.box.x1) - Math.max(g.box.x0, f.box.x0) > 0));
 }
 
 /**

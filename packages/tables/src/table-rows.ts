@@ -88,7 +88,8 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
  * wraps onto a line of its own (lone first-column text, no figure, no rule between) that starts further
  * right than the label (by ≥ a fifth of the line height), while the next row's label starts left of that
  * line again ("American Indian/Alaska  707  51" over "  Native", then "Sex, by race" flush left). A title
- * set deeper under a row has its rows at least as deep, so it stays a row. `ruled` is updated in place.
+ * set deeper under a row has its rows at least as deep, so it stays a row. In a record of text cells the
+ * other cells may run over onto that line too, all runovers in lower case. `ruled` is updated in place.
  */
 function joinRunoverLabels(drafts: CellDraft[], rows: number, from: number, ruled: boolean[]): { ds: CellDraft[]; rows: number } {
   let ds = drafts;
@@ -101,8 +102,12 @@ function joinRunoverLabels(drafts: CellDraft[], rows: number, from: number, rule
   while (r + 2 < rows) {
     const own = inRow(r), next = inRow(r + 1), label = labelOf(r), runover = labelOf(r + 1), after = labelOf(r + 2);
     const figures = own.some((d) => d.col > 0 && isQuantity(textOf(d.words)));
+    // a record of text cells: the text beside the label runs over too, each cell's runover under its
+    // cell and, like the label's, in lower case (it continues a sentence; a new record starts a new one)
+    const textRecord = !figures && own.length >= 2 && own.every((d) => !isQuantity(textOf(d.words))) &&
+      next.every((d) => LOWER_START.test(firstWord(d.words)) && !isQuantity(textOf(d.words)) && own.some((u) => u.col === d.col && u.colSpan === d.colSpan));
     const indent = label && runover ? 0.2 * Math.max(height(label), height(runover)) : 0;
-    const hanging = label && runover && after && figures && !ruled[r] && next.length === 1 && !isQuantity(textOf(runover.words)) &&
+    const hanging = label && runover && after && !ruled[r] && (figures ? next.length === 1 : textRecord) && !isQuantity(textOf(runover.words)) &&
       left(runover) - left(label) >= indent && left(runover) - left(after) >= indent;
     const merged = hanging ? mergeRows(ds, r) : undefined;
     if (!merged) { r++; continue; }
