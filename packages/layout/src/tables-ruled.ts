@@ -207,7 +207,11 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
     // lines each read as a whole record (first column and more filled), or two or more columns hold one
     // figure on every line (stacked values: each line is a row of its own, as a reader compares them)
     const stacked = stackedFigureColumns(bands, xs) >= 2;
-    if (rowRuled && !stacked && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) continue;
+    if (rowRuled && !stacked && used.filter((u) => u.size >= 2 && u.has(0)).length < 3) {
+      // records set apart by blank lines (a group title, then records whose cells wrap) are rows each
+      for (const at of blankLineCuts(bands, used)) out.add(at);
+      continue;
+    }
     if (stacked) {
       for (let k = 1; k < bands.length; k++) out.add((Math.max(...bands[k - 1].map((f) => f.box.y1)) + Math.min(...bands[k].map((f) => f.box.y0))) / 2);
       continue;
@@ -223,6 +227,23 @@ function textRowBreaks(ys: number[], xs: number[], words: readonly RawWord[], ge
     if (cuts.length >= 2) for (const c of cuts) out.add(c);
   }
   return out;
+}
+
+/**
+ * Where a grid row's text lines are set apart by a blank line (a gap of ≥ 0.8 of the line height, where
+ * a wrapped cell's lines follow each other tightly) and the line after the gap starts a record (it
+ * fills the row's first text column): the middle of each such gap. `used` holds the columns each line fills.
+ */
+function blankLineCuts(bands: Frag[][], used: Set<number>[]): number[] {
+  const first = Math.min(...used.flatMap((u) => [...u]));
+  const heights = bands.map((band) => Math.max(...band.map((f) => f.box.y1 - f.box.y0))).sort((a, b) => a - b);
+  const lineHeight = heights[heights.length >> 1];
+  const cuts: number[] = [];
+  for (let k = 1; k < bands.length; k++) {
+    const prevBottom = Math.max(...bands[k - 1].map((f) => f.box.y1)), top = Math.min(...bands[k].map((f) => f.box.y0));
+    if (top - prevBottom >= 0.8 * lineHeight && used[k].has(first)) cuts.push((prevBottom + top) / 2);
+  }
+  return cuts;
 }
 
 /** Columns (past the first) holding exactly one figure on every text line of a grid row. */

@@ -76,9 +76,13 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     run = rest;
     while (run.length && run[0].length < 2) run.shift();
     while (run.length && run[run.length - 1].length < 2) run.pop();
-    if (run.length >= 3 && above && !head.length && groupTitleAbove(above, run)) run.unshift(above);
+    let spanner = false;
+    if (run.length >= 3 && above && !head.length) {
+      if (groupTitleAbove(above, run)) run.unshift(above);
+      else if (spannerOverFigures(above, run)) { run.unshift(above); spanner = true; }
+    }
     for (const part of [head, run, tail]) {
-      for (const t of runTable(part, hRules, raw, geom)) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
+      for (const t of runTable(part, hRules, raw, geom, part === run && spanner)) out.push({ table: t.table, frags: new Set([...t.frags].map((f) => origin.get(f) ?? f)) });
     }
   };
   for (const band of bands) {
@@ -91,9 +95,22 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
       if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
     } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]))) run.push(band);
+    else if (run.length && close && runoverLine(prev, band)) run.push(band);
     else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * The runover line of a record of text cells: ≥ 2 fragments of ≤ 12 words, each in lower case (it
+ * continues a sentence) and under a fragment of the line above ("sources per capita in constant dollars"
+ * under "Education revenue receipts from state", "with an annual growth rate of 1.3%" under "Annual
+ * percent changes …"). Its words are too many for a row of short cells, yet it belongs to the table.
+ */
+function runoverLine(prev: Frag[], band: Frag[]): boolean {
+  if (band.length < 2) return false;
+  return band.every((f) => wordCount(f) <= 12 && /^\p{Ll}/u.test(f.text.trim()) &&
+    prev.some((g) => Math.min(g.box.x1, f.box.x1) - Math.max(g.box.x0, f.box.x0) > 0));
 }
 
 /**
@@ -143,6 +160,27 @@ function groupTitleAbove(band: Frag[], run: Frag[][]): boolean {
   const x0 = Math.min(...first.map((g) => g.box.x0)), x1 = Math.max(...first.map((g) => g.box.x1));
   if (x0 - left < 2 * lineHeight(first)) return false;
   if (f.box.x0 < x0 || f.box.x1 > x1) return false;
+  return Math.abs((f.box.x0 + f.box.x1) / 2 - (x0 + x1) / 2) <= 0.1 * (x1 - x0);
+}
+
+/**
+ * A spanning header over the figure columns of a borderless table whose first line names the stub
+ * ("Lead time (years)" over "Statistic  1  2 … 10"): a single fragment of ≤ 6 words just above the run
+ * (within two line heights), starting right of the first line's stub name (the fragment at the run's left
+ * edge), within the extent of the first line's other fragments and centred on them (within 10 % of their
+ * width). It spans the columns of those fragments (runTable).
+ */
+function spannerOverFigures(band: Frag[], run: Frag[][]): boolean {
+  if (band.length !== 1 || wordCount(band[0]) > 6) return false;
+  const first = run[0], f = band[0];
+  if (top(first) - bottom(band) > 2 * lineHeight(band)) return false;
+  const left = Math.min(...run.flat().map((g) => g.box.x0));
+  const stub = first.find((g) => g.box.x0 - left < 0.5 * (g.box.y1 - g.box.y0));
+  const named = first.filter((g) => g !== stub && stub && g.box.x0 > stub.box.x1);
+  if (!stub || named.length < 2 || named.length !== first.length - 1) return false;
+  const x0 = Math.min(...named.map((g) => g.box.x0)), x1 = Math.max(...named.map((g) => g.box.x1));
+  const slack = 0.5 * (f.box.y1 - f.box.y0);
+  if (f.box.x0 <= stub.box.x1 || f.box.x0 < x0 - slack || f.box.x1 > x1 + slack) return false;
   return Math.abs((f.box.x0 + f.box.x1) / 2 - (x0 + x1) / 2) <= 0.1 * (x1 - x0);
 }
 
@@ -452,7 +490,8 @@ function sectionTitleSpans(rows: Frag[][], cols: number, spanOf: (f: Frag) => [n
   return (f) => (titles.has(f) ? [1, cols - 1] : spanOf(f));
 }
 
-function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom): { table: TableElement; frags: Set<Frag> }[] {
+/** `spanner`: the first line is a spanning header over the figure columns of the second (spannerOverFigures). */
+function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, spanner = false): { table: TableElement; frags: Set<Frag> }[] {
   if (found.length < 3) return [];
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
@@ -469,7 +508,11 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
-  const spanOf = sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf));
+  const baseSpanOf = sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf));
+  // a spanning header covers the columns its line's figure-column names take, from the first to the last
+  const named = spanner ? rows[1].map(baseSpanOf).filter(([a]) => a > 0) : [];
+  const spannerSpan: [number, number] | undefined = named.length ? [Math.min(...named.map(([a]) => a)), Math.max(...named.map(([, b]) => b))] : undefined;
+  const spanOf = (f: Frag): [number, number] => (spannerSpan && rows[0].includes(f) ? spannerSpan : baseSpanOf(f));
   // how full the grid is, over its rows less the wrapped lines of a stub: a row label wrapped over two or
   // three lines around its one line of figures (the figures' first column empty) fills one slot a line
   const loneLabel = (r: number) => rows[r].length === 1 && spanOf(rows[r][0])[0] === 0 && spanOf(rows[r][0])[1] === 0 && !isQuantity(rows[r][0].text);
@@ -521,7 +564,9 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
   const joined = joinWrappedRows(drafts, rows.length, (r) => ruledGaps[r]);
   const gaps = joined.ruled.slice(0, joined.rows - 1);
   const ruleBelowFirstOnly = gaps[0] && !gaps.every(Boolean);
-  const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly, joined.labelRows);
+  const table = tableFromDrafts(joined.drafts, joined.rows, cols.length, raw, (ws) => textOfWords(ws, geom), anyRule ? 0.8 : 0.7, ruleBelowFirstOnly,
+    // a spanning header names the figure columns with the line under it: both are the header
+    spannerSpan ? Math.max(joined.labelRows, 2) : joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
   return [{ table, frags: new Set(found.flat()) }];
 }

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -269,5 +269,93 @@ describe('table structure classes on generated PDFs', () => {
     // the title right under the column names is read with them
     expect(t.headerRows).toBe(2);
     expect(headerOf(t)).toEqual(['Level', '2019', '2020', '2021', '2022', '', first]);
+  });
+
+  it('keeps a spanning header centred over the figure columns (not the stub header) above the column names', async () => {
+    const [t, ...rest] = await tablesOf(spannerOverFigureColumnsPdf());
+    expect(rest).toHaveLength(0);
+    const lead = 'Lead time (years)';
+    expect(gridOf(t)).toEqual([
+      ['', lead, lead, lead, lead, lead],
+      ['Statistic', '1', '2', '3', '4', '5'],
+      ['Enrollment', '0.3', '0.6', '0.8', '1.1', '1.3'],
+      ['Graduates', '1.0', '1.0', '1.5', '1.6', '1.5'],
+      ['Teachers', '0.8', '1.4', '1.7', '2.2', '2.8'],
+      ['Expenditures', '1.3', '2.1', '2.0', '2.1', '2.6'],
+      ['Salaries', '0.9', '1.8', '2.3', '2.5', '3.0'],
+    ]);
+    expect(spansOf(t)).toEqual([[lead, 0, 1, 1, 5]]);
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['', lead, 'Statistic', '1', '2', '3', '4', '5']);
+  });
+
+  it('joins the runover line of a row label, set with a hanging indent under its figures\' line, into that row', async () => {
+    const [t, ...rest] = await tablesOf(hangingLabelsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Characteristic', 'Households', 'No.', '(%)'],
+      ['Sex', '', '', ''],
+      ['Male', '61,206', '2,862', '(4.7)'],
+      ['Female', '49,486', '2,909', '(5.9)'],
+      ['Race/Ethnicity', '', '', ''],
+      ['White, non-Hispanic', '78,744', '3,174', '(4.0)'],
+      ['Asian/Pacific Islander', '4,050', '174', '(4.3)'],
+      ['American Indian/Alaska Native', '707', '51', '(7.2)'],
+      ['Annual income ($)', '', '', ''],
+      ['Under 25,000', '46,912', '2,771', '(9.4)'],
+      ['25,000 or more, including all other incomes', '63,780', '3,000', '(4.7)'],
+      ['Not reported', '5,215', '410', '(7.9)'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    // the section title right under the column names is read with them (as with flush-left titles)
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['Characteristic', 'Households', 'No.', '(%)', 'Sex', '', '', '']);
+  });
+
+  it('cuts a ruled row holding several records at the blank lines that set them apart', async () => {
+    const [t, ...rest] = await tablesOf(blankLineRecordsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Source', 'Definition', 'Examples'],
+      ['Stationary:', '', ''],
+      ['Major', 'Emissions of ten tons a year or more of any one pollutant', 'Utilities, refineries, steel makers'],
+      ['Area', 'Emissions of less than ten tons a year of any pollutant', 'Dry cleaners, gas stations'],
+      ['Mobile:', '', ''],
+      ['On-road', 'Emissions from vehicles operated on public roads', 'Cars, buses, trucks'],
+      ['Non-road', 'Emissions from engines and vessels operated off roads', 'Construction equipment, lawn and garden tools'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Source', 'Definition', 'Examples']);
+  });
+
+  it('reads column names running over two lines as one header row, over as few as three rows of figures', async () => {
+    const [t, ...rest] = await tablesOf(runoverColumnNamesPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Item format', 'Number of items', 'Percent of items'],
+      ['Total', '135', '100'],
+      ['Multiple choice', '74', '55'],
+      ['Constructed response', '61', '45'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Item format', 'Number of items', 'Percent of items']);
+  });
+
+  it('joins a record whose label runs over with a hanging indent and whose text beside it runs over too', async () => {
+    const [t, ...rest] = await tablesOf(hangingTextRecordsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Variable', 'Assumption'],
+      ['Population', 'Consistent with census estimates'],
+      ['Disposable income per capita in constant dollars', 'Changes of -1.9% to 2.2% with 1.4% annual growth'],
+      ['Revenue from state sources per capita in constant dollars today', 'Changes of -2.4% to 2.3% with an annual growth rate of 1.3%'],
+      ['Inflation rate', 'Between 1.0% and 2.0%'],
+      ['Unemployment rate', 'Between 5.3% and 7.9%'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Variable', 'Assumption']);
   });
 });

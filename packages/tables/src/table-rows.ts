@@ -41,7 +41,12 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
   // column labels stand over the figure columns: a lone first-column label (a row label wrapped from the page before) is not a header
   const overFigures = ds.some((d) => d.row < block && d.col + d.colSpan > 1 && d.words.length > 0);
   // a header is a few rows over a body of figures: a label/value form whose phone number reads as a figure is not one
-  const labelBlock = block > 0 && block <= rows / 3 && rows - block >= 3 && overFigures && withFigures >= 0.6 * (rows - block);
+  // two label lines over as few as three rows of figures are a header when the second continues the
+  // first's column names in lower case ("Number" over "of items"): a wrapped name, not a record
+  const runover = block === 2 && ds.some((d) => d.row === 1 && d.words.length > 0 && LOWER_START.test(firstWord(d.words))) &&
+    ds.filter((d) => d.row === 1 && d.words.length > 0 && ds.some((u) => u.row === 0 && u.col === d.col && u.words.length > 0))
+      .every((d) => LOWER_START.test(firstWord(d.words)));
+  const labelBlock = block > 0 && (block <= rows / 3 || runover) && rows - block >= 3 && overFigures && withFigures >= 0.6 * (rows - block);
 
   const spans = (r: number) => ds.some((d) => d.row <= r && d.row + d.rowSpan > r && d.colSpan > 1 && d.words.length > 0);
   if (labelBlock) {
@@ -73,8 +78,44 @@ export function joinWrappedRows(drafts: CellDraft[], rows: number, ruledBelow: (
     ruled.splice(r, 1);
     rows--;
   }
+  ({ ds, rows } = joinRunoverLabels(ds, rows, labelBlock ? block : 0, ruled));
   ({ ds, rows } = joinLabelsAroundFigures(ds, rows, labelBlock ? block : 0, ruled));
   return { drafts: ds, rows, labelRows: labelBlock ? block : 0, ruled };
+}
+
+/**
+ * Runover lines of row labels set with a hanging indent: a row label with its figures on its first line
+ * wraps onto a line of its own (lone first-column text, no figure, no rule between) that starts further
+ * right than the label (by ≥ a fifth of the line height), while the next row's label starts left of that
+ * line again ("American Indian/Alaska  707  51" over "  Native", then "Sex, by race" flush left). A title
+ * set deeper under a row has its rows at least as deep, so it stays a row. In a record of text cells the
+ * other cells may run over onto that line too, all runovers in lower case. `ruled` is updated in place.
+ */
+function joinRunoverLabels(drafts: CellDraft[], rows: number, from: number, ruled: boolean[]): { ds: CellDraft[]; rows: number } {
+  let ds = drafts;
+  const inRow = (r: number) => ds.filter((d) => d.row === r && d.words.some((w) => !isDots(w.text)));
+  const labelOf = (r: number) => inRow(r).find((d) => d.col === 0 && d.rowSpan === 1 && d.colSpan === 1);
+  const words = (d: CellDraft) => d.words.filter((w) => !isDots(w.text));
+  const left = (d: CellDraft) => Math.min(...words(d).map((w) => w.box.x0));
+  const height = (d: CellDraft) => Math.max(...words(d).map((w) => w.box.y1 - w.box.y0));
+  let r = from;
+  while (r + 2 < rows) {
+    const own = inRow(r), next = inRow(r + 1), label = labelOf(r), runover = labelOf(r + 1), after = labelOf(r + 2);
+    const figures = own.some((d) => d.col > 0 && isQuantity(textOf(d.words)));
+    // a record of text cells: the text beside the label runs over too, each cell's runover under its
+    // cell and, like the label's, in lower case (it continues a sentence; a new record starts a new one)
+    const textRecord = !figures && own.length >= 2 && own.every((d) => !isQuantity(textOf(d.words))) &&
+      next.every((d) => LOWER_START.test(firstWord(d.words)) && !isQuantity(textOf(d.words)) && own.some((u) => u.col === d.col && u.colSpan === d.colSpan));
+    const indent = label && runover ? 0.2 * Math.max(height(label), height(runover)) : 0;
+    const hanging = label && runover && after && !ruled[r] && (figures ? next.length === 1 : textRecord) && !isQuantity(textOf(runover.words)) &&
+      left(runover) - left(label) >= indent && left(runover) - left(after) >= indent;
+    const merged = hanging ? mergeRows(ds, r) : undefined;
+    if (!merged) { r++; continue; }
+    ds = merged;
+    ruled.splice(r, 1);
+    rows--;
+  }
+  return { ds, rows };
 }
 
 /**
