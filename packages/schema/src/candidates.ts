@@ -592,8 +592,8 @@ function markTaxSummary(ctx: SearchContext, out: Candidate[]): void {
   const headings = new Map<number, number>();
   for (const page of new Set(ctx.ix.units.map((u) => u.page))) {
     for (const r of pageLines(ctx.ix, page) ?? []) {
-      if (!r.box || !TAX_SUMMARY.test(normalizeLabel(r.text))) continue;
-      const at = page * 2 + r.box.y0;
+      const at = positionOf(r);
+      if (at === undefined || !TAX_SUMMARY.test(normalizeLabel(r.text))) continue;
       headings.set(page, Math.min(headings.get(page) ?? Infinity, at));
     }
   }

@@ -117,12 +117,11 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
   const amountProp = props.find(([name, spec]) => propertyRole(spec) === 'amount' && m.cols.has(name))?.[0];
   const start = out.values.length;
   const amountCol = amountProp ? m.cols.get(amountProp)!.col : -1;
-  const descColumn = descProp ? m.cols.get(descProp)!.col : -1;
-  const rows = descColumn >= 0 && amountCol >= 0 ? m.grid.rows.flatMap((r) => splitStacked(r, descColumn, amountCol, ctx.ix)) : m.grid.rows;
+  const descCol = descProp ? m.cols.get(descProp)!.col : -1;
+  const rows = descCol >= 0 && amountCol >= 0 ? m.grid.rows.flatMap((r) => splitStacked(r, descCol, amountCol, ctx.ix)) : m.grid.rows;
   for (const row of rows) {
     if (isTotalsRow(row)) continue;
     const filledCols = row.map((c, k) => (c.text ? k : -1)).filter((k) => k >= 0);
-    const descCol = descProp ? m.cols.get(descProp)!.col : -1;
     // "Brackets (3 kg)" under "Standard Mounting": the description goes on
     if (descProp && filledCols.length === 1 && filledCols[0] === descCol && out.values.length > start) {
       const last = out.values[out.values.length - 1];
@@ -136,7 +135,7 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
     // a discount printed in the amount column under an item ("1,00 % | - 0,10") makes its line amount net of it
     if (descProp && !row[descCol]?.text) {
       if (amountProp && out.values.length > start) {
-        const cell = row[m.cols.get(amountProp)!.col];
+        const cell = row[amountCol];
         const last = out.values[out.values.length - 1];
         const off = cell?.text ? findAmounts(cell.text).filter((a) => !a.percent) : [];
         if (off.length === 1 && off[0].value < 0 && typeof last[amountProp] === 'number' && (last[amountProp] as number) + off[0].value >= 0) {
