@@ -1,3 +1,4 @@
+import { unionBox } from '@quire/core';
 import { CHECK_GLYPHS_EMPTY, CHECK_GLYPHS_SET, centreIn, nearestLabel, type Phrase, type PtBox, type PtWord } from './labels.js';
 import { roundBox } from './page-frame.js';
 import type { DetectedCell, PageGeometry } from './types.js';
@@ -60,22 +61,20 @@ export function detectCheckboxes(squares: PtBox[], g: PageGeometry, words: PtWor
 type Mark = NonNullable<PageGeometry['marks']>[number];
 
 function bevelledFrames(all: readonly Mark[], pt: (b: PtBox) => PtBox): { box: PtBox; shape: 'square' | 'circle'; pieces: Mark[] }[] {
-  const pieces = all.filter((m) => !m.fillIn && (m.hollow || (m.curved && !m.filled && !m.closedCurve)));
-  const groups: { box: PtBox; pieces: Mark[]; curved: boolean }[] = [];
-  for (const m of pieces) {
-    const b = pt(m.box);
-    const g = groups.find((q) => Math.min(q.box.x1, b.x1) - Math.max(q.box.x0, b.x0) > 0 && Math.min(q.box.y1, b.y1) - Math.max(q.box.y0, b.y0) > 0);
-    if (!g) { groups.push({ box: { ...b }, pieces: [m], curved: !!m.curved }); continue; }
-    g.box = { x0: Math.min(g.box.x0, b.x0), y0: Math.min(g.box.y0, b.y0), x1: Math.max(g.box.x1, b.x1), y1: Math.max(g.box.y1, b.y1) };
-    g.pieces.push(m);
-    g.curved ||= !!m.curved;
+  const pieces = all.filter((m) => !m.fillIn && (m.hollow || (m.curved && !m.filled && !m.closedCurve))).map((m) => ({ mark: m, box: pt(m.box) }));
+  const groups: { box: PtBox; pieces: typeof pieces }[] = [];
+  for (const p of pieces) {
+    const g = groups.find((q) => Math.min(q.box.x1, p.box.x1) - Math.max(q.box.x0, p.box.x0) > 0 && Math.min(q.box.y1, p.box.y1) - Math.max(q.box.y0, p.box.y0) > 0);
+    if (!g) { groups.push({ box: p.box, pieces: [p] }); continue; }
+    g.box = unionBox([g.box, p.box])!;
+    g.pieces.push(p);
   }
   const out: { box: PtBox; shape: 'square' | 'circle'; pieces: Mark[] }[] = [];
   for (const g of groups) {
     const w = g.box.x1 - g.box.x0, h = g.box.y1 - g.box.y0;
     // the outline's pieces reach at least two sides of it; a tick drawn inside reaches none and stays a mark
-    const sides = (m: Mark) => { const b = pt(m.box); return [b.x0 - g.box.x0, b.y0 - g.box.y0, g.box.x1 - b.x1, g.box.y1 - b.y1].filter((d) => d < 1).length; };
-    const outline = g.pieces.filter((m) => sides(m) >= 2);
+    const sides = (b: PtBox) => [b.x0 - g.box.x0, b.y0 - g.box.y0, g.box.x1 - b.x1, g.box.y1 - b.y1].filter((d) => d < 1).length;
+    const outline = g.pieces.filter((p) => sides(p.box) >= 2).map((p) => p.mark);
     if (outline.length >= 2 && w >= 5 && w <= 22 && Math.abs(w - h) <= 0.2 * w) out.push({ box: g.box, shape: outline.some((m) => m.curved) ? 'circle' : 'square', pieces: outline });
   }
   return out;
