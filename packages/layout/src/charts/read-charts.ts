@@ -199,7 +199,9 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
   for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
   const series: (ChartSeries & { order: number })[] = [];
-  const printed = dataLabels(words, new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]), a.scale);
+  // words that are no data labels: the axes', the legend's and the category labels
+  const labelWords = new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]);
+  const printed = dataLabels(words, labelWords, a.scale);
   const stacked = isStacked(bars, vertical);
   const base = baseline(a.scale);
   // [low-value end, high-value end] coordinates of a bar
@@ -228,7 +230,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   }
   // a combination chart with a secondary axis: its lines are drawn against that axis, its columns against this one
   const lineAxis = secondary && bars.length && vertical ? secondary : a;
-  const printedOnLines = lineAxis === a ? printed : dataLabels(words, new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]), lineAxis.scale);
+  const printedOnLines = lineAxis === a ? printed : dataLabels(words, labelWords, lineAxis.scale);
   for (const [colour, marks] of byColour(lines)) {
     const readings = Array<Reading | null>(n).fill(null);
     for (const m of marks) for (const [x, y] of m.points) {
