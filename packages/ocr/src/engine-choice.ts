@@ -70,11 +70,12 @@ export const FLAT_PAPER_SPREAD = 16;
 /** Ink at most this soft is a crisp scan's. */
 export const CRISP_EDGE_SHARE = 0.5;
 /**
- * tesseract's own size range: rows from recognizePage's SMALL_ROW_PX (smaller print is enlarged for it,
- * which costs tesseract more and reads worse than PP-OCR does) to 160 px (larger is shrunk: posters, or a
- * row height the analysis got wrong).
+ * Text rows under this height (px) are too small for tesseract: recognizePage enlarges them before
+ * tesseract reads them (see its TESSERACT_ROWS), which costs tesseract more and reads worse than PP-OCR.
  */
-const TESSERACT_ROW_MIN = 38, TESSERACT_ROW_MAX = 160;
+export const SMALL_ROW_PX = 38;
+/** tesseract's own size range: from SMALL_ROW_PX to 160 px (larger is shrunk: posters, or a row height the analysis got wrong). */
+const TESSERACT_ROW_MIN = SMALL_ROW_PX, TESSERACT_ROW_MAX = 160;
 
 /** Whether a page looks like a flat, clean scan of print tesseract reads at its own size. */
 export function looksLikeFlatScan(e: PageEvidence): boolean {

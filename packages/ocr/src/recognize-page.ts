@@ -2,7 +2,7 @@ import type { Box, RawPage } from '@quire/core';
 import { analysePage, type GreyImage, type PageAnalysis } from './analysis.js';
 import { decodeGrey, downscale, rescale, renderForOcr, renderProbe } from './preprocess.js';
 import { mergeReadings } from './merge-readings.js';
-import { looksLikeFlatScan, pageEvidence, TESSERACT_KEEPS_FROM } from './engine-choice.js';
+import { looksLikeFlatScan, pageEvidence, SMALL_ROW_PX, TESSERACT_KEEPS_FROM } from './engine-choice.js';
 import { SECOND_BINARISATION, type OcrPass, type TessResult } from './ocr-worker.js';
 import { normalizeAngle, splitRotation, type ImageTransform } from './transform.js';
 import { readability, toRawWords } from './words.js';
@@ -44,13 +44,13 @@ export const LEARNED_POOR_BELOW = 80;
 
 const ANALYSIS_SIDE = 1000;
 /**
- * Text rows smaller than this are scaled up to TARGET_ROW_PX. A row (ascender to descender) is about
+ * Text rows smaller than SMALL_ROW_PX (engine-choice.ts, which also routes by it) are scaled up to
+ * TARGET_ROW_PX. A row (ascender to descender) is about
  * twice the x-height; tesseract's accuracy falls off below an x-height of ~20 px, and 10 pt print at
  * 300 DPI (rows of ~40 px) already reads at ~1 % CER, so only smaller text is enlarged — to an
  * x-height of ~25 px, where photographed receipts and low-resolution scans read best (measured on the
  * corpus receipts: rows scaled to 40 px lost digits and decimal points that 50 px rows keep).
  */
-const SMALL_ROW_PX = 38;
 const TARGET_ROW_PX = 50;
 /** Rows smaller than `small` are enlarged to `target`. */
 export interface RowTarget { small: number; target: number }
