@@ -1,7 +1,7 @@
 import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawWord, TableElement } from '@quire/core';
 import { isDots, isQuantity, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
-import { bandsOf, makeFrag, textOfWords } from './lines.js';
+import { bandsOf, leftToRight, makeFrag, textOfWords } from './lines.js';
 import type { Rule } from './rulings.js';
 import type { Frag, PageGeom } from './types.js';
 
@@ -490,9 +490,59 @@ function sectionTitleSpans(rows: Frag[][], cols: number, spanOf: (f: Frag) => [n
   return (f) => (titles.has(f) ? [1, cols - 1] : spanOf(f));
 }
 
+/** A word that stands alone in a figure column: a figure, a missing-value mark, or a year (a column name). */
+const figureWord = (s: string) => isQuantity(s) || /^\d{4}$/.test(s.trim());
+/** Two words that may be one number with its digits grouped by a space ("12 345"). */
+const digitGroups = (a: string, b: string) => /^[-+−–(]?[$€£¥]?\d{1,3}$/.test(a.trim()) && /^\d{3}(?:[.,]\d+)?\)?%?$/.test(b.trim());
+
+/**
+ * Figure columns set closer than the line builder's column gap (about half an em between right-aligned
+ * values) join into one fragment a line ("12,345.6 13,020.4 9,871.2"), and the table reads them as one
+ * column. A fragment is cut between two neighbouring figures when they stand wider apart than a word
+ * space (0.4 em; 0.6 em where they could be one number with grouped digits) and the columns repeat: in
+ * two or more other lines of the run a figure lies under each of the two, and no figure of the run
+ * covers the whole space between them (a common gutter). `back` maps each piece to its fragment.
+ */
+function splitCloseFigures(rows: Frag[][], geom: PageGeom): { rows: Frag[][]; back: Map<Frag, Frag> } {
+  const back = new Map<Frag, Frag>();
+  const figures = rows.map((row) => row.flatMap((f) => leftToRight(f).filter((w) => figureWord(w.text))));
+  const overlaps = (w: RawWord, x0: number, x1: number) => Math.min(w.box.x1, x1) > Math.max(w.box.x0, x0);
+  const gutterAt = (r: number, a: RawWord, b: RawWord): boolean => {
+    let repeats = 0;
+    // the space between a and b less what other lines' figures cover: some of it must stay free
+    const covers: [number, number][] = [];
+    figures.forEach((ws, k) => {
+      if (k === r) return;
+      if (ws.some((w) => overlaps(w, a.box.x0, a.box.x1)) && ws.some((w) => overlaps(w, b.box.x0, b.box.x1))) repeats++;
+      for (const w of ws) if (overlaps(w, a.box.x1, b.box.x0)) covers.push([w.box.x0, w.box.x1]);
+    });
+    if (repeats < 2) return false;
+    let at = a.box.x1;
+    for (const [x0, x1] of covers.sort((p, q) => p[0] - q[0])) { if (x0 > at) return true; at = Math.max(at, x1); }
+    return at < b.box.x0;
+  };
+  const out = rows.map((row, r) => row.flatMap((f) => {
+    const ws = leftToRight(f);
+    if (ws.length < 2 || f.vertical) return [f];
+    const groups: RawWord[][] = [[ws[0]]];
+    for (let k = 1; k < ws.length; k++) {
+      const a = ws[k - 1], b = ws[k];
+      const em = Math.max(a.fontSize, b.fontSize), gap = (b.box.x0 - a.box.x1) * geom.width;
+      const cut = figureWord(a.text) && figureWord(b.text) && gap >= (digitGroups(a.text, b.text) ? 0.6 : 0.4) * em && gutterAt(r, a, b);
+      if (cut) groups.push([b]);
+      else groups[groups.length - 1].push(b);
+    }
+    if (groups.length === 1) return [f];
+    return groups.map((g) => { const piece = makeFrag(g, geom); back.set(piece, f); return piece; });
+  }));
+  return { rows: out, back };
+}
+
 /** `spanner`: the first line is a spanning header over the figure columns of the second (spannerOverFigures). */
-function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, spanner = false): { table: TableElement; frags: Set<Frag> }[] {
-  if (found.length < 3) return [];
+function runTable(run: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, spanner = false): { table: TableElement; frags: Set<Frag> }[] {
+  if (run.length < 3) return [];
+  const { rows: found, back } = splitCloseFigures(run, geom);
+  const whole = (t: { table: TableElement; frags: Set<Frag> }) => ({ table: t.table, frags: new Set([...t.frags].map((f) => back.get(f) ?? f)) });
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
   if (cols.length < 2) return [];
@@ -533,7 +583,7 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
   const cut = sideBySideCut(found, cols.length, spanOf);
   if (cut > 0) {
     const side = (left: boolean) => found.map((row) => row.filter((f) => (spanOf(f)[1] < cut) === left)).filter((row) => row.length > 0);
-    return [...runTable(side(true), hRules, raw, geom), ...runTable(side(false), hRules, raw, geom)];
+    return [...runTable(side(true), hRules, raw, geom), ...runTable(side(false), hRules, raw, geom)].map(whole);
   }
   const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
   const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];
@@ -568,5 +618,5 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     // a spanning header names the figure columns with the line under it: both are the header
     spannerSpan ? Math.max(joined.labelRows, 2) : joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
-  return [{ table, frags: new Set(found.flat()) }];
+  return [{ table, frags: new Set(run.flat()) }];
 }
