@@ -194,7 +194,7 @@ function bestTeds(truth, candidates) {
  * split into pieces (across rows or columns). Reported only as sums over a part.
  */
 function structureDiagnostics(region, candidates) {
-  const d = { regions: 1, unmatched: 0, rowsFewer: 0, rowsMore: 0, colsFewer: 0, colsMore: 0, truthCells: 0, whole: 0, mergedRows: 0, mergedCols: 0, mergedBoth: 0, splitRows: 0, splitCols: 0, splitBoth: 0, lost: 0, rowSpans: 0, rowSpansKept: 0, colSpans: 0, colSpansKept: 0, emptyFirstCol: 0, emptyFirstColKept: 0, predExtraCells: 0, regionsMergedCols: 0, multiLine: 0, multiLineWhole: 0, multiLineLost: 0, lostWordsPresent: 0, mergedNumeric: 0, gapLt2: 0, gap2to4: 0, gap4to6: 0, gap6to10: 0, gapGe10: 0, mergedHostCells2: 0, mergedHostCells3plus: 0 };
+  const d = { regions: 1, unmatched: 0, rowsFewer: 0, rowsMore: 0, colsFewer: 0, colsMore: 0, truthCells: 0, whole: 0, mergedRows: 0, mergedCols: 0, mergedBoth: 0, splitRows: 0, splitCols: 0, splitBoth: 0, lost: 0, rowSpans: 0, rowSpansKept: 0, colSpans: 0, colSpansKept: 0, emptyFirstCol: 0, emptyFirstColKept: 0, predExtraCells: 0, regionsSplitAcrossTables: 0, lostInOtherTable: 0, lostInBigger: 0, lostPartOfPred: 0, lostOverlapPred: 0, lostNoTrace: 0, lostNumeric: 0, regionsMergedCols: 0, multiLine: 0, multiLineWhole: 0, multiLineLost: 0, lostWordsPresent: 0, mergedNumeric: 0, gapLt2: 0, gap2to4: 0, gap4to6: 0, gap6to10: 0, gapGe10: 0, mergedHostCells2: 0, mergedHostCells3plus: 0 };
   const truthCells = region.cells.filter((c) => key(c.text));
   let best = null, bestTp = 0;
   for (const t of candidates) {
@@ -232,7 +232,13 @@ function structureDiagnostics(region, candidates) {
     host.used = true;
     const all = truthCells.filter((t) => host.k.includes(key(t.text)));
     const rs = new Set(all.map((t) => t.sr)), cs = new Set(all.map((t) => t.sc));
-    for (const _ of ts) { if (rs.size > 1 && cs.size > 1) d.mergedBoth++; else if (rs.size > 1) d.mergedRows++; else if (cs.size > 1) d.mergedCols++; else d.lost++; }
+    for (const _ of ts) { if (rs.size > 1 && cs.size > 1) d.mergedBoth++; else if (rs.size > 1) d.mergedRows++; else if (cs.size > 1) d.mergedCols++; else {
+      // inside an extracted cell with text no other truth cell holds: what is the extra text?
+      d.lost++; d.lostInBigger++;
+      const k = key(ts[0].text), at = host.k.indexOf(k), extra = host.k.slice(0, at) + host.k.slice(at + k.length);
+      const kind = `extra_${at === 0 ? 'after' : at + k.length === host.k.length ? 'before' : 'around'}_${extra.length <= 1 ? '1' : extra.length <= 3 ? '2to3' : 'more'}_${/^[\p{L}]+$/u.test(extra) ? 'letters' : /^\d+$/.test(extra) ? 'digits' : 'mixed'}`;
+      d[kind] = (d[kind] ?? 0) + 1;
+    } }
     if (cs.size > 1) {
       const src = `mergedColsIn_${best.extra?.source ?? 'unknown'}`;
       d[src] = (d[src] ?? 0) + ts.length;
@@ -255,10 +261,50 @@ function structureDiagnostics(region, candidates) {
   for (const t of unresolved) if (t.text.split(/\s+/).map(key).filter(Boolean).every((w) => predWords.has(w))) d.lostWordsPresent++;
   for (const t of truthCells) if (t.lines > 1) { d.multiLine++; if (t.pred) d.multiLineWhole++; if (unresolved.includes(t)) d.multiLineLost++; }
   d.lost += unresolved.length;
+  const elsewhere = new Set(candidates.filter((t) => t !== best).flatMap((t) => t.cells.map((c) => key(c.text))));
+  if (unresolved.some((t) => elsewhere.has(key(t.text)))) {
+    d.regionsSplitAcrossTables++;
+    // stacked (each part its own truth rows) or side by side (its own truth columns)?
+    const other = unresolved.filter((t) => elsewhere.has(key(t.text))), mine = truthCells.filter((t) => t.pred);
+    const rowsOf = (ts) => new Set(ts.flatMap((t) => Array.from({ length: t.er - t.sr + 1 }, (_, i) => t.sr + i)));
+    const colsOf = (ts) => new Set(ts.flatMap((t) => Array.from({ length: t.ec - t.sc + 1 }, (_, i) => t.sc + i)));
+    const shared = (a, b) => [...a].filter((x) => b.has(x)).length;
+    d.splitSharedRows = (d.splitSharedRows ?? 0) + shared(rowsOf(other), rowsOf(mine));
+    d.splitSharedCols = (d.splitSharedCols ?? 0) + shared(colsOf(other), colsOf(mine));
+    d.splitOtherRows = (d.splitOtherRows ?? 0) + rowsOf(other).size;
+    d.splitOtherCols = (d.splitOtherCols ?? 0) + colsOf(other).size;
+    d.splitMineRows = (d.splitMineRows ?? 0) + rowsOf(mine).size;
+    d.splitMineCols = (d.splitMineCols ?? 0) + colsOf(mine).size;
+    d.splitOtherBelow = (d.splitOtherBelow ?? 0) + (Math.min(...rowsOf(other)) > Math.max(...rowsOf(mine)) ? 1 : 0);
+    d.splitOtherRight = (d.splitOtherRight ?? 0) + (Math.min(...colsOf(other)) > Math.max(...colsOf(mine)) ? 1 : 0);
+  }
+  for (const t of unresolved) {
+    const k = key(t.text);
+    if (elsewhere.has(k)) { d.lostInOtherTable++; continue; }
+    if (pred.some((p) => p.k.length >= 2 && (k.startsWith(p.k) || k.endsWith(p.k)))) d.lostPartOfPred++;
+    else if (pred.some((p) => p.k.length >= 2 && k.length >= 2 && (p.k.startsWith(k.slice(0, 2)) || p.k.endsWith(k.slice(-2))))) d.lostOverlapPred++;
+    else d.lostNoTrace++;
+    if (/^[-+(]?[$€£]?[\d.,]+%?\)?\*?$/.test(k)) d.lostNumeric++;
+  }
   d.predExtraCells = pred.filter((p) => !p.used).length;
   for (const t of truthCells) {
-    if (t.er > t.sr) { d.rowSpans++; if (t.pred && t.pred.rowSpan === t.er - t.sr + 1) d.rowSpansKept++; }
-    if (t.ec > t.sc) { d.colSpans++; if (t.pred && t.pred.colSpan === t.ec - t.sc + 1) d.colSpansKept++; }
+    if (t.er > t.sr) {
+      d.rowSpans++;
+      if (t.pred && t.pred.rowSpan === t.er - t.sr + 1) d.rowSpansKept++;
+      else { const k = `rowSpanLost_${!t.pred ? 'noCell' : t.pred.rowSpan === 1 ? 'oneSlot' : 'other'}_${t.sc === 0 ? 'firstCol' : 'otherCol'}_${t.sr <= 2 ? 'top3rows' : 'body'}`; d[k] = (d[k] ?? 0) + 1; }
+    }
+    if (t.ec > t.sc) {
+      d.colSpans++;
+      if (t.pred && t.pred.colSpan === t.ec - t.sc + 1) d.colSpansKept++;
+      else {
+        // how a lost column span went: no cell, one slot, too few or too many; in the truth's top rows or below
+        const how = !t.pred ? 'noCell' : t.pred.colSpan === 1 ? 'oneSlot' : t.pred.colSpan < t.ec - t.sc + 1 ? 'fewer' : 'more';
+        const where = t.sr <= 2 ? 'top3rows' : 'body';
+        const full = t.ec - t.sc + 1 >= region.cols - 1 ? 'fullWidth' : 'partWidth';
+        const k = `colSpanLost_${how}_${where}_${full}`;
+        d[k] = (d[k] ?? 0) + 1;
+      }
+    }
   }
   // rows whose first column is empty in the truth (continuation rows or blank stubs)
   for (let r = 0; r < region.rows; r++) {
