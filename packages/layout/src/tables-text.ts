@@ -490,6 +490,33 @@ function sectionTitleSpans(rows: Frag[][], cols: number, spanOf: (f: Frag) => [n
   return (f) => (titles.has(f) ? [1, cols - 1] : spanOf(f));
 }
 
+/**
+ * Group headers over a straddle rule: a header line's label (above the first line with a figure) set just
+ * over a horizontal rule shorter than the table — the rule within eight tenths of a line height below its
+ * text and running under all of it — spans the columns the rule runs over (half or more of each column's
+ * width under it), two or more: statistical tables draw such a rule under "2007" over that year's columns,
+ * however narrow the label. A span that would take a column another fragment of its line holds is left alone.
+ */
+function straddleRuleSpans(rows: Frag[][], cols: readonly Interval[], hRules: readonly Rule[], spanOf: (f: Frag) => [number, number]): (f: Frag) => [number, number] {
+  const firstFigures = rows.findIndex((row) => row.some((f) => isQuantity(f.text)));
+  const width = cols[cols.length - 1].x1 - cols[0].x0;
+  const widened = new Map<Frag, [number, number]>();
+  for (const row of rows.slice(0, Math.max(0, firstFigures))) {
+    for (const f of row) {
+      const h = f.box.y1 - f.box.y0;
+      const rule = hRules.find((r) => r.p >= f.box.y1 - 0.3 * h && r.p <= f.box.y1 + 0.8 * h && r.a <= f.box.x0 + 0.5 * h && r.b >= f.box.x1 - 0.5 * h && r.b - r.a < 0.9 * width);
+      if (!rule) continue;
+      const under = cols.map((c, i) => (Math.min(c.x1, rule.b) - Math.max(c.x0, rule.a) >= 0.5 * (c.x1 - c.x0) ? i : -1)).filter((i) => i >= 0);
+      if (under.length < 2) continue;
+      const [a0, b0] = spanOf(f);
+      const span: [number, number] = [Math.min(a0, under[0]), Math.max(b0, under[under.length - 1])];
+      const clash = row.some((g) => g !== f && spanOf(g)[0] <= span[1] && span[0] <= spanOf(g)[1]);
+      if (!clash && span[1] > span[0]) widened.set(f, span);
+    }
+  }
+  return (f) => widened.get(f) ?? spanOf(f);
+}
+
 /** A word that stands alone in a figure column: a figure, a missing-value mark, or a year (a column name). */
 const figureWord = (s: string) => isQuantity(s) || /^\d{4}$/.test(s.trim());
 /** Two words that may be one number with its digits grouped by a space ("12 345"). */
@@ -558,7 +585,7 @@ function runTable(run: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: Pa
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
-  const baseSpanOf = sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf));
+  const baseSpanOf = straddleRuleSpans(rows, cols, hRules, sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf)));
   // a spanning header covers the columns its line's figure-column names take, from the first to the last
   const named = spanner ? rows[1].map(baseSpanOf).filter(([a]) => a > 0) : [];
   const spannerSpan: [number, number] | undefined = named.length ? [Math.min(...named.map(([a]) => a)), Math.max(...named.map(([, b]) => b))] : undefined;

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -373,5 +373,21 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022']);
+  });
+
+  it('spans a group label set flush left over a straddle rule across the sub-columns the rule runs over', async () => {
+    const [t, ...rest] = await tablesOf(straddleRuleGroupsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'Men', 'Men', 'Men', 'Women', 'Women', 'Women'],
+      ['Age group', 'Number', 'Share', 'Rate', 'Number', 'Share', 'Rate'],
+      ['Under 25', '1,204', '31.2', '4.1', '1,377', '35.8', '3.9'],
+      ['25 to 44', '2,918', '44.0', '2.7', '3,102', '46.3', '2.5'],
+      ['45 to 64', '2,455', '39.6', '3.0', '2,601', '41.1', '2.8'],
+      ['65 and over', '1,090', '28.4', '5.2', '1,512', '30.9', '4.6'],
+    ]);
+    expect(spansOf(t)).toEqual([['Men', 0, 1, 1, 3], ['Women', 0, 4, 1, 3]]);
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['', 'Men', 'Women', 'Age group', 'Number', 'Share', 'Rate', 'Number', 'Share', 'Rate']);
   });
 });
