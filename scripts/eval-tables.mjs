@@ -380,7 +380,7 @@ async function evaluateFile(file) {
     const predRels = tables.flatMap(tableRelations);
     for (const d of ['h', 'v']) {
       const dir = (r) => r.endsWith(`|${d}`);
-      res.scores.push({ kind: `adjacency-${d}`, ...multisetScore(truth.rels.filter(dir), predRels.filter(dir)) });
+      res.scores.push({ kind: `adjacency-${d}`, truth: path.basename(str), ...multisetScore(truth.rels.filter(dir), predRels.filter(dir)) });
     }
     res.diag = truth.regions.map((region) => structureDiagnostics(region, tables.filter((t) => t.page === region.page)));
     truth.regions.forEach((region, i) => {
