@@ -359,20 +359,20 @@ describe('table structure classes on generated PDFs', () => {
     expect(headerOf(t)).toEqual(['Variable', 'Assumption']);
   });
 
-  it('keeps figure columns set about half an em apart as separate columns, and their year names as well', async () => {
+  it('keeps figure columns set about half an em apart as separate columns, their year names as well, and numbers with space-grouped digits whole', async () => {
     const [t, ...rest] = await tablesOf(closeFigureColumnsPdf());
     expect(rest).toHaveLength(0);
     expect(gridOf(t)).toEqual([
-      ['Industry', '2019', '2020', '2021', '2022'],
-      ['Agriculture', '12,345.6', '13,020.4', '9,871.2', '10,442.9'],
-      ['Mining', '2,310.5', '2,402.1', '2,655.0', '2,731.8'],
-      ['Manufacturing', '45,120.3', '47,006.7', '48,912.2', '50,003.4'],
-      ['Construction', '8,765.4', '9,012.3', '9,456.7', '9,877.1'],
-      ['Trade', '31,402.8', '33,157.9', '34,801.6', '36,220.5'],
+      ['Industry', '2019', '2020', '2021', '2022', 'Jobs'],
+      ['Agriculture', '12,345.6', '13,020.4', '9,871.2', '10,442.9', '1 204 331'],
+      ['Mining', '2,310.5', '2,402.1', '2,655.0', '2,731.8', '98 410'],
+      ['Manufacturing', '45,120.3', '47,006.7', '48,912.2', '50,003.4', '3 870 112'],
+      ['Construction', '8,765.4', '9,012.3', '9,456.7', '9,877.1', '702 954'],
+      ['Trade', '31,402.8', '33,157.9', '34,801.6', '36,220.5', '2 541 007'],
     ]);
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
-    expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022']);
+    expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022', 'Jobs']);
   });
 
   it('spans a group label set flush left over a straddle rule across the sub-columns the rule runs over', async () => {
