@@ -94,7 +94,7 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     if (tableLike(band)) {
       if (!close && run.length) { flush(); above = undefined; }
       run.push(band);
-    } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]))) run.push(band);
+    } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]) || withinStub(run, band[0]))) run.push(band);
     else if (run.length && close && runoverLine(prev, band)) run.push(band);
     else { flush(); above = band; }
   }
@@ -126,6 +126,21 @@ function overFigureColumns(run: Frag[][], f: Frag): boolean {
   const labelEdge = Math.max(...labels.map((g) => g.box.x1));
   const figures = run.flat().filter((g) => g.box.x0 > labelEdge);
   return f.box.x0 > labelEdge && f.box.x1 <= right + 0.5 * (f.box.y1 - f.box.y0) && figures.length > 0;
+}
+
+/**
+ * A lone line that stays left of every figure column of the run, from its left edge on: the runover of a
+ * row label wrapped over two lines, however many words it holds ("spouse who stays at home caring for
+ * young children" under "Families with one earner and a dependent"). Running text after a table runs on
+ * past its first column.
+ */
+function withinStub(run: Frag[][], f: Frag): boolean {
+  const h = f.box.y1 - f.box.y0;
+  const left = Math.min(...run.flat().map((g) => g.box.x0));
+  const figures = run.filter((b) => b.length >= 2).flatMap((b) => b.slice(1));
+  if (figures.length === 0) return false;
+  const figureStart = Math.min(...figures.map((g) => g.box.x0));
+  return f.box.x0 >= left - 0.5 * h && f.box.x1 < figureStart - 0.5 * h;
 }
 
 /** A lone line longer than a wrapped label line: a section title, if the run is a table. */

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, longWrappedLabelPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -389,5 +389,22 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([['Men', 0, 1, 1, 3], ['Women', 0, 4, 1, 3]]);
     expect(t.headerRows).toBe(2);
     expect(headerOf(t)).toEqual(['', 'Men', 'Women', 'Age group', 'Number', 'Share', 'Rate', 'Number', 'Share', 'Rate']);
+  });
+
+  it('keeps a row label wrapped onto a long second line in its row, and the table whole around it', async () => {
+    const [t, ...rest] = await tablesOf(longWrappedLabelPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Household type', '2019', '2020', '2021'],
+      ['Households', '12.1', '13.4', '14.0'],
+      ['Families with two earners', '8.2', '8.9', '9.3'],
+      ['Families with one earner and a dependent spouse who stays at home caring for young children', '3.1', '2.9', '2.7'],
+      ['Single persons', '5.5', '5.9', '6.3'],
+      ['Other', '1.2', '1.1', '1.0'],
+      ['Retired couples', '4.4', '4.6', '4.9'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Household type', '2019', '2020', '2021']);
   });
 });
