@@ -92,13 +92,29 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));
     const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band) && !blockBelow(run, band, gap);
     if (tableLike(band)) {
-      if (!close && run.length) { flush(); above = undefined; }
+      if (!close && run.length && !groupSpacing(run, band, gap)) { flush(); above = undefined; }
       run.push(band);
     } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]) || withinStub(run, band[0]))) run.push(band);
     else if (run.length && close && runoverLine(prev, band)) run.push(band);
     else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * Row groups set apart by extra space (a blank line or two between groups of records): a line of cells
+ * below a gap of up to four line heights continues the run when the run holds three or more lines of
+ * cells and each of the line's fragments falls in one column of the run's, a different one for each
+ * (the columns the run's fullest lines define) — the same table, not a new one. The block below an
+ * invoice's line items stays apart (blockBelow).
+ */
+function groupSpacing(run: Frag[][], band: Frag[], gap: number): boolean {
+  const prev = run[run.length - 1];
+  const records = run.filter((b) => b.length >= 2);
+  if (records.length < 3 || gap > 4 * lineHeight(prev) || blockBelow(run, band, gap)) return false;
+  const cols = columnsOf(basisRows(records));
+  const taken = band.map((f) => cols.map((c, i) => (Math.min(c.x1, f.box.x1) > Math.max(c.x0, f.box.x0) ? i : -1)).filter((i) => i >= 0));
+  return taken.every((t) => t.length === 1) && new Set(taken.map((t) => t[0])).size === band.length;
 }
 
 /**

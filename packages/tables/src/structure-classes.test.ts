@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, longWrappedLabelPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, longWrappedLabelPdf, rowGroupsApartPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -406,5 +406,25 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Household type', '2019', '2020', '2021']);
+  });
+
+  it('reads groups of rows set apart by blank lines as one table, and leaves the note under it out', async () => {
+    const [t, ...rest] = await tablesOf(rowGroupsApartPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Region', '2019', '2020', '2021'],
+      ['North', '12.1', '13.4', '14.0'],
+      ['South', '8.2', '8.9', '9.3'],
+      ['East', '3.1', '2.9', '2.7'],
+      ['West', '5.5', '5.9', '6.3'],
+      ['Central', '1.2', '1.1', '1.0'],
+      ['Islands', '4.4', '4.6', '4.9'],
+      ['Total', '34.5', '36.8', '38.2'],
+      ['Mean', '5.8', '6.1', '6.4'],
+      ['Median', '4.9', '5.3', '5.6'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Region', '2019', '2020', '2021']);
   });
 });
