@@ -548,8 +548,14 @@ function straddleRuleSpans(rows: Frag[][], cols: readonly Interval[], hRules: re
   return (f) => widened.get(f) ?? spanOf(f);
 }
 
-/** A word that stands alone in a figure column: a figure, a missing-value mark, or a year (a column name). */
-const figureWord = (s: string) => isQuantity(s) || /^\d{4}$/.test(s.trim());
+/**
+ * A word that stands alone in a figure column: a figure, a missing-value mark, or a year (a column name),
+ * with or without a note mark set on the line after its last digit ("13,020.4a", "9.8*", "2021†").
+ */
+const figureWord = (s: string) => {
+  const t = s.trim().replace(/(?<=\d\)?)[a-z*†‡§¶]$/, '');
+  return isQuantity(t) || /^\d{4}$/.test(t);
+};
 /** Two words that may be one number with its digits grouped by a space ("12 345"). */
 const digitGroups = (a: string, b: string) => /^[-+−–(]?[$€£¥]?\d{1,3}$/.test(a.trim()) && /^\d{3}(?:[.,]\d+)?\)?%?$/.test(b.trim());
 

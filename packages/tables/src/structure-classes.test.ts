@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, longWrappedLabelPdf, rowGroupsApartPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, closeFiguresWithNoteMarksPdf, longWrappedLabelPdf, rowGroupsApartPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -426,5 +426,21 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Region', '2019', '2020', '2021']);
+  });
+
+  it('keeps close figure columns apart when figures carry note marks after their last digit', async () => {
+    const [t, ...rest] = await tablesOf(closeFiguresWithNoteMarksPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Industry', '2019', '2020', '2021', '2022'],
+      ['Agriculture', '12,345.6', '13,020.4a', '9,871.2', '10,442.9'],
+      ['Mining', '2,310.5', '2,402.1', '2,655.0b', '2,731.8'],
+      ['Manufacturing', '45,120.3', '47,006.7', '48,912.2', '50,003.4c'],
+      ['Construction', '8,765.4a', '9,012.3', '9,456.7', '9,877.1'],
+      ['Trade', '31,402.8', '33,157.9', '34,801.6', '36,220.5'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022']);
   });
 });
