@@ -436,6 +436,7 @@ else {
       if (bad.length) console.log(r.name.padEnd(36), 'structure'.padEnd(10), ` region ${i + 1}: ${bad.map(([k, v]) => `${k} ${v}`).join(', ')}`);
     }
     for (const s of r.scores) {
+      if (s.kind.startsWith('adjacency-')) continue; // per direction: in the part's aggregate only
       if (s.kind === 'teds') { console.log(r.name.padEnd(36), 'teds'.padEnd(10), pct(s.teds), pct(s.tedsStruct), ''.padStart(6), ` ${s.truth} (with text, structure only)`); continue; }
       console.log(r.name.padEnd(36), s.kind.padEnd(10), pct(s.precision), pct(s.recall), pct(s.f1), ` ${s.truth}${s.how ? ` ← ${s.how}` : ''}${s.tp !== undefined && s.kind !== 'cells' ? ` (${s.tp}/${s.np} pred, ${s.ne} truth)` : ''}`);
     }
