@@ -9,6 +9,10 @@
 //   nothing matches scores 0. CSV and markdown truths record no spans, so the extracted table is compared
 //   as its slot grid (a spanning cell's text in its top-left slot, the other slots empty), cropped to the
 //   tabula area where one is named. Mean over truth tables per part.
+// - Diagnostics of the ICDAR truths, summed per part: adjacency by direction (horizontal, vertical), and per
+//   truth region against the extracted table sharing most cell texts: row and column count errors, truth
+//   cells found whole, merged with neighbours across rows or columns (with the gaps between them and the
+//   table's source), split, or lost, spans kept, multi-line cells, rows with an empty first column.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file lines
 // and --json results cover the dev part.
 // Usage: node scripts/build.mjs && node scripts/eval-tables.mjs [dir] [--json] [--part dev|validation|all] [--summary FILE]
@@ -121,7 +125,9 @@ function icdarStr(xml) {
         const a = (n) => { const x = new RegExp(`${n}=['"](-?\\d+)['"]`).exec(m[1]); return x ? Number(x[1]) : undefined; };
         const content = /<content>([\s\S]*?)<\/content>/.exec(m[2])?.[1] ?? '';
         const sr = a('start-row'), sc = a('start-col');
-        return { i, sr, sc, er: a('end-row') ?? sr, ec: a('end-col') ?? sc, text: decode(content) };
+        const bb = /<bounding-box\s+x1=['"]([\d.-]+)['"]\s+x2=['"]([\d.-]+)['"]\s+y1=['"]([\d.-]+)['"]\s+y2=['"]([\d.-]+)['"]/.exec(m[2]);
+        const box = bb ? { x0: Number(bb[1]), x1: Number(bb[2]), y0: Number(bb[3]), y1: Number(bb[4]) } : null;
+        return { i, sr, sc, er: a('end-row') ?? sr, ec: a('end-col') ?? sc, text: decode(content), lines: content.trim().split('\n').length, box };
       // a cell annotated outside the grid (start-row='-1' in icdar2013-us-019) has no neighbours to score
       }).filter((c) => c.sr >= 0 && c.sc >= 0 && c.er >= c.sr && c.ec >= c.sc);
       if (!cells.length) continue;
@@ -130,7 +136,7 @@ function icdarStr(xml) {
       for (const c of cells) for (let r = c.sr; r <= c.er; r++) for (let k = c.sc; k <= c.ec; k++) grid[r][k] = c.i;
       const text = new Map(cells.map((c) => [c.i, c.text]));
       rels.push(...relations(grid, text));
-      regions.push({ page, table: tableFromSlots(grid, (id) => text.get(id)) });
+      regions.push({ page, table: tableFromSlots(grid, (id) => text.get(id)), rows, cols, cells });
     }
   }
   return { rels, regions };
@@ -179,6 +185,136 @@ function bestTeds(truth, candidates) {
     if (withText > best.teds) best = { teds: withText, tedsStruct: teds(pred, truth, { withText: false }) };
   }
   return best;
+}
+
+/**
+ * Aggregate error classes of one ICDAR truth region against the extracted table on its page that shares
+ * the most cell texts: row and column count errors, spanning cells kept, and each truth cell found
+ * whole, merged into a bigger extracted cell (with neighbours across a row or a column boundary), or
+ * split into pieces (across rows or columns). Reported only as sums over a part.
+ */
+function structureDiagnostics(region, candidates) {
+  const d = { regions: 1, unmatched: 0, rowsFewer: 0, rowsMore: 0, colsFewer: 0, colsMore: 0, truthCells: 0, whole: 0, mergedRows: 0, mergedCols: 0, mergedBoth: 0, splitRows: 0, splitCols: 0, splitBoth: 0, lost: 0, rowSpans: 0, rowSpansKept: 0, colSpans: 0, colSpansKept: 0, emptyFirstCol: 0, emptyFirstColKept: 0, predExtraCells: 0, regionsSplitAcrossTables: 0, lostInOtherTable: 0, lostInBigger: 0, lostPartOfPred: 0, lostOverlapPred: 0, lostNoTrace: 0, lostNumeric: 0, regionsMergedCols: 0, multiLine: 0, multiLineWhole: 0, multiLineLost: 0, lostWordsPresent: 0, mergedNumeric: 0, gapLt2: 0, gap2to4: 0, gap4to6: 0, gap6to10: 0, gapGe10: 0, mergedHostCells2: 0, mergedHostCells3plus: 0 };
+  const truthCells = region.cells.filter((c) => key(c.text));
+  let best = null, bestTp = 0;
+  for (const t of candidates) {
+    const s = cellScore(truthCells.map((c) => c.text), t.cells.map((c) => c.text));
+    if (s.tp > bestTp) { bestTp = s.tp; best = t; }
+  }
+  if (!best) { d.unmatched = 1; d.truthCells = truthCells.length; d.lost = truthCells.length; return d; }
+  if (best.rows < region.rows) d.rowsFewer = 1; else if (best.rows > region.rows) d.rowsMore = 1;
+  if (best.cols < region.cols) d.colsFewer = 1; else if (best.cols > region.cols) d.colsMore = 1;
+  const pred = best.cells.filter((c) => key(c.text)).map((c) => ({ c, k: key(c.text), used: false }));
+  const byKey = new Map();
+  for (const p of pred) byKey.set(p.k, [...(byKey.get(p.k) ?? []), p]);
+  d.truthCells = truthCells.length;
+  const rest = [];
+  for (const t of truthCells) {
+    const hit = (byKey.get(key(t.text)) ?? []).find((p) => !p.used);
+    if (hit) { hit.used = true; d.whole++; t.pred = hit.c; } else rest.push(t);
+  }
+  // a truth cell inside a bigger extracted cell: merged with which neighbours?
+  const mergedInto = new Map();
+  const unresolved = [];
+  for (const t of rest) {
+    const k = key(t.text);
+    const host = pred.find((p) => p.k.length > k.length && p.k.includes(k));
+    if (host) { mergedInto.set(host, [...(mergedInto.get(host) ?? []), t]); continue; }
+    const pieces = pred.filter((p) => !p.used && p.k.length < k.length && k.includes(p.k));
+    const covered = pieces.reduce((n, p) => n + p.k.length, 0);
+    if (pieces.length > 1 && covered >= 0.8 * k.length) {
+      const rs = new Set(pieces.map((p) => p.c.row)), cs = new Set(pieces.map((p) => p.c.col));
+      if (rs.size > 1 && cs.size > 1) d.splitBoth++; else if (rs.size > 1) d.splitRows++; else d.splitCols++;
+      for (const p of pieces) p.used = true;
+    } else unresolved.push(t);
+  }
+  for (const [host, ts] of mergedInto) {
+    host.used = true;
+    const all = truthCells.filter((t) => host.k.includes(key(t.text)));
+    const rs = new Set(all.map((t) => t.sr)), cs = new Set(all.map((t) => t.sc));
+    for (const _ of ts) { if (rs.size > 1 && cs.size > 1) d.mergedBoth++; else if (rs.size > 1) d.mergedRows++; else if (cs.size > 1) d.mergedCols++; else {
+      // inside an extracted cell with text no other truth cell holds: what is the extra text?
+      d.lost++; d.lostInBigger++;
+      const k = key(ts[0].text), at = host.k.indexOf(k), extra = host.k.slice(0, at) + host.k.slice(at + k.length);
+      const kind = `extra_${at === 0 ? 'after' : at + k.length === host.k.length ? 'before' : 'around'}_${extra.length <= 1 ? '1' : extra.length <= 3 ? '2to3' : 'more'}_${/^[\p{L}]+$/u.test(extra) ? 'letters' : /^\d+$/.test(extra) ? 'digits' : 'mixed'}`;
+      d[kind] = (d[kind] ?? 0) + 1;
+    } }
+    if (cs.size > 1) {
+      const src = `mergedColsIn_${best.extra?.source ?? 'unknown'}`;
+      d[src] = (d[src] ?? 0) + ts.length;
+      if (all.length === 2) d.mergedHostCells2++; else d.mergedHostCells3plus++;
+      for (const t of ts) if (/^[-+(]?[$€£]?[\d.,]+%?\)?\*?$/.test(key(t.text))) d.mergedNumeric++;
+      // horizontal gaps between truth cells of one row that share this extracted cell
+      const byRow = new Map();
+      for (const t of all) if (t.box) byRow.set(t.sr, [...(byRow.get(t.sr) ?? []), t]);
+      for (const row of byRow.values()) {
+        row.sort((a, b) => a.box.x0 - b.box.x0);
+        for (let i = 1; i < row.length; i++) {
+          const g = row[i].box.x0 - row[i - 1].box.x1;
+          if (g < 2) d.gapLt2++; else if (g < 4) d.gap2to4++; else if (g < 6) d.gap4to6++; else if (g < 10) d.gap6to10++; else d.gapGe10++;
+        }
+      }
+    }
+  }
+  if (d.mergedCols || d.mergedBoth) d.regionsMergedCols = 1;
+  const predWords = new Set(pred.flatMap((p) => p.c.text.split(/\s+/).map(key).filter(Boolean)));
+  for (const t of unresolved) if (t.text.split(/\s+/).map(key).filter(Boolean).every((w) => predWords.has(w))) d.lostWordsPresent++;
+  for (const t of truthCells) if (t.lines > 1) { d.multiLine++; if (t.pred) d.multiLineWhole++; if (unresolved.includes(t)) d.multiLineLost++; }
+  d.lost += unresolved.length;
+  const elsewhere = new Set(candidates.filter((t) => t !== best).flatMap((t) => t.cells.map((c) => key(c.text))));
+  if (unresolved.some((t) => elsewhere.has(key(t.text)))) {
+    d.regionsSplitAcrossTables++;
+    // stacked (each part its own truth rows) or side by side (its own truth columns)?
+    const other = unresolved.filter((t) => elsewhere.has(key(t.text))), mine = truthCells.filter((t) => t.pred);
+    const rowsOf = (ts) => new Set(ts.flatMap((t) => Array.from({ length: t.er - t.sr + 1 }, (_, i) => t.sr + i)));
+    const colsOf = (ts) => new Set(ts.flatMap((t) => Array.from({ length: t.ec - t.sc + 1 }, (_, i) => t.sc + i)));
+    const shared = (a, b) => [...a].filter((x) => b.has(x)).length;
+    d.splitSharedRows = (d.splitSharedRows ?? 0) + shared(rowsOf(other), rowsOf(mine));
+    d.splitSharedCols = (d.splitSharedCols ?? 0) + shared(colsOf(other), colsOf(mine));
+    d.splitOtherRows = (d.splitOtherRows ?? 0) + rowsOf(other).size;
+    d.splitOtherCols = (d.splitOtherCols ?? 0) + colsOf(other).size;
+    d.splitMineRows = (d.splitMineRows ?? 0) + rowsOf(mine).size;
+    d.splitMineCols = (d.splitMineCols ?? 0) + colsOf(mine).size;
+    d.splitOtherBelow = (d.splitOtherBelow ?? 0) + (Math.min(...rowsOf(other)) > Math.max(...rowsOf(mine)) ? 1 : 0);
+    d.splitOtherRight = (d.splitOtherRight ?? 0) + (Math.min(...colsOf(other)) > Math.max(...colsOf(mine)) ? 1 : 0);
+  }
+  for (const t of unresolved) {
+    const k = key(t.text);
+    if (elsewhere.has(k)) { d.lostInOtherTable++; continue; }
+    if (pred.some((p) => p.k.length >= 2 && (k.startsWith(p.k) || k.endsWith(p.k)))) d.lostPartOfPred++;
+    else if (pred.some((p) => p.k.length >= 2 && k.length >= 2 && (p.k.startsWith(k.slice(0, 2)) || p.k.endsWith(k.slice(-2))))) d.lostOverlapPred++;
+    else d.lostNoTrace++;
+    if (/^[-+(]?[$€£]?[\d.,]+%?\)?\*?$/.test(k)) d.lostNumeric++;
+  }
+  d.predExtraCells = pred.filter((p) => !p.used).length;
+  for (const t of truthCells) {
+    if (t.er > t.sr) {
+      d.rowSpans++;
+      if (t.pred && t.pred.rowSpan === t.er - t.sr + 1) d.rowSpansKept++;
+      else { const k = `rowSpanLost_${!t.pred ? 'noCell' : t.pred.rowSpan === 1 ? 'oneSlot' : 'other'}_${t.sc === 0 ? 'firstCol' : 'otherCol'}_${t.sr <= 2 ? 'top3rows' : 'body'}`; d[k] = (d[k] ?? 0) + 1; }
+    }
+    if (t.ec > t.sc) {
+      d.colSpans++;
+      if (t.pred && t.pred.colSpan === t.ec - t.sc + 1) d.colSpansKept++;
+      else {
+        // how a lost column span went: no cell, one slot, too few or too many; in the truth's top rows or below
+        const how = !t.pred ? 'noCell' : t.pred.colSpan === 1 ? 'oneSlot' : t.pred.colSpan < t.ec - t.sc + 1 ? 'fewer' : 'more';
+        const where = t.sr <= 2 ? 'top3rows' : 'body';
+        const full = t.ec - t.sc + 1 >= region.cols - 1 ? 'fullWidth' : 'partWidth';
+        const k = `colSpanLost_${how}_${where}_${full}`;
+        d[k] = (d[k] ?? 0) + 1;
+      }
+    }
+  }
+  // rows whose first column is empty in the truth (continuation rows or blank stubs)
+  for (let r = 0; r < region.rows; r++) {
+    if (region.cells.some((c) => c.sc === 0 && c.sr <= r && c.er >= r && key(c.text))) continue;
+    const row = truthCells.filter((c) => c.sr === r);
+    if (!row.length) continue;
+    d.emptyFirstCol++;
+    if (row.every((c) => c.pred && c.pred.row === row[0].pred?.row)) d.emptyFirstColKept++;
+  }
+  return d;
 }
 
 function multisetScore(exp, pred) {
@@ -241,6 +377,12 @@ async function evaluateFile(file) {
     const truth = icdarStr(fs.readFileSync(str, 'utf8'));
     const s = multisetScore(truth.rels, tables.flatMap(tableRelations));
     res.scores.push({ kind: 'adjacency', truth: path.basename(str), ...s });
+    const predRels = tables.flatMap(tableRelations);
+    for (const d of ['h', 'v']) {
+      const dir = (r) => r.endsWith(`|${d}`);
+      res.scores.push({ kind: `adjacency-${d}`, truth: path.basename(str), ...multisetScore(truth.rels.filter(dir), predRels.filter(dir)) });
+    }
+    res.diag = truth.regions.map((region) => structureDiagnostics(region, tables.filter((t) => t.page === region.page)));
     truth.regions.forEach((region, i) => {
       const candidates = tables.filter((t) => t.page === region.page).map(htmlRowsOf);
       res.scores.push({ kind: 'teds', truth: `${path.basename(str)} region ${i + 1}`, ...bestTeds(region.table, candidates) });
@@ -276,7 +418,9 @@ function aggregate(part) {
   const cells = rs.flatMap((r) => r.scores.filter((s) => s.kind === 'cells'));
   const tedsScores = rs.flatMap((r) => r.scores.filter((s) => s.kind === 'teds'));
   const tedsOf = (pick) => ({ tables: tedsScores.length, mean: meanFigure(tedsScores.map(pick)).value });
-  return { tedsTables: tedsScores.length, teds: tedsOf((s) => s.teds).mean, tedsStruct: tedsOf((s) => s.tedsStruct).mean, part, files: rs.length, failed: rs.filter((r) => r.error).length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
+  const diag = {};
+  for (const d of rs.flatMap((r) => r.diag ?? [])) for (const [k, v] of Object.entries(d)) diag[k] = (diag[k] ?? 0) + v;
+  return { diag, adjH: micro('adjacency-h'), adjV: micro('adjacency-v'), tedsTables: tedsScores.length, teds: tedsOf((s) => s.teds).mean, tedsStruct: tedsOf((s) => s.tedsStruct).mean, part, files: rs.length, failed: rs.filter((r) => r.error).length, adjacency: micro('adjacency'), regions: micro('regions'), cellTables: cells.length, cellF1Mean: meanFigure(cells.map((s) => s.f1)).value, cellF1AtLeast95: cells.filter((s) => s.f1 >= 0.95).length };
 }
 const aggregates = parts.map(aggregate);
 
@@ -287,7 +431,12 @@ else {
   console.log('file'.padEnd(36), 'kind'.padEnd(10), 'P'.padStart(6), 'R'.padStart(6), 'F1'.padStart(6), ' truth / matched');
   for (const r of results.filter((x) => x.part === 'dev')) {
     if (r.error) console.log(r.name.padEnd(36), `ERROR ${r.error}`);
+    for (const [i, d] of (r.diag ?? []).entries()) {
+      const bad = Object.entries(d).filter(([k, v]) => v && !['regions', 'truthCells', 'whole', 'rowSpansKept', 'colSpansKept', 'emptyFirstColKept'].includes(k));
+      if (bad.length) console.log(r.name.padEnd(36), 'structure'.padEnd(10), ` region ${i + 1}: ${bad.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    }
     for (const s of r.scores) {
+      if (s.kind.startsWith('adjacency-')) continue; // per direction: in the part's aggregate only
       if (s.kind === 'teds') { console.log(r.name.padEnd(36), 'teds'.padEnd(10), pct(s.teds), pct(s.tedsStruct), ''.padStart(6), ` ${s.truth} (with text, structure only)`); continue; }
       console.log(r.name.padEnd(36), s.kind.padEnd(10), pct(s.precision), pct(s.recall), pct(s.f1), ` ${s.truth}${s.how ? ` ← ${s.how}` : ''}${s.tp !== undefined && s.kind !== 'cells' ? ` (${s.tp}/${s.np} pred, ${s.ne} truth)` : ''}`);
     }
@@ -295,6 +444,8 @@ else {
   for (const a of aggregates) {
     console.log(`\n${a.part} part: ${a.files} files${a.failed ? `, ${a.failed} failed` : ''}`);
     for (const k of ['adjacency', 'regions']) if (a[k].documents) console.log(`  ICDAR ${k} (micro over ${a[k].documents} documents): P ${pct(a[k].precision)} R ${pct(a[k].recall)} F1 ${pct(a[k].f1)}`);
+    if (a.adjH.documents) console.log(`  adjacency horizontal: P ${pct(a.adjH.precision)} R ${pct(a.adjH.recall)} (${a.adjH.tp}/${a.adjH.np} pred, ${a.adjH.ne} truth); vertical: P ${pct(a.adjV.precision)} R ${pct(a.adjV.recall)} (${a.adjV.tp}/${a.adjV.np} pred, ${a.adjV.ne} truth)`);
+    if (a.diag.regions) console.log(`  structure diagnostics (sums over ICDAR regions): ${Object.entries(a.diag).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     if (a.tedsTables) console.log(`  TEDS (mean over ${a.tedsTables} truth tables): with text ${pct(a.teds)}, structure only ${pct(a.tedsStruct)}`);
     console.log(`  expected tables with cell F1 >= 0.95: ${a.cellF1AtLeast95}/${a.cellTables}; mean cell F1 ${a.cellF1Mean === null ? '–' : pct(a.cellF1Mean)}`);
   }

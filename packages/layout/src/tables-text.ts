@@ -1,7 +1,7 @@
 import { checkInterrupt } from '@quire/core';
 import type { RawPage, RawWord, TableElement } from '@quire/core';
 import { isDots, isQuantity, joinWrappedRows, splitAtLeaders, tableFromDrafts, type CellDraft } from '@quire/tables';
-import { bandsOf, makeFrag, textOfWords } from './lines.js';
+import { bandsOf, leftToRight, makeFrag, textOfWords } from './lines.js';
 import type { Rule } from './rulings.js';
 import type { Frag, PageGeom } from './types.js';
 
@@ -92,13 +92,29 @@ function detectInStrip(pieces: Frag[], hRules: readonly Rule[], raw: RawPage, ge
     const ruled = prev && hRules.some((r) => r.p > bottom(prev) && r.p < top(band));
     const close = gap <= (ruled ? 2.5 : 2) * lineHeight(prev ?? band) && !blockBelow(run, band, gap);
     if (tableLike(band)) {
-      if (!close && run.length) { flush(); above = undefined; }
+      if (!close && run.length && !groupSpacing(run, band, gap)) { flush(); above = undefined; }
       run.push(band);
-    } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]))) run.push(band);
+    } else if (run.length && close && band.length === 1 && (wordCount(band[0]) <= 6 || overFigureColumns(run, band[0]) || withinStub(run, band[0]))) run.push(band);
     else if (run.length && close && runoverLine(prev, band)) run.push(band);
     else { flush(); above = band; }
   }
   flush();
+}
+
+/**
+ * Row groups set apart by extra space (a blank line or two between groups of records): a line of cells
+ * below a gap of up to four line heights continues the run when the run holds three or more lines of
+ * cells and each of the line's fragments falls in one column of the run's, a different one for each
+ * (the columns the run's fullest lines define) — the same table, not a new one. The block below an
+ * invoice's line items stays apart (blockBelow).
+ */
+function groupSpacing(run: Frag[][], band: Frag[], gap: number): boolean {
+  const prev = run[run.length - 1];
+  const records = run.filter((b) => b.length >= 2);
+  if (records.length < 3 || gap > 4 * lineHeight(prev) || blockBelow(run, band, gap)) return false;
+  const cols = columnsOf(basisRows(records));
+  const taken = band.map((f) => cols.map((c, i) => (Math.min(c.x1, f.box.x1) > Math.max(c.x0, f.box.x0) ? i : -1)).filter((i) => i >= 0));
+  return taken.every((t) => t.length === 1) && new Set(taken.map((t) => t[0])).size === band.length;
 }
 
 /**
@@ -126,6 +142,21 @@ function overFigureColumns(run: Frag[][], f: Frag): boolean {
   const labelEdge = Math.max(...labels.map((g) => g.box.x1));
   const figures = run.flat().filter((g) => g.box.x0 > labelEdge);
   return f.box.x0 > labelEdge && f.box.x1 <= right + 0.5 * (f.box.y1 - f.box.y0) && figures.length > 0;
+}
+
+/**
+ * A lone line that stays left of every figure column of the run, from its left edge on: the runover of a
+ * row label wrapped over two lines, however many words it holds ("spouse who stays at home caring for
+ * young children" under "Families with one earner and a dependent"). Running text after a table runs on
+ * past its first column.
+ */
+function withinStub(run: Frag[][], f: Frag): boolean {
+  const h = f.box.y1 - f.box.y0;
+  const left = Math.min(...run.flat().map((g) => g.box.x0));
+  const figures = run.filter((b) => b.length >= 2).flatMap((b) => b.slice(1));
+  if (figures.length === 0) return false;
+  const figureStart = Math.min(...figures.map((g) => g.box.x0));
+  return f.box.x0 >= left - 0.5 * h && f.box.x1 < figureStart - 0.5 * h;
 }
 
 /** A lone line longer than a wrapped label line: a section title, if the run is a table. */
@@ -490,9 +521,92 @@ function sectionTitleSpans(rows: Frag[][], cols: number, spanOf: (f: Frag) => [n
   return (f) => (titles.has(f) ? [1, cols - 1] : spanOf(f));
 }
 
+/**
+ * Group headers over a straddle rule: a header line's label (above the first line with a figure) set just
+ * over a horizontal rule shorter than the table — the rule within eight tenths of a line height below its
+ * text and running under all of it — spans the columns the rule runs over (half or more of each column's
+ * width under it), two or more: statistical tables draw such a rule under "2007" over that year's columns,
+ * however narrow the label. A span that would take a column another fragment of its line holds is left alone.
+ */
+function straddleRuleSpans(rows: Frag[][], cols: readonly Interval[], hRules: readonly Rule[], spanOf: (f: Frag) => [number, number]): (f: Frag) => [number, number] {
+  const firstFigures = rows.findIndex((row) => row.some((f) => isQuantity(f.text)));
+  const width = cols[cols.length - 1].x1 - cols[0].x0;
+  const widened = new Map<Frag, [number, number]>();
+  for (const row of rows.slice(0, Math.max(0, firstFigures))) {
+    for (const f of row) {
+      const h = f.box.y1 - f.box.y0;
+      const rule = hRules.find((r) => r.p >= f.box.y1 - 0.3 * h && r.p <= f.box.y1 + 0.8 * h && r.a <= f.box.x0 + 0.5 * h && r.b >= f.box.x1 - 0.5 * h && r.b - r.a < 0.9 * width);
+      if (!rule) continue;
+      const under = cols.map((c, i) => (Math.min(c.x1, rule.b) - Math.max(c.x0, rule.a) >= 0.5 * (c.x1 - c.x0) ? i : -1)).filter((i) => i >= 0);
+      if (under.length < 2) continue;
+      const [a0, b0] = spanOf(f);
+      const span: [number, number] = [Math.min(a0, under[0]), Math.max(b0, under[under.length - 1])];
+      const clash = row.some((g) => g !== f && spanOf(g)[0] <= span[1] && span[0] <= spanOf(g)[1]);
+      if (!clash && span[1] > span[0]) widened.set(f, span);
+    }
+  }
+  return (f) => widened.get(f) ?? spanOf(f);
+}
+
+/**
+ * A word that stands alone in a figure column: a figure, a missing-value mark, or a year (a column name),
+ * with or without a note mark set on the line after its last digit ("13,020.4a", "9.8*", "2021†").
+ */
+const figureWord = (s: string) => {
+  const t = s.trim().replace(/(?<=\d\)?)[a-z*†‡§¶]$/, '');
+  return isQuantity(t) || /^\d{4}$/.test(t);
+};
+/** Two words that may be one number with its digits grouped by a space ("12 345"). */
+const digitGroups = (a: string, b: string) => /^[-+−–(]?[$€£¥]?\d{1,3}$/.test(a.trim()) && /^\d{3}(?:[.,]\d+)?\)?%?$/.test(b.trim());
+
+/**
+ * Figure columns set closer than the line builder's column gap (about half an em between right-aligned
+ * values) join into one fragment a line ("12,345.6 13,020.4 9,871.2"), and the table reads them as one
+ * column. A fragment is cut between two neighbouring figures when they stand wider apart than a word
+ * space (0.4 em; 0.6 em where they could be one number with grouped digits) and the columns repeat: in
+ * two or more other lines of the run a figure lies under each of the two, and no figure of the run
+ * covers the whole space between them (a common gutter). `back` maps each piece to its fragment.
+ */
+function splitCloseFigures(rows: Frag[][], geom: PageGeom): { rows: Frag[][]; back: Map<Frag, Frag> } {
+  const back = new Map<Frag, Frag>();
+  const figures = rows.map((row) => row.flatMap((f) => leftToRight(f).filter((w) => figureWord(w.text))));
+  const overlaps = (w: RawWord, x0: number, x1: number) => Math.min(w.box.x1, x1) > Math.max(w.box.x0, x0);
+  const gutterAt = (r: number, a: RawWord, b: RawWord): boolean => {
+    let repeats = 0;
+    // the space between a and b less what other lines' figures cover: some of it must stay free
+    const covers: [number, number][] = [];
+    figures.forEach((ws, k) => {
+      if (k === r) return;
+      if (ws.some((w) => overlaps(w, a.box.x0, a.box.x1)) && ws.some((w) => overlaps(w, b.box.x0, b.box.x1))) repeats++;
+      for (const w of ws) if (overlaps(w, a.box.x1, b.box.x0)) covers.push([w.box.x0, w.box.x1]);
+    });
+    if (repeats < 2) return false;
+    let at = a.box.x1;
+    for (const [x0, x1] of covers.sort((p, q) => p[0] - q[0])) { if (x0 > at) return true; at = Math.max(at, x1); }
+    return at < b.box.x0;
+  };
+  const out = rows.map((row, r) => row.flatMap((f) => {
+    const ws = leftToRight(f);
+    if (ws.length < 2 || f.vertical) return [f];
+    const groups: RawWord[][] = [[ws[0]]];
+    for (let k = 1; k < ws.length; k++) {
+      const a = ws[k - 1], b = ws[k];
+      const em = Math.max(a.fontSize, b.fontSize), gap = (b.box.x0 - a.box.x1) * geom.width;
+      const cut = figureWord(a.text) && figureWord(b.text) && gap >= (digitGroups(a.text, b.text) ? 0.6 : 0.4) * em && gutterAt(r, a, b);
+      if (cut) groups.push([b]);
+      else groups[groups.length - 1].push(b);
+    }
+    if (groups.length === 1) return [f];
+    return groups.map((g) => { const piece = makeFrag(g, geom); back.set(piece, f); return piece; });
+  }));
+  return { rows: out, back };
+}
+
 /** `spanner`: the first line is a spanning header over the figure columns of the second (spannerOverFigures). */
-function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, spanner = false): { table: TableElement; frags: Set<Frag> }[] {
-  if (found.length < 3) return [];
+function runTable(run: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: PageGeom, spanner = false): { table: TableElement; frags: Set<Frag> }[] {
+  if (run.length < 3) return [];
+  const { rows: found, back } = splitCloseFigures(run, geom);
+  const whole = (t: { table: TableElement; frags: Set<Frag> }) => ({ table: t.table, frags: new Set([...t.frags].map((f) => back.get(f) ?? f)) });
   const body = found.slice(1).filter((b) => b.length >= 2);
   const cols = columnsOf(basisRows(body.length >= 2 ? found.slice(1) : found));
   if (cols.length < 2) return [];
@@ -508,7 +622,7 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     cols.forEach((c, i) => { if (Math.abs((c.x0 + c.x1) / 2 - cx) < Math.abs((cols[best].x0 + cols[best].x1) / 2 - cx)) best = i; });
     return [best, best];
   };
-  const baseSpanOf = sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf));
+  const baseSpanOf = straddleRuleSpans(rows, cols, hRules, sectionTitleSpans(rows, cols.length, groupHeaderSpans(rows, cols, contentSpanOf)));
   // a spanning header covers the columns its line's figure-column names take, from the first to the last
   const named = spanner ? rows[1].map(baseSpanOf).filter(([a]) => a > 0) : [];
   const spannerSpan: [number, number] | undefined = named.length ? [Math.min(...named.map(([a]) => a)), Math.max(...named.map(([, b]) => b))] : undefined;
@@ -533,7 +647,7 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
   const cut = sideBySideCut(found, cols.length, spanOf);
   if (cut > 0) {
     const side = (left: boolean) => found.map((row) => row.filter((f) => (spanOf(f)[1] < cut) === left)).filter((row) => row.length > 0);
-    return [...runTable(side(true), hRules, raw, geom), ...runTable(side(false), hRules, raw, geom)];
+    return [...runTable(side(true), hRules, raw, geom), ...runTable(side(false), hRules, raw, geom)].map(whole);
   }
   const colEdges = [cols[0].x0, ...cols.slice(1).map((c, i) => (cols[i].x1 + c.x0) / 2), cols[cols.length - 1].x1];
   const rowEdges = [top(rows[0]), ...rows.slice(1).map((b, i) => (bottom(rows[i]) + top(b)) / 2), bottom(rows[rows.length - 1])];
@@ -568,5 +682,5 @@ function runTable(found: Frag[][], hRules: readonly Rule[], raw: RawPage, geom: 
     // a spanning header names the figure columns with the line under it: both are the header
     spannerSpan ? Math.max(joined.labelRows, 2) : joined.labelRows);
   table.extra = { source: anyRule ? 'horizontal-rules' : 'whitespace' };
-  return [{ table, frags: new Set(found.flat()) }];
+  return [{ table, frags: new Set(run.flat()) }];
 }

@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, closeFiguresWithNoteMarksPdf, longWrappedLabelPdf, rowGroupsApartPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -357,5 +357,90 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Variable', 'Assumption']);
+  });
+
+  it('keeps figure columns set about half an em apart as separate columns, their year names as well, and numbers with space-grouped digits whole', async () => {
+    const [t, ...rest] = await tablesOf(closeFigureColumnsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Industry', '2019', '2020', '2021', '2022', 'Jobs'],
+      ['Agriculture', '12,345.6', '13,020.4', '9,871.2', '10,442.9', '1 204 331'],
+      ['Mining', '2,310.5', '2,402.1', '2,655.0', '2,731.8', '98 410'],
+      ['Manufacturing', '45,120.3', '47,006.7', '48,912.2', '50,003.4', '3 870 112'],
+      ['Construction', '8,765.4', '9,012.3', '9,456.7', '9,877.1', '702 954'],
+      ['Trade', '31,402.8', '33,157.9', '34,801.6', '36,220.5', '2 541 007'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022', 'Jobs']);
+  });
+
+  it('spans a group label set flush left over a straddle rule across the sub-columns the rule runs over', async () => {
+    const [t, ...rest] = await tablesOf(straddleRuleGroupsPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['', 'Men', 'Men', 'Men', 'Women', 'Women', 'Women'],
+      ['Age group', 'Number', 'Share', 'Rate', 'Number', 'Share', 'Rate'],
+      ['Under 25', '1,204', '31.2', '4.1', '1,377', '35.8', '3.9'],
+      ['25 to 44', '2,918', '44.0', '2.7', '3,102', '46.3', '2.5'],
+      ['45 to 64', '2,455', '39.6', '3.0', '2,601', '41.1', '2.8'],
+      ['65 and over', '1,090', '28.4', '5.2', '1,512', '30.9', '4.6'],
+    ]);
+    expect(spansOf(t)).toEqual([['Men', 0, 1, 1, 3], ['Women', 0, 4, 1, 3]]);
+    expect(t.headerRows).toBe(2);
+    expect(headerOf(t)).toEqual(['', 'Men', 'Women', 'Age group', 'Number', 'Share', 'Rate', 'Number', 'Share', 'Rate']);
+  });
+
+  it('keeps a row label wrapped onto a long second line in its row, and the table whole around it', async () => {
+    const [t, ...rest] = await tablesOf(longWrappedLabelPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Household type', '2019', '2020', '2021'],
+      ['Households', '12.1', '13.4', '14.0'],
+      ['Families with two earners', '8.2', '8.9', '9.3'],
+      ['Families with one earner and a dependent spouse who stays at home caring for young children', '3.1', '2.9', '2.7'],
+      ['Single persons', '5.5', '5.9', '6.3'],
+      ['Other', '1.2', '1.1', '1.0'],
+      ['Retired couples', '4.4', '4.6', '4.9'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Household type', '2019', '2020', '2021']);
+  });
+
+  it('reads groups of rows set apart by blank lines as one table, and leaves the note under it out', async () => {
+    const [t, ...rest] = await tablesOf(rowGroupsApartPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Region', '2019', '2020', '2021'],
+      ['North', '12.1', '13.4', '14.0'],
+      ['South', '8.2', '8.9', '9.3'],
+      ['East', '3.1', '2.9', '2.7'],
+      ['West', '5.5', '5.9', '6.3'],
+      ['Central', '1.2', '1.1', '1.0'],
+      ['Islands', '4.4', '4.6', '4.9'],
+      ['Total', '34.5', '36.8', '38.2'],
+      ['Mean', '5.8', '6.1', '6.4'],
+      ['Median', '4.9', '5.3', '5.6'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Region', '2019', '2020', '2021']);
+  });
+
+  it('keeps close figure columns apart when figures carry note marks after their last digit', async () => {
+    const [t, ...rest] = await tablesOf(closeFiguresWithNoteMarksPdf());
+    expect(rest).toHaveLength(0);
+    expect(gridOf(t)).toEqual([
+      ['Industry', '2019', '2020', '2021', '2022'],
+      ['Agriculture', '12,345.6', '13,020.4a', '9,871.2', '10,442.9'],
+      ['Mining', '2,310.5', '2,402.1', '2,655.0b', '2,731.8'],
+      ['Manufacturing', '45,120.3', '47,006.7', '48,912.2', '50,003.4c'],
+      ['Construction', '8,765.4a', '9,012.3', '9,456.7', '9,877.1'],
+      ['Trade', '31,402.8', '33,157.9', '34,801.6', '36,220.5'],
+    ]);
+    expect(spansOf(t)).toEqual([]);
+    expect(t.headerRows).toBe(1);
+    expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022']);
   });
 });
