@@ -28,8 +28,13 @@ export function headerRole(text: string): ItemRole | undefined {
   // "P.U. HT", "Q.té": letters with points between them are one abbreviation (prix unitaire, quantité)
   const r = readLabel(text.replace(/\([^)]*\)/g, ' ').replace(/(?<!\p{L})(\p{L})\.(\p{L}{1,3})\b\.?/gu, '$1$2'));
   if (!r.known || r.unknown > r.known + 1) return undefined;
-  const c = conceptOf({ ...r, unknown: 0 });
-  return c ? ROLE_OF[c] : undefined;
+  // over an item column "Net amount" is the line's amount before tax, whatever a receipt's "net" means
+  const mods = r.mods.has('loose') ? new Set([...r.mods].filter((m) => m !== 'loose')).add('net') : r.mods;
+  const c = conceptOf({ ...r, mods, unknown: 0 });
+  if (c) return ROLE_OF[c];
+  // "Netto", "Brutto", "Imponibile" alone over a column: the line's amount before or after tax
+  if (!r.heads.size && mods.size && [...mods].every((m) => m === 'net' || m === 'gross')) return 'amount';
+  return undefined;
 }
 
 /** The role an item property asks for (its concept, from its name and description). */

@@ -1,0 +1,45 @@
+import { extractDocument } from '@quire/extract';
+import { extractSchemaBuiltin } from '@quire/schema';
+import { expectedItems, makeItemLayoutInvoice, type ItemLayout, type LayoutItem } from '../fixtures/pdf/item-layouts.js';
+
+/**
+ * Line items from item tables printed in columns without ruling (generated): column headers in the
+ * languages invoices are written in, read by what they mean ("Stukprijs", "Valor unitário",
+ * "Cena jedn. netto", "À-pris", "Netto"); descriptions wrapped over several lines.
+ */
+
+const schema = {
+  type: 'object',
+  properties: {
+    line_items: {
+      type: 'array',
+      items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
+    },
+  },
+};
+
+async function lineItems(layout: ItemLayout): Promise<unknown> {
+  const doc = await extractDocument(await makeItemLayoutInvoice(layout), 'pdf', {});
+  return (extractSchemaBuiltin({ document: doc, schema, wantConfidence: true }).values as { line_items: unknown }).line_items;
+}
+
+const ITEMS: LayoutItem[] = [
+  { lines: ['Hydraulic press repair'], quantity: 3, unit_price: 120, amount: 360 },
+  { lines: ['Seal kit 40 mm'], quantity: 12, unit_price: 7.25, amount: 87 },
+  { lines: ['Travel and call-out'], quantity: 1, unit_price: 89.9, amount: 89.9 },
+];
+
+describe.each([
+  ['nl', ['Beschrijving', 'Aantal', 'Stukprijs', 'Netto']],
+  ['pt', ['Designação', 'Quantidade', 'Valor unitário', 'Valor total']],
+  ['pl', ['Nazwa towaru lub usługi', 'Ilość', 'Cena jedn. netto', 'Wartość netto']],
+  ['sv', ['Beskrivning', 'Antal', 'À-pris', 'Belopp']],
+  ['da', ['Beskrivelse', 'Stk.', 'Enhedspris', 'Beløb']],
+  ['es', ['Concepto', 'Unidades', 'Precio unit.', 'Base imponible']],
+  ['it', ['Descrizione', 'Q.tà', 'Prezzo unitario', 'Imponibile']],
+  ['en', ['Service', 'Hours', 'Rate', 'Net amount']],
+] as [string, ItemLayout['headers']][])('an item table headed in %s', (_lang, headers) => {
+  it(`maps "${headers!.join(' | ')}" to description, quantity, unit price and amount`, async () => {
+    expect(await lineItems({ headers, items: ITEMS })).toEqual(expectedItems(ITEMS));
+  }, 60_000);
+});
