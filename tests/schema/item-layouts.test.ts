@@ -43,3 +43,32 @@ describe.each([
     expect(await lineItems({ headers, items: ITEMS })).toEqual(expectedItems(ITEMS));
   }, 60_000);
 });
+
+const WRAPPED: LayoutItem[] = [
+  { lines: ['Hydraulic press repair, on site,', 'including calibration'], quantity: 3, unit_price: 120, amount: 360 },
+  { lines: ['Seal kit 40 mm'], quantity: 12, unit_price: 7.25, amount: 87 },
+  { lines: ['Travel and call-out: two technicians,', 'vehicle and tools,', 'Rotterdam to Delft and back'], quantity: 1, unit_price: 89.9, amount: 89.9 },
+];
+
+describe.each([
+  { figuresOn: 'first' as const, itemGap: 0 },
+  { figuresOn: 'last' as const, itemGap: 0 },
+  { figuresOn: 'first' as const, itemGap: 6 },
+  { figuresOn: 'last' as const, itemGap: 6 },
+])('descriptions wrapped over up to three lines, figures beside the $figuresOn line, $itemGap pt between items', ({ figuresOn, itemGap }) => {
+  it('gives one item per description, its lines joined, with its own figures', async () => {
+    expect(await lineItems({ headers: ['Omschrijving', 'Aantal', 'Prijs', 'Bedrag'], items: WRAPPED, figuresOn, itemGap })).toEqual(expectedItems(WRAPPED));
+  }, 60_000);
+});
+
+describe('wrapped descriptions whose figures stand beside the last line, under a one-line first item', () => {
+  const singleFirst = [WRAPPED[1], WRAPPED[0], WRAPPED[2]];
+  it('breaks between items where no line runs on into the next (even spacing)', async () => {
+    expect(await lineItems({ headers: ['Bezeichnung', 'Menge', 'Einzelpreis', 'Betrag'], items: singleFirst, figuresOn: 'last' })).toEqual(expectedItems(singleFirst));
+  }, 60_000);
+
+  it('breaks between items where the spacing is widest (lines that give no cue)', async () => {
+    const plain = singleFirst.map((it) => ({ ...it, lines: it.lines.map((l) => l.replace(/[,:]$/, '').replace(/^\p{Ll}/u, (c) => c.toUpperCase())) }));
+    expect(await lineItems({ headers: ['Désignation', 'Qté', 'Prix unitaire', 'Montant'], items: plain, figuresOn: 'last', itemGap: 6 })).toEqual(expectedItems(plain));
+  }, 60_000);
+});

@@ -1,9 +1,9 @@
-import type { TableElement } from '@quire/core';
+import type { Box, TableElement } from '@quire/core';
 import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, joinWrappedLines, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole, type PlacedRow } from './item-grid.js';
 import type { DocIndex } from './doc-index.js';
 import { typedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
@@ -111,6 +111,20 @@ function splitStacked(row: GridCell[], descCol: number, amountCol: number, ix: D
   return split.every((cells) => cells[descCol].text && oneFigure(cells)) ? split : [row];
 }
 
+/** Where a table row's text is printed: around its cells' words (a ruled cell's box is its band, not its text). */
+const segmentBoxes = new WeakMap<DocIndex, Map<string, Box[]>>();
+function printedBox(cells: GridCell[], ix: DocIndex): Box | undefined {
+  let byId = segmentBoxes.get(ix);
+  if (!byId) {
+    byId = new Map();
+    for (const sg of ix.rows.flatMap((r) => r.segments ?? [])) for (const id of sg.ids) byId.set(id, [...(byId.get(id) ?? []), sg.box]);
+    segmentBoxes.set(ix, byId);
+  }
+  const boxes = [...new Set(cells.flatMap((c) => c.ids))].flatMap((id) => byId!.get(id) ?? []);
+  if (!boxes.length) return undefined;
+  return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+}
+
 /** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
 function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
   const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
@@ -118,19 +132,14 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
   const start = out.values.length;
   const amountCol = amountProp ? m.cols.get(amountProp)!.col : -1;
   const descCol = descProp ? m.cols.get(descProp)!.col : -1;
-  const rows = descCol >= 0 && amountCol >= 0 ? m.grid.rows.flatMap((r) => splitStacked(r, descCol, amountCol, ctx.ix)) : m.grid.rows;
-  for (const row of rows) {
-    if (isTotalsRow(row)) continue;
-    const filledCols = row.map((c, k) => (c.text ? k : -1)).filter((k) => k >= 0);
-    // "Brackets (3 kg)" under "Standard Mounting": the description goes on
-    if (descProp && filledCols.length === 1 && filledCols[0] === descCol && out.values.length > start) {
-      const last = out.values[out.values.length - 1];
-      if (typeof last[descProp] === 'string') {
-        last[descProp] = `${last[descProp]} ${row[descCol].text}`;
-        out.citations[out.citations.length - 1][descProp] = [...new Set([...(out.citations[out.citations.length - 1][descProp] ?? []), ...row[descCol].ids])];
-        continue;
-      }
-    }
+  let placed: PlacedRow[] = m.grid.rows.flatMap((cells, k) => {
+    const split = descCol >= 0 && amountCol >= 0 ? splitStacked(cells, descCol, amountCol, ctx.ix) : [cells];
+    // one ruled row printed as several items: where each line stands is not kept
+    return split.length > 1 ? split.map((c) => ({ cells: c })) : [{ cells, box: m.grid.rowBoxes?.[k] ?? (m.grid.tableId ? printedBox(cells, ctx.ix) : undefined) }];
+  }).filter((r) => !isTotalsRow(r.cells));
+  // "Brackets (3 kg)" under "Standard Mounting": a description goes on over the lines below or above its figures
+  if (descCol >= 0) placed = joinWrappedLines(placed, descCol);
+  for (const { cells: row } of placed) {
     // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item);
     // a discount printed in the amount column under an item ("1,00 % | - 0,10") makes its line amount net of it
     if (descProp && !row[descCol]?.text) {
