@@ -72,3 +72,13 @@ describe('wrapped descriptions whose figures stand beside the last line, under a
     expect(await lineItems({ headers: ['Désignation', 'Qté', 'Prix unitaire', 'Montant'], items: plain, figuresOn: 'last', itemGap: 6 })).toEqual(expectedItems(plain));
   }, 60_000);
 });
+
+describe('an item table printed without a header row', () => {
+  it('finds the columns by their arithmetic (quantity × unit price = amount) and the description as the column of words', async () => {
+    expect(await lineItems({ items: ITEMS })).toEqual(expectedItems(ITEMS));
+  }, 60_000);
+
+  it('does so with wrapped descriptions too', async () => {
+    expect(await lineItems({ items: WRAPPED, figuresOn: 'first', itemGap: 4 })).toEqual(expectedItems(WRAPPED));
+  }, 60_000);
+});

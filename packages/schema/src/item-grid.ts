@@ -68,6 +68,9 @@ export function gridOfTable(t: TableElement): Grid {
   };
   while (headerRows > 1 && !headerLike(headerRows - 1)) headerRows--;
   if (t.headerRows >= 1) while (headerRows < t.rows - 1 && !hasFigure(headerRows) && headerLike(headerRows)) headerRows++;
+  // no header row at all: a first row with words and figures, as the layout found it, is an item (the columns are
+  // then read from their arithmetic, tables.ts)
+  if (t.headerRows === 0 && hasFigure(0) && texts(0).some((x) => /\p{L}{3}/u.test(x))) headerRows = 0;
   // no figure anywhere below: a table of text, whose layout header stands
   if (headerRows === t.rows - 1 && !hasFigure(headerRows)) headerRows = Math.max(1, t.headerRows);
   const headerCells = (col: number) => Array.from({ length: headerRows }, (_, row) => cell(row, col)?.text.trim() ?? '').filter(Boolean);

@@ -3,7 +3,7 @@ import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, joinWrappedLines, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole, type PlacedRow } from './item-grid.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isFigureCell, isSummaryText, joinWrappedLines, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole, type PlacedRow } from './item-grid.js';
 import type { DocIndex } from './doc-index.js';
 import { typedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
@@ -61,6 +61,15 @@ function mapGrid(grid: Grid, props: [string, FieldSpec][]): Mapping | undefined 
       for (const [other, c] of cols) if (c.col === col && other !== prop) cols.delete(other);
       cols.set(prop, { col, score: Math.max(0.9, cols.get(prop)?.col === col ? cols.get(prop)!.score : 0) });
     }
+  }
+  // no header names the description (a table printed without a header row): where the figures multiply, the column
+  // of words is what the rows are about
+  const descProp = props.find(([, spec]) => propertyRole(spec) === 'description')?.[0];
+  if (sums && descProp && !cols.has(descProp)) {
+    const taken = new Set([...cols.values()].map((c) => c.col));
+    const wordy = (c: number) => grid.rows.filter((r) => /\p{L}{3}/u.test(r[c]?.text ?? '') && !isFigureCell(r[c].text)).length;
+    const best = grid.headers.map((_, c) => c).filter((c) => !taken.has(c)).sort((a, b) => wordy(b) - wordy(a))[0];
+    if (best !== undefined && wordy(best) >= grid.rows.length / 2) cols.set(descProp, { col: best, score: 0.8 });
   }
   // "Pos. | Produit": a description column of bare position numbers, the text in the unlabelled column beside it
   const desc = props.find(([name, spec]) => propertyRole(spec) === 'description' && cols.has(name));
