@@ -82,3 +82,13 @@ describe('an item table printed without a header row', () => {
     expect(await lineItems({ items: WRAPPED, figuresOn: 'first', itemGap: 4 })).toEqual(expectedItems(WRAPPED));
   }, 60_000);
 });
+
+describe('an item table whose header row is printed apart from its rows (a band of its own above the table)', () => {
+  it('reads the columns by the header above the table where the figures cannot tell them (no unit price)', async () => {
+    expect(await lineItems({ headers: ['Omschrijving', 'Aantal', '', 'Bedrag'], items: ITEMS, noUnitPrice: true, headerGap: 40 })).toEqual(expectedItems(ITEMS, true));
+  }, 60_000);
+
+  it('and where they can', async () => {
+    expect(await lineItems({ headers: ['Bezeichnung', 'Menge', 'Einzelpreis', 'Betrag'], items: WRAPPED, headerGap: 40 })).toEqual(expectedItems(WRAPPED));
+  }, 60_000);
+});

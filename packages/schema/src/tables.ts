@@ -3,8 +3,8 @@ import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isFigureCell, isSummaryText, joinWrappedLines, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole, type PlacedRow } from './item-grid.js';
-import type { DocIndex } from './doc-index.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRole, headerRoles, isFigureCell, isSummaryText, joinWrappedLines, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole, type PlacedRow } from './item-grid.js';
+import { pageLines, type DocIndex } from './doc-index.js';
 import { typedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 
@@ -134,6 +134,34 @@ function printedBox(cells: GridCell[], ix: DocIndex): Box | undefined {
   return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
 }
 
+/**
+ * A table the layout found without a header row whose header is printed just above it, apart (a band of
+ * its own, a rule between): the nearest printed row above the table, within a few lines, that holds no
+ * figure and names two item columns or more ("Omschrijving  Aantal  Bedrag") gives each column the
+ * header it stands over.
+ */
+function headerAbove(t: TableElement, grid: Grid, ix: DocIndex): Grid {
+  if (grid.headers.some(Boolean) || !t.box) return grid;
+  const top = t.box.y0;
+  const above = (pageLines(ix, t.page) ?? [])
+    .filter((r) => r.box && r.segments?.length && r.box.y1 <= top + 0.002 && top - r.box.y1 < 0.08)
+    .sort((a, b) => b.box!.y1 - a.box!.y1)[0];
+  const segs = above?.segments ?? [];
+  if (segs.length < 2 || segs.some((sg) => /\d/.test(sg.text)) || new Set(segs.map((sg) => headerRole(sg.text)).filter(Boolean)).size < 2) return grid;
+  const used = new Set<number>();
+  const headers = grid.headers.map((_, col) => {
+    const boxes = t.cells.filter((c) => c.col === col && c.box && c.text.trim()).map((c) => c.box!);
+    if (!boxes.length) return '';
+    const x0 = Math.min(...boxes.map((b) => b.x0)), x1 = Math.max(...boxes.map((b) => b.x1));
+    // text columns align left, figure columns right: the header over the column, by overlap or by a shared edge
+    const k = segs.findIndex((sg, i) => !used.has(i) && (Math.min(sg.box.x1, x1) - Math.max(sg.box.x0, x0) > 0 || Math.min(Math.abs(sg.box.x0 - x0), Math.abs(sg.box.x1 - x1)) < 0.02));
+    if (k < 0) return '';
+    used.add(k);
+    return segs[k].text;
+  });
+  return { ...grid, headers, headerLines: headers.map((h) => (h ? [h] : [])) };
+}
+
 /** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
 function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
   const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
@@ -195,7 +223,7 @@ export function tableArray(root: JsonSchema, itemNode: JsonSchema, ctx: SearchCo
   const required = requiredOf(item);
   const props = propertiesOf(item).map(([name, node]) => [name, fieldSpec(root, primary(root, node), [name], required.has(name))] as [string, FieldSpec]);
   if (!props.length) return undefined;
-  const fromTables = ctx.ix.tables.map(gridOfTable);
+  const fromTables = ctx.ix.tables.map((t) => headerAbove(t, gridOfTable(t), ctx.ix));
   // columns printed without a table: only where no table element holds the same cells
   const tableIds = new Set(ctx.ix.tables.flatMap((t) => t.cells.map((c) => c.id)));
   const fromRows = gridsFromRows(ctx.ix).filter((g) => !g.rows.some((r) => r.some((c) => c.ids.some((id) => tableIds.has(id)))));
