@@ -44,3 +44,11 @@ it.each([
 ])('%s', async (_what, lines, price, code) => {
   expect(await currencyOf(lines, price)).toBe(code);
 }, 60_000);
+
+it.each([
+  ['bare figures on American paper (state and ZIP)', ['500 Market St', 'San Francisco, CA 94105'], '1,250.00', 'USD'],
+  ['bare figures on British paper (postcode)', ['12 High Street', 'Leeds LS1 4AB'], '1,250.00', 'GBP'],
+  ['bare figures under a German title and nothing else', ['Rechnung Nr. 2024-17'], '1.250,00', 'EUR'],
+])('%s', async (_what, lines, price, code) => {
+  expect(await currencyOf(lines, price)).toBe(code);
+}, 60_000);

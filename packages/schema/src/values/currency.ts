@@ -23,6 +23,13 @@ const PHONE_CODES: Record<string, string> = {
   '91': 'IN', '60': 'MY', '81': 'JP', '86': 'CN', '82': 'KR',
 };
 
+const US_ZIP = /\b(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)\s\d{5}(?:-\d{4})?\b/;
+/** Invoice titles whose language is (mostly) written in one currency area; Swiss and Austrian German both count as German here. */
+const DOC_TITLES: [RegExp, string][] = [
+  [/^\s*rechnung\b/i, 'DE'], [/^\s*factuur\b/i, 'NL'], [/^\s*facture\b/i, 'FR'], [/^\s*fattura\b/i, 'IT'], [/^\s*factura\b/i, 'ES'], [/^\s*fatura\b/i, 'PT'],
+  [/^\s*lasku\b/i, 'FI'], [/^\s*faktura\s+vat\b/i, 'PL'],
+];
+
 /** Nordic crowns ("kr", "kr.", "Kr", "SKr"), which the country decides. */
 const CROWN = /(?:\d[\d.,\s]*\s?(?:kr\.?|:-)(?![\p{L}])|(?<![\p{L}])kr\.?\s?\d)/iu;
 
@@ -53,6 +60,12 @@ export function countryEvidence(texts: readonly string[]): Map<string, number> {
     if (/\bSdn\.?\s?Bhd\b|\bBerhad\b/i.test(t)) add('MY', 1);
     if (/\b(GST\/HST|HST)\b/.test(t)) add('CA', 1);
     for (const m of t.matchAll(/(?:\+|\b00)(\d{2,3})[\s(]/g)) { const c = PHONE_CODES[m[1]] ?? PHONE_CODES[m[1].slice(0, 2)]; if (c) add(c, 1); }
+    // addresses: a US state and ZIP ("CA 94105"), a UK postcode ("LS1 4AB")
+    if (US_ZIP.test(t)) add('US', 2);
+    if (/\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/.test(t)) add('GB', 1);
+    // the document's own name in a language of one country's paper, the weakest evidence ("Rechnung", "Factuur", "Fattura")
+    const title = DOC_TITLES.find(([re]) => re.test(t));
+    if (title) add(title[1], 0.5);
   }
   return w;
 }
