@@ -228,6 +228,7 @@ export const SUITES = {
       const scored = score(file, INVOICE_FIELDS, truth, answer);
       // for the aggregate diagnostics: whether a text field's true value is printed at all (readable in the document's text)
       const printed = normText(doc.pages.flatMap((p) => p.elements.flatMap((e) => (e.kind === 'table' ? e.cells.map((c) => c.text) : [e.text ?? '']))).join(' '));
+      scored.ocr = !file.toLowerCase().endsWith('.pdf');
       scored.printed = Object.fromEntries(INVOICE_FIELDS.filter((f) => f.compare === 'text' && typeof scored.expected[f.name] === 'string').map((f) => [f.name, printed.includes(normText(scored.expected[f.name]))]));
       const lines = truthLines(truth);
       if (lines) scored.lines = { ...lineItemScores(lines, answer.values?.line_items), note: answer.notes?.['/line_items'] ?? null };
@@ -260,7 +261,7 @@ export function summarize({ fields, docs }) {
   const rows = [];
   const calib = BUCKETS.map(() => ({ n: 0, ok: 0 }));
   for (const f of fields) {
-    let exact = 0, tp = 0, predicted = 0, present = 0, tokenF1 = 0, nulls = 0, wrong = 0, near = 0, unprinted = 0, swapped = 0;
+    let exact = 0, tp = 0, predicted = 0, present = 0, tokenF1 = 0, nulls = 0, wrong = 0, near = 0, unprinted = 0, swapped = 0, ocrMissed = 0;
     const scored = docs.filter((d) => d.expected[f.name] !== undefined);
     for (const d of scored) {
       const e = d.expected[f.name], g = d.got[f.name];
@@ -274,6 +275,7 @@ export function summarize({ fields, docs }) {
         if (f.compare === 'text' && fields.some((o) => o !== f && o.compare === 'text' && typeof d.expected[o.name] === 'string' && normText(d.expected[o.name]) === normText(g))) swapped++;
       }
       if (!ok && d.printed && d.printed[f.name] === false) unprinted++;
+      if (!ok && d.ocr) ocrMissed++;
       tokenF1 += e === null ? (ok ? 1 : 0) : tokenOverlapF1(e, g);
       if (g !== null) predicted++;
       if (e !== null) present++;
@@ -286,7 +288,7 @@ export function summarize({ fields, docs }) {
       }
     }
     const p = predicted ? tp / predicted : 0, r = present ? tp / present : 0;
-    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null, nulls, wrong, near, unprinted, swapped });
+    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null, nulls, wrong, near, unprinted, swapped, ocrMissed });
   }
   return { rows, calibration: BUCKETS.map(([lo, hi], i) => ({ bucket: `${lo}–${Math.min(hi, 1)}`, n: calib[i].n, accuracy: calib[i].n ? calib[i].ok / calib[i].n : null })) };
 }
@@ -351,7 +353,7 @@ async function main() {
         report[label][part] = { ...s, ...(part === 'dev' ? { docs } : {}) };
         console.log(`\n## ${label}, ${part} part (${docs.length} documents)\n| field | n | exact | precision | recall | F1 | token F1 |\n|---|---|---|---|---|---|---|`);
         for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} | ${fmt(r.tokenF1)} |`);
-        console.log(`\nmisses (aggregate): ${s.rows.filter((r) => r.nulls || r.wrong).map((r) => `${r.field} null ${r.nulls}, wrong ${r.wrong}${r.near ? ` (${r.near} sharing words)` : ''}${r.swapped ? ` (${r.swapped} another field's value)` : ''}${r.unprinted ? ` (${r.unprinted} missed whose value is not in the text as printed)` : ''}`).join(' · ') || 'none'}`);
+        console.log(`\nmisses (aggregate): ${s.rows.filter((r) => r.nulls || r.wrong).map((r) => `${r.field} null ${r.nulls}, wrong ${r.wrong}${r.near ? ` (${r.near} sharing words)` : ''}${r.swapped ? ` (${r.swapped} another field's value)` : ''}${r.unprinted ? ` (${r.unprinted} missed whose value is not in the text as printed)` : ''}${r.ocrMissed ? ` (${r.ocrMissed} on images read by OCR)` : ''}`).join(' · ') || 'none'}`);
         console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
         if (part === 'dev' && args.includes('--verbose')) for (const d of docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
       }
