@@ -148,17 +148,46 @@ export function lineItemScores(expected, got) {
   const rows = Array.isArray(got) ? got.filter((r) => r && typeof r === 'object') : [];
   const used = new Set();
   let matched = 0, qtyOk = 0, qtyN = 0, priceOk = 0, priceN = 0;
+  const missed = [];
   for (const e of expected) {
     const i = rows.findIndex((r, k) => !used.has(k) && r.description != null
       && (normText(r.description) === normText(e.description) || tokenOverlapF1(e.description, r.description) >= 0.8)
       && (e.amount === null || (r.amount != null && COMPARE.number(e.amount, r.amount))));
-    if (i < 0) continue;
+    if (i < 0) { missed.push(e); continue; }
     used.add(i);
     matched++;
     if (e.quantity !== null) { qtyN++; if (rows[i].quantity != null && COMPARE.number(e.quantity, rows[i].quantity)) qtyOk++; }
     if (e.unit_price !== null) { priceN++; if (rows[i].unit_price != null && COMPARE.number(e.unit_price, rows[i].unit_price)) priceOk++; }
   }
-  return { matched, predicted: rows.length, expected: expected.length, qtyOk, qtyN, priceOk, priceN };
+  return { matched, predicted: rows.length, expected: expected.length, qtyOk, qtyN, priceOk, priceN, misses: lineMisses(missed, rows, used) };
+}
+
+/**
+ * Why true rows went unmatched, counted (aggregates, safe to print for the validation part): no rows
+ * predicted at all; a predicted row with the right description but another amount; a predicted
+ * description that holds the true one and more (extra lines, merged rows); one that holds only part of
+ * it (cut); none sharing most of its words (another table, wrong column). A row is counted once, under
+ * the first class that fits; predicted rows left over after matching are counted apart.
+ */
+function lineMisses(missed, rows, used) {
+  const m = { noRows: 0, amountNull: 0, amountSwapped: 0, amount: 0, longer: 0, shorter: 0, other: 0, extra: rows.length - used.size };
+  const toks = (s) => String(s ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  /** Share of a's words that b holds. */
+  const within = (a, b) => { const bs = new Set(toks(b)); const at = toks(a); return at.length ? at.filter((t) => bs.has(t)).length / at.length : 0; };
+  for (const e of missed) {
+    const described = rows.filter((r) => r.description != null);
+    if (!rows.length) m.noRows++;
+    else if (described.some((r) => normText(r.description) === normText(e.description) || tokenOverlapF1(e.description, r.description) >= 0.8)) {
+      const r = described.find((x) => normText(x.description) === normText(e.description) || tokenOverlapF1(e.description, x.description) >= 0.8);
+      if (r.amount == null) m.amountNull++;
+      else if ([r.unit_price, r.quantity].some((v) => v != null && COMPARE.number(e.amount, v))) m.amountSwapped++;
+      else m.amount++;
+    }
+    else if (described.some((r) => within(e.description, r.description) >= 0.8)) m.longer++;
+    else if (described.some((r) => toks(r.description).length && within(r.description, e.description) >= 0.8)) m.shorter++;
+    else m.other++;
+  }
+  return m;
 }
 
 const RECEIPT_FIELDS = [
@@ -197,8 +226,12 @@ export const SUITES = {
       const doc = await readOurs(file);
       const answer = runSchema(doc, INVOICE_FIELDS, { line_items: LINE_ITEMS_SCHEMA });
       const scored = score(file, INVOICE_FIELDS, truth, answer);
+      // for the aggregate diagnostics: whether a text field's true value is printed at all (readable in the document's text)
+      const printed = normText(doc.pages.flatMap((p) => p.elements.flatMap((e) => (e.kind === 'table' ? e.cells.map((c) => c.text) : [e.text ?? '']))).join(' '));
+      scored.ocr = !file.toLowerCase().endsWith('.pdf');
+      scored.printed = Object.fromEntries(INVOICE_FIELDS.filter((f) => f.compare === 'text' && typeof scored.expected[f.name] === 'string').map((f) => [f.name, printed.includes(normText(scored.expected[f.name]))]));
       const lines = truthLines(truth);
-      if (lines) scored.lines = lineItemScores(lines, answer.values?.line_items);
+      if (lines) scored.lines = { ...lineItemScores(lines, answer.values?.line_items), note: answer.notes?.['/line_items'] ?? null };
       docs.push(scored);
     }
     return { invoices: { fields: INVOICE_FIELDS, docs }, 'invoice line items': { lineItems: docs } };
@@ -228,12 +261,21 @@ export function summarize({ fields, docs }) {
   const rows = [];
   const calib = BUCKETS.map(() => ({ n: 0, ok: 0 }));
   for (const f of fields) {
-    let exact = 0, tp = 0, predicted = 0, present = 0, tokenF1 = 0;
+    let exact = 0, tp = 0, predicted = 0, present = 0, tokenF1 = 0, nulls = 0, wrong = 0, near = 0, unprinted = 0, swapped = 0, ocrMissed = 0;
     const scored = docs.filter((d) => d.expected[f.name] !== undefined);
     for (const d of scored) {
       const e = d.expected[f.name], g = d.got[f.name];
       const ok = e === null ? g === null : g !== null && COMPARE[f.compare](e, g);
       if (ok) exact++;
+      else if (e !== null && g === null) nulls++;
+      else {
+        wrong++;
+        if (f.compare === 'text' && e !== null && tokenOverlapF1(e, g) > 0) near++;
+        // a party's field answered with another text field's true value (the issuer given as the customer)
+        if (f.compare === 'text' && fields.some((o) => o !== f && o.compare === 'text' && typeof d.expected[o.name] === 'string' && normText(d.expected[o.name]) === normText(g))) swapped++;
+      }
+      if (!ok && d.printed && d.printed[f.name] === false) unprinted++;
+      if (!ok && d.ocr) ocrMissed++;
       tokenF1 += e === null ? (ok ? 1 : 0) : tokenOverlapF1(e, g);
       if (g !== null) predicted++;
       if (e !== null) present++;
@@ -246,7 +288,7 @@ export function summarize({ fields, docs }) {
       }
     }
     const p = predicted ? tp / predicted : 0, r = present ? tp / present : 0;
-    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null });
+    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null, nulls, wrong, near, unprinted, swapped, ocrMissed });
   }
   return { rows, calibration: BUCKETS.map(([lo, hi], i) => ({ bucket: `${lo}–${Math.min(hi, 1)}`, n: calib[i].n, accuracy: calib[i].n ? calib[i].ok / calib[i].n : null })) };
 }
@@ -282,6 +324,7 @@ async function main() {
         report[label] = {};
         console.log(`\n## ${label} (documents whose ground truth lists lines)\n| part | documents | true rows | predicted rows | matched | precision | recall | row F1 | quantity ok | unit price ok |\n|---|---|---|---|---|---|---|---|---|---|`);
         const figures = {};
+        const whyMissed = [];
         for (const part of parts) {
           const docs = suitePart.lineItems.filter((d) => d.part === part && d.lines);
           const sum = (k) => docs.reduce((n, d) => n + d.lines[k], 0);
@@ -289,9 +332,15 @@ async function main() {
           const precision = p ? m / p : 0, recall = e ? m / e : 0, f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
           const share = (ok, n) => (sum(n) ? `${sum(ok)}/${sum(n)}` : '–');
           console.log(`| ${part} | ${docs.length} | ${e} | ${p} | ${m} | ${fmt(precision)} | ${fmt(recall)} | ${fmt(f1)} | ${share('qtyOk', 'qtyN')} | ${share('priceOk', 'priceN')} |`);
+          const miss = (k) => docs.reduce((n, d) => n + d.lines.misses[k], 0);
+          const unmapped = {};
+          for (const d of docs) for (const prop of /^no column for: (.*)/.exec(d.lines.note ?? '')?.[1].split(', ') ?? []) unmapped[prop] = (unmapped[prop] ?? 0) + 1;
+          whyMissed.push(`${part}: documents whose item table had no column for: ${Object.entries(unmapped).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+          whyMissed.push(`${part}: documents with no rows ${docs.filter((d) => !d.lines.predicted).length}/${docs.length}; true rows missed ${e - m}: no rows predicted ${miss('noRows')}, description right but amount null ${miss('amountNull')}, in another column ${miss('amountSwapped')}, other ${miss('amount')}, description longer than the truth ${miss('longer')}, shorter ${miss('shorter')}, no row like it ${miss('other')}; predicted rows unmatched ${miss('extra')}`);
           report[label][part] = { documents: docs.length, expected: e, predicted: p, matched: m, precision, recall, f1 };
           figures[part] = { value: e ? f1 : null, n: e };
         }
+        console.log(`\nwhy rows were missed (each true row counted once):\n${whyMissed.map((l) => `- ${l}`).join('\n')}`);
         summaryRows.push({ kind: `schema ${label}`, measure: 'row F1', unit: 'rows', ...figures });
         continue;
       }
@@ -304,6 +353,7 @@ async function main() {
         report[label][part] = { ...s, ...(part === 'dev' ? { docs } : {}) };
         console.log(`\n## ${label}, ${part} part (${docs.length} documents)\n| field | n | exact | precision | recall | F1 | token F1 |\n|---|---|---|---|---|---|---|`);
         for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} | ${fmt(r.tokenF1)} |`);
+        console.log(`\nmisses (aggregate): ${s.rows.filter((r) => r.nulls || r.wrong).map((r) => `${r.field} null ${r.nulls}, wrong ${r.wrong}${r.near ? ` (${r.near} sharing words)` : ''}${r.swapped ? ` (${r.swapped} another field's value)` : ''}${r.unprinted ? ` (${r.unprinted} missed whose value is not in the text as printed)` : ''}${r.ocrMissed ? ` (${r.ocrMissed} on images read by OCR)` : ''}`).join(' · ') || 'none'}`);
         console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
         if (part === 'dev' && args.includes('--verbose')) for (const d of docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
       }

@@ -3,6 +3,7 @@ import { below, crossesElements, pageLines, rightOf, unitAt, type DocIndex, type
 import { isGenericField, type FieldSpec } from './field-spec.js';
 import { headerRole } from './item-grid.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
+import { documentCurrency } from './values/currency.js';
 import { letterheadAddress, letterheadCandidates, letterheadKind, notAName, notAnAddress } from './letterhead.js';
 import { customerField, isNameLike, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
@@ -372,6 +373,25 @@ function stackedCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   }
 }
 
+/**
+ * A currency field: the document's currency, when no labelled value names one ("Währung: EUR"). It
+ * answers where no line prints a code or symbol findCurrency reads ("12 000,00 kr", "1 230,00 zł", an
+ * invoice with bare figures and a Dutch IBAN), and places a bare "$" or "kr" by the paper's country
+ * over the printed sign's default reading.
+ */
+function documentCurrencyCandidate(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  if (out.some((c) => c.label >= LABEL_MIN && c.how !== 'pattern')) return;
+  const doc = documentCurrency(ctx.ix.texts);
+  if (!doc) return;
+  if (doc.how === 'country') for (const c of out) if (c.printed === '$' || /^kr\.?$/i.test(c.printed)) c.value = doc.code;
+  if (out.length && doc.how !== 'mark') return;
+  if (out.some((c) => c.value === doc.code)) return;
+  const first = ctx.ix.units[0];
+  if (!first) return;
+  // below a printed code or symbol's pattern match (0.7–1); the country alone just over the acceptance line (choose)
+  out.push({ value: doc.code, printed: doc.code, ids: [], label: 0, fit: 1, proximity: 1, score: doc.how === 'default' ? 0.46 : 0.55, order: first.order, how: 'pattern' });
+}
+
 /** "# 1042", "No. A-17", "N° 562044387": a code whose only label is the number sign. */
 const SELF_LABELLED = /^(?:#|no\.?|n[°º]|nr\.?|num(?:ber)?\.?)\s*:?\s*([\p{L}\p{N}][\p{L}\p{N}_\-/.]*)$/iu;
 /** The number sign names only the last word of "invoice number": a weaker label than the full one. */
@@ -413,6 +433,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   stackedCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) patternCandidates(field, ctx, out);
   if (!out.some((c) => c.label >= 0.9)) selfLabelledNumbers(field, ctx, out);
+  if (field.kind === 'currency') documentCurrencyCandidate(field, ctx, out);
   if (field.isTotal || field.concept === 'tax') taxLines(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);

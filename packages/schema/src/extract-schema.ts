@@ -5,7 +5,7 @@ import { buildIndex, type DocIndex } from './doc-index.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { itemsOf, primary, propertiesOf, requiredOf, typesOf } from './schema-node.js';
 import { tableArray, tableColumn } from './tables.js';
-import { findAmounts, findCurrency } from './values/amounts.js';
+import { documentCurrency } from './values/currency.js';
 import { inferDayFirst } from '@quire/models';
 
 /**
@@ -101,30 +101,14 @@ function promptHints(prompt: string | undefined): Map<string, string[]> {
 function dayFirstHint(prompt: string | undefined, ix: DocIndex): boolean | undefined {
   if (prompt && /\b(dd[./-]mm|day[- ]first|european date)/i.test(prompt)) return true;
   if (prompt && /\b(mm[./-]dd|month[- ]first|us date)/i.test(prompt)) return false;
-  const currency = documentCurrency(ix.texts);
+  // a currency printed (or a crown or dollar placed by the country), not one only the country suggests
+  const found = documentCurrency(ix.texts);
+  const currency = found && found.how !== 'default' ? found.code : undefined;
   const taxHint = ix.texts.some((t) => DAY_FIRST_TAXES.test(t)) ? true : undefined;
   return inferDayFirst(ix.texts, currency === undefined ? taxHint : currency !== 'USD');
 }
 
 const DAY_FIRST_TAXES = /\b(VAT|GST|TVA|MwSt|USt|IVA|BTW|IGST|CGST|SGST)\b/;
-
-/**
- * The currency a document names most: currency codes and words ("EUR", "RM", "CHF") wherever they
- * are, symbols only on a price (with decimals, "$" in front) — an OCR'd "$000022185" or "53.50 $" is a
- * misread letter, not dollars.
- */
-function documentCurrency(texts: readonly string[]): string | undefined {
-  const counts = new Map<string, number>();
-  const add = (code: string) => counts.set(code, (counts.get(code) ?? 0) + 1);
-  for (const t of texts) {
-    const c = findCurrency(t);
-    if (!c) continue;
-    if (/^[A-Za-z]/.test(c.raw)) add(c.code);
-    // dollars are written before the amount; "53.50 $" is a misread tax code (or French style)
-    else if (findAmounts(t).some((a) => a.currency === c.code && a.hasDecimals && (c.code !== 'USD' || /^[-−(\s]*\$/.test(a.raw)))) add(c.code);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-}
 
 function setAt(obj: unknown, path: string[], value: unknown): void {
   let cur = obj as Record<string, unknown>;

@@ -14,7 +14,8 @@ import { findAmounts } from './values/amounts.js';
 
 export interface GridCell { text: string; ids: string[] }
 /** headerLines: per column, each header row's text and each part of a cell that names two things ("Désignation, période"). */
-export interface Grid { headers: string[]; headerLines?: string[][]; rows: GridCell[][]; tableId?: string }
+/** rowBoxes: where each body row is printed (rows read from the page's words; a table's rows are placed by their cells' words). */
+export interface Grid { headers: string[]; headerLines?: string[][]; rows: GridCell[][]; rowBoxes?: (Box | undefined)[]; tableId?: string }
 
 /** What an item property or a column header holds. */
 export type ItemRole = 'description' | 'quantity' | 'unit-price' | 'amount';
@@ -28,8 +29,13 @@ export function headerRole(text: string): ItemRole | undefined {
   // "P.U. HT", "Q.té": letters with points between them are one abbreviation (prix unitaire, quantité)
   const r = readLabel(text.replace(/\([^)]*\)/g, ' ').replace(/(?<!\p{L})(\p{L})\.(\p{L}{1,3})\b\.?/gu, '$1$2'));
   if (!r.known || r.unknown > r.known + 1) return undefined;
-  const c = conceptOf({ ...r, unknown: 0 });
-  return c ? ROLE_OF[c] : undefined;
+  // over an item column "Net amount" is the line's amount before tax, whatever a receipt's "net" means
+  const mods = r.mods.has('loose') ? new Set([...r.mods].filter((m) => m !== 'loose')).add('net') : r.mods;
+  const c = conceptOf({ ...r, mods, unknown: 0 });
+  if (c) return ROLE_OF[c];
+  // "Netto", "Brutto", "Imponibile" alone over a column: the line's amount before or after tax
+  if (!r.heads.size && mods.size && [...mods].every((m) => m === 'net' || m === 'gross')) return 'amount';
+  return undefined;
 }
 
 /** The role an item property asks for (its concept, from its name and description). */
@@ -51,8 +57,20 @@ export function headerRoles(grid: Grid, col: number): Set<ItemRole> {
 export function gridOfTable(t: TableElement): Grid {
   const cell = (row: number, col: number) => t.cells.find((x) => x.row === row && x.col === col);
   let headerRows = Math.max(1, t.headerRows);
-  const hasFigure = (row: number) => Array.from({ length: t.cols }, (_, col) => cell(row, col)?.text ?? '').some((x) => /\d/.test(x));
-  if (t.headerRows >= 1) while (headerRows < t.rows - 1 && !hasFigure(headerRows)) headerRows++;
+  const texts = (row: number) => Array.from({ length: t.cols }, (_, col) => cell(row, col)?.text.trim() ?? '').filter(Boolean);
+  const hasFigure = (row: number) => texts(row).some((x) => /\d/.test(x));
+  // a row of text in one column only is header when short ("Note", "(EUR)"); a longer line, or one that
+  // runs on ("repair, on site,"), is the first line of an item whose figures stand beside its last,
+  // whatever the layout took it for
+  const headerLike = (row: number) => {
+    const xs = texts(row);
+    return xs.length !== 1 || (xs[0].split(/\s+/).length <= 3 && xs[0].length <= 30 && !/[,;\-–]\s*$/.test(xs[0]));
+  };
+  while (headerRows > 1 && !headerLike(headerRows - 1)) headerRows--;
+  if (t.headerRows >= 1) while (headerRows < t.rows - 1 && !hasFigure(headerRows) && headerLike(headerRows)) headerRows++;
+  // no header row at all: a first row with words and figures, as the layout found it, is an item (the columns are
+  // then read from their arithmetic, tables.ts)
+  if (t.headerRows === 0 && hasFigure(0) && texts(0).some((x) => /\p{L}{3}/u.test(x))) headerRows = 0;
   // no figure anywhere below: a table of text, whose layout header stands
   if (headerRows === t.rows - 1 && !hasFigure(headerRows)) headerRows = Math.max(1, t.headerRows);
   const headerCells = (col: number) => Array.from({ length: headerRows }, (_, row) => cell(row, col)?.text.trim() ?? '').filter(Boolean);
@@ -94,6 +112,7 @@ export function gridsFromRows(ix: DocIndex): Grid[] {
       if (segs.length < 3 || distinct.size < 2 || !(distinct.has('description') || distinct.has('amount'))) continue;
       const columns = segs.map((s) => s.box);
       const body: GridCell[][] = [];
+      const boxes: Box[] = [];
       const lineH = rows[i].box!.y1 - rows[i].box!.y0;
       let lastY = rows[i].box!.y1;
       for (let j = i + 1; j < rows.length; j++) {
@@ -107,9 +126,10 @@ export function gridsFromRows(ix: DocIndex): Grid[] {
           cells[col] = { text: cells[col].text ? `${cells[col].text} ${s.text}` : s.text, ids: [...new Set([...cells[col].ids, ...s.ids])] };
         }
         body.push(cells);
+        boxes.push(r.box!);
         lastY = r.box!.y1;
       }
-      if (body.length) grids.push({ headers: segs.map((s) => s.text), rows: body });
+      if (body.length) grids.push({ headers: segs.map((s) => s.text), rows: body, rowBoxes: boxes });
       i += body.length;
     }
   }
@@ -218,4 +238,77 @@ export function stripCodes(descriptions: (string | null)[]): (string | null)[] {
   const present = descriptions.filter((d): d is string => Boolean(d));
   if (!present.length || !present.every((d) => CODE_PREFIX.test(d))) return descriptions;
   return descriptions.map((d) => (d ? d.replace(CODE_PREFIX, '') : d));
+}
+
+/** A body row with where it is printed (undefined: not known, or one line of a ruled row split up). */
+export interface PlacedRow { cells: GridCell[]; box?: Box }
+
+/** A line that runs on into the next: it ends in a comma, a hyphen, a conjunction, or the next begins in lower case. */
+function runsOn(upper: string, lower: string): boolean {
+  return /[,;&(/+\-–]\s*$|\b(and|und|en|et|e|y|i|och|og|oder|or|ou|o|with|mit|met|avec|con|com|z|w|of|de|der|die|das|van|la|le|del|della|da|do|du|des)\s*$/iu.test(upper)
+    || /^\p{Ll}/u.test(lower.trim());
+}
+
+/**
+ * The lines of wrapped descriptions joined to their item. A row that holds only description text
+ * continues an item: the one above it when the figures stand beside an item's first line, the one
+ * below when they stand beside its last. Between two items, the break is where the line spacing
+ * is widest (items are set apart more than the lines of one item) or, where the spacing is even,
+ * where no line runs on into the next ("… two technicians," / "vehicle and tools,"); where neither
+ * tells, the table's own habit decides: text before the first figures means figures on the last line.
+ */
+export function joinWrappedLines(rows: PlacedRow[], descCol: number): PlacedRow[] {
+  const isCont = (r: PlacedRow) => Boolean(r.cells[descCol]?.text) && r.cells.every((c, k) => k === descCol || !c.text);
+  const isItem = (r: PlacedRow) => Boolean(r.cells[descCol]?.text) && !isCont(r);
+  const firstText = rows.findIndex((r) => r.cells.some((c) => c.text));
+  const down = firstText >= 0 && isCont(rows[firstText]) && rows.some(isItem);
+  const gaps: number[] = [];
+  for (let i = 1; i < rows.length; i++) { const a = rows[i - 1].box, b = rows[i].box; if (a && b) gaps.push(Math.max(0, b.y0 - a.y1)); }
+  const typical = gaps.length ? [...gaps].sort((a, b) => a - b)[gaps.length >> 1] : 0;
+  const gapAt = (a: PlacedRow, b: PlacedRow) => (a.box && b.box ? Math.max(0, b.box.y0 - a.box.y1) : undefined);
+  /** Which item row (index) each continuation line joins. */
+  const joins = new Map<number, number>();
+  for (let i = 0; i < rows.length; i++) {
+    if (!isCont(rows[i])) continue;
+    let end = i;
+    while (end + 1 < rows.length && isCont(rows[end + 1])) end++;
+    // rows without a description between (a discount line under its item) are passed over
+    let above = i - 1, below = end + 1;
+    while (above >= 0 && !rows[above].cells[descCol]?.text) above--;
+    while (below < rows.length && !rows[below].cells[descCol]?.text) below++;
+    if (above >= 0 && !isItem(rows[above])) above = -1;
+    if (below >= rows.length || !isItem(rows[below])) below = -1;
+    // the break: after `split` lines of the run (0: all join the item below; run length: all join the one above)
+    let split: number;
+    if (above < 0 && below < 0) split = -1;
+    else if (above < 0) split = 0;
+    else if (below < 0) split = end - i + 1;
+    else {
+      const seq = [rows[above], ...rows.slice(i, end + 1), rows[below]];
+      const score = (j: number) => {
+        const g = gapAt(seq[j], seq[j + 1]);
+        const wide = g !== undefined && typical > 0 ? g / typical : 1;
+        return wide - (runsOn(seq[j].cells[descCol].text, seq[j + 1].cells[descCol].text) ? 1 : 0);
+      };
+      const scores = seq.slice(0, -1).map((_, j) => score(j));
+      const best = Math.max(...scores);
+      const tied = scores.map((v, j) => (best - v < 0.2 ? j : -1)).filter((j) => j >= 0);
+      // several equally good breaks: the table's habit (figures on the first line: the last break; on the last line: the first)
+      split = tied.length === 1 ? tied[0] : down ? tied[0] : tied[tied.length - 1];
+    }
+    for (let k = i; k <= end; k++) if (split >= 0) joins.set(k, k - i < split ? above : below);
+    i = end;
+  }
+  const out: PlacedRow[] = [];
+  rows.forEach((r, i) => {
+    if (joins.has(i)) return;
+    const own: PlacedRow = { cells: r.cells.map((c) => ({ ...c })), box: r.box };
+    if (isItem(r)) {
+      const lines = [...joins.entries()].filter(([, to]) => to === i).map(([from]) => from);
+      const desc = [...lines, i].sort((a, b) => a - b);
+      own.cells[descCol] = { text: desc.map((k) => rows[k].cells[descCol].text).join(' '), ids: [...new Set(desc.flatMap((k) => rows[k].cells[descCol].ids))] };
+    }
+    out.push(own);
+  });
+  return out;
 }

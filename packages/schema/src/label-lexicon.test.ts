@@ -12,6 +12,8 @@ describe('label lexicon: what a printed label means, in many languages', () => {
     ['Rechnungssumme netto', 'subtotal'], ['Total HT', 'subtotal'], ['Zwischensumme', 'subtotal'],
     ['zuzüglich 19% MwSt.', 'tax'], ['BTW 21%', 'tax'], ['Total TVA', 'tax'], ['消費税', 'tax'],
     ['Einzelpreis', 'unit-price'], ['Prezzo unitario', 'unit-price'], ['Gesamtpreis', 'line-amount'], ['Betrag', 'line-amount'], ['Menge', 'quantity'], ['Ilość', 'quantity'], ['Bezeichnung', 'description'],
+    ['Valor unitário', 'unit-price'], ['À-pris', 'unit-price'], ['Stukprijs', 'unit-price'], ['Enhedspris', 'unit-price'], ['Ext. Price', 'line-amount'], ['Hours', 'quantity'],
+    ['Beschrijving', 'description'], ['Designação', 'description'],
   ])('%s → %s', (label, concept) => {
     expect(labelConcept(label)).toBe(concept);
   });

@@ -27,7 +27,7 @@ const HEADS: Record<Head, string[]> = {
   date: ['date', 'dated', 'datum', 'fecha', 'data', 'dato', 'paivays', 'paivamaara', 'paiva', 'datetime', 'dt', '日付', '日期', '날짜', '일자', '日', 'дата'],
   amount: ['total', 'totals', 'totaal', 'totale', 'totalt', 'summe', 'summa', 'suma', 'sum', 'betrag', 'montant', 'importe', 'importo', 'bedrag',
     'belopp', 'beloeb', 'belob', 'belop', 'kwota', 'razem', 'gesamt', 'amount', 'amt', 'yhteensa', 'valor', 'ogolem', 'subtotal', 'zwischensumme',
-    'endsumme', 'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'gp',
+    'endsumme', 'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'gp', 'extended',
     // "te betalen", "zu zahlen", "à payer", "do zapłaty", "att betala": what is to be paid
     'wert', 'warenwert', 'wartosc', 'waarde', 'valore',
     'payable', 'balance', 'betalen', 'zahlen', 'payer', 'pagare', 'pagar', 'betala', 'betale', 'maksettava', '合計', '合计', '总计', '總計', '金额', '金額', '小計', '小计', '총액', '합계', 'итого', 'сумма'],
@@ -36,9 +36,14 @@ const HEADS: Record<Head, string[]> = {
   description: ['description', 'descr', 'desc', 'beschreibung', 'bezeichnung', 'omschrijving', 'descrizione', 'descripcion', 'descricao', 'opis', 'beskrivning',
     'beskrivelse', 'kuvaus', 'designation', 'libelle', 'particulars', 'details', 'artikelbeschreibung', 'leistungsbeschreibung', 'nazwa', 'benennung',
     'artikel', 'article', 'articulo', 'articolo', 'item', 'items', 'product', 'produkt', 'producto', 'prodotto', 'produit', 'service', 'services', 'leistung',
-    'concepto', 'prestation', 'towar', 'tuote', 'vare', 'vara', '品名', '品目', '内容', '摘要', '項目', '项目', '名称', '商品', '품명', '품목'],
+    'concepto', 'prestation', 'towar', 'tuote', 'vare', 'vara',
+    // "Beschrijving", "Designação", "Nazwa towaru lub usługi", "Denominazione", "Werkzaamheden", "Leistungen"
+    'beschrijving', 'designacao', 'designacion', 'denominazione', 'denominacion', 'denominacao', 'towaru', 'uslugi', 'uslug', 'werkzaamheden',
+    'diensten', 'dienst', 'dienstleistung', 'leistungen', 'prestations', 'servicio', 'servizio', 'servico', 'artigo', 'produto', 'goods', 'waren', '品名', '品目', '内容', '摘要', '項目', '项目', '名称', '商品', '품명', '품목'],
   quantity: ['quantity', 'qty', 'qte', 'quantite', 'menge', 'anzahl', 'aantal', 'cantidad', 'cant', 'quantita', 'qta', 'quantidade', 'qtd', 'ilosc',
-    'antal', 'antall', 'maara', 'kpl', 'stk', 'units', 'pcs', '数量', '數量', '수량', 'кол'],
+    'antal', 'antall', 'maara', 'kpl', 'stk', 'units', 'pcs', 'unidades', 'uds', 'stueck', 'stuck', 'liczba', 'pocet', 'mnozstvi',
+    // a time sheet's count: "Hours", "Stunden", "Uren", "Heures", "Horas", "Ore"
+    'hours', 'hrs', 'stunden', 'std', 'uren', 'heures', 'horas', 'ore', 'timer', 'tunnit', '数量', '數量', '수량', 'кол'],
   price: ['price', 'preis', 'prijs', 'prix', 'precio', 'prezzo', 'preco', 'cena', 'pris', 'hinta', 'rate', 'cost', 'einzelpreis', 'stueckpreis',
     'ep', 'pu', 'apris', '単価', '单价', '單價', '价格', '價格', '단가'],
 };
@@ -73,8 +78,9 @@ const MODIFIERS: Record<Modifier, string[]> = {
     'due', 'balance', 'gesamt', 'totaal', 'general', 'lordo',
     'complessivo', 'all', 'overall', 'te', 'zu', 'a', 'da', 'do', 'att', 'rounded', '税込', '含税', '价税', '價稅', '应付', '應付', '请求', '請求'],
   unit: ['unit', 'einzel', 'stueck', 'stuck', 'per', 'each', 'ea', 'unitario', 'unitaire', 'unitaria', 'jednostkowa', 'jedn', 'eenheid', 'enhet', 'enhets',
-    'yksikko', 'a', 'styck', 'stk', 'unita', 'unidad'],
-  line: ['line', 'position', 'pos', 'zeile', 'row', 'item'],
+    'yksikko', 'a', 'styck', 'stk', 'unita', 'unidad', 'stuk', 'enhed', 'styk', 'jednostkowy', 'unitari'],
+  // "Ext. Price", "Extended": the price of the line (quantity × unit price)
+  line: ['line', 'position', 'pos', 'zeile', 'row', 'item', 'ext', 'extended'],
   related: ['associee', 'associe', 'related', 'original', 'previous', 'referenced', 'corrected', 'bezug', 'bezugs', 'ursprungs', 'vorherige',
     'origine', 'rectificada', 'originale', 'oorspronkelijke', 'cancelled', 'storniert'],
   payment: ['payment', 'zahlung', 'zahlungs', 'betaling', 'paiement', 'pago', 'pagamento', 'platnosci', 'betalning', 'maksu', 'paid', 'bezahlt', 'cash',
@@ -154,7 +160,8 @@ export interface LabelReading {
 /** The parts of a label. */
 export function readLabel(text: string): LabelReading {
   // lower case first: "MwSt" is one word, not camel case
-  const norm = normalizeLabel(fold(text).toLowerCase().replace(/[№#]/g, ' number ').replace(/n[°º]/g, ' number ').replace(/[\d.,]+\s*%|%/g, ' '));
+  // "à-pris" (Swedish: the price apiece) is one word, "apris"
+  const norm = normalizeLabel(fold(text).toLowerCase().replace(/(^|\s)[àa]-(?=\p{L})/gu, '$1a').replace(/[№#]/g, ' number ').replace(/n[°º]/g, ' number ').replace(/[\d.,]+\s*%|%/g, ' '));
   const out: LabelReading = { heads: new Set(), mods: new Set(), unknown: 0, known: 0, amountWords: new Set(), percent: /\d\s*%/.test(text) };
   for (const w of norm.split(' ').filter(Boolean)) {
     if (/^\d+$/.test(w)) continue; // "19 % MwSt", "Total (3 items)": numbers are not words of the label
@@ -226,7 +233,9 @@ export function conceptOf(r: LabelReading): Concept | undefined {
     // "Total items", "Total Qty": a count
     if (r.heads.has('description') || r.heads.has('quantity')) return undefined;
     if (m.has('payment') || m.has('customer') || m.has('order')) return undefined;
-    if (m.has('line') || m.has('unit')) return 'line-amount';
+    if (m.has('line')) return 'line-amount';
+    // "Valor unitário", "Betrag pro Stück": an amount per unit is the unit price
+    if (m.has('unit')) return 'unit-price';
     // "Amount", "Betrag", "Importe" alone: some amount — a line's, in an item table — not the total
     if (!m.size && [...r.amountWords].every((w) => !TOTAL_WORDS.has(w))) return 'line-amount';
     return 'total';

@@ -2,7 +2,7 @@ import { labelTokens, normalizeLabel } from '@quire/models';
 import { pageLines, type DocIndex } from './doc-index.js';
 import type { FieldSpec } from './field-spec.js';
 import { findDates } from '@quire/models';
-import { isStreetLine } from './parties.js';
+import { isCustomerLabel, isStreetLine } from './parties.js';
 import { readLabel } from './label-lexicon.js';
 
 /**
@@ -157,7 +157,7 @@ const PARTY_LABEL = /^\s*(attn|attention|bill(ed)? to|ship(ped)? to|sold to|deli
 function recipientLines(lines: Line[]): Set<number> {
   const out = new Set<number>();
   lines.forEach((l, i) => {
-    if (!PARTY_LABEL.test(l.text)) return;
+    if (!PARTY_LABEL.test(l.text) && !isCustomerLabel(l.text)) return;
     let end = Math.min(lines.length - 1, i + 2);
     for (let k = i; k <= Math.min(lines.length - 1, i + 3); k++) {
       if (isAddress(lines[k].text) && /\b\d+\b/.test(lines[k].text)) { end = skipBlock(lines, k); break; }

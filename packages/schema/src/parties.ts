@@ -22,18 +22,49 @@ const VENDOR_LABELS = new Set([
   'rechnungsersteller', 'aussteller', 'lieferant', 'verkaufer', 'leistungserbringer', 'absender', 'rechnungssteller',
   'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
   'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
-  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
   ...['bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'purchaser', 'invoice address', 'billing address',
     'kunde', 'rechnungsempfanger', 'kaufer', 'auftraggeber', 'rechnungsadresse', 'leistungsempfanger', 'empfanger',
     'klant', 'factuuradres', 'afnemer', 'koper', 'acheteur', 'facture a', 'facturer a', 'adresse de facturation', 'destinataire',
-    'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik',
+    'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik', 'nabywcy', 'odbiorcy', 'acquirente',
     'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', '購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
   ...['ship to', 'shipped to', 'deliver to', 'delivery address', 'lieferadresse', 'warenempfanger', 'leveringsadres', 'adresse de livraison', 'livre a',
     'direccion de entrega', 'indirizzo di consegna', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
 ]);
+
+/** Words that say a block holds a party's particulars ("Datos del emisor", "Dane nabywcy", "Customer details", "Adresse du client"). */
+const PARTY_DATA = new Set(['details', 'detail', 'data', 'dane', 'daten', 'angaben', 'gegevens', 'donnees', 'datos', 'dati', 'dados', 'information', 'informations',
+  'info', 'informacion', 'informazioni', 'informacoes', 'address', 'adres', 'adresse', 'anschrift', 'direccion', 'indirizzo', 'endereco', 'adresa']);
+/** The small words that link them to the role ("del", "du", "van de", "of the"). */
+const PARTY_LINKS = new Set(['the', 'of', 'de', 'del', 'della', 'dello', 'do', 'da', 'des', 'du', 'van', 'der', 'het', 'le', 'la', 'el', 'il', 'o', 'a', 'dell']);
+/** A document word then "to" ("Factuur aan", "Rechnung an", "Fatturato a", "Faktura till", "Fatura para"): whom it is addressed to. */
+const DOC_WORDS = new Set(['invoice', 'invoiced', 'bill', 'billed', 'factuur', 'gefactureerd', 'rechnung', 'facture', 'facturee', 'factura', 'facturado', 'facturada',
+  'fattura', 'fatturato', 'fatturata', 'fatura', 'faturado', 'faktura', 'fakturerad', 'fakturert', 'sold', 'issued']);
+const TO_WORDS = new Set(['to', 'aan', 'an', 'a', 'para', 'till', 'til', 'for', 'pour', 'per', 'dla']);
+const FROM_WORDS = new Set(['from', 'van', 'von', 'de', 'da', 'fra', 'fran', 'od', 'by', 'par']);
+/** Salutations that open the addressee's block ("Spett.le", "Messrs", "M/s"). */
+const ADDRESSEE = new Set(['spett le', 'spettabile', 'spett', 'messrs', 'm s', 'egregio', 'gentile', 'alla cortese attenzione di']);
+
+/** The role a party label names, by its words: a known label, with filler words around it, or a document word and "to"/"from". */
+function labelRole(head: string): { role: PartyRole; weight: number } | undefined {
+  if (VENDOR_LABELS.has(head)) return { role: 'vendor', weight: 0.8 };
+  const w = CUSTOMER_LABELS.get(head);
+  if (w) return { role: 'customer', weight: w };
+  if (ADDRESSEE.has(head)) return { role: 'customer', weight: 0.75 };
+  const all = head.split(' ').filter(Boolean);
+  if (all.length === 2 && DOC_WORDS.has(all[0]) && TO_WORDS.has(all[1])) return { role: 'customer', weight: 0.78 };
+  if (all.length === 2 && DOC_WORDS.has(all[0]) && FROM_WORDS.has(all[1])) return { role: 'vendor', weight: 0.78 };
+  // "LE CLIENT", "The Supplier" may be a name; the role word is a label with a word for particulars ("Datos del emisor")
+  if (!all.some((x) => PARTY_DATA.has(x))) return undefined;
+  const core = all.filter((x) => !PARTY_DATA.has(x) && !PARTY_LINKS.has(x)).join(' ');
+  if (!core) return undefined;
+  if (VENDOR_LABELS.has(core)) return { role: 'vendor', weight: 0.78 };
+  if (CUSTOMER_LABELS.has(core)) return { role: 'customer', weight: CUSTOMER_LABELS.get(core)! - 0.02 };
+  return undefined;
+}
 
 const LEGAL = /\b(gmbh|ag|kg|ug|ohg|e ?k|mbh|ltd|limited|llc|llp|inc|corp|corporation|plc|pty|pte|sdn bhd|bhd|bv|b v|nv|n v|vof|sarl|sas|sasu|sa|eurl|srl|s r l|spa|s p a|sl|s l|slu|lda|sp z o o|sp k|ab|as|a s|asa|oy|oyj|aps|a p s|kk|co ltd|有限公司|株式会社|合同会社)$|\b(gmbh|ltd|inc|sarl|s\.?a\.?r\.?l|b\.?v\.?|s\.?r\.?l|s\.?p\.?a|sp\. z o\.o\.)\b/;
 // "Brackets (3 kg)": a unit after a number is no legal form
@@ -69,7 +100,7 @@ export function isNameLike(t: string): boolean {
   if (/\d/.test(text) && readLabel(text).known > 0) return false;
   const f = fold(text);
   if (FURNITURE.test(f) || PLACEHOLDER.test(f) || /:/.test(text) || findDates(text).length) return false;
-  if (isStreetLine(text) || labelConcept(text) || VENDOR_LABELS.has(f) || CUSTOMER_LABELS.has(f)) return false;
+  if (isStreetLine(text) || labelConcept(text) || labelRole(f)) return false;
   return true;
 }
 
@@ -102,9 +133,8 @@ function partyLabel(text: string): { role: PartyRole; weight: number; inline?: s
   const m = /^([^:]{2,40}?)\s*:\s*(.*)$/.exec(text);
   const head = fold((m ? m[1] : text).replace(/\([^)]*\)/g, ' '));
   const inline = m?.[2]?.trim() || undefined;
-  if (VENDOR_LABELS.has(head)) return { role: 'vendor', weight: 0.8, inline };
-  const w = CUSTOMER_LABELS.get(head);
-  return w ? { role: 'customer', weight: w, inline } : undefined;
+  const r = labelRole(head);
+  return r ? { ...r, inline } : undefined;
 }
 
 const PAYEE = /\b(titulaire|inhaber|kontoinhaber|account holder|account name|beneficiary|beneficiaire|begunstigde|rekeninghouder|ten name van|intestatario|intestato a|titular|beneficiario|payee|zahlungsempfanger|mottagare|kontohaver|posiadacz)\b/;
@@ -116,6 +146,11 @@ function senderLine(s: Seg): string[] | undefined {
   if (!/[·•●|∙⋅]/.test(s.text)) return undefined;
   const parts = s.text.split(SENDER_SEPARATOR).map((p) => p.trim()).filter(Boolean);
   return parts.length >= 3 && parts.slice(1).some(isStreetLine) ? parts : undefined;
+}
+
+/** A label that opens the customer's block, in any language the party lexicon knows ("Factuur aan", "Dane nabywcy"). */
+export function isCustomerLabel(text: string): boolean {
+  return partyLabel(text)?.role === 'customer';
 }
 
 export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[] {

@@ -1,10 +1,10 @@
-import type { TableElement } from '@quire/core';
+import type { Box, TableElement } from '@quire/core';
 import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
 import { primary, propertiesOf, requiredOf } from './schema-node.js';
-import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRoles, isSummaryText, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole } from './item-grid.js';
-import type { DocIndex } from './doc-index.js';
+import { arithmeticColumns, finalFigure, gridOfTable, gridsFromRows, headerRole, headerRoles, isFigureCell, isSummaryText, joinWrappedLines, propertyRole, stripCodes, stripPositions, type Grid, type GridCell, type ItemRole, type PlacedRow } from './item-grid.js';
+import { pageLines, type DocIndex } from './doc-index.js';
 import { typedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 
@@ -62,6 +62,15 @@ function mapGrid(grid: Grid, props: [string, FieldSpec][]): Mapping | undefined 
       cols.set(prop, { col, score: Math.max(0.9, cols.get(prop)?.col === col ? cols.get(prop)!.score : 0) });
     }
   }
+  // no header names the description (a table printed without a header row): where the figures multiply, the column
+  // of words is what the rows are about
+  const descProp = props.find(([, spec]) => propertyRole(spec) === 'description')?.[0];
+  if (sums && descProp && !cols.has(descProp)) {
+    const taken = new Set([...cols.values()].map((c) => c.col));
+    const wordy = (c: number) => grid.rows.filter((r) => /\p{L}{3}/u.test(r[c]?.text ?? '') && !isFigureCell(r[c].text)).length;
+    const best = grid.headers.map((_, c) => c).filter((c) => !taken.has(c)).sort((a, b) => wordy(b) - wordy(a))[0];
+    if (best !== undefined && wordy(best) >= grid.rows.length / 2) cols.set(descProp, { col: best, score: 0.8 });
+  }
   // "Pos. | Produit": a description column of bare position numbers, the text in the unlabelled column beside it
   const desc = props.find(([name, spec]) => propertyRole(spec) === 'description' && cols.has(name));
   if (desc) {
@@ -111,6 +120,48 @@ function splitStacked(row: GridCell[], descCol: number, amountCol: number, ix: D
   return split.every((cells) => cells[descCol].text && oneFigure(cells)) ? split : [row];
 }
 
+/** Where a table row's text is printed: around its cells' words (a ruled cell's box is its band, not its text). */
+const segmentBoxes = new WeakMap<DocIndex, Map<string, Box[]>>();
+function printedBox(cells: GridCell[], ix: DocIndex): Box | undefined {
+  let byId = segmentBoxes.get(ix);
+  if (!byId) {
+    byId = new Map();
+    for (const sg of ix.rows.flatMap((r) => r.segments ?? [])) for (const id of sg.ids) byId.set(id, [...(byId.get(id) ?? []), sg.box]);
+    segmentBoxes.set(ix, byId);
+  }
+  const boxes = [...new Set(cells.flatMap((c) => c.ids))].flatMap((id) => byId!.get(id) ?? []);
+  if (!boxes.length) return undefined;
+  return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+}
+
+/**
+ * A table the layout found without a header row whose header is printed just above it, apart (a band of
+ * its own, a rule between): the nearest printed row above the table, within a few lines, that holds no
+ * figure and names two item columns or more ("Omschrijving  Aantal  Bedrag") gives each column the
+ * header it stands over.
+ */
+function headerAbove(t: TableElement, grid: Grid, ix: DocIndex): Grid {
+  if (grid.headers.some(Boolean) || !t.box) return grid;
+  const top = t.box.y0;
+  const above = (pageLines(ix, t.page) ?? [])
+    .filter((r) => r.box && r.segments?.length && r.box.y1 <= top + 0.002 && top - r.box.y1 < 0.08)
+    .sort((a, b) => b.box!.y1 - a.box!.y1)[0];
+  const segs = above?.segments ?? [];
+  if (segs.length < 2 || segs.some((sg) => /\d/.test(sg.text)) || new Set(segs.map((sg) => headerRole(sg.text)).filter(Boolean)).size < 2) return grid;
+  const used = new Set<number>();
+  const headers = grid.headers.map((_, col) => {
+    const boxes = t.cells.filter((c) => c.col === col && c.box && c.text.trim()).map((c) => c.box!);
+    if (!boxes.length) return '';
+    const x0 = Math.min(...boxes.map((b) => b.x0)), x1 = Math.max(...boxes.map((b) => b.x1));
+    // text columns align left, figure columns right: the header over the column, by overlap or by a shared edge
+    const k = segs.findIndex((sg, i) => !used.has(i) && (Math.min(sg.box.x1, x1) - Math.max(sg.box.x0, x0) > 0 || Math.min(Math.abs(sg.box.x0 - x0), Math.abs(sg.box.x1 - x1)) < 0.02));
+    if (k < 0) return '';
+    used.add(k);
+    return segs[k].text;
+  });
+  return { ...grid, headers, headerLines: headers.map((h) => (h ? [h] : [])) };
+}
+
 /** The items of one mapped grid: summary rows skipped, a row holding only more description continues the item above. */
 function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, out: TableRows): void {
   const descProp = props.find(([name, spec]) => propertyRole(spec) === 'description' && m.cols.has(name))?.[0];
@@ -118,19 +169,14 @@ function itemsOf(m: Mapping, props: [string, FieldSpec][], ctx: SearchContext, o
   const start = out.values.length;
   const amountCol = amountProp ? m.cols.get(amountProp)!.col : -1;
   const descCol = descProp ? m.cols.get(descProp)!.col : -1;
-  const rows = descCol >= 0 && amountCol >= 0 ? m.grid.rows.flatMap((r) => splitStacked(r, descCol, amountCol, ctx.ix)) : m.grid.rows;
-  for (const row of rows) {
-    if (isTotalsRow(row)) continue;
-    const filledCols = row.map((c, k) => (c.text ? k : -1)).filter((k) => k >= 0);
-    // "Brackets (3 kg)" under "Standard Mounting": the description goes on
-    if (descProp && filledCols.length === 1 && filledCols[0] === descCol && out.values.length > start) {
-      const last = out.values[out.values.length - 1];
-      if (typeof last[descProp] === 'string') {
-        last[descProp] = `${last[descProp]} ${row[descCol].text}`;
-        out.citations[out.citations.length - 1][descProp] = [...new Set([...(out.citations[out.citations.length - 1][descProp] ?? []), ...row[descCol].ids])];
-        continue;
-      }
-    }
+  let placed: PlacedRow[] = m.grid.rows.flatMap((cells, k) => {
+    const split = descCol >= 0 && amountCol >= 0 ? splitStacked(cells, descCol, amountCol, ctx.ix) : [cells];
+    // one ruled row printed as several items: where each line stands is not kept
+    return split.length > 1 ? split.map((c) => ({ cells: c })) : [{ cells, box: m.grid.rowBoxes?.[k] ?? (m.grid.tableId ? printedBox(cells, ctx.ix) : undefined) }];
+  }).filter((r) => !isTotalsRow(r.cells));
+  // "Brackets (3 kg)" under "Standard Mounting": a description goes on over the lines below or above its figures
+  if (descCol >= 0) placed = joinWrappedLines(placed, descCol);
+  for (const { cells: row } of placed) {
     // an item has a description where the table has one ("- 2,00 €" under an item is its discount, not an item);
     // a discount printed in the amount column under an item ("1,00 % | - 0,10") makes its line amount net of it
     if (descProp && !row[descCol]?.text) {
@@ -177,7 +223,7 @@ export function tableArray(root: JsonSchema, itemNode: JsonSchema, ctx: SearchCo
   const required = requiredOf(item);
   const props = propertiesOf(item).map(([name, node]) => [name, fieldSpec(root, primary(root, node), [name], required.has(name))] as [string, FieldSpec]);
   if (!props.length) return undefined;
-  const fromTables = ctx.ix.tables.map(gridOfTable);
+  const fromTables = ctx.ix.tables.map((t) => headerAbove(t, gridOfTable(t), ctx.ix));
   // columns printed without a table: only where no table element holds the same cells
   const tableIds = new Set(ctx.ix.tables.flatMap((t) => t.cells.map((c) => c.id)));
   const fromRows = gridsFromRows(ctx.ix).filter((g) => !g.rows.some((r) => r.some((c) => c.ids.some((id) => tableIds.has(id)))));

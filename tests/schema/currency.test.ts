@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument } from 'pdf-lib';
+import { extractDocument } from '@quire/extract';
+import { extractSchemaBuiltin } from '@quire/schema';
+
+/**
+ * The currency of generated invoices that print no ISO code: a currency written as a word or sign
+ * after the figures ("zł", "Kč", "Fr."), a crown or a dollar that the paper's country decides (IBAN,
+ * VAT number, tax words, phone), and bare figures on paper from a country with one currency.
+ */
+
+const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
+
+async function currencyOf(lines: string[], price: string): Promise<unknown> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  page.drawText('Brightwater Works', { x: 50, y: 790, size: 16, font });
+  lines.forEach((t, i) => page.drawText(t, { x: 50, y: 770 - i * 13, size: 10, font }));
+  page.drawText('Consulting', { x: 50, y: 500, size: 10, font });
+  page.drawText(price, { x: 450, y: 500, size: 10, font });
+  page.drawText('Total', { x: 350, y: 470, size: 10, font });
+  page.drawText(price, { x: 450, y: 470, size: 10, font });
+  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' } } };
+  return (extractSchemaBuiltin({ document: doc, schema }).values as { currency: unknown }).currency;
+}
+
+it.each([
+  ['crowns on Norwegian paper (MVA)', ['Storgata 5, 0155 Oslo', 'Org.nr 987 654 321 MVA'], '12 500,00 kr', 'NOK'],
+  ['crowns on Swedish paper (VAT number)', ['Storgatan 4, 111 22 Stockholm', 'Momsreg.nr SE556677889901'], '12 500,00 kr', 'SEK'],
+  ['crowns on Danish paper (phone)', ['Vestergade 3, 1456 København', 'Tlf. +45 33 12 34 56'], 'kr. 12.500,00', 'DKK'],
+  ['złoty written after the figures', ['ul. Polna 3, 00-950 Warszawa'], '1 230,00 zł', 'PLN'],
+  ['koruna written after the figures', ['Národní 10, 110 00 Praha'], '1 230,00 Kč', 'CZK'],
+  ['francs on Swiss paper', ['Bahnhofstrasse 1, 8001 Zürich', 'MWST CHE-123.456.789'], 'Fr. 129.70', 'CHF'],
+  ['bare figures on Dutch paper (IBAN)', ['Keizersgracht 10, 1015 CX Amsterdam', 'IBAN NL91 ABNA 0417 1643 00'], '1.250,00', 'EUR'],
+  ['bare figures on Indian paper (GSTIN)', ['MG Road 12, Bengaluru 560001', 'GSTIN 29AABCU9603R1ZM'], '1,250.00', 'INR'],
+  ['dollars on Australian paper (ABN)', ['12 George St, Sydney NSW 2000', 'ABN 51 824 753 556'], '$1,250.00', 'AUD'],
+  ['dollars on paper naming no other country', ['500 Market St, San Francisco CA 94105'], '$1,250.00', 'USD'],
+])('%s', async (_what, lines, price, code) => {
+  expect(await currencyOf(lines, price)).toBe(code);
+}, 60_000);
+
+it.each([
+  ['bare figures on American paper (state and ZIP)', ['500 Market St', 'San Francisco, CA 94105'], '1,250.00', 'USD'],
+  ['bare figures on British paper (postcode)', ['12 High Street', 'Leeds LS1 4AB'], '1,250.00', 'GBP'],
+  ['bare figures under a German title and nothing else', ['Rechnung Nr. 2024-17'], '1.250,00', 'EUR'],
+])('%s', async (_what, lines, price, code) => {
+  expect(await currencyOf(lines, price)).toBe(code);
+}, 60_000);

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument } from 'pdf-lib';
+import { extractDocument } from '@quire/extract';
+import { extractSchemaBuiltin } from '@quire/schema';
+
+/**
+ * The issuer and the customer of generated invoices whose party blocks are labelled the way each
+ * language addresses paper: a document word and "to" ("Factuur aan", "Rechnung an", "Faktura till"),
+ * a salutation ("Spett.le"), a role word with a word for particulars ("Datos del emisor", "Dane
+ * nabywcy"); and a customer block printed at the top of the page, beside the issuer's.
+ */
+
+const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
+const schema = {
+  type: 'object',
+  properties: {
+    issuer: { type: 'string', description: 'Company that issued the invoice' },
+    customer: { type: 'string', description: 'Customer the invoice is addressed to' },
+  },
+};
+
+/** text, x, y, size, bold */
+type Line = [string, number, number, number?, boolean?];
+
+async function parties(lines: Line[]): Promise<Record<string, unknown>> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const bold = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Bold.ttf'))), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  for (const [text, x, y, size, b] of lines) page.drawText(text, { x, y, size: size ?? 10, font: b ? bold : font });
+  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  return extractSchemaBuiltin({ document: doc, schema }).values as Record<string, unknown>;
+}
+
+/** A letterhead (name, street, place, tax id), a labelled recipient block on the left or right, a title and one item. */
+function invoice(o: { issuer: [string, string, string, string]; label: string; customer: [string, string, string]; right?: boolean; title: string; item: [string, string] }): Line[] {
+  const x = o.right ? 330 : 50;
+  return [
+    [o.issuer[0], 50, 790, 16, true], [o.issuer[1], 50, 772], [o.issuer[2], 50, 759], [o.issuer[3], 50, 746],
+    [o.label, x, 700, 10, true], [o.customer[0], x, 686], [o.customer[1], x, 673], [o.customer[2], x, 660],
+    [o.title, o.right ? 50 : 350, 640, 14, true],
+    [o.item[0], 50, 480], [o.item[1], 470, 480],
+  ];
+}
+
+it.each([
+  ['nl', 'Factuur aan:', ['Brightwater Studio', 'Keizersgracht 10', '1015 CX Amsterdam', 'BTW NL123456789B01'], ['Van Dijk Installaties', 'Marktplein 3', '3511 LM Utrecht'], 'FACTUUR 2024-118'],
+  ['de', 'Rechnung an', ['Holzwerk Berger', 'Lindenweg 4', '80331 München', 'USt-IdNr. DE123456789'], ['Schreinerei Adler', 'Bahnhofstraße 12', '70173 Stuttgart'], 'RECHNUNG R-2024-77'],
+  ['it', 'Spett.le', ['Officina Rossi', 'Via Roma 21', '20121 Milano', 'P.IVA 01234567890'], ['Ferramenta Bianchi', 'Corso Italia 8', '10121 Torino'], 'FATTURA N. 45/2024'],
+  ['sv', 'Faktura till', ['Ekdahl Bygg', 'Storgatan 4', '111 22 Stockholm', 'Momsreg.nr SE556677889901'], ['Sjöberg Fastigheter', 'Kungsgatan 2', '411 19 Göteborg'], 'FAKTURA 2024-33'],
+  ['pl', 'Dane nabywcy', ['Kowalski i Syn', 'ul. Polna 3', '00-950 Warszawa', 'NIP 1234567890'], ['Zielona Dolina', 'ul. Leśna 8', '30-001 Kraków'], 'FAKTURA VAT 12/03/2024'],
+] as [string, string, [string, string, string, string], [string, string, string], string][])('%s: the customer under "%s", the issuer from the letterhead', async (_lang, label, issuer, customer, title) => {
+  for (const right of [false, true]) {
+    const values = await parties(invoice({ issuer, label, customer, right, title, item: ['Service', '1.250,00'] }));
+    expect(values).toEqual({ issuer: issuer[0], customer: customer[0] });
+  }
+}, 60_000);
+
+it('takes the issuer from its labelled block ("Datos del emisor"), not the customer block printed as high beside it', async () => {
+  const values = await parties([
+    ['Datos del emisor', 50, 790, 9, true], ['Talleres Ibéricos', 50, 776, 12, true], ['Calle Mayor 15', 50, 762], ['28013 Madrid', 50, 749], ['NIF: B12345678', 50, 736],
+    ['Cliente', 350, 790, 9, true], ['Distribuciones Soler', 350, 776, 12, true], ['Avenida del Puerto 40', 350, 762], ['46021 Valencia', 350, 749],
+    ['FACTURA', 50, 690, 18, true], ['Nº de factura: F-2024-031', 50, 670], ['Reparación', 50, 480], ['300,00 €', 470, 480],
+  ]);
+  expect(values).toEqual({ issuer: 'Talleres Ibéricos', customer: 'Distribuciones Soler' });
+}, 60_000);
+
+it('reads an article and a role word printed as a name ("LE CLIENT") as the name, not as a label', async () => {
+  const values = await parties([
+    ['LE FOURNISSEUR', 50, 790, 14, true], ['35 rue d\'ici', 50, 776], ['75018 Paris', 50, 763],
+    ['Client :', 330, 720, 10, true], ['LE CLIENT', 330, 706], ['5 place Bellecour', 330, 693], ['69002 Lyon', 330, 680],
+    ['FACTURE N° 2024-015', 50, 650, 14, true], ['Prestation', 50, 480], ['450,00 €', 470, 480],
+  ]);
+  expect(values).toEqual({ issuer: 'LE FOURNISSEUR', customer: 'LE CLIENT' });
+}, 60_000);
