@@ -172,6 +172,14 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series[0].categories).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']);
   });
 
+  test('smoothed lines: a curve sampled between the points is read at each category, not at the first vertex of its slot', async () => {
+    const series = [{ name: 'Apples', values: [10, 40, 50, 20, 10], colour: BLUE }, { name: 'Pears', values: [20, 30, 25, 35, 15], colour: RED }];
+    const { out } = await read({ kind: 'line', smooth: true, categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], axis: { min: 0, max: 60, step: 10 }, series });
+    expect(out.charts).toHaveLength(1);
+    expect(out.charts[0].chart_type).toBe('line');
+    expect(out.charts[0].series.map((s) => s.values)).toEqual([[10, 40, 50, 20, 10], [20, 30, 25, 35, 15]]);
+  });
+
   test('areas: the filled outline\'s top edge; stacked areas count from the series below', async () => {
     const area = (await read({
       kind: 'area', categories: ['2019', '2020', '2021', '2022'], axis: { min: 0, max: 60, step: 20 },

@@ -232,13 +232,18 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const lineAxis = secondary && bars.length && vertical ? secondary : a;
   const printedOnLines = lineAxis === a ? printed : dataLabels(words, labelWords, lineAxis.scale);
   for (const [colour, marks] of byColour(lines)) {
-    const readings = Array<Reading | null>(n).fill(null);
+    // a smoothed line is a curve sampled between its points: per category, the vertex nearest the
+    // category's position is the point (a plain polyline has just that vertex in each slot)
+    const nearest = Array<Pt | null>(n).fill(null);
     for (const m of marks) for (const [x, y] of m.points) {
-      const k = slotOf(vertical ? x : y);
-      if (readings[k]) continue;
-      const r = readValue(lineAxis.scale, vertical ? y : x);
-      readings[k] = { ...printedOnLines(r, [x, y]), box: { x0: x, y0: y, x1: x, y1: y } };
+      const c = vertical ? x : y, k = slotOf(c), best = nearest[k];
+      if (!best || Math.abs(c - positions[k]) < Math.abs((vertical ? best[0] : best[1]) - positions[k]) - 1e-9) nearest[k] = [x, y];
     }
+    const readings = nearest.map((p): Reading | null => {
+      if (!p) return null;
+      const r = readValue(lineAxis.scale, vertical ? p[1] : p[0]);
+      return { ...printedOnLines(r, p), box: { x0: p[0], y0: p[1], x1: p[0], y1: p[1] } };
+    });
     series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
   }
   // areas: the top edge carries the values; a bottom edge off the baseline is the series below (stacked)
