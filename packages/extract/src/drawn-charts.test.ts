@@ -161,6 +161,17 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series.map((s) => [s.name, s.values])).toEqual([['2023', [640, 310, 155]], ['2024', [700, 290, 180]]]);
   });
 
+  test('horizontal bars beside the worksheet\'s cells: only the label column next to the axis gives categories', async () => {
+    const categories = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'];
+    const series = [{ name: 'Apples', values: [1, 4, 5, 2, 3], colour: BLUE }, { name: 'Pears', values: [2, 3, 2, 3, 1], colour: RED }];
+    const { out } = await read({ kind: 'bar', cells: true, categories, axis: { min: 0, max: 6, step: 1 }, series });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bar');
+    expect(c.series[0].categories).toEqual(categories);
+    expect(c.series.map((s) => s.values)).toEqual([[1, 4, 5, 2, 3], [2, 3, 2, 3, 1]]);
+  });
+
   test('lines: a point per category, a missing point stays null, names from line keys', async () => {
     const { out } = await read({
       kind: 'line', categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], axis: { min: 0, max: 12, step: 2 },

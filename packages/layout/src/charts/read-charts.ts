@@ -95,6 +95,8 @@ const overlaps = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0)
 const area = (b: Box) => (b.x1 - b.x0) * (b.y1 - b.y0);
 const rectilinearLine = (l: LineMark) => l.points.every((p, i) => i === 0 || Math.abs(p[0] - l.points[i - 1][0]) < 1e-3 || Math.abs(p[1] - l.points[i - 1][1]) < 1e-3);
 
+const BAND_GAP = 0.012; // normalized: words of one label column are closer across the page than this (a word space)
+
 /** Category labels: words along the category side of the plot, grouped into one label per slot. */
 function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far'): { text: string; at: number; box: Box; words: RawWord[] }[] {
   // 'near': under the plot (left of it for horizontal bars); 'far': above it (right of it), a reversed value axis' side
@@ -116,6 +118,20 @@ function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], 
     const distance = (w: RawWord) => (far ? plot.y0 - w.box.y1 : w.box.y0 - plot.y1);
     const nearest = Math.min(...picked.map(distance));
     for (let i = picked.length - 1; i >= 0; i--) if (distance(picked[i]) > nearest + 2.2 * size) picked.splice(i, 1);
+  }
+  // beside horizontal bars, the labels' band: the words whose extents across the page join up with the
+  // label nearest the axis; cells or a table printed farther out, past a clear gap, are no labels
+  if (picked.length && along === 'x') {
+    const distance = (w: RawWord) => (far ? w.box.x0 - plot.x1 : plot.x0 - w.box.x1);
+    const byDistance = [...picked].sort((p, q) => distance(p) - distance(q));
+    let edge = far ? byDistance[0].box.x1 : byDistance[0].box.x0;
+    const band = new Set<RawWord>();
+    for (const w of byDistance) {
+      if (far ? w.box.x0 > edge + BAND_GAP : w.box.x1 < edge - BAND_GAP) continue;
+      band.add(w);
+      edge = far ? Math.max(edge, w.box.x1) : Math.min(edge, w.box.x0);
+    }
+    for (let i = picked.length - 1; i >= 0; i--) if (!band.has(picked[i])) picked.splice(i, 1);
   }
   // words of one label overlap (or nearly touch) along the category direction; wrapped lines overlap
   const lo = (w: RawWord) => (along === 'y' ? w.box.x0 : w.box.y0), hi = (w: RawWord) => (along === 'y' ? w.box.x1 : w.box.y1);
