@@ -212,6 +212,28 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(stacked.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 40, 20]], ['Extra', [25, 10, 50]]]);
   });
 
+  test('overlapping areas painted back to front: series come in the legend keys\' order', async () => {
+    const series = [{ name: 'Apples', values: [10, 40, 50, 20], colour: BLUE }, { name: 'Pears', values: [20, 30, 25, 35], colour: RED }, { name: 'Plums', values: [30, 15, 40, 10], colour: GREEN }];
+    const c = (await read({ kind: 'area', backToFront: true, categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts[0];
+    expect(c.chart_type).toBe('area');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+  });
+
+  test('percent-stacked areas: the top series ends on the 100% line at every category', async () => {
+    const c = (await read({
+      kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25, percent: true },
+      series: [{ name: 'Base', values: [30, 60, 20], colour: BLUE }, { name: 'Extra', values: [70, 40, 80], colour: RED }],
+    })).out.charts[0];
+    expect(c.chart_type).toBe('area-percent-stacked');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 60, 20]], ['Extra', [70, 40, 80]]]);
+    // the same stack on a plain axis ending below 100 stays stacked
+    const plain = (await read({
+      kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25, percent: true },
+      series: [{ name: 'Base', values: [30, 40, 20], colour: BLUE }, { name: 'Extra', values: [25, 10, 50], colour: RED }],
+    })).out.charts[0];
+    expect(plain.chart_type).toBe('area-stacked');
+  });
+
   test('scatter: x and y from two value axes', async () => {
     const { out } = await read({
       kind: 'scatter', categories: [], axis: { min: 0, max: 50, step: 10 }, xAxis: { min: 0, max: 10, step: 2 },

@@ -2,7 +2,8 @@ import type { Box, RawWord } from '@quire/core';
 import { centreOf, inside, type ChartGraphics } from './marks.js';
 
 /** A legend entry: a swatch (filled key, or a short stroked line) of one colour and the label right of it. */
-export interface LegendEntry { colour: string; label: string; box: Box; kind: 'fill' | 'stroke' }
+/** `order`: when the key was drawn; an office suite draws the keys in series order. */
+export interface LegendEntry { colour: string; label: string; box: Box; kind: 'fill' | 'stroke'; order: number }
 
 const MAX_SWATCH = 0.04; // normalized: a key is small
 const LABEL_GAP = 0.03;
@@ -12,19 +13,19 @@ const LABEL_GAP = 0.03;
  * its right by a label on the same line. The label runs until a wide gap or the next key.
  */
 export function findLegend(g: ChartGraphics, words: readonly RawWord[], plot: Box, reach: Box): LegendEntry[] {
-  const keys: { box: Box; colour: string; kind: 'fill' | 'stroke' }[] = [];
+  const keys: { box: Box; colour: string; kind: 'fill' | 'stroke'; order: number }[] = [];
   const outsidePlot = (b: Box) => { const [cx, cy] = centreOf(b); return !inside(plot, cx, cy, -0.002) && inside(reach, cx, cy); };
   for (const b of g.boxes) {
     const w = b.box.x1 - b.box.x0, h = b.box.y1 - b.box.y0;
-    if (w <= MAX_SWATCH && h <= MAX_SWATCH && outsidePlot(b.box)) keys.push({ box: b.box, colour: b.colour, kind: 'fill' });
+    if (w <= MAX_SWATCH && h <= MAX_SWATCH && outsidePlot(b.box)) keys.push({ box: b.box, colour: b.colour, kind: 'fill', order: b.order });
   }
   for (const s of g.shapes) {
     const w = s.box.x1 - s.box.x0, h = s.box.y1 - s.box.y0;
-    if (w <= MAX_SWATCH && h <= MAX_SWATCH && outsidePlot(s.box)) keys.push({ box: s.box, colour: s.colour, kind: 'fill' });
+    if (w <= MAX_SWATCH && h <= MAX_SWATCH && outsidePlot(s.box)) keys.push({ box: s.box, colour: s.colour, kind: 'fill', order: s.order });
   }
   for (const l of g.lines) {
     const w = l.box.x1 - l.box.x0, h = l.box.y1 - l.box.y0;
-    if (w >= 0.015 && w <= 0.06 && h <= 0.002 && outsidePlot(l.box)) keys.push({ box: l.box, colour: l.colour, kind: 'stroke' });
+    if (w >= 0.015 && w <= 0.06 && h <= 0.002 && outsidePlot(l.box)) keys.push({ box: l.box, colour: l.colour, kind: 'stroke', order: l.order });
   }
   const entries: LegendEntry[] = [];
   for (const k of keys) {
@@ -40,7 +41,7 @@ export function findLegend(g: ChartGraphics, words: readonly RawWord[], plot: Bo
     if (!taken.length) continue;
     // a marker drawn over its legend line is one entry: keep the first key per label position
     if (entries.some((e) => Math.abs(e.box.y0 - taken[0].box.y0) < 0.003 && Math.abs(e.box.x0 - taken[0].box.x0) < 0.003 && e.colour === k.colour)) continue;
-    entries.push({ colour: k.colour, kind: k.kind, label: taken.map((w) => w.text).join(' '), box: { x0: taken[0].box.x0, y0: taken[0].box.y0, x1: edge, y1: taken[0].box.y1 } });
+    entries.push({ colour: k.colour, kind: k.kind, order: k.order, label: taken.map((w) => w.text).join(' '), box: { x0: taken[0].box.x0, y0: taken[0].box.y0, x1: edge, y1: taken[0].box.y1 } });
   }
   return entries;
 }

@@ -296,10 +296,14 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const shading = series.filter((s) => s.plotType === 'area' && series.some((o) => o.plotType === 'line' && sameValues(o.values, s.values, a.scale)));
   for (const s of shading) series.splice(series.indexOf(s), 1);
   series.sort((p, q) => p.order - q.order);
+  // the legend keys are drawn in series order, whatever order the plot paints its series in (areas back to
+  // front, the last series first): when each series has a key of its own, the keys give the order
+  const keyOrder = new Map(series.map((s) => [s, legend.find((e) => e.label === s.name)?.order]));
+  if (series.every((s) => s.name && keyOrder.get(s) !== undefined) && new Set(keyOrder.values()).size === series.length) series.sort((p, q) => keyOrder.get(p)! - keyOrder.get(q)!);
   const kinds = [...new Set(series.map((s) => s.plotType!))];
   let chartType = kinds.join('+');
   if (stacked && kinds.length === 1) chartType += percentStacked(bars, a.scale, vertical) ? '-percent-stacked' : '-stacked';
-  if (areaStacked && kinds.length === 1) chartType += '-stacked';
+  if (areaStacked && kinds.length === 1) chartType += percentStackedAreas(outlines.map((o) => o.tops), a.scale) ? '-percent-stacked' : '-stacked';
   const named = series.filter((s) => s.name).length;
   const box = unionBox([P, ...a.labels.map((w) => w.box), ...(lineAxis === a ? [] : lineAxis.labels.map((w) => w.box)), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
   const onSecondary = lineAxis === a ? [] : series.filter((s) => s.plotType === 'line').map((s) => s.name || 'a line');
@@ -399,6 +403,21 @@ function percentStacked(bars: readonly BoxMark[], s: ValueScale, vertical: boole
   // the stacks' far end (the highest value any bar reaches) on the 100 line, whichever way the axis runs
   const far = ends.reduce((best, c) => (valueAt(s, c) > valueAt(s, best) ? c : best), ends[0]);
   return Math.abs(at100 - far) < 0.003;
+}
+
+/** Stacked areas whose top edge runs along the axis' 100 at every category, on a percent axis: percent-stacked. */
+function percentStackedAreas(tops: readonly (readonly (Pt | null)[])[], s: ValueScale): boolean {
+  if (!s.ticks.some((t) => t.word.text.includes('%'))) return false;
+  const at100 = coordinateOf(s, 100);
+  const n = Math.max(0, ...tops.map((t) => t.length));
+  for (let k = 0; k < n; k++) {
+    const ys = tops.map((t) => t[k]).filter((p): p is Pt => !!p).map((p) => p[1]);
+    if (!ys.length) continue;
+    // the stack's far end: the top edge reaching the highest value, whichever way the axis runs
+    const far = ys.reduce((best, y) => (valueAt(s, y) > valueAt(s, best) ? y : best), ys[0]);
+    if (Math.abs(far - at100) >= 0.003) return false;
+  }
+  return true;
 }
 
 /** The value bars grow from: 0 when the axis shows it, else the axis end nearest 0 (the log axis' floor). */
