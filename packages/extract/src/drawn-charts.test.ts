@@ -130,6 +130,19 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(out.charts[0].series[0].values).toEqual([-15, 22.5, -3]);
   });
 
+  test('negative values with the category labels next to the zero line, over the plot: columns and horizontal bars', async () => {
+    const categories = ['Mon', 'Tue', 'Wed', 'Thu'];
+    const series = [{ name: 'Gain', values: [10, -20, 35, -5], colour: BLUE }, { name: 'Loss', values: [-12, 8, -30, 22], colour: RED }];
+    for (const kind of ['column', 'bar'] as const) {
+      const { out } = await read({ kind, labelsAtZero: true, cells: true, categories, axis: { min: -40, max: 40, step: 10 }, series });
+      expect(out.charts).toHaveLength(1);
+      const [c] = out.charts;
+      expect(c.chart_type).toBe(kind);
+      expect(c.series[0].categories).toEqual(categories);
+      expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    }
+  });
+
   test('stacked columns: each segment is its own value', async () => {
     const { out } = await read({
       kind: 'stacked', categories: QUARTERS, axis: { min: 0, max: 100, step: 20 },

@@ -97,32 +97,39 @@ const rectilinearLine = (l: LineMark) => l.points.every((p, i) => i === 0 || Mat
 
 const BAND_GAP = 0.012; // normalized: words of one label column are closer across the page than this (a word space)
 
-/** Category labels: words along the category side of the plot, grouped into one label per slot. */
-function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far'): { text: string; at: number; box: Box; words: RawWord[] }[] {
+type CategoryLabel = { text: string; at: number; box: Box; words: RawWord[] };
+
+/**
+ * Category labels: words along the category axis line, grouped into one label per slot. The line is the
+ * plot's edge, or `crossing` (a coordinate inside the plot) where the category axis crosses the value axis
+ * at 0 between negative and positive values: labels are printed next to that line, over the plot.
+ */
+function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far', crossing?: number): CategoryLabel[] {
   // 'near': under the plot (left of it for horizontal bars); 'far': above it (right of it), a reversed value axis' side
   const far = side === 'far';
+  const lineAt = crossing ?? (along === 'y' ? (far ? plot.y0 : plot.y1) : (far ? plot.x1 : plot.x0));
   const picked = words.filter((w) => {
     if (exclude.has(w)) return false;
     const [cx, cy] = centreOf(w.box);
     if (along === 'y') {
       const across = cx >= plot.x0 - 0.01 && cx <= plot.x1 + 0.01;
-      return across && (far ? w.box.y1 <= plot.y0 + 0.002 && w.box.y1 >= plot.y0 - 0.07 : w.box.y0 >= plot.y1 - 0.002 && w.box.y0 <= plot.y1 + 0.07);
+      return across && (far ? w.box.y1 <= lineAt + 0.002 && w.box.y1 >= lineAt - 0.07 : w.box.y0 >= lineAt - 0.002 && w.box.y0 <= lineAt + 0.07);
     }
     const across = cy >= plot.y0 - 0.01 && cy <= plot.y1 + 0.01;
-    return across && (far ? w.box.x0 >= plot.x1 - 0.002 && w.box.x0 <= plot.x1 + 0.15 : w.box.x1 <= plot.x0 + 0.002 && w.box.x1 >= plot.x0 - 0.15);
+    return across && (far ? w.box.x0 >= lineAt - 0.002 && w.box.x0 <= lineAt + 0.15 : w.box.x1 <= lineAt + 0.002 && w.box.x1 >= lineAt - 0.15);
   });
-  if (far && !picked.length) return categoryLabels(plot, along, words, exclude, 'near');
+  if (far && !picked.length) return categoryLabels(plot, along, words, exclude, 'near', crossing);
   // the labels' band: the first line(s) of text next to the axis, not a legend, title or caption further out
   if (picked.length && along === 'y') {
     const size = Math.max(...picked.map((w) => w.box.y1 - w.box.y0));
-    const distance = (w: RawWord) => (far ? plot.y0 - w.box.y1 : w.box.y0 - plot.y1);
+    const distance = (w: RawWord) => (far ? lineAt - w.box.y1 : w.box.y0 - lineAt);
     const nearest = Math.min(...picked.map(distance));
     for (let i = picked.length - 1; i >= 0; i--) if (distance(picked[i]) > nearest + 2.2 * size) picked.splice(i, 1);
   }
   // beside horizontal bars, the labels' band: the words whose extents across the page join up with the
   // label nearest the axis; cells or a table printed farther out, past a clear gap, are no labels
   if (picked.length && along === 'x') {
-    const distance = (w: RawWord) => (far ? w.box.x0 - plot.x1 : plot.x0 - w.box.x1);
+    const distance = (w: RawWord) => (far ? w.box.x0 - lineAt : lineAt - w.box.x1);
     const byDistance = [...picked].sort((p, q) => distance(p) - distance(q));
     let edge = far ? byDistance[0].box.x1 : byDistance[0].box.x0;
     const band = new Set<RawWord>();
@@ -147,6 +154,21 @@ function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], 
     const box = unionBox(ws.map((w) => w.box))!;
     return { text: ordered.map((w) => w.text).join(' '), at: along === 'y' ? (box.x0 + box.x1) / 2 : (box.y0 + box.y1) / 2, box, words: ws };
   });
+}
+
+/**
+ * The category labels of a plot against value axis `a`: when the axis shows negative and positive values,
+ * the category axis crosses at 0 inside the plot and its labels sit next to that line (bars hang below it);
+ * else, or when none are there (labels moved to the plot's edge), along the plot's edge.
+ */
+function categoryLabelsOf(P: Box, a: ValueAxis, words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far'): CategoryLabel[] {
+  const crossAt = coordinateOf(a.scale, baseline(a.scale));
+  const [lo, hi] = a.along === 'y' ? [P.y0, P.y1] : [P.x0, P.x1];
+  if (Number.isFinite(crossAt) && crossAt > lo + 0.01 && crossAt < hi - 0.01) {
+    const inner = categoryLabels(P, a.along, words, exclude, side, crossAt);
+    if (inner.length >= 2) return inner;
+  }
+  return categoryLabels(P, a.along, words, exclude, side);
 }
 
 /**
@@ -205,7 +227,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
   // category labels sit where the category axis crosses the value axis: at its low end, the top (or right) when reversed
   const notCategory = new Set([...axisWords, ...legendWords]);
-  const labels = categoryLabels(P, a.along, words, notCategory, reversed ? 'far' : 'near');
+  const labels = categoryLabelsOf(P, a, words, notCategory, reversed ? 'far' : 'near');
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
   const positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
   const n = positions.length;
