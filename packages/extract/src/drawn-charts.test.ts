@@ -257,6 +257,20 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series[0]).toMatchObject({ name: 'Samples', x_values: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48] });
   });
 
+  test('scatter series painted alike, told apart by their marker outlines, painted last series first: split by outline, named and ordered by the legend keys', async () => {
+    const grey: [number, number, number] = [0.6, 0.8, 1];
+    const series = [
+      { name: 'Y1', values: [2, 4, 3, 8], x: [1, 2, 3, 4], colour: grey },
+      { name: 'Y2', values: [5, 1, 7, 2], x: [1.5, 2.5, 3.5, 4.5], colour: grey },
+      { name: 'Y3', values: [3, 6, 4, 1], x: [0.5, 2, 3, 4.25], colour: grey },
+    ];
+    const { out } = await read({ kind: 'scatter', outlines: true, backToFront: true, categories: [], axis: { min: 0, max: 10, step: 2 }, xAxis: { min: 0, max: 5, step: 1 }, series });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('scatter');
+    expect(c.series.map((s) => [s.name, s.x_values, s.values])).toEqual(series.map((s) => [s.name, s.x, s.values]));
+  });
+
   test('scatter without vertical grid lines, points joined by lines: the x axis still reads from its labels', async () => {
     const { out } = await read({
       kind: 'scatter', categories: [], axis: { min: 0, max: 100, step: 25 }, xAxis: { min: 0, max: 20, step: 5, grid: false }, joined: true,

@@ -2,7 +2,7 @@ import type { Box, ChartData, ChartSeries, RawPage, RawWord } from '@quire/core'
 import { unionBox, checkInterrupt } from '@quire/core';
 import { findValueAxes, isReversed, type ValueAxis } from './axes.js';
 import { findLegend, type LegendEntry } from './legend.js';
-import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
+import { centreOf, chartGraphics, inside, outlineKey, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
 import { readDoughnuts, readPies } from './pies.js';
 import { readRadars } from './radar.js';
 import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, valueAt, type ValueScale } from './scale.js';
@@ -496,20 +496,34 @@ function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readon
   if (!markers.length && !lines.length) return null;
   const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 });
   const series: ChartSeries[] = [];
-  const groups = markers.length ? byColour(markers).map(([c, ms]) => [c, ms.map((m) => centreOf(m.box)), ms.map((m) => m.box)] as const)
-    : byColour(lines).map(([c, ls]) => [c, ls.flatMap((l) => l.points), null] as const);
+  // markers of one colour split by outline: series painted alike keep their own marker shapes
+  type Group = { colour: string; pts: Pt[]; boxes: Box[] | null; outline: string | null };
+  const groups: Group[] = markers.length ? byColour(markers).flatMap(([colour, ms]): Group[] => {
+    const shapes = new Map<string, (BoxMark | ShapeMark)[]>();
+    for (const m of ms) shapes.set(outlineKey(m), [...(shapes.get(outlineKey(m)) ?? []), m]);
+    const split: [string | null, (BoxMark | ShapeMark)[]][] = shapes.size > 1 ? [...shapes.entries()] : [[null, ms]];
+    return split.map(([outline, list]) => ({ colour, pts: list.map((m) => centreOf(m.box)), boxes: list.map((m) => m.box), outline }));
+  }) : byColour(lines).map(([colour, ls]) => ({ colour, pts: ls.flatMap((l) => l.points), boxes: null, outline: null }));
   // bubbles: round marks whose sizes differ; a bubble's area is its size, known only relative to the largest
   const diameters = markers.map((m) => Math.min((m.box.x1 - m.box.x0) * page.width, (m.box.y1 - m.box.y0) * page.height));
   const bubbles = markers.length >= 2 && Math.max(...diameters) > 1.3 * Math.min(...diameters);
   const largest = Math.max(0, ...diameters);
-  for (const [colour, pts, boxes] of groups) {
+  const keyOrder: (number | undefined)[] = [];
+  for (const { colour, pts, boxes, outline } of groups) {
+    const key = outline ? legend.find((e) => e.colour === colour && e.outline === outline) : undefined;
+    keyOrder.push(key?.order ?? legend.find((e) => e.label === nameFor(colour, legend, markers.length ? 'fill' : 'stroke'))?.order);
     const xs = pts.map(([px]) => readValue(x.scale, px)), ys = pts.map(([, py]) => readValue(y.scale, py));
     series.push({
-      name: nameFor(colour, legend, markers.length ? 'fill' : 'stroke') ?? '', categories: xs.map((r) => r.value), xValues: xs.map((r) => r.value),
+      name: (outline ? key?.label : nameFor(colour, legend, markers.length ? 'fill' : 'stroke')) ?? '', categories: xs.map((r) => r.value), xValues: xs.map((r) => r.value),
       values: ys.map((r) => r.value), interpolated: ys.map((r, i) => r.interpolated || xs[i].interpolated), plotType: bubbles ? 'bubble' : 'scatter',
       markBoxes: boxes ? boxes.map((b) => ({ ...b })) : pts.map(([px, py]) => ({ x0: px, y0: py, x1: px, y1: py })),
       ...(bubbles && boxes ? { bubbleSizes: boxes.map((b) => Number(((Math.min((b.x1 - b.x0) * page.width, (b.y1 - b.y0) * page.height) / largest) ** 2).toFixed(4))) } : {}),
     });
+  }
+  // series in the legend keys' order (the plot may paint the last series first), when each has its own key
+  if (series.length > 1 && keyOrder.every((o) => o !== undefined) && new Set(keyOrder).size === series.length) {
+    const ranked = series.map((s, i) => [s, keyOrder[i]!] as const).sort((p, q) => p[1] - q[1]);
+    series.splice(0, series.length, ...ranked.map(([s]) => s));
   }
   const box = unionBox([P, ...x.labels.map((w) => w.box), ...y.labels.map((w) => w.box), ...legend.map((e) => e.box)])!;
   return {
