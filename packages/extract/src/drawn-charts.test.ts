@@ -303,6 +303,18 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
   });
 
+  test('exploded pie: slices pulled out from the centre, each around its own apex, still one pie', async () => {
+    const { out } = await read({
+      kind: 'pie', explode: 14, categories: ['Rent', 'Staff', 'Energy', 'Other'],
+      series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
+    });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('pie');
+    expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
+    c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
+  });
+
   test('doughnut: ring segments\' shares from the angles they span', async () => {
     const { out } = await read({
       kind: 'doughnut', categories: ['Web', 'Shop', 'Phone'],
