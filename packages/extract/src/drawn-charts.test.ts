@@ -121,6 +121,21 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.reading?.note).toMatch(/Margin read against the secondary/);
   });
 
+  test('lines and areas on primary and secondary axes (no columns): the later series is read against the right-hand axis, its tick marks drawn across the line', async () => {
+    for (const kind of ['line', 'area'] as const) {
+      const { out } = await read({
+        kind, crossTicks: true, categories: QUARTERS, axis: { min: 0, max: 6, step: 1 },
+        series: [{ name: 'Small', values: [1, 4, 5, 2], colour: BLUE }],
+        secondary: { axis: { min: 0, max: 400, step: 50 }, series: [{ name: 'Big', values: [200, 300, 250, 350], colour: RED }] },
+      });
+      expect(out.charts).toHaveLength(1);
+      const [c] = out.charts;
+      expect(c.chart_type).toBe(kind);
+      expect(c.series.map((s) => [s.name, s.values])).toEqual([['Small', [1, 4, 5, 2]], ['Big', [200, 300, 250, 350]]]);
+      expect(c.reading?.note).toMatch(/Big read against the secondary/);
+    }
+  });
+
   test('negative columns grow down from the zero line', async () => {
     const { out } = await read({
       kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },

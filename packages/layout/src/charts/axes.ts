@@ -105,8 +105,11 @@ function secondaryAxes(numeric: { w: RawWord; v: number }[], rules: readonly Box
       const ya = fitted.ticks[0].at, yb = fitted.ticks[fitted.ticks.length - 1].at;
       const line = rules.find((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.x0 <= left + 0.002 && r.x0 >= left - REACH && r.y0 <= ya + 0.01 && r.y1 >= yb - 0.01);
       if (!line) continue;
-      // every label at its own tick mark: without them a column of figures beside a ruled box is no axis
-      const scale = snapToRules(fitted, rules.filter((r) => r !== line && r.x1 - line.x0 < REACH), 'y', line.x0, isReversed('y', fitted));
+      // every label at its own tick mark: without them a column of figures beside a ruled box is no axis.
+      // A tick mark crossing the line (marks drawn across the axis) counts from the line outward.
+      const ticks2 = rules.filter((r) => r !== line && r.x1 - line.x0 < REACH && r.x1 > line.x0 - 0.004)
+        .map((r) => (r.y1 - r.y0 < 0.002 && r.x0 < line.x0 && r.x1 > line.x0 + 0.002 ? { ...r, x0: line.x0 } : r));
+      const scale = snapToRules(fitted, ticks2, 'y', line.x0, isReversed('y', fitted));
       if (!scale) continue;
       out.push({ along: 'y', side: 'right', scale, labels: run.map((n) => n.w), plot: { x0: line.x0, x1: line.x0, y0: Math.min(line.y0, ya), y1: Math.max(line.y1, yb) } });
     }

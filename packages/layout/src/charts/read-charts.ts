@@ -266,10 +266,18 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     }
     series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: Math.min(...marks.map((m) => m.order)) });
   }
-  // a combination chart with a secondary axis: its lines are drawn against that axis, its columns against this one
-  const lineAxis = secondary && bars.length && vertical ? secondary : a;
-  const printedOnLines = lineAxis === a ? printed : dataLabels(words, labelWords, lineAxis.scale);
+  // a secondary axis carries a combination chart's lines (its columns stay on this axis); with no bars, the
+  // last series (by legend key, else as drawn): a spreadsheet moves a later series onto the secondary axis
+  const rank = (colour: string, kind: 'fill' | 'stroke', order: number) => legend.find((e) => e.colour === colour && e.kind === kind)?.order ?? order;
+  const lastSeries = secondary && vertical && !bars.length
+    ? [...byColour(lines).map(([c, m]) => ({ c, r: rank(c, 'stroke', m[0].order) })), ...byColour(areas).map(([c, m]) => ({ c, r: rank(c, 'fill', m[0].order) }))].sort((p, q) => q.r - p.r)[0]?.c
+    : undefined;
+  const axisOf = (colour: string): ValueAxis => (secondary && vertical && (bars.length ? true : colour === lastSeries) ? secondary : a);
+  const lineAxis = secondary && vertical && (bars.length || lastSeries !== undefined) ? secondary : a;
+  const printedOnSecondary = lineAxis === a ? printed : dataLabels(words, labelWords, lineAxis.scale);
   for (const [colour, marks] of byColour(lines)) {
+    const onAxis = bars.length ? lineAxis : axisOf(colour);
+    const printedOnLines = onAxis === a ? printed : printedOnSecondary;
     // a smoothed line is a curve sampled between its points: per category, the vertex nearest the
     // category's position is the point (a plain polyline has just that vertex in each slot)
     const nearest = Array<Pt | null>(n).fill(null);
@@ -279,14 +287,13 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     }
     const readings = nearest.map((p): Reading | null => {
       if (!p) return null;
-      const r = readValue(lineAxis.scale, vertical ? p[1] : p[0]);
+      const r = readValue(onAxis.scale, vertical ? p[1] : p[0]);
       return { ...printedOnLines(r, p), box: { x0: p[0], y0: p[1], x1: p[0], y1: p[1] } };
     });
     series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
   }
   // areas: the top edge carries the values; a bottom edge off the baseline is the series below (stacked)
   const near = n > 1 ? 0.25 * Math.min(...positions.slice(1).map((p, i) => Math.abs(p - positions[i]))) : 0.01;
-  const baseAt = coordinateOf(a.scale, base);
   let areaStacked = false;
   const outlines = byColour(areas).map(([colour, marks]) => {
     const tops = Array<Pt | null>(n).fill(null), bottoms = Array<number | null>(n).fill(null);
@@ -300,16 +307,18 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     return { colour, marks, tops, bottoms };
   });
   for (const o of outlines) {
+    const { scale } = axisOf(o.colour);
+    const baseAt = coordinateOf(scale, baseline(scale));
     // stacked: the bottom edge runs along another series' top edge, not along the baseline
     const onBase = o.bottoms.every((b) => b === null || Math.abs(b - baseAt) < 0.002);
     const onOther = !onBase && outlines.some((u) => u !== o && o.bottoms.every((b, k) => b === null || (u.tops[k] !== null && Math.abs(u.tops[k]![1] - b) < 0.002)));
     if (onOther) areaStacked = true;
     const readings = o.tops.map((t, k): Reading | null => {
       if (!t) return null;
-      const top = readValue(a.scale, t[1]);
+      const top = readValue(scale, t[1]);
       if (!onOther) return { ...top, box: { x0: t[0], y0: t[1], x1: t[0], y1: t[1] } };
-      const below = readValue(a.scale, o.bottoms[k]!);
-      return { value: roundLike(top.value - below.value, a.scale), interpolated: top.interpolated || below.interpolated, box: { x0: t[0], y0: t[1], x1: t[0], y1: o.bottoms[k]! } };
+      const below = readValue(scale, o.bottoms[k]!);
+      return { value: roundLike(top.value - below.value, scale), interpolated: top.interpolated || below.interpolated, box: { x0: t[0], y0: t[1], x1: t[0], y1: o.bottoms[k]! } };
     });
     series.push(lineSeries(nameFor(o.colour, legend, 'fill'), categories, readings, 'area', o.marks[0].order));
   }
@@ -328,7 +337,8 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   if (areaStacked && kinds.length === 1) chartType += percentStackedAreas(outlines.map((o) => o.tops), a.scale) ? '-percent-stacked' : '-stacked';
   const named = series.filter((s) => s.name).length;
   const box = unionBox([P, ...a.labels.map((w) => w.box), ...(lineAxis === a ? [] : lineAxis.labels.map((w) => w.box)), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
-  const onSecondary = lineAxis === a ? [] : series.filter((s) => s.plotType === 'line').map((s) => s.name || 'a line');
+  const onSecondary = lineAxis === a ? [] : bars.length ? series.filter((s) => s.plotType === 'line').map((s) => s.name || 'a line')
+    : [nameFor(lastSeries!, legend, lines.some((l) => l.colour === lastSeries) ? 'stroke' : 'fill') ?? 'the last series'];
   return {
     box,
     chart: {
@@ -339,7 +349,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
         confidence: confidence(0.75, labels.length === n, named === series.length),
         valueScale: a.scale.kind,
         uncertainty: uncertaintyOf(a.scale),
-        note: readingNote(a.scale, labels.length === n) + (onSecondary.length ? `; ${onSecondary.join(', ')} read against the secondary (right-hand) axis, as a combination chart draws its lines` : ''),
+        note: readingNote(a.scale, labels.length === n) + (onSecondary.length ? `; ${onSecondary.join(', ')} read against the secondary (right-hand) axis, ${bars.length ? 'as a combination chart draws its lines' : 'the axis a spreadsheet gives a later series (the drawing does not say which series uses it)'}` : ''),
       },
     },
   };
