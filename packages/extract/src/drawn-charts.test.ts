@@ -1,6 +1,6 @@
 import type { Document, FigureElement } from '@quire/core';
 import { reconstructCharts } from '@quire/tables';
-import { BLUE, GREEN, RED, chartPdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
+import { BLUE, GREEN, RED, chartPdf, chartsPagePdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { extractDocument } from './pipeline.js';
 
@@ -353,6 +353,25 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     const [c] = out.charts;
     expect(c.chart_type).toBe('column');
     expect(c.series[0].values).toEqual([10, 250, 5000]);
+  });
+
+  test('two charts on one page, side by side or one above the other: each keeps its own legend keys and grid lines', async () => {
+    const series = [{ name: 'Apples', values: [10, 40, 50, 20], colour: BLUE }, { name: 'Pears', values: [20, 30, 25, 35], colour: RED }];
+    const other = [{ name: 'Figs', values: [5, 15, 45, 30], colour: BLUE }, { name: 'Kiwis', values: [25, 10, 35, 55], colour: GREEN }];
+    const axis = { min: 0, max: 60, step: 10 };
+    const layouts = {
+      'side by side': [{ left: 50, right: 230, top: 160, bottom: 340 }, { left: 350, right: 500, top: 160, bottom: 340 }],
+      'one above the other': [{ left: 110, right: 410, top: 120, bottom: 300 }, { left: 110, right: 410, top: 370, bottom: 550 }],
+    };
+    for (const [layout, [first, second]] of Object.entries(layouts)) {
+      const doc = await extractDocument(await chartsPagePdf(
+        { kind: 'column', plot: first, categories: QUARTERS, axis, series },
+        { kind: 'area', plot: second, categories: QUARTERS, axis, series: other },
+      ), 'pdf');
+      const { charts } = reconstructCharts(doc, 'no series');
+      expect([layout, charts.map((c) => c.chart_type)]).toEqual([layout, ['column', 'area']]);
+      expect(charts.map((c) => c.series.map((s) => [s.name, s.values]))).toEqual([series.map((s) => [s.name, s.values]), other.map((s) => [s.name, s.values])]);
+    }
   });
 
   test('a vector diagram that is no chart stays an image', async () => {

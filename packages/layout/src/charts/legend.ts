@@ -5,6 +5,8 @@ import { centreOf, inside, outlineKey, type ChartGraphics } from './marks.js';
 /** `order`: when the key was drawn (an office suite draws the keys in series order); `outline`: a filled key's outlineKey. */
 export interface LegendEntry { colour: string; label: string; box: Box; kind: 'fill' | 'stroke'; order: number; outline?: string }
 
+const distanceTo = (b: Box, x: number, y: number) => Math.hypot(Math.max(b.x0 - x, 0, x - b.x1), Math.max(b.y0 - y, 0, y - b.y1));
+
 const MAX_SWATCH = 0.04; // normalized: a key is small
 const LABEL_GAP = 0.03;
 
@@ -12,9 +14,13 @@ const LABEL_GAP = 0.03;
  * Legend entries near a plot area (outside it): small filled keys or short stroked lines, each followed on
  * its right by a label on the same line. The label runs until a wide gap or the next key.
  */
-export function findLegend(g: ChartGraphics, words: readonly RawWord[], plot: Box, reach: Box): LegendEntry[] {
+export function findLegend(g: ChartGraphics, words: readonly RawWord[], plot: Box, reach: Box, foreign: readonly Box[] = []): LegendEntry[] {
   const keys: { box: Box; colour: string; kind: 'fill' | 'stroke'; order: number; outline?: string }[] = [];
-  const outsidePlot = (b: Box) => { const [cx, cy] = centreOf(b); return !inside(plot, cx, cy, -0.002) && inside(reach, cx, cy); };
+  // a key nearer another chart's plot (`foreign`: side by side or one above the other) is that chart's
+  const outsidePlot = (b: Box) => {
+    const [cx, cy] = centreOf(b);
+    return !inside(plot, cx, cy, -0.002) && inside(reach, cx, cy) && foreign.every((f) => distanceTo(f, cx, cy) >= distanceTo(plot, cx, cy));
+  };
   for (const b of g.boxes) {
     const w = b.box.x1 - b.box.x0, h = b.box.y1 - b.box.y0;
     if (w <= MAX_SWATCH && h <= MAX_SWATCH && outsidePlot(b.box)) keys.push({ box: b.box, colour: b.colour, kind: 'fill', order: b.order, outline: outlineKey(b) });

@@ -39,10 +39,12 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
     // a secondary axis on the plot's right edge, beside this one
     const second = a.along === 'y' ? axes.find((b) => b.side === 'right' && !used.has(b) && Math.abs(b.plot.x0 - a.plot.x1) < 0.01
       && Math.min(b.plot.y1, a.plot.y1) - Math.max(b.plot.y0, a.plot.y0) > 0.5 * (a.plot.y1 - a.plot.y0)) : undefined;
-    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page) : null;
+    // the plots of the page's other charts: a legend key nearer one of them is that chart's
+    const foreign = axes.filter((b) => b !== a && b !== other && b !== second && !b.side && !overlaps(b.plot, a.plot)).map((b) => b.plot);
+    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page, foreign) : null;
     // bars against numbered categories: both sides carry numbers, the value axis is the one the bars grow from
     for (const axis of read ? [] : other ? byBarBaseline([a, other], g.boxes) : [a]) {
-      read = readCartesian(axis, g, words, new Set([...axis.labels, ...(second?.labels ?? [])]), axis === a ? second : undefined);
+      read = readCartesian(axis, g, words, new Set([...axis.labels, ...(second?.labels ?? [])]), axis === a ? second : undefined, foreign);
       if (read) break;
     }
     if (!read) continue;
@@ -203,7 +205,7 @@ interface Reading { value: number; interpolated: boolean; box: Box }
 type Pt = [number, number];
 
 /** Bars (column/bar), lines and areas against one value axis, categories along the other side. */
-function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>, secondary?: ValueAxis): DrawnChart | null {
+function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>, secondary?: ValueAxis, foreign: readonly Box[] = []): DrawnChart | null {
   const P = a.plot, pad = 0.004;
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.filter(([x, y]) => inside(P, x, y, 0.01)).length >= 0.6 * l.points.length);
   // a small square on a line's vertex is that point's marker, not a bar
@@ -223,7 +225,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
   const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
-  const legend = findLegend(g, words, P, reach);
+  const legend = findLegend(g, words, P, reach, foreign);
   const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
   // category labels sit where the category axis crosses the value axis: at its low end, the top (or right) when reversed
   const notCategory = new Set([...axisWords, ...legendWords]);
@@ -494,7 +496,7 @@ function readingNote(s: ValueScale, labelled: boolean): string {
 }
 
 /** x against y: markers or polylines between two value axes. */
-function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[], page: PageSize): DrawnChart | null {
+function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[], page: PageSize, foreign: readonly Box[] = []): DrawnChart | null {
   const P: Box = { x0: x.plot.x0, x1: x.plot.x1, y0: y.plot.y0, y1: y.plot.y1 };
   const pad = 0.01;
   const bars = g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) > 0.03);
@@ -504,7 +506,7 @@ function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readon
     ...g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) < 0.03)];
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.every(([px, py]) => inside(P, px, py, pad)));
   if (!markers.length && !lines.length) return null;
-  const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 });
+  const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 }, foreign);
   const series: ChartSeries[] = [];
   // markers of one colour split by outline: series painted alike keep their own marker shapes
   type Group = { colour: string; pts: Pt[]; boxes: Box[] | null; outline: string | null };
