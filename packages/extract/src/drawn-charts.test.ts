@@ -247,6 +247,17 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
   });
 
+  test('areas on a date axis: points at their own dates between more, evenly spaced date labels are read at the outline\'s corners', async () => {
+    // 1 Jan, 1 Feb, 1 Mar, 1 Apr on a day axis from 1 Jan to 1 Apr labelled every 9 days
+    const days = [0, 31, 59, 90];
+    const axisLabels = Array.from({ length: 11 }, (_, i) => new Date(Date.UTC(2025, 0, 1 + 9 * i)).toISOString().slice(0, 10));
+    const series = [{ name: 'Load', values: [4.3, 2.5, 3.5, 4.5], colour: BLUE }, { name: 'Spare', values: [2.4, 4.4, 1.8, 2.8], colour: RED }];
+    const c = (await read({ kind: 'area', categories: ['a', 'b', 'c', 'd'], pointsAt: days.map((d) => d / 90), axisLabels, axis: { min: 0, max: 5, step: 1 }, series })).out.charts[0];
+    expect(c.chart_type).toBe('area');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    expect(c.series[0].categories).toEqual([1, 2, 3, 4]); // the dates between labels are not claimed
+  });
+
   test('percent-stacked areas: the top series ends on the 100% line at every category', async () => {
     const c = (await read({
       kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25, percent: true },

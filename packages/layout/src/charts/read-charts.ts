@@ -231,13 +231,19 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const notCategory = new Set([...axisWords, ...legendWords]);
   const labels = categoryLabelsOf(P, a, words, notCategory, reversed ? 'far' : 'near');
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
-  const positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
+  let positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
+  // areas whose corners miss the label slots: a date axis, its labels at regular dates (often rotated,
+  // more of them than points) and the points at their own dates; the outline's corners are the points
+  const corners = vertical && !bars.length && !lines.length ? pointPositions(areas, P) : [];
+  const dated = corners.length >= 2 && !corners.every((c) => positions.some((p) => Math.abs(p - c) < 0.004));
+  if (dated) positions = corners;
   const n = positions.length;
   if (n < 1) return null;
   // a mark or label belongs to the nearest category position
   const slotOf = (c: number) => positions.reduce((best, p, i) => (Math.abs(p - c) < Math.abs(positions[best] - c) ? i : best), 0);
   const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
-  for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
+  // on a date axis the points' dates lie between the labelled ones: the categories stay numbered
+  if (!dated) for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
   const series: (ChartSeries & { order: number })[] = [];
   // words that are no data labels: the axes', the legend's and the category labels
   const labelWords = new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]);
@@ -389,6 +395,21 @@ function categoryPositions(labelsAt: number[], lo: number, hi: number, bars: rea
     pos = Array.from({ length: n }, (_, i) => lo + ((i + 0.5) * (hi - lo)) / n);
   }
   return vertical ? pos : pos.reverse();
+}
+
+/**
+ * The x positions of an area chart's points: the corners of the area outlines (their top edge's
+ * vertices), merged when closer than a hair. Empty without areas. (A line's vertices may be a smoothed
+ * curve's samples or a marker's outline: no such reading for lines.)
+ */
+function pointPositions(areas: readonly ShapeMark[], P: Box): number[] {
+  const xs: number[] = [];
+  for (const a of areas) for (const [x] of a.points) xs.push(x);
+  const sorted = xs.filter((x) => x >= P.x0 - 0.002 && x <= P.x1 + 0.002).sort((p, q) => p - q);
+  const out: number[] = [];
+  for (const x of sorted) if (!out.length || x - out[out.length - 1] > 0.002) out.push(x);
+  // a smoothed curve has a vertex every few points: no corners to read
+  return out.length > 100 ? [] : out;
 }
 
 function byColour<T extends { colour: string; order: number }>(marks: readonly T[]): [string, T[]][] {
