@@ -158,6 +158,19 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     }
   });
 
+  test('crowded columns with their category labels printed at a slant: one label per column cluster', async () => {
+    const categories = Array.from({ length: 12 }, (_, i) => `Region ${i + 1}`);
+    const series = [
+      { name: 'A', values: categories.map((_, i) => (i * 7) % 23 + 1), colour: BLUE },
+      { name: 'B', values: categories.map((_, i) => (i * 5) % 17 + 2), colour: RED },
+    ];
+    const { out } = await read({ kind: 'column', slantedLabels: true, categories, axis: { min: 0, max: 25, step: 5 }, series });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    expect(c.series[0].categories).toEqual(categories);
+  });
+
   test('stacked columns: each segment is its own value', async () => {
     const { out } = await read({
       kind: 'stacked', categories: QUARTERS, axis: { min: 0, max: 100, step: 20 },

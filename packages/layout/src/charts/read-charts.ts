@@ -229,7 +229,8 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
   // category labels sit where the category axis crosses the value axis: at its low end, the top (or right) when reversed
   const notCategory = new Set([...axisWords, ...legendWords]);
-  const labels = categoryLabelsOf(P, a, words, notCategory, reversed ? 'far' : 'near');
+  const found = categoryLabelsOf(P, a, words, notCategory, reversed ? 'far' : 'near');
+  const labels = (vertical && rotatedLabels(found, a.labels, bars, P)) || found;
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
   let positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
   // areas whose corners miss the label slots: a date axis, its labels at regular dates (often rotated,
@@ -395,6 +396,32 @@ function categoryPositions(labelsAt: number[], lo: number, hi: number, bars: rea
     pos = Array.from({ length: n }, (_, i) => lo + ((i + 0.5) * (hi - lo)) / n);
   }
   return vertical ? pos : pos.reverse();
+}
+
+/**
+ * Category labels printed at a slant under columns (crowded categories): the words' boxes overlap one
+ * another, so grouping by overlap joins them all. Each slanted label ends at its slot (its upper right
+ * end), so each word goes to the slot nearest its right edge; the slots are the columns' clusters, evenly
+ * spaced over the plot. Null when the labels are level (word boxes no taller than the axis' labels) or
+ * there are no column clusters to give the slots.
+ */
+function rotatedLabels(found: readonly CategoryLabel[], axisLabels: readonly RawWord[], bars: readonly BoxMark[], P: Box): CategoryLabel[] | null {
+  const ws = found.flatMap((l) => l.words);
+  if (!ws.length || !bars.length || !axisLabels.length) return null;
+  const level = Math.max(...axisLabels.map((w) => w.box.y1 - w.box.y0));
+  // a slanted word's box is taller than a level label's; short words ("1") stay short even when slanted
+  if (!ws.some((w) => w.box.y1 - w.box.y0 > 2 * level)) return null;
+  const spans = bars.map((b) => [b.box.x0, b.box.x1] as [number, number]).sort((p, q) => p[0] - q[0]);
+  let n = 0, end = -Infinity;
+  for (const [x0, x1] of spans) { if (x0 > end + 1e-3) n++; end = Math.max(end, x1); }
+  if (n <= found.length) return null;
+  const slot = (x: number) => Math.max(0, Math.min(n - 1, Math.floor(((x - P.x0) / (P.x1 - P.x0)) * n)));
+  const groups = new Map<number, RawWord[]>();
+  for (const w of ws) groups.set(slot(w.box.x1), [...(groups.get(slot(w.box.x1)) ?? []), w]);
+  return [...groups.entries()].sort((p, q) => p[0] - q[0]).map(([k, list]) => {
+    const ordered = [...list].sort((p, q) => p.box.x0 - q.box.x0);
+    return { text: ordered.map((w) => w.text).join(' '), at: P.x0 + ((k + 0.5) * (P.x1 - P.x0)) / n, box: unionBox(list.map((w) => w.box))!, words: list };
+  });
 }
 
 /**
