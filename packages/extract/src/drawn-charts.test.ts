@@ -331,6 +331,17 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     c.series[0].bubble_sizes!.forEach((v, i) => expect(v).toBeCloseTo([0.25, 1, 0.5625][i], 2));
   });
 
+  test('bubbles of one series outlined differently (arcs from another start) stay one series: round marks are not split by outline', async () => {
+    const { out } = await read({
+      kind: 'scatter', arcBubbles: true, categories: [], axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
+      series: [{ name: 'Markets', x: [10, 25, 40, 45], values: [30, 70, 50, 20], sizes: [4, 16, 9, 1], colour: GREEN }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bubble');
+    expect(c.series).toHaveLength(1);
+    expect(c.series[0]).toMatchObject({ name: 'Markets', x_values: [10, 25, 40, 45], values: [30, 70, 50, 20] });
+  });
+
   test('pie: slice shares in percent from the sector angles, categories from the legend', async () => {
     const { out } = await read({
       kind: 'pie', categories: ['Rent', 'Staff', 'Energy', 'Other'],
