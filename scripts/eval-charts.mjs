@@ -55,6 +55,22 @@ function comparePoints(expected, got) {
   return { points, within, names, series: expected.series.length, labelledPoints, exact };
 }
 
+/** Why a matched chart falls short, as classes (never naming the file): counted per part in aggregate. */
+function failureReasons(exp, got, score) {
+  const reasons = [];
+  if (got.chart_type !== exp.chart_type) reasons.push(`type ${family(exp.chart_type)} read as ${family(got.chart_type)}${got.chart_type === exp.chart_type.replace(/-(percent-)?stacked$/, '') ? ' (stacking missed)' : ''}`);
+  if (got.series.length !== exp.series.length) reasons.push(got.series.length < exp.series.length ? 'series count: fewer' : 'series count: more');
+  const expN = Math.max(...exp.series.map((s) => s.values.length)), gotN = Math.max(0, ...got.series.map((s) => s.values.length));
+  if (gotN !== expN) reasons.push(gotN < expN ? 'category count: fewer' : 'category count: more');
+  if (score.names < score.series) reasons.push('series names missing');
+  if (score.within < score.points) reasons.push(reasons.some((r) => r.startsWith('series count') || r.startsWith('category count')) ? 'points off (with a count mismatch)' : 'points off (counts agree)');
+  if ((exp.features ?? []).includes('data-labels') && score.exact < score.labelledPoints) reasons.push('data labels not taken exactly');
+  return reasons;
+}
+
+/** A chart type's family: the plot kind without stacking, one bucket for combined charts. */
+const family = (t) => (t.includes('+') ? 'combined' : t.replace(/-(percent-)?stacked$/, '').replace(/^bubble$/, 'scatter').replace(/^doughnut$/, 'pie').replace(/^radar-filled$/, 'radar'));
+
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort().filter((f) => !only || f.includes(only))
   .filter((f) => parts.includes(partOf('pdf-charts', f)) && fs.existsSync(path.join(dir, f.replace(/\.pdf$/, '.expected.json'))));
 const results = [];
@@ -77,7 +93,10 @@ for (const file of files) {
       }
       if (!best) {
         const total = exp.series.reduce((n, s) => n + s.values.length, 0);
-        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total }); continue;
+        const onPage = doc.pages.find((p) => p.number === exp.page)?.elements.filter((e) => e.kind === 'figure') ?? [];
+        const reason = out.charts.some((c) => c.page === exp.page) ? 'not found: page\'s charts taken by other expected charts'
+          : onPage.length ? `not found: drawing kept as a figure (${[...new Set(onPage.map((e) => e.visualType))].join('/')})` : 'not found: no figure on the page';
+        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason] }); continue;
       }
       best.cand.used = true;
       res.matched++;
@@ -85,7 +104,7 @@ for (const file of files) {
       if (norm(best.cand.c.title) === norm(exp.title)) res.titleOk++;
       res.points += best.score.points; res.within += best.score.within; res.series += best.score.series; res.names += best.score.names;
       res.labelledPoints += best.score.labelledPoints; res.exact += best.score.exact;
-      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points });
+      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons: failureReasons(exp, best.cand.c, best.score) });
     }
     // a chart figure that is no expected chart (unconverted ones included) lowers precision
     res.found = res.matched;
@@ -121,6 +140,20 @@ function byType(rs) {
   }
   return [...t.entries()].sort().map(([type, e]) => `${type} ${e.found}/${e.charts} charts, ${e.within}/${e.points} points`).join('; ');
 }
+/** Per family of the expected chart type and per failure reason: counts over many files, no per-file line. */
+function breakdowns(rs) {
+  const fam = new Map(), reasons = new Map(), features = new Map();
+  for (const r of rs) for (const d of r.details) {
+    const k = family(d.expected);
+    const e = fam.get(k) ?? { charts: 0, found: 0, within: 0, points: 0 };
+    e.charts++; if (d.got) e.found++; e.within += d.within; e.points += d.total; fam.set(k, e);
+    for (const why of d.reasons ?? []) reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+  return {
+    families: [...fam.entries()].sort().map(([k, e]) => `${k} ${e.found}/${e.charts} charts, ${e.within}/${e.points} points`).join('; '),
+    reasons: [...reasons.entries()].sort((p, q) => q[1] - p[1]).map(([k, n]) => `${k} ×${n}`).join('; ') || 'none',
+  };
+}
 const fmt = (f) => (f.value === null ? '–' : `${f.value.toFixed(3)} (${f.n})`);
 if (asJson) console.log(JSON.stringify({ parts: byPart, dev: results.filter((r) => r.part === 'dev') }, null, 1));
 else {
@@ -128,6 +161,9 @@ else {
     const a = byPart[p];
     // by type for the dev part only: a type with one chart in the validation part would name that file's result
     if (p === 'dev') console.log(`\n${p} by expected type: ${byType(results.filter((r) => r.part === p))}`);
+    const b = breakdowns(results.filter((r) => r.part === p));
+    if (p !== 'dev') console.log(`\n${p} by family of the expected type: ${b.families}\n${p} failure reasons (charts): ${b.reasons}`);
+    else console.log(`${p} failure reasons (charts): ${b.reasons}`);
     console.log(`${p === 'dev' ? '' : '\n'}${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }

@@ -1,6 +1,6 @@
 import type { Document, FigureElement } from '@quire/core';
 import { reconstructCharts } from '@quire/tables';
-import { BLUE, GREEN, RED, chartPdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
+import { BLUE, GREEN, RED, chartPdf, chartsPagePdf, diagramPdf, type ChartSpec } from '../../../tests/fixtures/charts/draw-chart.js';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { extractDocument } from './pipeline.js';
 
@@ -121,6 +121,21 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.reading?.note).toMatch(/Margin read against the secondary/);
   });
 
+  test('lines and areas on primary and secondary axes (no columns): the later series is read against the right-hand axis, its tick marks drawn across the line', async () => {
+    for (const kind of ['line', 'area'] as const) {
+      const { out } = await read({
+        kind, crossTicks: true, categories: QUARTERS, axis: { min: 0, max: 6, step: 1 },
+        series: [{ name: 'Small', values: [1, 4, 5, 2], colour: BLUE }],
+        secondary: { axis: { min: 0, max: 400, step: 50 }, series: [{ name: 'Big', values: [200, 300, 250, 350], colour: RED }] },
+      });
+      expect(out.charts).toHaveLength(1);
+      const [c] = out.charts;
+      expect(c.chart_type).toBe(kind);
+      expect(c.series.map((s) => [s.name, s.values])).toEqual([['Small', [1, 4, 5, 2]], ['Big', [200, 300, 250, 350]]]);
+      expect(c.reading?.note).toMatch(/Big read against the secondary/);
+    }
+  });
+
   test('negative columns grow down from the zero line', async () => {
     const { out } = await read({
       kind: 'column', categories: ['Jan', 'Feb', 'Mar'], axis: { min: -20, max: 30, step: 10 },
@@ -128,6 +143,32 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     });
     expect(out.charts[0]).toMatchObject({ chart_type: 'column' });
     expect(out.charts[0].series[0].values).toEqual([-15, 22.5, -3]);
+  });
+
+  test('negative values with the category labels next to the zero line, over the plot: columns and horizontal bars', async () => {
+    const categories = ['Mon', 'Tue', 'Wed', 'Thu'];
+    const series = [{ name: 'Gain', values: [10, -20, 35, -5], colour: BLUE }, { name: 'Loss', values: [-12, 8, -30, 22], colour: RED }];
+    for (const kind of ['column', 'bar'] as const) {
+      const { out } = await read({ kind, labelsAtZero: true, cells: true, categories, axis: { min: -40, max: 40, step: 10 }, series });
+      expect(out.charts).toHaveLength(1);
+      const [c] = out.charts;
+      expect(c.chart_type).toBe(kind);
+      expect(c.series[0].categories).toEqual(categories);
+      expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    }
+  });
+
+  test('crowded columns with their category labels printed at a slant: one label per column cluster', async () => {
+    const categories = Array.from({ length: 12 }, (_, i) => `Region ${i + 1}`);
+    const series = [
+      { name: 'A', values: categories.map((_, i) => (i * 7) % 23 + 1), colour: BLUE },
+      { name: 'B', values: categories.map((_, i) => (i * 5) % 17 + 2), colour: RED },
+    ];
+    const { out } = await read({ kind: 'column', slantedLabels: true, categories, axis: { min: 0, max: 25, step: 5 }, series });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    expect(c.series[0].categories).toEqual(categories);
   });
 
   test('stacked columns: each segment is its own value', async () => {
@@ -161,6 +202,17 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.series.map((s) => [s.name, s.values])).toEqual([['2023', [640, 310, 155]], ['2024', [700, 290, 180]]]);
   });
 
+  test('horizontal bars beside the worksheet\'s cells: only the label column next to the axis gives categories', async () => {
+    const categories = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'];
+    const series = [{ name: 'Apples', values: [1, 4, 5, 2, 3], colour: BLUE }, { name: 'Pears', values: [2, 3, 2, 3, 1], colour: RED }];
+    const { out } = await read({ kind: 'bar', cells: true, categories, axis: { min: 0, max: 6, step: 1 }, series });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bar');
+    expect(c.series[0].categories).toEqual(categories);
+    expect(c.series.map((s) => s.values)).toEqual([[1, 4, 5, 2, 3], [2, 3, 2, 3, 1]]);
+  });
+
   test('lines: a point per category, a missing point stays null, names from line keys', async () => {
     const { out } = await read({
       kind: 'line', categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], axis: { min: 0, max: 12, step: 2 },
@@ -170,6 +222,14 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.chart_type).toBe('line');
     expect(c.series.map((s) => [s.name, s.values])).toEqual([['Visits', [3, 7.5, null, 10, 4]], ['Orders', [1, 2, 2.5, 6, 11]]]);
     expect(c.series[0].categories).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri']);
+  });
+
+  test('smoothed lines: a curve sampled between the points is read at each category, not at the first vertex of its slot', async () => {
+    const series = [{ name: 'Apples', values: [10, 40, 50, 20, 10], colour: BLUE }, { name: 'Pears', values: [20, 30, 25, 35, 15], colour: RED }];
+    const { out } = await read({ kind: 'line', smooth: true, categories: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], axis: { min: 0, max: 60, step: 10 }, series });
+    expect(out.charts).toHaveLength(1);
+    expect(out.charts[0].chart_type).toBe('line');
+    expect(out.charts[0].series.map((s) => s.values)).toEqual([[10, 40, 50, 20, 10], [20, 30, 25, 35, 15]]);
   });
 
   test('areas: the filled outline\'s top edge; stacked areas count from the series below', async () => {
@@ -193,6 +253,39 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(stacked.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 40, 20]], ['Extra', [25, 10, 50]]]);
   });
 
+  test('overlapping areas painted back to front: series come in the legend keys\' order', async () => {
+    const series = [{ name: 'Apples', values: [10, 40, 50, 20], colour: BLUE }, { name: 'Pears', values: [20, 30, 25, 35], colour: RED }, { name: 'Plums', values: [30, 15, 40, 10], colour: GREEN }];
+    const c = (await read({ kind: 'area', backToFront: true, categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts[0];
+    expect(c.chart_type).toBe('area');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+  });
+
+  test('areas on a date axis: points at their own dates between more, evenly spaced date labels are read at the outline\'s corners', async () => {
+    // 1 Jan, 1 Feb, 1 Mar, 1 Apr on a day axis from 1 Jan to 1 Apr labelled every 9 days
+    const days = [0, 31, 59, 90];
+    const axisLabels = Array.from({ length: 11 }, (_, i) => new Date(Date.UTC(2025, 0, 1 + 9 * i)).toISOString().slice(0, 10));
+    const series = [{ name: 'Load', values: [4.3, 2.5, 3.5, 4.5], colour: BLUE }, { name: 'Spare', values: [2.4, 4.4, 1.8, 2.8], colour: RED }];
+    const c = (await read({ kind: 'area', categories: ['a', 'b', 'c', 'd'], pointsAt: days.map((d) => d / 90), axisLabels, axis: { min: 0, max: 5, step: 1 }, series })).out.charts[0];
+    expect(c.chart_type).toBe('area');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    expect(c.series[0].categories).toEqual([1, 2, 3, 4]); // the dates between labels are not claimed
+  });
+
+  test('percent-stacked areas: the top series ends on the 100% line at every category', async () => {
+    const c = (await read({
+      kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25, percent: true },
+      series: [{ name: 'Base', values: [30, 60, 20], colour: BLUE }, { name: 'Extra', values: [70, 40, 80], colour: RED }],
+    })).out.charts[0];
+    expect(c.chart_type).toBe('area-percent-stacked');
+    expect(c.series.map((s) => [s.name, s.values])).toEqual([['Base', [30, 60, 20]], ['Extra', [70, 40, 80]]]);
+    // the same stack on a plain axis ending below 100 stays stacked
+    const plain = (await read({
+      kind: 'stacked-area', categories: ['A', 'B', 'C'], axis: { min: 0, max: 100, step: 25, percent: true },
+      series: [{ name: 'Base', values: [30, 40, 20], colour: BLUE }, { name: 'Extra', values: [25, 10, 50], colour: RED }],
+    })).out.charts[0];
+    expect(plain.chart_type).toBe('area-stacked');
+  });
+
   test('scatter: x and y from two value axes', async () => {
     const { out } = await read({
       kind: 'scatter', categories: [], axis: { min: 0, max: 50, step: 10 }, xAxis: { min: 0, max: 10, step: 2 },
@@ -201,6 +294,20 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     const [c] = out.charts;
     expect(c.chart_type).toBe('scatter');
     expect(c.series[0]).toMatchObject({ name: 'Samples', x_values: [1, 2.5, 4, 7, 9.5], values: [5, 12, 30, 41.5, 48] });
+  });
+
+  test('scatter series painted alike, told apart by their marker outlines, painted last series first: split by outline, named and ordered by the legend keys', async () => {
+    const grey: [number, number, number] = [0.6, 0.8, 1];
+    const series = [
+      { name: 'Y1', values: [2, 4, 3, 8], x: [1, 2, 3, 4], colour: grey },
+      { name: 'Y2', values: [5, 1, 7, 2], x: [1.5, 2.5, 3.5, 4.5], colour: grey },
+      { name: 'Y3', values: [3, 6, 4, 1], x: [0.5, 2, 3, 4.25], colour: grey },
+    ];
+    const { out } = await read({ kind: 'scatter', outlines: true, backToFront: true, categories: [], axis: { min: 0, max: 10, step: 2 }, xAxis: { min: 0, max: 5, step: 1 }, series });
+    expect(out.charts).toHaveLength(1);
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('scatter');
+    expect(c.series.map((s) => [s.name, s.x_values, s.values])).toEqual(series.map((s) => [s.name, s.x, s.values]));
   });
 
   test('scatter without vertical grid lines, points joined by lines: the x axis still reads from its labels', async () => {
@@ -224,11 +331,34 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     c.series[0].bubble_sizes!.forEach((v, i) => expect(v).toBeCloseTo([0.25, 1, 0.5625][i], 2));
   });
 
+  test('bubbles of one series outlined differently (arcs from another start) stay one series: round marks are not split by outline', async () => {
+    const { out } = await read({
+      kind: 'scatter', arcBubbles: true, categories: [], axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
+      series: [{ name: 'Markets', x: [10, 25, 40, 45], values: [30, 70, 50, 20], sizes: [4, 16, 9, 1], colour: GREEN }],
+    });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('bubble');
+    expect(c.series).toHaveLength(1);
+    expect(c.series[0]).toMatchObject({ name: 'Markets', x_values: [10, 25, 40, 45], values: [30, 70, 50, 20] });
+  });
+
   test('pie: slice shares in percent from the sector angles, categories from the legend', async () => {
     const { out } = await read({
       kind: 'pie', categories: ['Rent', 'Staff', 'Energy', 'Other'],
       series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
     });
+    const [c] = out.charts;
+    expect(c.chart_type).toBe('pie');
+    expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
+    c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
+  });
+
+  test('exploded pie: slices pulled out from the centre, each around its own apex, still one pie', async () => {
+    const { out } = await read({
+      kind: 'pie', explode: 14, categories: ['Rent', 'Staff', 'Energy', 'Other'],
+      series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
+    });
+    expect(out.charts).toHaveLength(1);
     const [c] = out.charts;
     expect(c.chart_type).toBe('pie');
     expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
@@ -258,6 +388,25 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     const [c] = out.charts;
     expect(c.chart_type).toBe('column');
     expect(c.series[0].values).toEqual([10, 250, 5000]);
+  });
+
+  test('two charts on one page, side by side or one above the other: each keeps its own legend keys and grid lines', async () => {
+    const series = [{ name: 'Apples', values: [10, 40, 50, 20], colour: BLUE }, { name: 'Pears', values: [20, 30, 25, 35], colour: RED }];
+    const other = [{ name: 'Figs', values: [5, 15, 45, 30], colour: BLUE }, { name: 'Kiwis', values: [25, 10, 35, 55], colour: GREEN }];
+    const axis = { min: 0, max: 60, step: 10 };
+    const layouts = {
+      'side by side': [{ left: 50, right: 230, top: 160, bottom: 340 }, { left: 350, right: 500, top: 160, bottom: 340 }],
+      'one above the other': [{ left: 110, right: 410, top: 120, bottom: 300 }, { left: 110, right: 410, top: 370, bottom: 550 }],
+    };
+    for (const [layout, [first, second]] of Object.entries(layouts)) {
+      const doc = await extractDocument(await chartsPagePdf(
+        { kind: 'column', plot: first, categories: QUARTERS, axis, series },
+        { kind: 'area', plot: second, categories: QUARTERS, axis, series: other },
+      ), 'pdf');
+      const { charts } = reconstructCharts(doc, 'no series');
+      expect([layout, charts.map((c) => c.chart_type)]).toEqual([layout, ['column', 'area']]);
+      expect(charts.map((c) => c.series.map((s) => [s.name, s.values]))).toEqual([series.map((s) => [s.name, s.values]), other.map((s) => [s.name, s.values])]);
+    }
   });
 
   test('a vector diagram that is no chart stays an image', async () => {

@@ -57,8 +57,7 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       const ya = scale.ticks[0].at, yb = scale.ticks[scale.ticks.length - 1].at;
       // the plot may run past the last label (an unlabelled 0 on the category axis line)
       const pitch = (yb - ya) / (scale.ticks.length - 1);
-      const hs = rules.filter((r) => r.y1 - r.y0 < 0.004 && r.x1 - r.x0 >= MIN_RULE && r.x0 >= right - 0.004 && r.x0 <= right + REACH
-        && r.y0 >= ya - 3.05 * pitch && r.y0 <= yb + 3.05 * pitch);
+      const hs = beyondLabels(rules.filter((r) => r.y1 - r.y0 < 0.004 && r.x1 - r.x0 >= MIN_RULE && r.x0 >= right - 0.004 && r.x0 <= right + REACH), (r) => r.y0, ya, yb, pitch);
       if (!hs.some((r) => r.y0 >= ya - 0.01 && r.y0 <= yb + 0.01)) continue;
       scale = snapToRules(scale, rules, 'y', right, isReversed('y', scale)) ?? scale;
       const plot = { x0: Math.min(...hs.map((r) => r.x0)), x1: Math.max(...hs.map((r) => r.x1)), y0: Math.min(ya, ...hs.map((r) => r.y0)), y1: Math.max(yb, ...hs.map((r) => r.y0)) };
@@ -77,8 +76,7 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
       const top = Math.min(...run.map((n) => n.w.box.y0));
       const xa = scale.ticks[0].at, xb = scale.ticks[scale.ticks.length - 1].at;
       const pitch = (xb - xa) / (scale.ticks.length - 1);
-      const vs = rules.filter((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.y1 <= top + 0.004 && r.y1 >= top - REACH
-        && r.x0 >= xa - 3.05 * pitch && r.x0 <= xb + 3.05 * pitch);
+      const vs = beyondLabels(rules.filter((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.y1 <= top + 0.004 && r.y1 >= top - REACH), (r) => r.x0, xa, xb, pitch);
       if (!vs.some((r) => r.x0 >= xa - 0.01 && r.x0 <= xb + 0.01)) continue;
       scale = snapToRules(scale, rules, 'x', top, isReversed('x', scale)) ?? scale;
       const plot = { x0: Math.min(xa, ...vs.map((r) => r.x0)), x1: Math.max(xb, ...vs.map((r) => r.x0)), y0: Math.min(...vs.map((r) => r.y0)), y1: Math.max(...vs.map((r) => r.y1)) };
@@ -87,6 +85,30 @@ export function findValueAxes(words: readonly RawWord[], rules: readonly Box[]):
     }
   }
   return axes;
+}
+
+/**
+ * The grid lines of an axis whose labels run from `a` to `b` (coordinates, tick pitch `pitch`): those
+ * among the labels, and past either end the lines that go on with the ticks: one within a pitch (an
+ * unlabelled end, the category axis line), further ones only a whole pitch on from the last, up to three.
+ * Another chart's grid lines above or below (its plot lined up with this one) do not join the plot.
+ */
+function beyondLabels(rules: readonly Box[], at: (r: Box) => number, a: number, b: number, pitch: number): Box[] {
+  const lo = Math.min(a, b), hi = Math.max(a, b), step = Math.abs(pitch);
+  const out = rules.filter((r) => at(r) >= lo - 0.002 && at(r) <= hi + 0.002);
+  for (const dir of [-1, 1]) {
+    let end = dir < 0 ? lo : hi;
+    for (let k = 0; k < 3; k++) {
+      const next = rules.filter((r) => {
+        const d = (at(r) - end) * dir;
+        return k === 0 ? d > 0.002 && d <= 1.05 * step : Math.abs(d - step) <= 0.1 * step;
+      });
+      if (!next.length) break;
+      out.push(...next);
+      end = dir < 0 ? Math.min(...next.map(at)) : Math.max(...next.map(at));
+    }
+  }
+  return out;
 }
 
 /**
@@ -105,8 +127,11 @@ function secondaryAxes(numeric: { w: RawWord; v: number }[], rules: readonly Box
       const ya = fitted.ticks[0].at, yb = fitted.ticks[fitted.ticks.length - 1].at;
       const line = rules.find((r) => r.x1 - r.x0 < 0.004 && r.y1 - r.y0 >= MIN_RULE && r.x0 <= left + 0.002 && r.x0 >= left - REACH && r.y0 <= ya + 0.01 && r.y1 >= yb - 0.01);
       if (!line) continue;
-      // every label at its own tick mark: without them a column of figures beside a ruled box is no axis
-      const scale = snapToRules(fitted, rules.filter((r) => r !== line && r.x1 - line.x0 < REACH), 'y', line.x0, isReversed('y', fitted));
+      // every label at its own tick mark: without them a column of figures beside a ruled box is no axis.
+      // A tick mark crossing the line (marks drawn across the axis) counts from the line outward.
+      const ticks2 = rules.filter((r) => r !== line && r.x1 - line.x0 < REACH && r.x1 > line.x0 - 0.004)
+        .map((r) => (r.y1 - r.y0 < 0.002 && r.x0 < line.x0 && r.x1 > line.x0 + 0.002 ? { ...r, x0: line.x0 } : r));
+      const scale = snapToRules(fitted, ticks2, 'y', line.x0, isReversed('y', fitted));
       if (!scale) continue;
       out.push({ along: 'y', side: 'right', scale, labels: run.map((n) => n.w), plot: { x0: line.x0, x1: line.x0, y0: Math.min(line.y0, ya), y1: Math.max(line.y1, yb) } });
     }

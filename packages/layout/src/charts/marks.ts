@@ -82,5 +82,19 @@ function addPath(p: RawPath, order: number, tol: number, boxes: BoxMark[], lines
   });
 }
 
+/**
+ * A mark's outline, independent of its size and place: a polygon's vertices on a 3×3 grid over its box
+ * ("box" for a rectangle, "curve" for any round mark). Markers of one colour with different outlines (diamonds, triangles, squares) are different
+ * series, as an office suite tells series apart when it paints them all alike.
+ */
+export function outlineKey(m: BoxMark | ShapeMark): string {
+  if (!('points' in m)) return 'box';
+  // round marks (dots, bubbles) are one outline whatever their size or clipping by the plot's edge
+  if (m.curved) return 'curve';
+  const w = m.box.x1 - m.box.x0 || 1, h = m.box.y1 - m.box.y0 || 1;
+  const cells = new Set(m.points.map(([x, y]) => `${Math.round(((x - m.box.x0) / w) * 2)}${Math.round(((y - m.box.y0) / h) * 2)}`));
+  return `poly:${[...cells].sort().join(',')}`;
+}
+
 export const centreOf = (b: Box): [number, number] => [(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2];
 export const inside = (b: Box, x: number, y: number, pad = 0) => x >= b.x0 - pad && x <= b.x1 + pad && y >= b.y0 - pad && y <= b.y1 + pad;

@@ -17,18 +17,20 @@ export function readPies(g: ChartGraphics, words: readonly RawWord[], page: Page
   const sectors = g.shapes.filter((s) => Math.max(s.box.x1 - s.box.x0, s.box.y1 - s.box.y0) >= MIN_PIE / 4 && s.points.length >= 3);
   if (sectors.length > MAX_SHAPES) return []; // a map or a pattern, not a pie: the vertex matching is quadratic
   const groups = new Map<string, { centre: [number, number]; members: ShapeMark[] }>();
+  const loose: ShapeMark[] = [];
   for (const s of sectors) {
     const c = sharedVertex(s, sectors, page);
-    if (!c) continue;
+    if (!c) { loose.push(s); continue; }
     const key = `${Math.round(c[0] / SAME_POINT)},${Math.round(c[1] / SAME_POINT)}`;
     const grp = groups.get(key) ?? { centre: c, members: [] };
     grp.members.push(s); groups.set(key, grp);
   }
+  const pies = [...[...groups.values()].map(({ centre, members }) => ({ members, apexes: members.map(() => centre) })), ...explodedPies(loose, page)];
   const out: DrawnChart[] = [];
-  for (const { centre, members } of groups.values()) {
+  for (const { members, apexes } of pies) {
     const box = unionBox(members.map((m) => m.box))!;
     if (members.length < 2 || Math.max(box.x1 - box.x0, box.y1 - box.y0) < MIN_PIE) continue;
-    const spans = members.map((m) => sweep(m, centre, page));
+    const spans = members.map((m, i) => sweep(m, apexes[i], page));
     const total = spans.reduce((a, b) => a + b, 0);
     if (Math.abs(total - 2 * Math.PI) > 0.02) continue; // not a full circle: a fan or a decoration
     const legend = findLegend(g, words, box, { x0: box.x0 - 0.3, y0: box.y0 - 0.2, x1: box.x1 + 0.35, y1: box.y1 + 0.2 });
@@ -50,6 +52,31 @@ export function readPies(g: ChartGraphics, words: readonly RawWord[], page: Page
         },
       },
     });
+  }
+  return out;
+}
+
+/**
+ * Exploded pies: sectors pulled out from the centre each keep an apex of their own, none shared. Sectors
+ * of one radius whose apexes lie within that radius of each other are one pie (the full-turn check in
+ * readPies then confirms it); each sector's angle is measured around its own apex.
+ */
+function explodedPies(loose: readonly ShapeMark[], page: PageSize): { members: ShapeMark[]; apexes: [number, number][] }[] {
+  const withApex = loose.flatMap((s) => {
+    const apex = s.points.find((p) => isApex(p, s, page));
+    if (!apex) return [];
+    const r = Math.max(...s.points.map((q) => Math.hypot((q[0] - apex[0]) * page.width, (q[1] - apex[1]) * page.height)));
+    return [{ s, apex, r }];
+  });
+  const out: { members: ShapeMark[]; apexes: [number, number][] }[] = [];
+  const used = new Set<ShapeMark>();
+  for (const seed of withApex) {
+    if (used.has(seed.s)) continue;
+    const group = withApex.filter((o) => !used.has(o.s) && Math.abs(o.r - seed.r) < 0.1 * seed.r
+      && Math.hypot((o.apex[0] - seed.apex[0]) * page.width, (o.apex[1] - seed.apex[1]) * page.height) < seed.r);
+    if (group.length < 2) continue;
+    for (const o of group) used.add(o.s);
+    out.push({ members: group.map((o) => o.s), apexes: group.map((o) => o.apex) });
   }
   return out;
 }

@@ -2,7 +2,7 @@ import type { Box, ChartData, ChartSeries, RawPage, RawWord } from '@quire/core'
 import { unionBox, checkInterrupt } from '@quire/core';
 import { findValueAxes, isReversed, type ValueAxis } from './axes.js';
 import { findLegend, type LegendEntry } from './legend.js';
-import { centreOf, chartGraphics, inside, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
+import { centreOf, chartGraphics, inside, outlineKey, type BoxMark, type ChartGraphics, type LineMark, type ShapeMark } from './marks.js';
 import { readDoughnuts, readPies } from './pies.js';
 import { readRadars } from './radar.js';
 import { coordinateOf, labelNumber, quantumOf, readValue, roundTo, valueAt, type ValueScale } from './scale.js';
@@ -39,10 +39,12 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
     // a secondary axis on the plot's right edge, beside this one
     const second = a.along === 'y' ? axes.find((b) => b.side === 'right' && !used.has(b) && Math.abs(b.plot.x0 - a.plot.x1) < 0.01
       && Math.min(b.plot.y1, a.plot.y1) - Math.max(b.plot.y0, a.plot.y0) > 0.5 * (a.plot.y1 - a.plot.y0)) : undefined;
-    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page) : null;
+    // the plots of the page's other charts: a legend key nearer one of them is that chart's
+    const foreign = axes.filter((b) => b !== a && b !== other && b !== second && !b.side && !overlaps(b.plot, a.plot)).map((b) => b.plot);
+    let read = other ? readScatter(a.along === 'x' ? a : other, a.along === 'y' ? a : other, g, words, page, foreign) : null;
     // bars against numbered categories: both sides carry numbers, the value axis is the one the bars grow from
     for (const axis of read ? [] : other ? byBarBaseline([a, other], g.boxes) : [a]) {
-      read = readCartesian(axis, g, words, new Set([...axis.labels, ...(second?.labels ?? [])]), axis === a ? second : undefined);
+      read = readCartesian(axis, g, words, new Set([...axis.labels, ...(second?.labels ?? [])]), axis === a ? second : undefined, foreign);
       if (read) break;
     }
     if (!read) continue;
@@ -95,27 +97,50 @@ const overlaps = (a: Box, b: Box) => Math.min(a.x1, b.x1) > Math.max(a.x0, b.x0)
 const area = (b: Box) => (b.x1 - b.x0) * (b.y1 - b.y0);
 const rectilinearLine = (l: LineMark) => l.points.every((p, i) => i === 0 || Math.abs(p[0] - l.points[i - 1][0]) < 1e-3 || Math.abs(p[1] - l.points[i - 1][1]) < 1e-3);
 
-/** Category labels: words along the category side of the plot, grouped into one label per slot. */
-function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far'): { text: string; at: number; box: Box; words: RawWord[] }[] {
+const BAND_GAP = 0.012; // normalized: words of one label column are closer across the page than this (a word space)
+
+type CategoryLabel = { text: string; at: number; box: Box; words: RawWord[] };
+
+/**
+ * Category labels: words along the category axis line, grouped into one label per slot. The line is the
+ * plot's edge, or `crossing` (a coordinate inside the plot) where the category axis crosses the value axis
+ * at 0 between negative and positive values: labels are printed next to that line, over the plot.
+ */
+function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far', crossing?: number): CategoryLabel[] {
   // 'near': under the plot (left of it for horizontal bars); 'far': above it (right of it), a reversed value axis' side
   const far = side === 'far';
+  const lineAt = crossing ?? (along === 'y' ? (far ? plot.y0 : plot.y1) : (far ? plot.x1 : plot.x0));
   const picked = words.filter((w) => {
     if (exclude.has(w)) return false;
     const [cx, cy] = centreOf(w.box);
     if (along === 'y') {
       const across = cx >= plot.x0 - 0.01 && cx <= plot.x1 + 0.01;
-      return across && (far ? w.box.y1 <= plot.y0 + 0.002 && w.box.y1 >= plot.y0 - 0.07 : w.box.y0 >= plot.y1 - 0.002 && w.box.y0 <= plot.y1 + 0.07);
+      return across && (far ? w.box.y1 <= lineAt + 0.002 && w.box.y1 >= lineAt - 0.07 : w.box.y0 >= lineAt - 0.002 && w.box.y0 <= lineAt + 0.07);
     }
     const across = cy >= plot.y0 - 0.01 && cy <= plot.y1 + 0.01;
-    return across && (far ? w.box.x0 >= plot.x1 - 0.002 && w.box.x0 <= plot.x1 + 0.15 : w.box.x1 <= plot.x0 + 0.002 && w.box.x1 >= plot.x0 - 0.15);
+    return across && (far ? w.box.x0 >= lineAt - 0.002 && w.box.x0 <= lineAt + 0.15 : w.box.x1 <= lineAt + 0.002 && w.box.x1 >= lineAt - 0.15);
   });
-  if (far && !picked.length) return categoryLabels(plot, along, words, exclude, 'near');
+  if (far && !picked.length) return categoryLabels(plot, along, words, exclude, 'near', crossing);
   // the labels' band: the first line(s) of text next to the axis, not a legend, title or caption further out
   if (picked.length && along === 'y') {
     const size = Math.max(...picked.map((w) => w.box.y1 - w.box.y0));
-    const distance = (w: RawWord) => (far ? plot.y0 - w.box.y1 : w.box.y0 - plot.y1);
+    const distance = (w: RawWord) => (far ? lineAt - w.box.y1 : w.box.y0 - lineAt);
     const nearest = Math.min(...picked.map(distance));
     for (let i = picked.length - 1; i >= 0; i--) if (distance(picked[i]) > nearest + 2.2 * size) picked.splice(i, 1);
+  }
+  // beside horizontal bars, the labels' band: the words whose extents across the page join up with the
+  // label nearest the axis; cells or a table printed farther out, past a clear gap, are no labels
+  if (picked.length && along === 'x') {
+    const distance = (w: RawWord) => (far ? w.box.x0 - lineAt : lineAt - w.box.x1);
+    const byDistance = [...picked].sort((p, q) => distance(p) - distance(q));
+    let edge = far ? byDistance[0].box.x1 : byDistance[0].box.x0;
+    const band = new Set<RawWord>();
+    for (const w of byDistance) {
+      if (far ? w.box.x0 > edge + BAND_GAP : w.box.x1 < edge - BAND_GAP) continue;
+      band.add(w);
+      edge = far ? Math.max(edge, w.box.x1) : Math.min(edge, w.box.x0);
+    }
+    for (let i = picked.length - 1; i >= 0; i--) if (!band.has(picked[i])) picked.splice(i, 1);
   }
   // words of one label overlap (or nearly touch) along the category direction; wrapped lines overlap
   const lo = (w: RawWord) => (along === 'y' ? w.box.x0 : w.box.y0), hi = (w: RawWord) => (along === 'y' ? w.box.x1 : w.box.y1);
@@ -131,6 +156,21 @@ function categoryLabels(plot: Box, along: 'x' | 'y', words: readonly RawWord[], 
     const box = unionBox(ws.map((w) => w.box))!;
     return { text: ordered.map((w) => w.text).join(' '), at: along === 'y' ? (box.x0 + box.x1) / 2 : (box.y0 + box.y1) / 2, box, words: ws };
   });
+}
+
+/**
+ * The category labels of a plot against value axis `a`: when the axis shows negative and positive values,
+ * the category axis crosses at 0 inside the plot and its labels sit next to that line (bars hang below it);
+ * else, or when none are there (labels moved to the plot's edge), along the plot's edge.
+ */
+function categoryLabelsOf(P: Box, a: ValueAxis, words: readonly RawWord[], exclude: ReadonlySet<RawWord>, side: 'near' | 'far'): CategoryLabel[] {
+  const crossAt = coordinateOf(a.scale, baseline(a.scale));
+  const [lo, hi] = a.along === 'y' ? [P.y0, P.y1] : [P.x0, P.x1];
+  if (Number.isFinite(crossAt) && crossAt > lo + 0.01 && crossAt < hi - 0.01) {
+    const inner = categoryLabels(P, a.along, words, exclude, side, crossAt);
+    if (inner.length >= 2) return inner;
+  }
+  return categoryLabels(P, a.along, words, exclude, side);
 }
 
 /**
@@ -165,7 +205,7 @@ interface Reading { value: number; interpolated: boolean; box: Box }
 type Pt = [number, number];
 
 /** Bars (column/bar), lines and areas against one value axis, categories along the other side. */
-function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>, secondary?: ValueAxis): DrawnChart | null {
+function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[], axisWords: ReadonlySet<RawWord>, secondary?: ValueAxis, foreign: readonly Box[] = []): DrawnChart | null {
   const P = a.plot, pad = 0.004;
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.filter(([x, y]) => inside(P, x, y, 0.01)).length >= 0.6 * l.points.length);
   // a small square on a line's vertex is that point's marker, not a bar
@@ -185,19 +225,26 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
   const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
-  const legend = findLegend(g, words, P, reach);
+  const legend = findLegend(g, words, P, reach, foreign);
   const legendWords = words.filter((w) => legend.some((e) => inside(e.box, ...centreOf(w.box))));
   // category labels sit where the category axis crosses the value axis: at its low end, the top (or right) when reversed
   const notCategory = new Set([...axisWords, ...legendWords]);
-  const labels = categoryLabels(P, a.along, words, notCategory, reversed ? 'far' : 'near');
+  const found = categoryLabelsOf(P, a, words, notCategory, reversed ? 'far' : 'near');
+  const labels = (vertical && rotatedLabels(found, a.labels, bars, P)) || found;
   const catLo = vertical ? P.x0 : P.y0, catHi = vertical ? P.x1 : P.y1;
-  const positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
+  let positions = categoryPositions(labels.map((l) => l.at), catLo, catHi, bars, lines, areas, vertical);
+  // areas whose corners miss the label slots: a date axis, its labels at regular dates (often rotated,
+  // more of them than points) and the points at their own dates; the outline's corners are the points
+  const corners = vertical && !bars.length && !lines.length ? pointPositions(areas, P) : [];
+  const dated = corners.length >= 2 && !corners.every((c) => positions.some((p) => Math.abs(p - c) < 0.004));
+  if (dated) positions = corners;
   const n = positions.length;
   if (n < 1) return null;
   // a mark or label belongs to the nearest category position
   const slotOf = (c: number) => positions.reduce((best, p, i) => (Math.abs(p - c) < Math.abs(positions[best] - c) ? i : best), 0);
   const categories: (string | number)[] = Array.from({ length: n }, (_, i) => i + 1);
-  for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
+  // on a date axis the points' dates lie between the labelled ones: the categories stay numbered
+  if (!dated) for (const l of labels) categories[slotOf(l.at)] = categoryValue(l.text);
   const series: (ChartSeries & { order: number })[] = [];
   // words that are no data labels: the axes', the legend's and the category labels
   const labelWords = new Set([...axisWords, ...legendWords, ...labels.flatMap((l) => l.words)]);
@@ -228,22 +275,34 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     }
     series.push({ name: nameFor(colour, legend, 'fill') ?? '', categories, values, markBoxes: boxes, interpolated: interp, plotType: vertical ? 'column' : 'bar', order: Math.min(...marks.map((m) => m.order)) });
   }
-  // a combination chart with a secondary axis: its lines are drawn against that axis, its columns against this one
-  const lineAxis = secondary && bars.length && vertical ? secondary : a;
-  const printedOnLines = lineAxis === a ? printed : dataLabels(words, labelWords, lineAxis.scale);
+  // a secondary axis carries a combination chart's lines (its columns stay on this axis); with no bars, the
+  // last series (by legend key, else as drawn): a spreadsheet moves a later series onto the secondary axis
+  const rank = (colour: string, kind: 'fill' | 'stroke', order: number) => legend.find((e) => e.colour === colour && e.kind === kind)?.order ?? order;
+  const lastSeries = secondary && vertical && !bars.length
+    ? [...byColour(lines).map(([c, m]) => ({ c, r: rank(c, 'stroke', m[0].order) })), ...byColour(areas).map(([c, m]) => ({ c, r: rank(c, 'fill', m[0].order) }))].sort((p, q) => q.r - p.r)[0]?.c
+    : undefined;
+  const axisOf = (colour: string): ValueAxis => (secondary && vertical && (bars.length ? true : colour === lastSeries) ? secondary : a);
+  const lineAxis = secondary && vertical && (bars.length || lastSeries !== undefined) ? secondary : a;
+  const printedOnSecondary = lineAxis === a ? printed : dataLabels(words, labelWords, lineAxis.scale);
   for (const [colour, marks] of byColour(lines)) {
-    const readings = Array<Reading | null>(n).fill(null);
+    const onAxis = bars.length ? lineAxis : axisOf(colour);
+    const printedOnLines = onAxis === a ? printed : printedOnSecondary;
+    // a smoothed line is a curve sampled between its points: per category, the vertex nearest the
+    // category's position is the point (a plain polyline has just that vertex in each slot)
+    const nearest = Array<Pt | null>(n).fill(null);
     for (const m of marks) for (const [x, y] of m.points) {
-      const k = slotOf(vertical ? x : y);
-      if (readings[k]) continue;
-      const r = readValue(lineAxis.scale, vertical ? y : x);
-      readings[k] = { ...printedOnLines(r, [x, y]), box: { x0: x, y0: y, x1: x, y1: y } };
+      const c = vertical ? x : y, k = slotOf(c), best = nearest[k];
+      if (!best || Math.abs(c - positions[k]) < Math.abs((vertical ? best[0] : best[1]) - positions[k]) - 1e-9) nearest[k] = [x, y];
     }
+    const readings = nearest.map((p): Reading | null => {
+      if (!p) return null;
+      const r = readValue(onAxis.scale, vertical ? p[1] : p[0]);
+      return { ...printedOnLines(r, p), box: { x0: p[0], y0: p[1], x1: p[0], y1: p[1] } };
+    });
     series.push(lineSeries(nameFor(colour, legend, 'stroke'), categories, readings, 'line', marks[0].order));
   }
   // areas: the top edge carries the values; a bottom edge off the baseline is the series below (stacked)
   const near = n > 1 ? 0.25 * Math.min(...positions.slice(1).map((p, i) => Math.abs(p - positions[i]))) : 0.01;
-  const baseAt = coordinateOf(a.scale, base);
   let areaStacked = false;
   const outlines = byColour(areas).map(([colour, marks]) => {
     const tops = Array<Pt | null>(n).fill(null), bottoms = Array<number | null>(n).fill(null);
@@ -257,16 +316,18 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     return { colour, marks, tops, bottoms };
   });
   for (const o of outlines) {
+    const { scale } = axisOf(o.colour);
+    const baseAt = coordinateOf(scale, baseline(scale));
     // stacked: the bottom edge runs along another series' top edge, not along the baseline
     const onBase = o.bottoms.every((b) => b === null || Math.abs(b - baseAt) < 0.002);
     const onOther = !onBase && outlines.some((u) => u !== o && o.bottoms.every((b, k) => b === null || (u.tops[k] !== null && Math.abs(u.tops[k]![1] - b) < 0.002)));
     if (onOther) areaStacked = true;
     const readings = o.tops.map((t, k): Reading | null => {
       if (!t) return null;
-      const top = readValue(a.scale, t[1]);
+      const top = readValue(scale, t[1]);
       if (!onOther) return { ...top, box: { x0: t[0], y0: t[1], x1: t[0], y1: t[1] } };
-      const below = readValue(a.scale, o.bottoms[k]!);
-      return { value: roundLike(top.value - below.value, a.scale), interpolated: top.interpolated || below.interpolated, box: { x0: t[0], y0: t[1], x1: t[0], y1: o.bottoms[k]! } };
+      const below = readValue(scale, o.bottoms[k]!);
+      return { value: roundLike(top.value - below.value, scale), interpolated: top.interpolated || below.interpolated, box: { x0: t[0], y0: t[1], x1: t[0], y1: o.bottoms[k]! } };
     });
     series.push(lineSeries(nameFor(o.colour, legend, 'fill'), categories, readings, 'area', o.marks[0].order));
   }
@@ -275,13 +336,18 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   const shading = series.filter((s) => s.plotType === 'area' && series.some((o) => o.plotType === 'line' && sameValues(o.values, s.values, a.scale)));
   for (const s of shading) series.splice(series.indexOf(s), 1);
   series.sort((p, q) => p.order - q.order);
+  // the legend keys are drawn in series order, whatever order the plot paints its series in (areas back to
+  // front, the last series first): when each series has a key of its own, the keys give the order
+  const keyOrder = new Map(series.map((s) => [s, legend.find((e) => e.label === s.name)?.order]));
+  if (series.every((s) => s.name && keyOrder.get(s) !== undefined) && new Set(keyOrder.values()).size === series.length) series.sort((p, q) => keyOrder.get(p)! - keyOrder.get(q)!);
   const kinds = [...new Set(series.map((s) => s.plotType!))];
   let chartType = kinds.join('+');
   if (stacked && kinds.length === 1) chartType += percentStacked(bars, a.scale, vertical) ? '-percent-stacked' : '-stacked';
-  if (areaStacked && kinds.length === 1) chartType += '-stacked';
+  if (areaStacked && kinds.length === 1) chartType += percentStackedAreas(outlines.map((o) => o.tops), a.scale) ? '-percent-stacked' : '-stacked';
   const named = series.filter((s) => s.name).length;
   const box = unionBox([P, ...a.labels.map((w) => w.box), ...(lineAxis === a ? [] : lineAxis.labels.map((w) => w.box)), ...labels.map((l) => l.box), ...legend.map((e) => e.box)])!;
-  const onSecondary = lineAxis === a ? [] : series.filter((s) => s.plotType === 'line').map((s) => s.name || 'a line');
+  const onSecondary = lineAxis === a ? [] : bars.length ? series.filter((s) => s.plotType === 'line').map((s) => s.name || 'a line')
+    : [nameFor(lastSeries!, legend, lines.some((l) => l.colour === lastSeries) ? 'stroke' : 'fill') ?? 'the last series'];
   return {
     box,
     chart: {
@@ -292,7 +358,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
         confidence: confidence(0.75, labels.length === n, named === series.length),
         valueScale: a.scale.kind,
         uncertainty: uncertaintyOf(a.scale),
-        note: readingNote(a.scale, labels.length === n) + (onSecondary.length ? `; ${onSecondary.join(', ')} read against the secondary (right-hand) axis, as a combination chart draws its lines` : ''),
+        note: readingNote(a.scale, labels.length === n) + (onSecondary.length ? `; ${onSecondary.join(', ')} read against the secondary (right-hand) axis, ${bars.length ? 'as a combination chart draws its lines' : 'the axis a spreadsheet gives a later series (the drawing does not say which series uses it)'}` : ''),
       },
     },
   };
@@ -330,6 +396,47 @@ function categoryPositions(labelsAt: number[], lo: number, hi: number, bars: rea
     pos = Array.from({ length: n }, (_, i) => lo + ((i + 0.5) * (hi - lo)) / n);
   }
   return vertical ? pos : pos.reverse();
+}
+
+/**
+ * Category labels printed at a slant under columns (crowded categories): the words' boxes overlap one
+ * another, so grouping by overlap joins them all. Each slanted label ends at its slot (its upper right
+ * end), so each word goes to the slot nearest its right edge; the slots are the columns' clusters, evenly
+ * spaced over the plot. Null when the labels are level (word boxes no taller than the axis' labels) or
+ * there are no column clusters to give the slots.
+ */
+function rotatedLabels(found: readonly CategoryLabel[], axisLabels: readonly RawWord[], bars: readonly BoxMark[], P: Box): CategoryLabel[] | null {
+  const ws = found.flatMap((l) => l.words);
+  if (!ws.length || !bars.length || !axisLabels.length) return null;
+  const level = Math.max(...axisLabels.map((w) => w.box.y1 - w.box.y0));
+  // a slanted word's box is taller than a level label's; short words ("1") stay short even when slanted
+  if (!ws.some((w) => w.box.y1 - w.box.y0 > 2 * level)) return null;
+  const spans = bars.map((b) => [b.box.x0, b.box.x1] as [number, number]).sort((p, q) => p[0] - q[0]);
+  let n = 0, end = -Infinity;
+  for (const [x0, x1] of spans) { if (x0 > end + 1e-3) n++; end = Math.max(end, x1); }
+  if (n <= found.length) return null;
+  const slot = (x: number) => Math.max(0, Math.min(n - 1, Math.floor(((x - P.x0) / (P.x1 - P.x0)) * n)));
+  const groups = new Map<number, RawWord[]>();
+  for (const w of ws) groups.set(slot(w.box.x1), [...(groups.get(slot(w.box.x1)) ?? []), w]);
+  return [...groups.entries()].sort((p, q) => p[0] - q[0]).map(([k, list]) => {
+    const ordered = [...list].sort((p, q) => p.box.x0 - q.box.x0);
+    return { text: ordered.map((w) => w.text).join(' '), at: P.x0 + ((k + 0.5) * (P.x1 - P.x0)) / n, box: unionBox(list.map((w) => w.box))!, words: list };
+  });
+}
+
+/**
+ * The x positions of an area chart's points: the corners of the area outlines (their top edge's
+ * vertices), merged when closer than a hair. Empty without areas. (A line's vertices may be a smoothed
+ * curve's samples or a marker's outline: no such reading for lines.)
+ */
+function pointPositions(areas: readonly ShapeMark[], P: Box): number[] {
+  const xs: number[] = [];
+  for (const a of areas) for (const [x] of a.points) xs.push(x);
+  const sorted = xs.filter((x) => x >= P.x0 - 0.002 && x <= P.x1 + 0.002).sort((p, q) => p - q);
+  const out: number[] = [];
+  for (const x of sorted) if (!out.length || x - out[out.length - 1] > 0.002) out.push(x);
+  // a smoothed curve has a vertex every few points: no corners to read
+  return out.length > 100 ? [] : out;
 }
 
 function byColour<T extends { colour: string; order: number }>(marks: readonly T[]): [string, T[]][] {
@@ -380,6 +487,21 @@ function percentStacked(bars: readonly BoxMark[], s: ValueScale, vertical: boole
   return Math.abs(at100 - far) < 0.003;
 }
 
+/** Stacked areas whose top edge runs along the axis' 100 at every category, on a percent axis: percent-stacked. */
+function percentStackedAreas(tops: readonly (readonly (Pt | null)[])[], s: ValueScale): boolean {
+  if (!s.ticks.some((t) => t.word.text.includes('%'))) return false;
+  const at100 = coordinateOf(s, 100);
+  const n = Math.max(0, ...tops.map((t) => t.length));
+  for (let k = 0; k < n; k++) {
+    const ys = tops.map((t) => t[k]).filter((p): p is Pt => !!p).map((p) => p[1]);
+    if (!ys.length) continue;
+    // the stack's far end: the top edge reaching the highest value, whichever way the axis runs
+    const far = ys.reduce((best, y) => (valueAt(s, y) > valueAt(s, best) ? y : best), ys[0]);
+    if (Math.abs(far - at100) >= 0.003) return false;
+  }
+  return true;
+}
+
 /** The value bars grow from: 0 when the axis shows it, else the axis end nearest 0 (the log axis' floor). */
 function baseline(s: ValueScale): number {
   const vs = s.ticks.map((t) => t.value);
@@ -422,7 +544,7 @@ function readingNote(s: ValueScale, labelled: boolean): string {
 }
 
 /** x against y: markers or polylines between two value axes. */
-function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[], page: PageSize): DrawnChart | null {
+function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readonly RawWord[], page: PageSize, foreign: readonly Box[] = []): DrawnChart | null {
   const P: Box = { x0: x.plot.x0, x1: x.plot.x1, y0: y.plot.y0, y1: y.plot.y1 };
   const pad = 0.01;
   const bars = g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) > 0.03);
@@ -432,22 +554,36 @@ function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readon
     ...g.boxes.filter((b) => inside(P, ...centreOf(b.box), pad) && Math.max(b.box.x1 - b.box.x0, b.box.y1 - b.box.y0) < 0.03)];
   const lines = g.lines.filter((l) => !rectilinearLine(l) && l.points.every(([px, py]) => inside(P, px, py, pad)));
   if (!markers.length && !lines.length) return null;
-  const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 });
+  const legend = findLegend(g, words, P, { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 }, foreign);
   const series: ChartSeries[] = [];
-  const groups = markers.length ? byColour(markers).map(([c, ms]) => [c, ms.map((m) => centreOf(m.box)), ms.map((m) => m.box)] as const)
-    : byColour(lines).map(([c, ls]) => [c, ls.flatMap((l) => l.points), null] as const);
+  // markers of one colour split by outline: series painted alike keep their own marker shapes
+  type Group = { colour: string; pts: Pt[]; boxes: Box[] | null; outline: string | null };
+  const groups: Group[] = markers.length ? byColour(markers).flatMap(([colour, ms]): Group[] => {
+    const shapes = new Map<string, (BoxMark | ShapeMark)[]>();
+    for (const m of ms) shapes.set(outlineKey(m), [...(shapes.get(outlineKey(m)) ?? []), m]);
+    const split: [string | null, (BoxMark | ShapeMark)[]][] = shapes.size > 1 ? [...shapes.entries()] : [[null, ms]];
+    return split.map(([outline, list]) => ({ colour, pts: list.map((m) => centreOf(m.box)), boxes: list.map((m) => m.box), outline }));
+  }) : byColour(lines).map(([colour, ls]) => ({ colour, pts: ls.flatMap((l) => l.points), boxes: null, outline: null }));
   // bubbles: round marks whose sizes differ; a bubble's area is its size, known only relative to the largest
   const diameters = markers.map((m) => Math.min((m.box.x1 - m.box.x0) * page.width, (m.box.y1 - m.box.y0) * page.height));
   const bubbles = markers.length >= 2 && Math.max(...diameters) > 1.3 * Math.min(...diameters);
   const largest = Math.max(0, ...diameters);
-  for (const [colour, pts, boxes] of groups) {
+  const keyOrder: (number | undefined)[] = [];
+  for (const { colour, pts, boxes, outline } of groups) {
+    const key = outline ? legend.find((e) => e.colour === colour && e.outline === outline) : undefined;
+    keyOrder.push(key?.order ?? legend.find((e) => e.label === nameFor(colour, legend, markers.length ? 'fill' : 'stroke'))?.order);
     const xs = pts.map(([px]) => readValue(x.scale, px)), ys = pts.map(([, py]) => readValue(y.scale, py));
     series.push({
-      name: nameFor(colour, legend, markers.length ? 'fill' : 'stroke') ?? '', categories: xs.map((r) => r.value), xValues: xs.map((r) => r.value),
+      name: (outline ? key?.label : nameFor(colour, legend, markers.length ? 'fill' : 'stroke')) ?? '', categories: xs.map((r) => r.value), xValues: xs.map((r) => r.value),
       values: ys.map((r) => r.value), interpolated: ys.map((r, i) => r.interpolated || xs[i].interpolated), plotType: bubbles ? 'bubble' : 'scatter',
       markBoxes: boxes ? boxes.map((b) => ({ ...b })) : pts.map(([px, py]) => ({ x0: px, y0: py, x1: px, y1: py })),
       ...(bubbles && boxes ? { bubbleSizes: boxes.map((b) => Number(((Math.min((b.x1 - b.x0) * page.width, (b.y1 - b.y0) * page.height) / largest) ** 2).toFixed(4))) } : {}),
     });
+  }
+  // series in the legend keys' order (the plot may paint the last series first), when each has its own key
+  if (series.length > 1 && keyOrder.every((o) => o !== undefined) && new Set(keyOrder).size === series.length) {
+    const ranked = series.map((s, i) => [s, keyOrder[i]!] as const).sort((p, q) => p[1] - q[1]);
+    series.splice(0, series.length, ...ranked.map(([s]) => s));
   }
   const box = unionBox([P, ...x.labels.map((w) => w.box), ...y.labels.map((w) => w.box), ...legend.map((e) => e.box)])!;
   return {
