@@ -10,6 +10,8 @@
 // blurred) — read by each engine of --engines (default wasm,onnx,auto, and native when tesseract is on PATH),
 // each engine in a process of its own so that its peak RSS is its own: seconds per page with 1 worker and
 // with one per core (every worker warmed first), CPU seconds per page, word accuracy against the drawn text.
+// --corpus-photos N adds the first N dev-part receipt images of ../shared/corpus/images, read as extraction reads
+// them (readImage), one worker, CPU seconds per page; --only-corpus leaves the drawn pages out.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -15,6 +15,8 @@ const args = process.argv.slice(2).filter((a) => a !== '--generated');
 const flag = (name) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v; };
 const child = flag('--child');
 const copies = Number(flag('--copies') ?? args.find((a) => /^\d+$/.test(a)) ?? 3);
+const photoCount = Number(flag('--corpus-photos') ?? 0);
+const onlyCorpus = args.includes('--only-corpus');
 const cores = os.availableParallelism();
 
 const FONT = 'BenchSans';
@@ -92,11 +94,44 @@ function wordAccuracy(read, expected) {
 
 const cpuSeconds = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
+/**
+ * --corpus-photos N: the first N receipt images (sroie-*) of the corpus's images folder in its dev part —
+ * never its validation part (VALIDATION.md) — read as extraction reads them (readImage: page size from the
+ * image, the content crop, recognizePage). The drawn receipt trips neither of tesseract's receipt rules
+ * (small rows scaled up, a second reading below 85 confidence); real receipt photos trip both.
+ */
+async function corpusPhotos(n) {
+  if (n <= 0) return [];
+  const { partOf } = await import('../lib/corpus.mjs');
+  const dir = path.resolve(root, '../shared/corpus/images');
+  if (!fs.existsSync(dir)) { console.error(`${dir}: corpus absent, --corpus-photos skipped`); return []; }
+  return fs.readdirSync(dir).filter((f) => /^sroie-.*\.jpe?g$/i.test(f) && partOf('images', f) === 'dev').sort().slice(0, n)
+    .map((f) => ({ name: f, bytes: fs.readFileSync(path.join(dir, f)) }));
+}
+
+/** CPU seconds per page of each corpus photo with one worker (the pool warmed on the page first). */
+async function measureCorpus(pool, photos) {
+  const { readImage } = await import('../../packages/formats/image/dist/index.js');
+  const out = [];
+  for (const p of photos) {
+    const [warm] = (await readImage(p.bytes, { ocr: pool })).pages;
+    const t0 = performance.now(), c0 = cpuSeconds();
+    await Promise.all(Array.from({ length: copies }, () => readImage(p.bytes, { ocr: pool })));
+    out.push({ page: p.name, workers: 1, sPerPage: (performance.now() - t0) / 1000 / copies, cpuPerPage: (cpuSeconds() - c0) / copies, words: null, used: warm.ocr?.engine });
+  }
+  return out;
+}
+
 async function measure(engine) {
   const { createOcrPool } = await import('../../packages/ocr/dist/index.js');
-  const pages = [await a4Page(), await receiptPhoto()];
+  const pages = onlyCorpus ? [] : [await a4Page(), await receiptPhoto()];
   const out = [];
-  for (const size of [1, cores]) {
+  const photos = await corpusPhotos(photoCount);
+  if (photos.length) {
+    const pool = await createOcrPool({ size: 1, engine });
+    try { out.push(...await measureCorpus(pool, photos)); } finally { await pool.close(); }
+  }
+  for (const size of pages.length ? [1, cores] : []) {
     const pool = await createOcrPool({ size, engine });
     try {
       for (const p of pages) {
@@ -121,9 +156,9 @@ if (child) {
   console.log(`cores ${cores}, ${copies} pages per measurement after a warm page per worker, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`${'engine'.padEnd(7)} ${'page'.padEnd(22)} workers  s/page  CPU s/page  words  read by`);
   for (const engine of engines) {
-    const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--child', engine, '--copies', String(copies)], { cwd: root, maxBuffer: 1 << 24 });
+    const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--child', engine, '--copies', String(copies), '--corpus-photos', String(photoCount), ...(onlyCorpus ? ['--only-corpus'] : [])], { cwd: root, maxBuffer: 1 << 24 });
     const r = JSON.parse(stdout);
-    for (const row of r.rows) console.log(`${engine.padEnd(7)} ${row.page.padEnd(22)} ${String(row.workers).padStart(7)} ${row.sPerPage.toFixed(2).padStart(7)} ${row.cpuPerPage.toFixed(2).padStart(11)} ${row.words.toFixed(3).padStart(6)}  ${row.used}`);
+    for (const row of r.rows) console.log(`${engine.padEnd(7)} ${row.page.padEnd(22)} ${String(row.workers).padStart(7)} ${row.sPerPage.toFixed(2).padStart(7)} ${row.cpuPerPage.toFixed(2).padStart(11)} ${(row.words === null ? '-' : row.words.toFixed(3)).padStart(6)}  ${row.used}`);
     console.log(`${engine.padEnd(7)} peak RSS ${r.peakRssMb} MB`);
   }
 }

@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { renderScan } from '../../../tests/fixtures/scans/generate.js';
 import { renderReceiptPhoto } from '../../../tests/fixtures/scans/receipt-photo.js';
 import { CRISP_EDGE_SHARE, FLAT_PAPER_SPREAD, looksLikeFlatScan, pageEvidence, TESSERACT_KEEPS_FROM } from './engine-choice.js';
-import { learnedReaderSpells, resolveEngines } from './index.js';
+import { createOcrPool, learnedReaderSpells, resolveEngines } from './index.js';
 import { decodeGrey } from './preprocess.js';
-import type { TessResult } from './ocr-worker.js';
+import type { OcrWorker, OcrWorkerFactory, TessResult } from './ocr-worker.js';
 import { recognizePage, type RecognizeDeps } from './recognize-page.js';
 
 /** A reading of one line of words at one confidence, wherever the page is: what a stub engine answers. */
@@ -117,5 +117,30 @@ describe('auto, per page (recognizePage with two stub engines)', () => {
     const page = await recognizePage(poor, scan.png, { number: 1, widthPt: 295, heightPt: 418 });
     expect(calls).toEqual(['wasm', 'wasm:adaptive-otsu']);
     expect(page.ocr?.engine).toBe('wasm');
+  }, 60_000);
+});
+
+describe('auto: the learned reader starts with the first page that goes to it', () => {
+  it('starts no learned worker for flat scans tesseract is sure of, and one for a photo', async () => {
+    // every worker, of either engine, answers a sure reading: the flat scan stays with tesseract, the photo goes to the learned reader
+    let started = 0;
+    const factory: OcrWorkerFactory = async () => {
+      started++;
+      const w: OcrWorker = { id: `stub-${started}`, recognize: async () => reading(['sure', 'reading'], TESSERACT_KEEPS_FROM + 5), terminate: async () => {}, kill: () => {}, onDeath: () => {} };
+      return w;
+    };
+    const pool = await createOcrPool({ engine: 'auto', size: 1, workerFactory: factory });
+    try {
+      expect(started).toBe(1); // tesseract's worker only
+      const scan = await renderScan();
+      const flat = await pool.recognize(scan.png, { number: 1, widthPt: 295, heightPt: 418 });
+      expect(flat.ocr?.engine).toBe('wasm');
+      expect(started).toBe(1);
+      const photo = await pool.recognize((await renderReceiptPhoto()).png, { number: 1, widthPt: 648, heightPt: 540 });
+      expect(photo.ocr?.engine).toBe('onnx');
+      expect(started).toBe(2);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { DEFAULT_LIMITS, type OcrEngine } from '@quire/core';
 import { recognizePage, type OcrEngineName, type RecognizeDeps } from './recognize-page.js';
 import { createNativeTesseractWorkerFactory } from './native-worker.js';
-import { createOnnxPpocrWorkerFactory } from './onnx-worker.js';
+import { checkOnnxPpocrInstalled, createOnnxPpocrWorkerFactory } from './onnx-worker.js';
 import type { OcrWorkerFactory } from './ocr-worker.js';
 import { createTesseractWorker } from './tesseract-worker.js';
 import { WorkerPool } from './worker-pool.js';
@@ -76,7 +76,7 @@ export interface OcrPool extends OcrEngine {
  * A pool of OCR workers (tesseract.js threads, or native tesseract processes) behind the OcrEngine
  * port. Jobs queue FIFO; a worker that errors, hangs or dies is replaced and its job retried once.
  * Creation waits for the first worker, so a missing language package (or native binary) fails here;
- * the others start on demand.
+ * the others start on demand (with `auto`, the learned reader's first one too; its install is checked here).
  */
 export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool> {
   const size = Math.max(1, opts.size ?? os.availableParallelism());
@@ -97,8 +97,11 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
     jobTimeoutMs: opts.jobTimeoutMs ?? 300_000,
   });
   const pool = poolFor(primary);
+  // auto: the learned reader's workers (PP-OCR's sessions and their buffers, ~0.4 GB each) start with the first
+  // page that goes to them, so flat scans and text pages never load them; only its files are checked here.
   const learnedPool = learned ? poolFor(learned) : undefined;
-  await Promise.all([pool.warmUp(), learnedPool?.warmUp()]);
+  if (learned === 'onnx' && !opts.workerFactory) checkOnnxPpocrInstalled();
+  await pool.warmUp();
   const deps: RecognizeDeps = {
     ocr: (img, pass) => pool.recognize(img, pass),
     maxPixels: opts.maxPixels ?? DEFAULT_LIMITS.maxPixels,
@@ -113,7 +116,7 @@ export async function createOcrPool(opts: OcrPoolOptions = {}): Promise<OcrPool>
 }
 
 export { recognizePage, rasterRulings, chooseScale, candidateAngles, LEARNED_POOR_BELOW, type EngineReader, type OcrEngineName, type PageInfo, type RecognizeDeps } from './recognize-page.js';
-export { createOnnxPpocrWorkerFactory, ppocrModelPaths, ppocrThreadEntry, type OnnxEngineOptions } from './onnx-worker.js';
+export { checkOnnxPpocrInstalled, createOnnxPpocrWorkerFactory, ppocrModelPaths, ppocrThreadEntry, type OnnxEngineOptions } from './onnx-worker.js';
 export { detectRulings, rulingsToRaw, dropTextUnderlines, type PixelLine, type PixelSquare, type RasterRulings, type RulingOptions } from './rulings.js';
 export { analysePage, otsuThreshold, type GreyImage, type PageAnalysis } from './analysis.js';
 export { boxToPage, toPage, rotateBoxQuarter, splitRotation, normalizeAngle, type ImageTransform } from './transform.js';

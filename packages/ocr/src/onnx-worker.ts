@@ -32,6 +32,20 @@ export function ppocrModelPaths(): Pick<PpocrThreadData, 'detPath' | 'recPath' |
 }
 
 /**
+ * Throws when the onnx-ppocr engine could not start: a model file, ONNX Runtime's package or the built thread
+ * module missing. Loads nothing (the sessions are ~0.4 GB): `auto` checks this at start and starts the learned
+ * reader's workers only for the first page that goes to them.
+ */
+export function checkOnnxPpocrInstalled(): void {
+  const paths = ppocrModelPaths();
+  for (const f of [paths.detPath, paths.recPath, paths.clsPath!, paths.dictionaryPath]) {
+    if (!existsSync(f)) throw new Error(`PP-OCR model file missing: ${f}`);
+  }
+  createRequire(import.meta.url).resolve('onnxruntime-node');
+  ppocrThreadEntry();
+}
+
+/**
  * The thread's module. Built code runs dist/ppocr/ppocr-thread.js beside this file; when this module runs
  * as TypeScript source (jest), a worker thread cannot load TypeScript, so it runs the package's built copy
  * (`node scripts/build.mjs`; the tests call ensureBuilt()).

@@ -95,6 +95,8 @@ async function detect(m: PpocrModels, img: GreyImage): Promise<OrientedBox[]> {
 }
 
 const DET_MEAN = [0.485, 0.456, 0.406], DET_STD = [0.229, 0.224, 0.225];
+/** The detector's normalized input of each grey level, per channel: a lookup instead of two divisions a pixel and channel. */
+const DET_LEVELS = DET_MEAN.map((mean, c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - mean) / DET_STD[c]));
 
 /**
  * The detector's probability map over the whole (scaled) page, run in overlapping tiles. Each tile gives
@@ -127,15 +129,16 @@ async function probabilityMap(m: PpocrModels, img: GreyImage): Promise<Float32Ar
       const pw = Math.ceil(tw / 32) * 32, ph = Math.ceil(th / 32) * 32;
       const input = new Float32Array(3 * pw * ph);
       // padding is white paper, normalized like the image
-      for (let c = 0; c < 3; c++) input.fill((1 - DET_MEAN[c]) / DET_STD[c], c * pw * ph, (c + 1) * pw * ph);
+      const [l0, l1, l2] = DET_LEVELS, plane = pw * ph;
+      for (let c = 0; c < 3; c++) input.fill(DET_LEVELS[c][255], c * plane, (c + 1) * plane);
       for (let y = 0; y < th; y++) {
         const srcRow = (ty + y) * width + tx;
         for (let x = 0; x < tw; x++) {
-          const v = img.data[srcRow + x] / 255;
+          const v = img.data[srcRow + x];
           const o = y * pw + x;
-          input[o] = (v - DET_MEAN[0]) / DET_STD[0];
-          input[pw * ph + o] = (v - DET_MEAN[1]) / DET_STD[1];
-          input[2 * pw * ph + o] = (v - DET_MEAN[2]) / DET_STD[2];
+          input[o] = l0[v];
+          input[plane + o] = l1[v];
+          input[2 * plane + o] = l2[v];
         }
       }
       const out = await m.det.run({ [m.det.inputNames[0]]: new m.ort.Tensor('float32', input, [1, 3, ph, pw]) });
@@ -198,6 +201,7 @@ export function cropLine(img: GreyImage, b: OrientedBox): { data: Uint8Array; wi
   return { data, width };
 }
 
+const REC_LEVELS = Float32Array.from({ length: 256 }, (_, v) => v / 127.5 - 1);
 /** PP-OCR's recognizer/classifier normalization: (x/255 − 0.5)/0.5, grey in all three channels; padding is 0. */
 function recTensor(m: PpocrModels, crops: { data: Uint8Array; width: number }[], width: number, fit?: number): Ort.Tensor {
   const plane = REC_HEIGHT * width;
@@ -208,7 +212,7 @@ function recTensor(m: PpocrModels, crops: { data: Uint8Array; width: number }[],
     for (let y = 0; y < REC_HEIGHT; y++) {
       for (let x = 0; x < w; x++) {
         const sx = fit ? Math.min(c.width - 1, Math.floor(((x + 0.5) * c.width) / w)) : x;
-        const v = c.data[y * c.width + sx] / 127.5 - 1;
+        const v = REC_LEVELS[c.data[y * c.width + sx]];
         const o = y * width + x;
         input[base + o] = v; input[base + plane + o] = v; input[base + 2 * plane + o] = v;
       }
@@ -231,8 +235,11 @@ const MIN_WORD_GAP_PER_HEIGHT = 0.2;
  */
 export function inkColumns(crop: { data: Uint8Array; width: number }): { inked: Uint8Array; minGap: number; letterHeight: number } | null {
   const { data, width } = crop;
-  const sorted = Uint8Array.from(data).sort();
-  const lo = sorted[Math.floor(sorted.length * 0.05)], hi = sorted[Math.floor(sorted.length * 0.95)];
+  // the 5th and 95th percentile grey levels, from a histogram (the crop sorted, without sorting it)
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]]++;
+  const level = (rank: number) => { let acc = 0, v = 0; for (; v < 255; v++) { acc += hist[v]; if (acc > rank) break; } return v; };
+  const lo = level(Math.floor(data.length * 0.05)), hi = level(Math.floor(data.length * 0.95));
   if (hi - lo < 40) return null;
   const ink = (lo + hi) / 2;
   const rowInk = new Uint32Array(REC_HEIGHT);
