@@ -5,11 +5,15 @@ import { ConfigError, loadConfig } from '@quire/runtime';
 import { checkOcrEngine, ocrPoolOptions } from './step-services.js';
 
 describe('OCR engine configuration', () => {
-  it('defaults to tesseract.js, with nothing to check', () => {
+  it('defaults to auto (tesseract.js or PP-OCR per page), with no binary to check', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ ocrEngine: 'wasm', tesseractPath: 'tesseract', ocrTessdataDir: undefined });
+    expect(config).toMatchObject({ ocrEngine: 'auto', tesseractPath: 'tesseract', ocrTessdataDir: undefined });
     expect(() => checkOcrEngine(config)).not.toThrow();
-    expect(ocrPoolOptions(config)).toMatchObject({ engine: 'wasm', tesseractPath: 'tesseract', tessdataDir: undefined });
+    expect(ocrPoolOptions(config)).toMatchObject({ engine: 'auto', tesseractPath: 'tesseract', tessdataDir: undefined });
+  });
+
+  it('still takes wasm, tesseract.js alone', () => {
+    expect(ocrPoolOptions(loadConfig({ QUIRE_OCR_ENGINE: 'wasm' }))).toMatchObject({ engine: 'wasm' });
   });
 
   it('takes onnx (PP-OCR) and auto to the pool, with no binary to check', () => {
