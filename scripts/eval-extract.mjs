@@ -11,7 +11,7 @@
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only: per-file lines,
 // --diff and --json rows cover the dev part.
 // Usage: node scripts/build.mjs && node scripts/eval-extract.mjs [corpusDir] [--only folder,folder] [--json out.json]
-//        [--engine wasm|native|onnx|auto]  (OCR engine; default QUIRE_OCR_ENGINE, else wasm = tesseract.js)
+//        [--engine wasm|native|onnx|auto]  (OCR engine; default QUIRE_OCR_ENGINE, else the service's default, auto)
 //        [--part dev|validation|all] [--summary summary.json]  (per-part aggregates for scripts/eval.mjs)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { renderExtraction } from '../packages/render/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
+import { loadConfig } from '../packages/runtime/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { meanFigure, takeOption, writeSummary } from './lib/eval-summary.mjs';
 import { words, charSimilarity, htmlToText, latexToText, markdownToText, normalizeText, orderScore, wordScores } from './lib/text-metrics.mjs';
@@ -31,7 +32,8 @@ takeOption(args, 'part');
 const summaryOut = takeOption(args, 'summary');
 const only = takeOption(args, 'only')?.split(',');
 const jsonOut = takeOption(args, 'json');
-const engine = takeOption(args, 'engine') ?? (process.env.QUIRE_OCR_ENGINE || 'wasm');
+// the service's engine (QUIRE_OCR_ENGINE, else its default): the figures are those of the default configuration
+const engine = takeOption(args, 'engine') ?? loadConfig().ocrEngine;
 if (!['wasm', 'native', 'onnx', 'auto'].includes(engine)) throw new Error(`--engine ${engine}: wasm, native, onnx or auto`);
 const showDiff = args.includes('--diff') && (args.splice(args.indexOf('--diff'), 1), true);
 const corpus = path.resolve(args[0] ?? path.join(root, '../shared/corpus'));

@@ -21,6 +21,7 @@ import sharp from 'sharp';
 import { assignIds } from '../packages/core/dist/index.js';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
+import { loadConfig } from '../packages/runtime/dist/index.js';
 import { extractSchemaBuiltin } from '../packages/schema/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { takeOption, writeSummary } from './lib/eval-summary.mjs';
@@ -38,7 +39,8 @@ const partOfPath = (file) => partOf(path.basename(path.dirname(file)), path.base
 const wanted = (file) => parts.includes(partOfPath(file));
 const only = flag('only') ? new Set(flag('only').split(',')) : undefined;
 const ocrMode = flag('ocr', 'both');
-const engine = flag('engine', process.env.QUIRE_OCR_ENGINE || 'wasm');
+// the service's engine (QUIRE_OCR_ENGINE, else its default): the figures are those of the default configuration
+const engine = flag('engine', loadConfig().ocrEngine);
 if (!['wasm', 'native', 'onnx', 'auto'].includes(engine)) throw new Error(`--engine=${engine}: wasm, native, onnx or auto`);
 
 // ---------- comparison ----------

@@ -48,7 +48,7 @@ export const topicFor = (type, namesOnly = false) => ({ name: type, description:
 export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/packets'), { log = () => undefined, languageModel, namesOnly = false, parts = ['dev', 'validation'] } = {}) {
   const lm = languageModel ?? createLanguageModel(loadConfig().llm, { classify: classifyBuiltin, split: splitBuiltin });
   let pool;
-  const ocr = { recognize: async (image, page) => { pool ??= createOcrPool({ size: 1 }); return (await pool).recognize(image, page); } };
+  const ocr = { recognize: async (image, page) => { pool ??= createOcrPool({ size: 1, engine: loadConfig().ocrEngine }); return (await pool).recognize(image, page); } };
   const packets = [];
   try {
     const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.expected.json')).sort() : [];
