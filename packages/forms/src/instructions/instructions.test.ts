@@ -1,4 +1,4 @@
-import { makePersonForm, makeTaxIdForm } from '../../../../tests/fixtures/forms/make-labelled-forms.js';
+import { makePersonForm, makeQuestionForm, makeTaxIdForm } from '../../../../tests/fixtures/forms/make-labelled-forms.js';
 import { toFillableCells } from '../convert.js';
 import { detectForm } from '../detect.js';
 import { fillForm } from '../fill.js';
@@ -83,6 +83,40 @@ describe('fill from instructions on a form whose fields are named f1_01…, matc
     expect(r.values["Requester's name and address"]).toBe('');
     expect(r.answer.unplaced?.[0].reason).toMatch(/looks like an SSN/);
   }, 60_000);
+});
+
+describe('printed labels that hold their own punctuation, word order and casing', () => {
+  let form: Uint8Array;
+  beforeAll(async () => { form = await makeQuestionForm(); });
+  const WANT = {
+    Name: 'Ann Lee', 'Do you have children and pets?': 'Two cats', 'Are you a member or a guest?': 'Guest', 'Guests only!': 'Room 4',
+    'Contact name': 'Bo Lee', 'Name of contact': 'Cy Lee', 'LinkedIn profile': 'annlee', City: 'Springfield',
+  };
+
+  it('"label: value" lines, in another order than the form\'s', async () => {
+    const r = await fillAndRead(form, Object.entries(WANT).reverse().map(([k, v]) => `${k.replace(/\?$/, '')}: ${v}`).join('\n'));
+    expect(r.values).toMatchObject(WANT);
+  }, 60_000);
+
+  it('one sentence, in lower case: a "?" or "!" inside a label does not end the sentence', async () => {
+    const r = await fillAndRead(form, 'name Ann Lee, do you have children and pets? Two cats, are you a member or a guest? Guest, guests only! Room 4, '
+      + 'name of contact Cy Lee, contact name Bo Lee, linkedin profile annlee and city Springfield.');
+    expect(r.values).toMatchObject(WANT);
+    expect(r.answer.unplaced).toEqual([]);
+  }, 60_000);
+
+  it('a paragraph about the person', async () => {
+    const r = await fillAndRead(form, 'My name is Ann Lee. My do you have children and pets? is Two cats. My are you a member or a guest? is Guest. '
+      + 'My guests only! is Room 4. My name of contact is Cy Lee. My contact name is Bo Lee. My linkedin profile is annlee. My city is Springfield.');
+    expect(r.values).toMatchObject(WANT);
+    expect(r.answer.unplaced).toEqual([]);
+  }, 60_000);
+
+  it('a real question mark or exclamation mark still ends a sentence', () => {
+    const names = (p: string, from = 1) => (from <= 1 && /^name\b/i.test(p) ? 1 : 0);
+    expect(splitClauses('Is this right? My name is Jo Smith', names)).toEqual(['Is this right', 'My name is Jo Smith']);
+    expect(splitClauses('I am single! My name is Jo', names)).toEqual(['I am single', 'My name is Jo']);
+  });
 });
 
 describe('instruction parsing', () => {

@@ -104,14 +104,24 @@ export function labelScore(phrase: string, label: string): number {
   if (num) return new RegExp(`^\\s*(?:line|box|item|question|q)?\\s*${num[1]}\\b(?![./-]\\d)`, 'i').test(label) ? 0.96 : 0;
   const head = label.replace(/\([^)]*\)?/g, ' ').replace(/\.\s+[A-Z].*$|\s+see\s+(?:the\s+)?instructions\b.*$/i, '').replace(/^\s*\d+[a-z]?\b[.):]?\s+/i, '').replace(/[.:]+\s*$/, '').trim();
   let best = 0;
+  // also compared in lower case: a writer types "linkedin" or "mcdonald" for a printed "LinkedIn", which
+  // normalizeLabel would part at its inner capital ("linked in")
   for (const text of head && head !== label ? [label, head] : [label]) {
-    const sim = labelSimilarity(phrase, text);
-    const a = wordStems(phrase), b = wordStems(text);
-    const contained = a.length && b.length && a.every((t) => b.includes(t)) ? 0.74 + 0.2 * (a.length / b.length) : 0;
-    best = Math.max(best, sim, contained);
+    for (const [p, t] of [[phrase, text], [phrase.toLowerCase(), text.toLowerCase()]]) {
+      const sim = labelSimilarity(p, t);
+      const a = wordStems(p), b = wordStems(t);
+      const contained = a.length && b.length && a.every((w) => b.includes(w)) ? 0.74 + 0.2 * (a.length / b.length) : 0;
+      best = Math.max(best, sim, contained);
+    }
   }
-  return best;
+  // the same words in another order ("Name of child" for "Child name") tie with the words in the writer's
+  // order; the field printed as the writer wrote it wins
+  return best >= 1 && !sameOrder(phrase, label, head) ? 0.99 : best;
 }
+
+/** The same words (small words aside) in the same order. */
+const sameOrder = (phrase: string, ...labels: string[]) => labels.some((l) => l && (sameTokens(l, phrase) || sameTokens(l.toLowerCase(), phrase.toLowerCase())));
+const sameTokens = (a: string, b: string) => labelTokens(a).join(' ') === labelTokens(b).join(' ');
 
 const POSSESSIVE_START = /^(?:my|his|her|their|our|your|the)\s+/i;
 
