@@ -24,7 +24,15 @@ interface Want {
   fact?: boolean;
 }
 
-interface Field { cell: FillableCell; sources: { text: string; trust: number }[]; meaning?: Meaning }
+interface Field {
+  cell: FillableCell;
+  sources: { text: string; trust: number }[];
+  meaning?: Meaning;
+  /** The longest of its sources, in normalized characters and in words: a phrase far longer cannot name it. */
+  size: { chars: number; tokens: number };
+  /** labelMatch of the phrases tried so far. */
+  scores: Map<string, number>;
+}
 
 interface Candidate { score: number; value: string; note?: string }
 
@@ -42,28 +50,32 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
     if (cell.fieldName) sources.push({ text: cell.fieldName, trust: TRUST.name });
     if (!cell.printedLabel && !cell.tooltip && cell.label) sources.unshift({ text: cell.label, trust: TRUST.label });
     const meaning = sources.map((s) => fieldMeaning(s.text)).find(Boolean);
-    return { cell, sources, ...(meaning ? { meaning } : {}) };
+    const size = {
+      chars: Math.max(0, ...sources.map((s) => normalizeLabel(s.text).length)),
+      tokens: Math.max(0, ...sources.flatMap((s) => [labelTokens(s.text).length, labelTokens(s.text.toLowerCase()).length])),
+    };
+    return { cell, sources, size, scores: new Map(), ...(meaning ? { meaning } : {}) };
   });
+  // a writer may copy a whole printed label, however long ("Did you … and … or …?"): leading words are
+  // tried as a label up to the longest label's length (and a possessive), not a fixed count
+  const longest = labelWords(fields);
   /** How well the phrase's leading words (at least `fromWord` of them, a value left after) name a field; 0 when they do not. */
   const namesField = (phrase: string, fromWord = 1) => {
     const words = phrase.split(/\s+/);
     let best = 0;
-    for (let k = Math.min(words.length - 1, 16); k >= fromWord; k--) {
-      const label = words.slice(0, k).join(' ');
-      for (const f of fields) {
-        const s = labelMatch(label, f);
-        if (s >= (k > 1 ? 0.85 : 0.9) && s > best) best = s;
-      }
+    for (let k = Math.min(words.length - 1, longest); k >= fromWord; k--) {
+      const s = namingScore(words.slice(0, k).join(' '), fields);
+      if (s >= (k > 1 ? 0.85 : 0.9) && s > best) best = s;
     }
     return best;
   };
-  const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields));
+  const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields, longest));
   const expanded = wants.flatMap((w) => expandParts(w, fields));
   const scores = expanded.map((w) => fields.map((f) => candidate(w, f)));
   // "select your favorite planet Pluto": a verb that opens a printed label rather than naming a box to tick
   expanded.forEach((w, i) => {
     if (w.kind !== 'choose' || w.fact || scores[i].some((c) => c && c.score >= MIN_SCORE)) return;
-    const asValue = loose(w.fragment, fields);
+    const asValue = loose(w.fragment, fields, longest);
     const row = fields.map((f) => candidate(asValue, f));
     if (asValue.label && row.some((c) => c && c.score >= MIN_SCORE)) { expanded[i] = asValue; scores[i] = row; }
   });
@@ -91,10 +103,30 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
   return { assignments: assignments.sort((a, b) => a.cellIndex - b.cellIndex), unmatched, unplaced };
 }
 
+/**
+ * The best labelMatch of a phrase over the fields, where it can reach MIN_SCORE: a phrase with far more
+ * characters and words than a field's longest label scores under it by string and by word similarity
+ * alike (at most 1/1.6 and 2/2.8), so that field is not scored (the leading words of a long sentence
+ * are tried against every field).
+ */
+function namingScore(phrase: string, fields: Field[]): number {
+  const chars = normalizeLabel(phrase).length, tokens = labelTokens(phrase).length;
+  let best = 0;
+  for (const f of fields) {
+    if (chars > 1.6 * f.size.chars + 8 && tokens > 1.8 * f.size.tokens + 1) continue;
+    best = Math.max(best, labelMatch(phrase, f));
+  }
+  return best;
+}
+
 /** How well a phrase names a field: the best of its label sources, each weighted by how much it is trusted. */
 function labelMatch(phrase: string, f: Field): number {
+  // splitting a sentence tries the same leading words again and again: each field keeps its scores
+  const known = f.scores.get(phrase);
+  if (known !== undefined) return known;
   let best = 0;
   for (const s of f.sources) best = Math.max(best, s.trust * labelScore(phrase, s.text));
+  f.scores.set(phrase, best);
   return best;
 }
 
@@ -128,7 +160,10 @@ const POSSESSIVE_START = /^(?:my|his|her|their|our|your|the)\s+/i;
 /** Label words compared without possessives and plurals ("Requester's", "number(s)", "Account numbers"). */
 const wordStems = (s: string) => labelTokens(s).map((t) => t.replace(/['’]s$/, '')).filter((t) => t.length > 1 || /\d/.test(t)).map((t) => (t.length > 3 ? t.replace(/s$/, '') : t));
 
-function toWants(cl: Clause, fields: Field[]): Want[] {
+/** Words in the longest label any field has, two more for the writer's own ("my", "the"). */
+const labelWords = (fields: Field[]) => 2 + Math.max(1, ...fields.flatMap((f) => f.sources.map((s) => s.text.trim().split(/\s+/).length)));
+
+function toWants(cl: Clause, fields: Field[], longest: number): Want[] {
   switch (cl.kind) {
     case 'sign': return [{ fragment: cl.text, kind: 'sign', value: cl.value }];
     case 'choose': return [{ fragment: cl.text, kind: 'choose', value: cl.option, option: cl.option, target: cl.target, on: cl.on, ...(cl.whole ? { whole: cl.whole } : {}) }];
@@ -145,22 +180,22 @@ function toWants(cl: Clause, fields: Field[]): Want[] {
         if (alt && alt.s > said + 0.02) return [{ fragment: cl.text, kind: 'value', label: alt.label, value: alt.value.replace(/^["'“‘«]+|["'”’»]+$/g, '') }];
       }
       if (said < 0.95 && !/[:=]/.test(cl.text)) {
-        const l = loose(cl.text.replace(POSSESSIVE_START, ''), fields);
+        const l = loose(cl.text.replace(POSSESSIVE_START, ''), fields, longest);
         if (l.label && Math.max(0, ...fields.map((f) => labelMatch(l.label!, f))) > said + 0.05) return [{ ...l, fragment: cl.text }];
       }
       return [{ fragment: cl.text, kind: 'value', label: cl.label, value: cl.value }];
     }
-    case 'loose': return [loose(cl.text, fields)];
+    case 'loose': return [loose(cl.text, fields, longest)];
   }
 }
 
 /** "first name John": the longest leading words that name a field are the label, the rest the value; else the value alone. */
-function loose(text: string, fields: Field[]): Want {
+function loose(text: string, fields: Field[], longest: number): Want {
   const words = text.split(/\s+/);
   let top: { label: string; value: string; score: number } | undefined;
-  for (let k = Math.min(words.length - 1, 16); k >= 1; k--) {
+  for (let k = Math.min(words.length - 1, longest); k >= 1; k--) {
     const label = words.slice(0, k).join(' ');
-    const score = Math.max(0, ...fields.map((f) => labelMatch(label, f)));
+    const score = namingScore(label, fields);
     if (score >= MIN_SCORE && (!top || score > top.score + 1e-9)) top = { label, value: words.slice(k).join(' '), score };
   }
   if (top) return { fragment: text, kind: 'value', label: top.label, value: top.value.replace(/^(?:is|of|as|to|:|-)\s+/i, '') };
