@@ -164,7 +164,12 @@ function fillFailure(i, v, answer, after, expected, cells) {
     const cut = a.instruction && !a.instruction.includes(v) ? 'its clause ended before the value' : 'its clause holds the value';
     const q = /\?\s*$/.test(label) ? '? at the end' : /\?/.test(label) ? '? inside' : 'no ?';
     const tail = normalizeLabel(label).endsWith(normalizeLabel(a.value)) ? 'got the label\'s last words' : 'got words from inside the label';
-    return `value altered (${got}; label has ${marks.join('/') || 'no marks'}; ${cut}; ${q}; ${tail})`;
+    // how far short of the value the label was read, and whether the words read as the label name another field
+    const extra = a.value.endsWith(v) ? normalizeLabel(a.value.slice(0, -v.length)).split(' ').filter(Boolean).length : -1;
+    const short = extra > 0 ? `label read ${extra} word${extra > 1 ? 's' : ''} short` : extra === 0 ? 'value with other text after' : 'value does not end with the instructed value';
+    const words = normalizeLabel(label).split(' ').length;
+    const slash = /\w\/\w/.test(label) ? 'a slash' : 'no slash';
+    return `value altered (${got}; label has ${marks.join('/') || 'no marks'}; ${cut}; ${q}; ${tail}; ${short}; ${words > 8 ? 'long label' : 'label of ≤ 8 words'}; ${slash})`;
   }
   if (answer.assignments.some((a) => a.value === v || (v.length > 2 && a.value.includes(v)))) return 'value landed in another field';
   const u = (answer.unplaced ?? []).find((x) => x.value === v || x.instruction.includes(v));
