@@ -1,4 +1,4 @@
-import { makePersonForm, makeQuestionForm, makeTaxIdForm } from '../../../../tests/fixtures/forms/make-labelled-forms.js';
+import { makePersonForm, makeQuestionForm, makeSectionForm, makeTaxIdForm } from '../../../../tests/fixtures/forms/make-labelled-forms.js';
 import { toFillableCells } from '../convert.js';
 import { detectForm } from '../detect.js';
 import { fillForm } from '../fill.js';
@@ -118,6 +118,38 @@ describe('printed labels that hold their own punctuation, word order and casing'
     expect(splitClauses('Is this right? My name is Jo Smith', names)).toEqual(['Is this right', 'My name is Jo Smith']);
     expect(splitClauses('I am single! My name is Jo', names)).toEqual(['I am single', 'My name is Jo']);
   });
+});
+
+describe('fields printed with the same label under two section headings', () => {
+  let form: Uint8Array;
+  beforeAll(async () => { form = await makeSectionForm(); });
+  /** Field name → value read back (names f1_* under "Your information", f2_* under "Spouse"). */
+  async function byName(instructions: string) {
+    const r = await fillAndRead(form, instructions);
+    const after = (await detectForm((await fillForm(form, r.cells, r.answer.assignments)).pdf)).cells;
+    return { r, values: Object.fromEntries(after.map((c) => [c.source.kind === 'acroform' ? c.source.fieldName : '', c.text])) };
+  }
+  const WANT = { f1_1: 'John', f1_2: 'Smith', f1_3: '03/03/1980', f2_1: 'Jane', f2_2: 'Doe', f2_3: '07/12/1982' };
+
+  it('detects the heading each field stands under', async () => {
+    const { cells } = await detectForm(form);
+    expect(cells.map((c) => [c.labels?.printed, c.labels?.section])).toEqual([
+      ['First name', 'Your information'], ['Last name', 'Your information'], ['Date of birth', 'Your information'],
+      ['First name', 'Spouse'], ['Last name', 'Spouse'], ['Date of birth', 'Spouse'],
+    ]);
+  }, 60_000);
+
+  it('"label: value" lines naming the section, the spouse first', async () => {
+    const { values } = await byName('Spouse first name: Jane\nSpouse last name: Doe\nSpouse date of birth: 07/12/1982\nFirst name: John\nLast name: Smith\nDate of birth: 03/03/1980');
+    expect(values).toMatchObject(WANT);
+  }, 60_000);
+
+  it('a paragraph: "my spouse\'s first name is …"', async () => {
+    const { values, r } = await byName("My spouse's date of birth is 07/12/1982 and my spouse's last name is Doe. My spouse's first name is Jane. "
+      + 'My first name is John, my last name is Smith and my date of birth is 03/03/1980.');
+    expect(values).toMatchObject(WANT);
+    expect(r.answer.unplaced).toEqual([]);
+  }, 60_000);
 });
 
 describe('instruction parsing', () => {

@@ -6,7 +6,7 @@ import { parseClause, splitClauses, type Clause } from './parse.js';
 /** Below this a label does not name a field. */
 const MIN_SCORE = 0.72;
 /** How much each source of a field's label is trusted: the printed text a person reads, then the tooltip, then the field name. */
-const TRUST = { printed: 1, label: 0.97, tooltip: 0.94, name: 0.86 } as const;
+const TRUST = { printed: 1, label: 0.97, tooltip: 0.94, name: 0.86, section: 0.99 } as const;
 
 /** One value to place: a clause, or one part of a clause (a name's first name, an address's city). */
 interface Want {
@@ -49,6 +49,10 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
     if (cell.tooltip) sources.push({ text: cell.tooltip, trust: TRUST.tooltip });
     if (cell.fieldName) sources.push({ text: cell.fieldName, trust: TRUST.name });
     if (!cell.printedLabel && !cell.tooltip && cell.label) sources.unshift({ text: cell.label, trust: TRUST.label });
+    // the printed label under its section heading ("Spouse" + "First name"): just under the label alone, so
+    // it decides only where the writer named the section ("spouse's first name")
+    const own = cell.printedLabel ?? (cell.tooltip ? undefined : cell.label);
+    if (cell.section && own) sources.push({ text: `${cell.section} ${own}`, trust: TRUST.section });
     const meaning = sources.map((s) => fieldMeaning(s.text)).find(Boolean);
     const size = {
       chars: Math.max(0, ...sources.map((s) => normalizeLabel(s.text).length)),
