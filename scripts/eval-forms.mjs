@@ -6,7 +6,7 @@
 //  2. Fill per form from generated plain-language instructions ("<label>: <value>" per text cell, "check
 //     '<option>' for <label>" per checkbox) mapped by the LanguageModel port (built-in engine unless
 //     QUIRE_LLM_BASE_URL is set), values read back from the output PDF by detecting it again.
-//  3. Fill the way people write (AcroForms): instructions generated from the printed labels only (never field
+//  3. Fill the way people write (AcroForms and flat copies): instructions generated from the printed labels only (never field
 //     names or tooltips) in three styles — "label: value" lines, one sentence, a paragraph about the person —
 //     scored by values landing in the right field.
 // Boxes on rotated pages: the ground truth gives them in the unrotated page, cells are as displayed (the
@@ -215,6 +215,7 @@ const emptyFill = () => ({ asked: 0, landed: 0, cells: 0, failed: 0 });
 const totals = Object.fromEntries(parts.map((p) => [p, { acro: emptyTotals(), flat: emptyTotals() }]));
 const fill = Object.fromEntries(parts.map((p) => [p, { acro: emptyFill(), flat: emptyFill() }]));
 const styled = Object.fromEntries(parts.map((p) => [p, Object.fromEntries(STYLES.map((st) => [st, { asked: 0, landed: 0 }]))]));
+const styledFlat = Object.fromEntries(parts.map((p) => [p, Object.fromEntries(STYLES.map((st) => [st, { asked: 0, landed: 0 }]))]));
 const styledRows = [];
 const fillWhy = Object.fromEntries(parts.map((p) => [p, {}]));
 const missWhy = Object.fromEntries(parts.map((p) => [p, {}]));
@@ -249,12 +250,13 @@ for (const f of gtFiles) {
     const ft = detected ? await fillTest(pdf) : { cells: 0, asked: 0, landed: 0 };
     for (const k of ['asked', 'landed', 'cells']) fill[part][kind][k] += ft[k];
     if (ft.error) fill[part][kind].failed++;
-    if (kind === 'acro' && detected) {
+    if (detected) {
       const sf = await styledFillTest(pdf, cells);
+      const tally = kind === 'acro' ? styled : styledFlat;
       for (const st of STYLES) {
-        styled[part][st].asked += sf[st].asked; styled[part][st].landed += sf[st].landed;
+        tally[part][st].asked += sf[st].asked; tally[part][st].landed += sf[st].landed;
         for (const w of sf[st].why ?? []) {
-          count(fillWhy[part], `${st}, ${w.kind}`);
+          count(fillWhy[part], `${kind === 'acro' ? '' : 'flat copy, '}${st}, ${w.kind}`);
           if (part === 'dev') styledMisses.push(`${file} [${st}] ${w.kind}: ${w.detail}`);
         }
       }
@@ -279,15 +281,17 @@ if (parts.includes('dev')) {
 console.log('\n| part | set | fields (no push buttons) | recall | precision | type accuracy | mean box IoU | instructed values landed |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const part of parts) { console.log(line(part, 'acro', 'AcroForm PDFs')); console.log(line(part, 'flat', 'flat copies')); }
-console.log(`\nFill from printed labels, three styles (AcroForms; engine: ${model.id}):`);
+console.log(`\nFill from printed labels, three styles (engine: ${model.id}):`);
 if (parts.includes('dev')) {
   console.log('| file (dev) | lines | sentence | paragraph |\n|---|---|---|---|');
   for (const r of styledRows) console.log(r);
 }
-console.log('\n| part | lines | sentence | paragraph | all styles |\n|---|---|---|---|---|');
+console.log('\n| part | set | lines | sentence | paragraph | all styles |\n|---|---|---|---|---|---|');
 for (const part of parts) {
-  const t = styled[part], asked = STYLES.reduce((n, st) => n + t[st].asked, 0), landed = STYLES.reduce((n, st) => n + t[st].landed, 0);
-  console.log(`| ${part} | ${STYLES.map((st) => `${pct(t[st].landed, t[st].asked)} (${t[st].landed}/${t[st].asked})`).join(' | ')} | ${pct(landed, asked)} |`);
+  for (const [set, tally] of [['AcroForm PDFs', styled], ['flat copies', styledFlat]]) {
+    const t = tally[part], asked = STYLES.reduce((n, st) => n + t[st].asked, 0), landed = STYLES.reduce((n, st) => n + t[st].landed, 0);
+    console.log(`| ${part} | ${set} | ${STYLES.map((st) => `${pct(t[st].landed, t[st].asked)} (${t[st].landed}/${t[st].asked})`).join(' | ')} | ${pct(landed, asked)} |`);
+  }
 }
 for (const part of parts) if (detectFailed[part]) console.log(`${part} part: detection failed on ${detectFailed[part]} files`);
 for (const part of parts) {
@@ -305,5 +309,5 @@ const setRows = (k, kind) => [
   { kind, measure: 'type accuracy', unit: 'found fields', ...figure((t) => ratioFigure(t[k].typeOk, t[k].found)) },
   { kind, measure: 'instructed values landed', unit: 'instructions', ...figure((_, fl) => ratioFigure(fl[k].landed, fl[k].asked)) },
 ];
-const styleRows = STYLES.map((st) => ({ kind: 'forms AcroForm', measure: `values landed from printed labels (${st})`, unit: 'instructions', ...Object.fromEntries(parts.map((p) => [p, ratioFigure(styled[p][st].landed, styled[p][st].asked)])) }));
+const styleRows = [['forms AcroForm', styled], ['forms flat copies', styledFlat]].flatMap(([kind, tally]) => STYLES.map((st) => ({ kind, measure: `values landed from printed labels (${st})`, unit: 'instructions', ...Object.fromEntries(parts.map((p) => [p, ratioFigure(tally[p][st].landed, tally[p][st].asked)])) })));
 writeSummary(summaryOut, { eval: 'forms', parts, seconds: process.uptime(), rows: [...setRows('acro', 'forms AcroForm'), ...setRows('flat', 'forms flat copies'), ...styleRows] });
