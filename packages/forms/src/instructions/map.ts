@@ -63,11 +63,17 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
   // a writer may copy a whole printed label, however long ("Did you … and … or …?"): leading words are
   // tried as a label up to the longest label's length (and a possessive), not a fixed count
   const longest = labelWords(fields);
+  // past 16 words, only the lengths of the form's long labels (give or take two words) are tried: splitting a
+  // sentence asks this at every comma, and every length up to the longest label would cost several times more
+  const longLengths = new Set(fields.flatMap((f) => f.sources.map((s) => s.text.trim().split(/\s+/).length)).filter((n) => n > 14)
+    .flatMap((n) => [n - 2, n - 1, n, n + 1, n + 2]));
+  const tried = (k: number) => k <= 16 || longLengths.has(k);
   /** How well the phrase's leading words (at least `fromWord` of them, a value left after) name a field; 0 when they do not. */
   const namesField = (phrase: string, fromWord = 1) => {
     const words = phrase.split(/\s+/);
     let best = 0;
     for (let k = Math.min(words.length - 1, longest); k >= fromWord; k--) {
+      if (!tried(k)) continue;
       const s = namingScore(words.slice(0, k).join(' '), fields);
       if (s >= (k > 1 ? 0.85 : 0.9) && s > best) best = s;
     }
@@ -140,10 +146,11 @@ export function labelScore(phrase: string, label: string): number {
   if (num) return new RegExp(`^\\s*(?:line|box|item|question|q)?\\s*${num[1]}\\b(?![./-]\\d)`, 'i').test(label) ? 0.96 : 0;
   const head = label.replace(/\([^)]*\)?/g, ' ').replace(/\.\s+[A-Z].*$|\s+see\s+(?:the\s+)?instructions\b.*$/i, '').replace(/^\s*\d+[a-z]?\b[.):]?\s+/i, '').replace(/[.:]+\s*$/, '').trim();
   let best = 0;
-  // also compared in lower case: a writer types "linkedin" or "mcdonald" for a printed "LinkedIn", which
-  // normalizeLabel would part at its inner capital ("linked in")
+  // also compared in lower case when either has an inner capital: a writer types "linkedin" or "mcdonald"
+  // for a printed "LinkedIn", which normalizeLabel would part at that capital ("linked in")
   for (const text of head && head !== label ? [label, head] : [label]) {
-    for (const [p, t] of [[phrase, text], [phrase.toLowerCase(), text.toLowerCase()]]) {
+    const inner = /\p{Ll}\p{Lu}/u.test(phrase) || /\p{Ll}\p{Lu}/u.test(text);
+    for (const [p, t] of inner ? [[phrase, text], [phrase.toLowerCase(), text.toLowerCase()]] : [[phrase, text]]) {
       const sim = labelSimilarity(p, t);
       const a = wordStems(p), b = wordStems(t);
       const contained = a.length && b.length && a.every((w) => b.includes(w)) ? 0.74 + 0.2 * (a.length / b.length) : 0;
