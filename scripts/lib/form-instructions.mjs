@@ -31,9 +31,12 @@ export function instructionsFor(cells, normalizeLabel) {
   return { text: lines.join('\n'), expected };
 }
 
-/** The label a person reads next to the field, without a leading line number or the parenthesised help ("1 Name (as shown …)" → "Name"). */
+/**
+ * The label a person reads next to the field, without a leading line number or the parenthesised help ("1 Name (as shown …)" → "Name").
+ * A cell found in the drawing of a flat form has only printed text for a label.
+ */
 const printedLabel = (c) => {
-  const p = c.labels?.printed;
+  const p = c.labels?.printed ?? (c.source?.kind === 'drawn' ? c.label : undefined);
   if (!p) return '';
   return shortLabel(p.replace(/^\s*(?:line\s+)?\d+[a-z]?\b[.):]?\s+/i, '')).replace(/\s+/g, ' ');
 };
@@ -69,7 +72,7 @@ export function labelledInstructions(cells, normalizeLabel, style) {
         : { lines: `${label}: yes`, sentence: `check the box for ${label}`, paragraph: `Check the box for ${label}.` });
       expected.set(i, pick || opts[0]);
     } else {
-      const v = valueFor(c, i, c.labels.printed);
+      const v = valueFor(c, i, c.labels?.printed ?? c.label);
       items.push({ lines: `${label}: ${v}`, sentence: `${label.toLowerCase()} ${v}`, paragraph: `My ${label.toLowerCase()} is ${v}.` });
       expected.set(i, v);
     }

@@ -1,6 +1,6 @@
 import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFString, type PDFObject } from 'pdf-lib';
 import { type FieldWidget, loadEditablePdf } from '@quire/format-pdf';
-import { buildPhrases, centreIn, datePatternFromActions, findDatePattern, nearestLabel, prettifyFieldName, type PtBox, type PtWord } from './labels.js';
+import { buildPhrases, centreIn, cleanLabel, datePatternFromActions, findDatePattern, nearestLabel, prettifyFieldName, type Phrase, type PtBox, type PtWord } from './labels.js';
 import { roundBox, type PageFrame } from './page-frame.js';
 import type { CheckboxDetail, DetectedCell } from './types.js';
 
@@ -71,7 +71,25 @@ export function widgetCells(pageNumber: number, frame: PageFrame, annots: FieldW
     cells.push(cell);
   });
   for (const [name, idxs] of radios) cells.push(radioCell(pageNumber, frame, name, idxs.map((i) => widgets[i]), idxs.map((i) => boxes[i]), phrases));
+  addSections(cells, frame, phrases);
   return cells;
+}
+
+/**
+ * The section heading each cell stands under: the nearest phrase above it, printed at least 1.2 times the
+ * page's body size, that starts left of the cell's right edge (a heading in a column to its right is another part's).
+ */
+function addSections(cells: DetectedCell[], frame: PageFrame, phrases: Phrase[]) {
+  const sizes = phrases.map((p) => p.fontSize).sort((a, b) => a - b);
+  const body = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const headings = phrases.filter((p) => body > 0 && p.fontSize >= 1.2 * body && /\p{L}{3,}/u.test(p.text));
+  if (!headings.length) return;
+  for (const c of cells) {
+    const y0 = c.bounding_box[1] * frame.height, x1 = c.bounding_box[2] * frame.width;
+    const over = headings.filter((h) => h.box.y1 <= y0 + 1 && h.box.x0 < x1 && h.text !== c.labels?.printed)
+      .sort((a, b) => b.box.y1 - a.box.y1)[0];
+    if (over) c.labels = { ...c.labels, section: cleanLabel(over.text) };
+  }
 }
 
 /** Each text a person or the PDF gives the field, kept apart so that instructions can trust the printed one most. */

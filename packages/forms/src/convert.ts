@@ -29,6 +29,7 @@ export function toFillableCells(cells: DetectedCell[]): FillableCell[] {
     if (c.labels?.printed) f.printedLabel = c.labels.printed;
     if (c.labels?.tooltip) f.tooltip = c.labels.tooltip;
     if (c.labels?.name) f.fieldName = c.labels.name;
+    if (c.labels?.section) f.section = c.labels.section;
     if (c.comb) f.comb = true;
     f.box = c.bounding_box;
     return f;

@@ -98,6 +98,18 @@ describe('flat form structures', () => {
     expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 400 + 18 * i, 570, 418 + 18 * i]));
   });
 
+  test('a box stroked in white (no ink, a flattened comment\'s frame) is not a field; the inked box beside it is', async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([W, H]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText('Amount', { x: 60, y: H - 212, size: 10, font, color: black });
+    page.drawRectangle({ x: 120, y: H - 218, width: 200, height: 20, borderColor: black, borderWidth: 0.5 });
+    page.drawText('Make the check payable to the county.', { x: 60, y: H - 312, size: 10, font, color: black });
+    page.drawRectangle({ x: 20, y: H - 330, width: 25, height: 25, borderColor: rgb(1, 1, 1), borderWidth: 0.06 });
+    const cells = (await detectForm(await doc.save())).cells;
+    expect(cells.map((c) => [c.label, pts(c)])).toEqual([['Amount', [120, 198, 320, 218]]]);
+  });
+
   test('a small box holding only a printed line number or margin note is not a field', async () => {
     const pdf = await drawPage(({ rect, text }) => {
       text('Total tax', 60, 312, 8);

@@ -89,6 +89,9 @@ const BLACK: Rgb = [0, 0, 0];
  */
 function readDrawing(ops: OperatorList, f: PageFrame): Required<Drawing> {
   const out: Required<Drawing> = { segments: [], rects: [], marks: [] };
+  // outlines stroked in white (no ink: a flattened comment's frame, a Separation tint of 0) show only on
+  // a tinted fill; on bare paper they draw nothing a person sees and close no box
+  const unseen: Required<Drawing> = { segments: [], rects: [], marks: [] };
   walkPaint(ops, OPS as unknown as Record<string, number>, f.toDisplay, {
     path: (p) => {
       const before = { s: out.segments.length, r: out.rects.length, m: out.marks.length };
@@ -97,8 +100,18 @@ function readDrawing(ops: OperatorList, f: PageFrame): Required<Drawing> {
       if (p.flagged) {
         for (const x of [...out.segments.slice(before.s), ...out.rects.slice(before.r), ...out.marks.slice(before.m)]) x.fillIn = true;
       }
+      if (p.stroked && !p.filled && p.stroke && isWhite(p.stroke)) {
+        unseen.segments.push(...out.segments.splice(before.s));
+        unseen.rects.push(...out.rects.splice(before.r));
+        unseen.marks.push(...out.marks.splice(before.m));
+      }
     },
   }, { flagTags: FILL_TAGS });
+  const tints = out.rects.filter((r) => r.filled && r.fill && !isWhite(r.fill)).map((r) => r.box);
+  const onTint = (b: { x0: number; y0: number; x1: number; y1: number }) => tints.some((t) => b.x0 >= t.x0 - 1e-3 && b.x1 <= t.x1 + 1e-3 && b.y0 >= t.y0 - 1e-3 && b.y1 <= t.y1 + 1e-3);
+  out.segments.push(...unseen.segments.filter(onTint));
+  out.rects.push(...unseen.rects.filter((r) => onTint(r.box)));
+  out.marks.push(...unseen.marks.filter((m) => onTint(m.box)));
   return out;
 }
 

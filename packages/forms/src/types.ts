@@ -33,8 +33,10 @@ export interface DetectedCell {
   /**
    * The label's sources, apart (AcroForm fields): the printed text nearest the field, the tooltip (/TU)
    * and the prettified field name. Instructions match the printed label first (it is what people read).
+   * `section`: the heading of the part of the form the field stands under ("Spouse"), printed larger
+   * than the text around it, which tells apart fields printed with the same label in two parts.
    */
-  labels?: { printed?: string; tooltip?: string; name?: string };
+  labels?: { printed?: string; tooltip?: string; name?: string; section?: string };
   /** Choice-field options (dropdown/list mapped to type text), or the option labels of a checkbox cell. */
   options?: string[];
   source: CellSource;

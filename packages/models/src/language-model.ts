@@ -81,6 +81,8 @@ export interface FillableCell {
   printedLabel?: string;
   tooltip?: string;
   fieldName?: string;
+  /** The heading of the part of the form the field stands under ("Spouse", "Part II"): "spouse's first name" names the first name under it. */
+  section?: string;
   /** A comb field: one character per box (maxLength boxes). */
   comb?: boolean;
   /** [left, top, right, bottom] normalized 0..1 on its page: neighbouring cells of one value (an SSN in three boxes). */

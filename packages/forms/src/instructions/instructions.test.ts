@@ -1,4 +1,4 @@
-import { makePersonForm, makeTaxIdForm } from '../../../../tests/fixtures/forms/make-labelled-forms.js';
+import { makePersonForm, makeQuestionForm, makeSectionForm, makeTaxIdForm } from '../../../../tests/fixtures/forms/make-labelled-forms.js';
 import { toFillableCells } from '../convert.js';
 import { detectForm } from '../detect.js';
 import { fillForm } from '../fill.js';
@@ -82,6 +82,73 @@ describe('fill from instructions on a form whose fields are named f1_01…, matc
     const r = await fillAndRead(taxId, 'Requester: 123-45-6789');
     expect(r.values["Requester's name and address"]).toBe('');
     expect(r.answer.unplaced?.[0].reason).toMatch(/looks like an SSN/);
+  }, 60_000);
+});
+
+describe('printed labels that hold their own punctuation, word order and casing', () => {
+  let form: Uint8Array;
+  beforeAll(async () => { form = await makeQuestionForm(); });
+  const LONG = 'Did you or your spouse live, work and study abroad for more than six months in the last three years or since?';
+  const WANT = {
+    Name: 'Ann Lee', 'Do you have children and pets?': 'Two cats', 'Are you a member or a guest?': 'Guest', 'Guests only!': 'Room 4',
+    'Contact name': 'Bo Lee', 'Name of contact': 'Cy Lee', 'LinkedIn profile': 'annlee', City: 'Springfield', [LONG]: 'Yes, in France',
+  };
+
+  it('"label: value" lines, in another order than the form\'s', async () => {
+    const r = await fillAndRead(form, Object.entries(WANT).reverse().map(([k, v]) => `${k.replace(/\?$/, '')}: ${v}`).join('\n'));
+    expect(r.values).toMatchObject(WANT);
+  }, 60_000);
+
+  it('one sentence, in lower case: a "?" or "!" inside a label does not end the sentence', async () => {
+    const r = await fillAndRead(form, 'name Ann Lee, do you have children and pets? Two cats, are you a member or a guest? Guest, guests only! Room 4, '
+      + `name of contact Cy Lee, contact name Bo Lee, linkedin profile annlee, city Springfield and ${LONG.toLowerCase().replace(/\?$/, '')} Yes, in France.`);
+    expect(r.values).toMatchObject(WANT);
+    expect(r.answer.unplaced).toEqual([]);
+  }, 60_000);
+
+  it('a paragraph about the person', async () => {
+    const r = await fillAndRead(form, 'My name is Ann Lee. My do you have children and pets? is Two cats. My are you a member or a guest? is Guest. '
+      + `My guests only! is Room 4. My name of contact is Cy Lee. My contact name is Bo Lee. My linkedin profile is annlee. My city is Springfield. My ${LONG.toLowerCase()} is Yes, in France.`);
+    expect(r.values).toMatchObject(WANT);
+    expect(r.answer.unplaced).toEqual([]);
+  }, 60_000);
+
+  it('a real question mark or exclamation mark still ends a sentence', () => {
+    const names = (p: string, from = 1) => (from <= 1 && /^name\b/i.test(p) ? 1 : 0);
+    expect(splitClauses('Is this right? My name is Jo Smith', names)).toEqual(['Is this right', 'My name is Jo Smith']);
+    expect(splitClauses('I am single! My name is Jo', names)).toEqual(['I am single', 'My name is Jo']);
+  });
+});
+
+describe('fields printed with the same label under two section headings', () => {
+  let form: Uint8Array;
+  beforeAll(async () => { form = await makeSectionForm(); });
+  /** Field name → value read back (names f1_* under "Your information", f2_* under "Spouse"). */
+  async function byName(instructions: string) {
+    const r = await fillAndRead(form, instructions);
+    const after = (await detectForm((await fillForm(form, r.cells, r.answer.assignments)).pdf)).cells;
+    return { r, values: Object.fromEntries(after.map((c) => [c.source.kind === 'acroform' ? c.source.fieldName : '', c.text])) };
+  }
+  const WANT = { f1_1: 'John', f1_2: 'Smith', f1_3: '03/03/1980', f2_1: 'Jane', f2_2: 'Doe', f2_3: '07/12/1982' };
+
+  it('detects the heading each field stands under', async () => {
+    const { cells } = await detectForm(form);
+    expect(cells.map((c) => [c.labels?.printed, c.labels?.section])).toEqual([
+      ['First name', 'Your information'], ['Last name', 'Your information'], ['Date of birth', 'Your information'],
+      ['First name', 'Spouse'], ['Last name', 'Spouse'], ['Date of birth', 'Spouse'],
+    ]);
+  }, 60_000);
+
+  it('"label: value" lines naming the section, the spouse first', async () => {
+    const { values } = await byName('Spouse first name: Jane\nSpouse last name: Doe\nSpouse date of birth: 07/12/1982\nFirst name: John\nLast name: Smith\nDate of birth: 03/03/1980');
+    expect(values).toMatchObject(WANT);
+  }, 60_000);
+
+  it('a paragraph: "my spouse\'s first name is …"', async () => {
+    const { values, r } = await byName("My spouse's date of birth is 07/12/1982 and my spouse's last name is Doe. My spouse's first name is Jane. "
+      + 'My first name is John, my last name is Smith and my date of birth is 03/03/1980.');
+    expect(values).toMatchObject(WANT);
+    expect(r.answer.unplaced).toEqual([]);
   }, 60_000);
 });
 

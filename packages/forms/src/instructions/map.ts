@@ -6,7 +6,7 @@ import { parseClause, splitClauses, type Clause } from './parse.js';
 /** Below this a label does not name a field. */
 const MIN_SCORE = 0.72;
 /** How much each source of a field's label is trusted: the printed text a person reads, then the tooltip, then the field name. */
-const TRUST = { printed: 1, label: 0.97, tooltip: 0.94, name: 0.86 } as const;
+const TRUST = { printed: 1, label: 0.97, tooltip: 0.94, name: 0.86, section: 0.99 } as const;
 
 /** One value to place: a clause, or one part of a clause (a name's first name, an address's city). */
 interface Want {
@@ -24,7 +24,15 @@ interface Want {
   fact?: boolean;
 }
 
-interface Field { cell: FillableCell; sources: { text: string; trust: number }[]; meaning?: Meaning }
+interface Field {
+  cell: FillableCell;
+  sources: { text: string; trust: number }[];
+  meaning?: Meaning;
+  /** The longest of its sources, in normalized characters and in words: a phrase far longer cannot name it. */
+  size: { chars: number; tokens: number };
+  /** labelMatch of the phrases tried so far. */
+  scores: Map<string, number>;
+}
 
 interface Candidate { score: number; value: string; note?: string }
 
@@ -41,29 +49,43 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
     if (cell.tooltip) sources.push({ text: cell.tooltip, trust: TRUST.tooltip });
     if (cell.fieldName) sources.push({ text: cell.fieldName, trust: TRUST.name });
     if (!cell.printedLabel && !cell.tooltip && cell.label) sources.unshift({ text: cell.label, trust: TRUST.label });
+    // the printed label under its section heading ("Spouse" + "First name"): just under the label alone, so
+    // it decides only where the writer named the section ("spouse's first name")
+    const own = cell.printedLabel ?? (cell.tooltip ? undefined : cell.label);
+    if (cell.section && own) sources.push({ text: `${cell.section} ${own}`, trust: TRUST.section });
     const meaning = sources.map((s) => fieldMeaning(s.text)).find(Boolean);
-    return { cell, sources, ...(meaning ? { meaning } : {}) };
+    const size = {
+      chars: Math.max(0, ...sources.map((s) => normalizeLabel(s.text).length)),
+      tokens: Math.max(0, ...sources.flatMap((s) => [labelTokens(s.text).length, labelTokens(s.text.toLowerCase()).length])),
+    };
+    return { cell, sources, size, scores: new Map(), ...(meaning ? { meaning } : {}) };
   });
+  // a writer may copy a whole printed label, however long ("Did you … and … or …?"): leading words are
+  // tried as a label up to the longest label's length (and a possessive), not a fixed count
+  const longest = labelWords(fields);
+  // past 16 words, only the lengths of the form's long labels (give or take two words) are tried: splitting a
+  // sentence asks this at every comma, and every length up to the longest label would cost several times more
+  const longLengths = new Set(fields.flatMap((f) => f.sources.map((s) => s.text.trim().split(/\s+/).length)).filter((n) => n > 14)
+    .flatMap((n) => [n - 2, n - 1, n, n + 1, n + 2]));
+  const tried = (k: number) => k <= 16 || longLengths.has(k);
   /** How well the phrase's leading words (at least `fromWord` of them, a value left after) name a field; 0 when they do not. */
   const namesField = (phrase: string, fromWord = 1) => {
     const words = phrase.split(/\s+/);
     let best = 0;
-    for (let k = Math.min(words.length - 1, 16); k >= fromWord; k--) {
-      const label = words.slice(0, k).join(' ');
-      for (const f of fields) {
-        const s = labelMatch(label, f);
-        if (s >= (k > 1 ? 0.85 : 0.9) && s > best) best = s;
-      }
+    for (let k = Math.min(words.length - 1, longest); k >= fromWord; k--) {
+      if (!tried(k)) continue;
+      const s = namingScore(words.slice(0, k).join(' '), fields);
+      if (s >= (k > 1 ? 0.85 : 0.9) && s > best) best = s;
     }
     return best;
   };
-  const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields));
+  const wants = splitClauses(req.instructions, namesField).flatMap((t) => toWants(parseClause(t), fields, longest));
   const expanded = wants.flatMap((w) => expandParts(w, fields));
   const scores = expanded.map((w) => fields.map((f) => candidate(w, f)));
   // "select your favorite planet Pluto": a verb that opens a printed label rather than naming a box to tick
   expanded.forEach((w, i) => {
     if (w.kind !== 'choose' || w.fact || scores[i].some((c) => c && c.score >= MIN_SCORE)) return;
-    const asValue = loose(w.fragment, fields);
+    const asValue = loose(w.fragment, fields, longest);
     const row = fields.map((f) => candidate(asValue, f));
     if (asValue.label && row.some((c) => c && c.score >= MIN_SCORE)) { expanded[i] = asValue; scores[i] = row; }
   });
@@ -91,10 +113,30 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
   return { assignments: assignments.sort((a, b) => a.cellIndex - b.cellIndex), unmatched, unplaced };
 }
 
+/**
+ * The best labelMatch of a phrase over the fields, where it can reach MIN_SCORE: a phrase with far more
+ * characters and words than a field's longest label scores under it by string and by word similarity
+ * alike (at most 1/1.6 and 2/2.8), so that field is not scored (the leading words of a long sentence
+ * are tried against every field).
+ */
+function namingScore(phrase: string, fields: Field[]): number {
+  const chars = normalizeLabel(phrase).length, tokens = labelTokens(phrase).length;
+  let best = 0;
+  for (const f of fields) {
+    if (chars > 1.6 * f.size.chars + 8 && tokens > 1.8 * f.size.tokens + 1) continue;
+    best = Math.max(best, labelMatch(phrase, f));
+  }
+  return best;
+}
+
 /** How well a phrase names a field: the best of its label sources, each weighted by how much it is trusted. */
 function labelMatch(phrase: string, f: Field): number {
+  // splitting a sentence tries the same leading words again and again: each field keeps its scores
+  const known = f.scores.get(phrase);
+  if (known !== undefined) return known;
   let best = 0;
   for (const s of f.sources) best = Math.max(best, s.trust * labelScore(phrase, s.text));
+  f.scores.set(phrase, best);
   return best;
 }
 
@@ -104,21 +146,35 @@ export function labelScore(phrase: string, label: string): number {
   if (num) return new RegExp(`^\\s*(?:line|box|item|question|q)?\\s*${num[1]}\\b(?![./-]\\d)`, 'i').test(label) ? 0.96 : 0;
   const head = label.replace(/\([^)]*\)?/g, ' ').replace(/\.\s+[A-Z].*$|\s+see\s+(?:the\s+)?instructions\b.*$/i, '').replace(/^\s*\d+[a-z]?\b[.):]?\s+/i, '').replace(/[.:]+\s*$/, '').trim();
   let best = 0;
+  // also compared in lower case when either has an inner capital: a writer types "linkedin" or "mcdonald"
+  // for a printed "LinkedIn", which normalizeLabel would part at that capital ("linked in")
   for (const text of head && head !== label ? [label, head] : [label]) {
-    const sim = labelSimilarity(phrase, text);
-    const a = wordStems(phrase), b = wordStems(text);
-    const contained = a.length && b.length && a.every((t) => b.includes(t)) ? 0.74 + 0.2 * (a.length / b.length) : 0;
-    best = Math.max(best, sim, contained);
+    const inner = /\p{Ll}\p{Lu}/u.test(phrase) || /\p{Ll}\p{Lu}/u.test(text);
+    for (const [p, t] of inner ? [[phrase, text], [phrase.toLowerCase(), text.toLowerCase()]] : [[phrase, text]]) {
+      const sim = labelSimilarity(p, t);
+      const a = wordStems(p), b = wordStems(t);
+      const contained = a.length && b.length && a.every((w) => b.includes(w)) ? 0.74 + 0.2 * (a.length / b.length) : 0;
+      best = Math.max(best, sim, contained);
+    }
   }
-  return best;
+  // the same words in another order ("Name of child" for "Child name") tie with the words in the writer's
+  // order; the field printed as the writer wrote it wins
+  return best >= 1 && !sameOrder(phrase, label, head) ? 0.99 : best;
 }
+
+/** The same words (small words aside) in the same order. */
+const sameOrder = (phrase: string, ...labels: string[]) => labels.some((l) => l && (sameTokens(l, phrase) || sameTokens(l.toLowerCase(), phrase.toLowerCase())));
+const sameTokens = (a: string, b: string) => labelTokens(a).join(' ') === labelTokens(b).join(' ');
 
 const POSSESSIVE_START = /^(?:my|his|her|their|our|your|the)\s+/i;
 
 /** Label words compared without possessives and plurals ("Requester's", "number(s)", "Account numbers"). */
 const wordStems = (s: string) => labelTokens(s).map((t) => t.replace(/['’]s$/, '')).filter((t) => t.length > 1 || /\d/.test(t)).map((t) => (t.length > 3 ? t.replace(/s$/, '') : t));
 
-function toWants(cl: Clause, fields: Field[]): Want[] {
+/** Words in the longest label any field has, two more for the writer's own ("my", "the"). */
+const labelWords = (fields: Field[]) => 2 + Math.max(1, ...fields.flatMap((f) => f.sources.map((s) => s.text.trim().split(/\s+/).length)));
+
+function toWants(cl: Clause, fields: Field[], longest: number): Want[] {
   switch (cl.kind) {
     case 'sign': return [{ fragment: cl.text, kind: 'sign', value: cl.value }];
     case 'choose': return [{ fragment: cl.text, kind: 'choose', value: cl.option, option: cl.option, target: cl.target, on: cl.on, ...(cl.whole ? { whole: cl.whole } : {}) }];
@@ -135,22 +191,22 @@ function toWants(cl: Clause, fields: Field[]): Want[] {
         if (alt && alt.s > said + 0.02) return [{ fragment: cl.text, kind: 'value', label: alt.label, value: alt.value.replace(/^["'“‘«]+|["'”’»]+$/g, '') }];
       }
       if (said < 0.95 && !/[:=]/.test(cl.text)) {
-        const l = loose(cl.text.replace(POSSESSIVE_START, ''), fields);
+        const l = loose(cl.text.replace(POSSESSIVE_START, ''), fields, longest);
         if (l.label && Math.max(0, ...fields.map((f) => labelMatch(l.label!, f))) > said + 0.05) return [{ ...l, fragment: cl.text }];
       }
       return [{ fragment: cl.text, kind: 'value', label: cl.label, value: cl.value }];
     }
-    case 'loose': return [loose(cl.text, fields)];
+    case 'loose': return [loose(cl.text, fields, longest)];
   }
 }
 
 /** "first name John": the longest leading words that name a field are the label, the rest the value; else the value alone. */
-function loose(text: string, fields: Field[]): Want {
+function loose(text: string, fields: Field[], longest: number): Want {
   const words = text.split(/\s+/);
   let top: { label: string; value: string; score: number } | undefined;
-  for (let k = Math.min(words.length - 1, 16); k >= 1; k--) {
+  for (let k = Math.min(words.length - 1, longest); k >= 1; k--) {
     const label = words.slice(0, k).join(' ');
-    const score = Math.max(0, ...fields.map((f) => labelMatch(label, f)));
+    const score = namingScore(label, fields);
     if (score >= MIN_SCORE && (!top || score > top.score + 1e-9)) top = { label, value: words.slice(k).join(' '), score };
   }
   if (top) return { fragment: text, kind: 'value', label: top.label, value: top.value.replace(/^(?:is|of|as|to|:|-)\s+/i, '') };

@@ -35,7 +35,7 @@ export function splitClauses(instructions: string, namesField: (phrase: string, 
   const out: string[] = [];
   for (const line of instructions.split(/[\n;]+|\s+•\s+/)) {
     const item = line.replace(/^\s*(?:[-*•]|\d+[.)](?=\s))\s*/, '');
-    for (const sentence of sentences(item)) {
+    for (const sentence of sentences(item, named)) {
       // a "label: value" line keeps its commas (an address, "Smith, John") unless another statement follows;
       // elsewhere a comma or "and" splits where the rest opens a statement or names a field ("…, city, state and ZIP code 12345")
       const opener = (rest: string) => {
@@ -66,11 +66,18 @@ export function splitClauses(instructions: string, namesField: (phrase: string, 
   return out.map((s) => s.trim().replace(/^(?:and|also|plus|then)\s+/i, '').replace(/[.!,]+$/, '').trim()).filter(Boolean);
 }
 
-function sentences(part: string): string[] {
+/**
+ * Splits a line into sentences. `named` (see splitClauses) keeps a printed label that holds its own
+ * question or exclamation mark whole ("do you have children and pets? Yes", "fancy fields! Val"):
+ * the mark does not end a sentence when the words before it, from the sentence's start or a clause
+ * break, and on past the mark name a field of the form.
+ */
+function sentences(part: string, named: (phrase: string, fromWord?: number) => number): string[] {
   const pieces: string[] = [];
   let start = 0;
   for (const m of part.matchAll(/[.!?](?=\s+\S)/g)) {
     const before = part.slice(start, m.index);
+    if (m[0] !== '.' && labelRunsOn(before, part.slice(m.index!), named)) continue;
     // a printed label may hold periods ("Apt. No.: 4", "Signature of U.S. person: …"): before a line's colon only a statement ends a sentence
     const colon = part.indexOf(':');
     if (colon > m.index! && colon < 100 && !VERB.test(before.trim()) && !PERSON.test(before.trim())) continue;
@@ -83,6 +90,15 @@ function sentences(part: string): string[] {
   }
   pieces.push(part.slice(start));
   return pieces;
+}
+
+/** Does a field's label run from some clause start in `before` on through `after` (which opens with the mark)? */
+function labelRunsOn(before: string, after: string, named: (phrase: string, fromWord?: number) => number): boolean {
+  const starts = [0, ...[...before.matchAll(/,\s*|\s+and\s+/gi)].map((b) => b.index! + b[0].length)];
+  return starts.some((at) => {
+    const tail = before.slice(at).trim();
+    return tail !== '' && named(`${tail}${after}`.trim(), tail.split(/\s+/).length) > 0;
+  });
 }
 
 const unquote = (s: string) => s.trim().replace(/^["'“‘«]+|["'”’»]+$/g, '').trim();

@@ -153,7 +153,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
     const answer = await this.chatJson(
       'You fill form fields from instructions. Answer with JSON only: {"assignments":[{"cell_index":number,"value":string,"confidence":number 0..1,"instruction":string}],"unmatched":[string]}. '
       + 'Checkbox cells take "true", "false" or one of their options. List instruction fragments that match no cell in unmatched. '
-      + 'Match a fragment to a cell by printedLabel first (what the person reads), then tooltip, then fieldName; one value per cell; a name never goes in an address cell, an SSN only in an SSN cell. '
+      + 'Match a fragment to a cell by printedLabel first (what the person reads), then tooltip, then fieldName; the section of a cell is the heading it stands under ("spouse\'s first name" is the first name under "Spouse"); one value per cell; a name never goes in an address cell, an SSN only in an SSN cell. '
       + 'Split a code longer than its cell across the next cells of the row (box), and "instruction" is the fragment of the instructions the value came from.',
       JSON.stringify({ cells: req.cells, instructions: req.instructions }),
     );
