@@ -53,3 +53,14 @@ export function migratedPgliteTemplate(): Promise<Blob> {
   })();
   return memo;
 }
+
+/**
+ * Makes `dataDir` hold an embedded database as a first start leaves it (created, migrated, no organization
+ * yet), from the template: for tests whose subject is a later start (restarts, locks, kill -9, backups),
+ * not the creation, which runs initdb in a child process (~13 s of CPU). The first start itself stays
+ * covered where it is the subject (first-start and job-logs e2e).
+ */
+export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
+  const db = await PgliteSqlClient.open(path.join(dataDir, 'pglite'), await migratedPgliteTemplate());
+  await db.close();
+}
