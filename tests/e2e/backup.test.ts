@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, ensureBuilt } from '../../scripts/lib/fleet.mjs';
 import { startTestServer } from '../support/embedded.js';
+import { seedEmbeddedDataDir } from '../support/pglite-template.js';
 
 /** The built CLI (`quire …`) as a separate process, on an embedded data directory. */
 const quire = (dataDir: string, ...args: string[]) => new Promise<{ code: number; out: string; err: string }>((resolve) => {
@@ -17,6 +18,7 @@ describe('embedded: backups of the database, and restoring one', () => {
 
   it('`quire admin backup` writes a copy while serving; `quire restore-backup` is refused while serving and restores it once stopped', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-e2e-backup-'));
+    await seedEmbeddedDataDir(dataDir); // backups are the subject, not the database's creation
     try {
       let t = await startTestServer({}, { persistent: true, dataDir });
       let backupFile: string;

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, formWith, pollJob, SAMPLE_HTML } from '../support/embedded.js';
+import { seedEmbeddedDataDir } from '../support/pglite-template.js';
 
 describe('embedded: restart', () => {
   it('jobs accepted or in progress at a stop complete after the restart (nothing accepted is lost), announced once', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-restart-'));
+    await seedEmbeddedDataDir(dataDir); // the restart is the subject, not the database's creation
     try {
       const first = await startTestServer({}, { persistent: true, dataDir, startWorkers: false });
       const res = await first.api('/extract', { method: 'POST', body: formWith({ bytes: SAMPLE_HTML, name: 'r.html' }, { async: 'true' }) });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { ensureBuilt, type FleetService } from '../../scripts/lib/fleet.mjs';
 import { SERVE_KEY, startServe } from '../support/serve-process.js';
+import { seedEmbeddedDataDir } from '../support/pglite-template.js';
 
 /**
  * kill -9 of a busy `quire serve` (real processes, one data directory) at several points: while uploads
@@ -38,6 +39,7 @@ describe('embedded: kill -9 of a busy quire serve loses no accepted job', () => 
   const accepted = new Set<string>();
   beforeAll(async () => {
     await ensureBuilt();
+    await seedEmbeddedDataDir(dataDir); // kill -9 and the restarts are the subject, not the database's creation
     pdf = await textPdf(4);
   }, 120_000);
   afterAll(async () => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, ensureBuilt, type FleetService } from '../../scripts/lib/fleet.mjs';
 import { SERVE_KEY, spawnServe, startServe } from '../support/serve-process.js';
+import { seedEmbeddedDataDir } from '../support/pglite-template.js';
 
 /**
  * One process per data directory (real `quire serve` processes): a second start on the same data
@@ -20,6 +21,7 @@ describe('embedded: one quire serve per data directory', () => {
   let first: { svc: FleetService; url: string; port: number };
   beforeAll(async () => {
     await ensureBuilt();
+    await seedEmbeddedDataDir(dataDir); // the lock is the subject, not the database's creation
     first = await startServe('first', dataDir);
   }, 120_000);
   afterAll(async () => {

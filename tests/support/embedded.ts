@@ -2,24 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@quire/runtime';
-import { PgliteSqlClient, migrate } from '@quire/storage';
 import { startEmbedded, type EmbeddedOptions, type EmbeddedServer } from '@quire/cli';
+import { migratedPgliteTemplate } from './pglite-template.js';
 
 export const TEST_KEY = 'qk_test_embedded_key_0123456789';
-
-let templatePromise: Promise<Blob> | undefined;
-
-/** A migrated PGlite dumped once per test process, so each server starts in ~1 s instead of running initdb. */
-function pgliteTemplate(): Promise<Blob> {
-  templatePromise ??= (async () => {
-    const db = await PgliteSqlClient.open();
-    await migrate(db);
-    const blob = await db.dumpTemplate();
-    await db.close();
-    return blob;
-  })();
-  return templatePromise;
-}
 
 export interface TestServer {
   url: string;
@@ -42,7 +28,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Em
   const server = await startEmbedded(config, {
     ...opts,
     inMemoryDatabase: !opts.persistent,
-    pgliteTemplate: opts.persistent ? undefined : await pgliteTemplate(),
+    pgliteTemplate: opts.persistent ? undefined : await migratedPgliteTemplate(),
   });
   return {
     url: server.url, key: TEST_KEY, server, dataDir,

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { createLogger } from '@quire/runtime';
 import { listBackups, openMetadataStore } from '@quire/storage';
 import { BackupSchedule } from './backup-schedule.js';
+import { migratedPgliteTemplate } from '../../../tests/support/pglite-template.js';
 
 describe('BackupSchedule', () => {
   it('writes a copy every interval, keeps the newest, and stops', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-backup-schedule-'));
-    const store = await openMetadataStore({ kind: 'pglite' });
+    const store = await openMetadataStore({ kind: 'pglite', template: await migratedPgliteTemplate() });
     const schedule = new BackupSchedule(store, dataDir, 2, createLogger('silent'));
     try {
       schedule.start(100);
@@ -28,7 +29,7 @@ describe('BackupSchedule', () => {
 
   it('writes nothing with an interval of 0 (QUIRE_BACKUP_INTERVAL_HOURS=0)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-backup-off-'));
-    const store = await openMetadataStore({ kind: 'pglite' });
+    const store = await openMetadataStore({ kind: 'pglite', template: await migratedPgliteTemplate() });
     const schedule = new BackupSchedule(store, dataDir, 1, createLogger('silent'));
     try {
       schedule.start(0); // a timer of 0 ms would otherwise write at once, and again and again

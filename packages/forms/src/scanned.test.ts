@@ -41,6 +41,21 @@ describe('scanned paper forms (OCR + raster rulings)', () => {
   beforeAll(async () => { pool = await createOcrPool({ size: 2 }); }, T);
   afterAll(async () => { await pool?.close(); });
 
+  /**
+   * The checklist scan and its OCR detection, made once for the tests that start from it (both read the same
+   * deterministic scan; an OCR pass over it is seconds of CPU): each gets its own copy of the cells.
+   */
+  let checklist: Promise<{ form: ScannedForm; pdf: Uint8Array; detected: Awaited<ReturnType<typeof detectForm>> }> | undefined;
+  const scannedChecklistDetected = async () => {
+    checklist ??= (async () => {
+      const form = await renderChecklistForm();
+      const pdf = await scannedChecklist(form);
+      return { form, pdf, detected: await detectForm(pdf, { ocr: pool }) };
+    })();
+    const { form, pdf, detected } = await checklist;
+    return { form, pdf: pdf.slice(), detected: structuredClone(detected) };
+  };
+
   test('a skewed, noisy scan: fill lines, boxes with inner labels and a comb', async () => {
     const { png } = await degrade(await renderPaperForm(), { skewDeg: 0.5, blur: 0.7, noise: 0.003, seed: 4 });
     const pdf = await scannedPdf(png);
@@ -69,8 +84,7 @@ describe('scanned paper forms (OCR + raster rulings)', () => {
   }, T);
 
   test('checkbox squares become checkbox cells: centre, ticked by the ink inside, option label beside', async () => {
-    const form = await renderChecklistForm();
-    const r = await detectForm(await scannedChecklist(form), { ocr: pool });
+    const { form, detected: r } = await scannedChecklistDetected();
     const boxes = r.cells.filter((c) => c.type === 'checkbox');
     // one cell for the question's three options; stand-alone boxes labelled on their right, one on its left
     expect(boxes.map((c) => ({ label: c.label, options: c.checkbox_details!.map((d) => `${d.text}${d.selected ? ':x' : ''}`) }))).toEqual([
@@ -92,8 +106,7 @@ describe('scanned paper forms (OCR + raster rulings)', () => {
   }, T);
 
   test('a scan Quire filled is still read as a scan: detect → fill → detect → clear → detect', async () => {
-    const pdf = await scannedChecklist(await renderChecklistForm());
-    const first = await detectForm(pdf, { ocr: pool });
+    const { pdf, detected: first } = await scannedChecklistDetected();
     const at = (re: RegExp) => first.cells.findIndex((c) => re.test(c.label));
     const [name, news, contact] = [at(/^Name$/), at(/newsletter/i), at(/^Preferred contact$/)];
     expect(Math.min(name, news, contact)).toBeGreaterThanOrEqual(0);

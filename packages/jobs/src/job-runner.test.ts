@@ -2,20 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InProcessJobEventBus, InProcessJobQueue, JOB_CATALOG } from '@quire/queue';
-import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate } from '@quire/storage';
+import { FsBlobStore, MetadataStore, PgliteSqlClient } from '@quire/storage';
 import { loadConfig, createLogger, Metrics } from '@quire/runtime';
 import { JobStoppedError, type ClaimedJobContext, type JobOutcome } from './job-handler.js';
 
 /** The runner's side of a handler: the claimed job as stored (defineJobHandler would check its payload). */
 type JobHandler = (ctx: ClaimedJobContext) => Promise<JobOutcome>;
 import { JobRunner } from './job-runner.js';
+import { migratedPgliteTemplate } from '../../../tests/support/pglite-template.js';
 
 describe('JobRunner', () => {
   let store: MetadataStore;
   let dir: string;
   beforeAll(async () => {
-    const sql = await PgliteSqlClient.open();
-    await migrate(sql);
+    const sql = await PgliteSqlClient.open(undefined, await migratedPgliteTemplate());
     store = new MetadataStore(sql);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-runner-'));
   });

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { QuireError } from '@quire/core';
 import { InProcessJobEventBus, InProcessJobQueue } from '@quire/queue';
-import { FsBlobStore, MetadataStore, PgliteSqlClient, migrate, type JobRecord, type Organization } from '@quire/storage';
+import { FsBlobStore, MetadataStore, PgliteSqlClient, type JobRecord, type Organization } from '@quire/storage';
 import { ensureBuilt } from '../../../scripts/lib/fleet.mjs';
+import { migratedPgliteTemplate } from '../../../tests/support/pglite-template.js';
 import { loadConfig, createLogger, Metrics, type Logger } from '@quire/runtime';
 import { JobStoppedError, type ClaimedJobContext } from './job-handler.js';
 import { JobRunner } from './job-runner.js';
@@ -248,8 +249,7 @@ describe('JobRunner over a thread that dies', () => {
   let store: MetadataStore;
   let org: Organization;
   beforeAll(async () => {
-    const sql = await PgliteSqlClient.open();
-    await migrate(sql);
+    const sql = await PgliteSqlClient.open(undefined, await migratedPgliteTemplate());
     store = new MetadataStore(sql);
     org = await store.orgs.create({ name: 'threads' });
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openMetadataStore } from './metadata-store.js';
 import { listBackups, restoreBackup, writeBackup } from './pglite-backup.js';
+import { migratedPgliteTemplate } from '../../../tests/support/pglite-template.js';
 
 describe('embedded database backups', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-backup-'));
@@ -10,7 +11,8 @@ describe('embedded database backups', () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('writes consistent copies, keeps the newest, and restores one over a database that no longer opens', async () => {
-    const store = await openMetadataStore({ kind: 'pglite', dataDir: pgliteDir });
+    // a data directory started from a migrated copy (creating one is metadata-store.test's subject)
+    const store = await openMetadataStore({ kind: 'pglite', dataDir: pgliteDir, template: await migratedPgliteTemplate() });
     let saved: string;
     try {
       const org = await store.orgs.create({ name: 'Kept in the backup' });

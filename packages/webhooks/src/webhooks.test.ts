@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { MetadataStore, PgSqlClient, PgliteSqlClient, migrate, type SqlClient } from '@quire/storage';
+import { migratedPgliteTemplate } from '../../../tests/support/pglite-template.js';
 import { startReceiver } from '../../../tests/support/webhook-receiver.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, endpointWants, nextAttemptDelayMs } from './schedule.js';
@@ -108,7 +109,7 @@ function describeDispatcher(name: string, open: () => Promise<{ sql: SqlClient; 
   });
 }
 
-describeDispatcher('PGlite', async () => ({ sql: await PgliteSqlClient.open() }));
+describeDispatcher('PGlite', async () => ({ sql: await PgliteSqlClient.open(undefined, await migratedPgliteTemplate()) }));
 
 const pgUrl = process.env.DATABASE_URL;
 if (!pgUrl) console.log('WebhookDispatcher over Postgres skipped: set DATABASE_URL to run it');

@@ -1,11 +1,11 @@
-import { PgliteSqlClient, MetadataStore, migrate } from '@quire/storage';
+import { PgliteSqlClient, MetadataStore } from '@quire/storage';
+import { migratedPgliteTemplate } from '../../../../tests/support/pglite-template.js';
 import { AuthCache } from './auth.js';
 
 describe('AuthCache', () => {
   let store: MetadataStore;
   beforeAll(async () => {
-    const sql = await PgliteSqlClient.open();
-    await migrate(sql);
+    const sql = await PgliteSqlClient.open(undefined, await migratedPgliteTemplate());
     store = new MetadataStore(sql);
   });
   afterAll(() => store.close());
