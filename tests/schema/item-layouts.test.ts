@@ -1,22 +1,13 @@
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
 import { expectedItems, makeItemLayoutInvoice, type ItemLayout, type LayoutItem } from '../fixtures/pdf/item-layouts.js';
+import { LINE_ITEMS_SCHEMA as schema } from '../fixtures/pdf/item-tables.js';
 
 /**
  * Line items from item tables printed in columns without ruling (generated): column headers in the
  * languages invoices are written in, read by what they mean ("Stukprijs", "Valor unitário",
  * "Cena jedn. netto", "À-pris", "Netto"); descriptions wrapped over several lines.
  */
-
-const schema = {
-  type: 'object',
-  properties: {
-    line_items: {
-      type: 'array',
-      items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
-    },
-  },
-};
 
 async function lineItems(layout: ItemLayout): Promise<unknown> {
   const doc = await extractDocument(await makeItemLayoutInvoice(layout), 'pdf', {});

@@ -1,6 +1,6 @@
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
-import { ITEM_LINES, makeFrenchItemTablePdf, makeStackedItemsPdf, STACKED_ITEMS } from '../fixtures/pdf/item-tables.js';
+import { ITEM_LINES, LINE_ITEMS_SCHEMA as schema, makeFrenchItemTablePdf, makeStackedItemsPdf, STACKED_ITEMS } from '../fixtures/pdf/item-tables.js';
 
 /**
  * Line items from a French item table, generated: the column header over one or three ruled rows
@@ -9,16 +9,6 @@ import { ITEM_LINES, makeFrenchItemTablePdf, makeStackedItemsPdf, STACKED_ITEMS 
  * ("Montant total net", "Taxe sur la valeur ajoutée (20,00 %)", "Montant total brut") as the table's
  * last rows. Quantities and unit prices are both whole numbers, so only the headers tell them apart.
  */
-
-const schema = {
-  type: 'object',
-  properties: {
-    line_items: {
-      type: 'array',
-      items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'number' }, unit_price: { type: 'number' }, amount: { type: 'number' } } },
-    },
-  },
-};
 
 const expected = ITEM_LINES.map((l) => ({ description: l.description, quantity: l.quantity, unit_price: l.gross - l.discount, amount: l.amount }));
 

@@ -20,7 +20,7 @@ export interface TableResult {
 export function detectRuledTables(raw: RawPage, words: readonly RawWord[], rulings: Rulings, geom: PageGeom): TableResult[] {
   const out: TableResult[] = [];
   const taken = new Set<RawWord>();
-  for (const comp of ruleComponents(rulings)) {
+  for (const comp of ruleComponents(rulings).flatMap((c) => splitAtGutters(c, words))) {
     checkInterrupt();
     if (comp.h.length < 2 || comp.v.length < 2) continue;
     const res = gridTable(comp.h, comp.v, raw, words.filter((w) => !taken.has(w)), geom);
@@ -29,6 +29,81 @@ export function detectRuledTables(raw: RawPage, words: readonly RawWord[], rulin
     out.push(res);
   }
   return out;
+}
+
+/**
+ * Frames joined only by connectors (a box-and-arrow diagram: boxes in a row, arrows from one side to the
+ * next) touch through the arrows, so their rules form one component, and the grid read from it made a
+ * row of boxes one table. A table's outer rules run on across every column; between separate frames the
+ * outer edge has a gap over a stretch that holds no text. The component is cut at such gutters (columns,
+ * then rows) and each part, its rules clipped to it, is read on its own: a lone box is then no table, and
+ * two ruled tables joined by a stray line are two tables.
+ */
+function splitAtGutters(comp: { h: Rule[]; v: Rule[] }, words: readonly RawWord[]): { h: Rule[]; v: Rule[] }[] {
+  const size = comp.h.length + comp.v.length;
+  // each part holds fewer rules than the whole, so the recursion ends
+  // cut only where every part is a closed frame of its own (boxes joined by arrows); the open grid lines
+  // of a chart or a form, though they break off, stay as they are
+  const parts = (spans: [number, number][], axis: 'x' | 'y') => {
+    const ps = spans.map(([lo, hi]) => clip(comp, lo, hi, axis)).filter((c) => c.h.length + c.v.length > 0);
+    if (!ps.every(closedFrame)) return [comp];
+    return ps.flatMap((c) => (c.h.length + c.v.length < size ? splitAtGutters(c, words) : [c]));
+  };
+  const cols = cutAtGutters(comp.h, comp.v, words, (w) => [w.box.x0, w.box.x1], (w) => [w.box.y0, w.box.y1]);
+  if (cols.length > 1) return parts(cols, 'x');
+  const rows = cutAtGutters(comp.v, comp.h, words, (w) => [w.box.y0, w.box.y1], (w) => [w.box.x0, w.box.x1]);
+  if (rows.length > 1) return parts(rows, 'y');
+  return [comp];
+}
+
+/** Rules on all four sides of the rules' extent, each covering nearly its whole side. */
+function closedFrame(c: { h: Rule[]; v: Rule[] }): boolean {
+  if (c.h.length < 2 || c.v.length < 2) return false;
+  const x0 = Math.min(...c.h.map((r) => r.a)), x1 = Math.max(...c.h.map((r) => r.b));
+  const y0 = Math.min(...c.v.map((r) => r.a)), y1 = Math.max(...c.v.map((r) => r.b));
+  const side = (rules: Rule[], p: number, lo: number, hi: number) =>
+    rules.filter((r) => Math.abs(r.p - p) <= RULE_TOL).reduce((s, r) => s + Math.max(0, Math.min(r.b, hi) - Math.max(r.a, lo)), 0) >= 0.9 * (hi - lo);
+  return side(c.h, y0, x0, x1) && side(c.h, y1, x0, x1) && side(c.v, x0, y0, y1) && side(c.v, x1, y0, y1);
+}
+
+/**
+ * The spans between gutters along one direction: `across` are the rules running along it (horizontals
+ * for columns), `cuts` the rules that divide it (verticals for columns). A gutter is a stretch between two
+ * neighbouring cut positions that holds no word and over which the outer rules on both edges (where the
+ * edge is drawn at all) break off. Returns one span (no cut) when there is no gutter.
+ */
+function cutAtGutters(across: Rule[], cuts: Rule[], words: readonly RawWord[], along: (w: RawWord) => [number, number], side: (w: RawWord) => [number, number]): [number, number][] {
+  if (across.length < 2 || cuts.length < 2) return [[-Infinity, Infinity]];
+  const lo = Math.min(...across.map((r) => r.a)), hi = Math.max(...across.map((r) => r.b));
+  const edge0 = Math.min(...across.map((r) => r.p)), edge1 = Math.max(...across.map((r) => r.p));
+  const ps = positions(cuts, lo, hi);
+  const inside = words.filter((w) => { const [s0, s1] = side(w); const m = (s0 + s1) / 2; return m > edge0 && m < edge1; });
+  const edgeRules = (e: number) => across.filter((r) => Math.abs(r.p - e) <= RULE_TOL);
+  const top = edgeRules(edge0), bottom = edgeRules(edge1);
+  if (!top.length && !bottom.length) return [[-Infinity, Infinity]];
+  const covers = (rules: Rule[], m: number) => rules.some((r) => r.a - RULE_TOL <= m && r.b + RULE_TOL >= m);
+  const spans: [number, number][] = [];
+  let start = -Infinity;
+  for (let i = 0; i + 1 < ps.length; i++) {
+    const a = ps[i], b = ps[i + 1], m = (a + b) / 2;
+    const empty = !inside.some((w) => { const [w0, w1] = along(w); return w1 > a && w0 < b; });
+    const broken = (!top.length || !covers(top, m)) && (!bottom.length || !covers(bottom, m));
+    if (!empty || !broken) continue;
+    spans.push([start, a]);
+    start = b;
+  }
+  if (!spans.length) return [[-Infinity, Infinity]];
+  spans.push([start, Infinity]);
+  return spans;
+}
+
+/** The rules of a component within [lo, hi] along x (or y): rules across are clipped, rules outside dropped. */
+function clip(comp: { h: Rule[]; v: Rule[] }, lo: number, hi: number, axis: 'x' | 'y'): { h: Rule[]; v: Rule[] } {
+  const [across, cuts] = axis === 'x' ? [comp.h, comp.v] : [comp.v, comp.h];
+  // a connector's stub left at the part's edge (shorter than two tolerances) is no rule of the part
+  const keptAcross = across.map((r) => ({ ...r, a: Math.max(r.a, lo), b: Math.min(r.b, hi) })).filter((r) => r.b - r.a > 2 * RULE_TOL);
+  const keptCuts = cuts.filter((r) => r.p >= lo - RULE_TOL && r.p <= hi + RULE_TOL);
+  return axis === 'x' ? { h: keptAcross, v: keptCuts } : { h: keptCuts, v: keptAcross };
 }
 
 /** Index i with edges[i] <= v < edges[i+1], or -1 outside. */

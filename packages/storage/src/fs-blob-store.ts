@@ -74,7 +74,11 @@ export class FsBlobStore implements BlobStore {
         const counter = new Transform({
           transform(chunk: Buffer, _enc, cb) { size += chunk.length; cb(null, chunk); },
         });
-        await pipeline(body, counter, fs.createWriteStream(tmpFile));
+        // the file is opened (created) before any byte flows: a write stream opens its file
+        // asynchronously, and a source that fails at once made the cleanup below run before that open,
+        // which then left an empty temp file behind
+        const file = await fsp.open(tmpFile, 'w');
+        await pipeline(body, counter, file.createWriteStream());
       }
       await this.writeSidecar(key, { contentType: opts?.contentType });
       await fsp.mkdir(path.dirname(target), { recursive: true });

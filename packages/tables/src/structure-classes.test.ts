@@ -2,7 +2,7 @@
 // the spans and the header cells of the table the extraction finds.
 import type { TableElement } from '@quire/core';
 import { extractDocument } from '@quire/extract';
-import { bulletsInRuledCellsPdf, closeFigureColumnsPdf, closeFiguresWithNoteMarksPdf, longWrappedLabelPdf, rowGroupsApartPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
+import { boxDiagramPdf, drawPdf, bulletsInRuledCellsPdf, closeFigureColumnsPdf, closeFiguresWithNoteMarksPdf, longWrappedLabelPdf, rowGroupsApartPdf, straddleRuleGroupsPdf, flushLeftSectionTitlesPdf, footnotesBesideTextPdf, subColumnNamesPdf, longRowLabelPdf, framedExhibitPdf, sectionTitleOverFiguresPdf, spannerOverFigureColumnsPdf, hangingLabelsPdf, blankLineRecordsPdf, runoverColumnNamesPdf, hangingTextRecordsPdf, textBesideTablePdf, titleBesideTextPdf, groupHeadersBorderlessPdf, headerOnlyColumnRulesPdf, invoiceLineItemsPdf, labelsAroundFiguresPdf, rotatedHeaderPdf, stackedValuesPdf, stubOutsideFramePdf } from '../../../tests/fixtures/tables/structure-classes.js';
 import { buildTables } from './build-tables.js';
 import { slotsOf } from './grid.js';
 
@@ -442,5 +442,23 @@ describe('table structure classes on generated PDFs', () => {
     expect(spansOf(t)).toEqual([]);
     expect(t.headerRows).toBe(1);
     expect(headerOf(t)).toEqual(['Industry', '2019', '2020', '2021', '2022']);
+  });
+  it('reads no table in a box-and-arrow diagram whose arrows join its framed boxes into one group of rules', async () => {
+    const pdf = await boxDiagramPdf();
+    expect(await tablesOf(Promise.resolve(pdf))).toEqual([]);
+    const doc = await extractDocument(pdf, 'pdf');
+    const text = doc.pages[0].elements.map((e) => (e.kind === 'text' ? e.text : '')).join('\n');
+    for (const label of ['Receive order', 'Check stock', 'Reserve items', 'Pack parcel', 'Print label', 'Ship parcel']) expect(text).toContain(label);
+  });
+
+  it('still reads a ruled table whose outer rules run on over an empty column', async () => {
+    const tables = await tablesOf(drawPdf(({ text, hline, vline }) => {
+      const xs = [72, 200, 260, 380], ys = [100, 120, 140, 160];
+      for (const y of ys) hline(xs[0], xs[3], y);
+      for (const x of xs) vline(x, ys[0], ys[3]);
+      [['Item', 'Cost'], ['Paper', '12'], ['Ink', '30']].forEach(([a, b], r) => { text(a, 76, ys[r] + 14); text(b, 264, ys[r] + 14); });
+    }));
+    expect(tables).toHaveLength(1);
+    expect(gridOf(tables[0]).map((row) => row.filter(Boolean))).toEqual([['Item', 'Cost'], ['Paper', '12'], ['Ink', '30']]);
   });
 });
