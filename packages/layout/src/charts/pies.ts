@@ -18,8 +18,9 @@ export function readPies(g: ChartGraphics, words: readonly RawWord[], page: Page
   if (sectors.length > MAX_SHAPES) return []; // a map or a pattern, not a pie: the vertex matching is quadratic
   const groups = new Map<string, { centre: [number, number]; members: ShapeMark[] }>();
   const loose: ShapeMark[] = [];
+  const index = new PointIndex(sectors);
   for (const s of sectors) {
-    const c = sharedVertex(s, sectors, page);
+    const c = sharedVertex(s, index, page);
     if (!c) { loose.push(s); continue; }
     const key = `${Math.round(c[0] / SAME_POINT)},${Math.round(c[1] / SAME_POINT)}`;
     const grp = groups.get(key) ?? { centre: c, members: [] };
@@ -82,12 +83,12 @@ function explodedPies(loose: readonly ShapeMark[], page: PageSize): { members: S
 }
 
 /** The vertex this sector shares with at least one other sector (or with itself twice: the apex it starts and ends at). */
-function sharedVertex(s: ShapeMark, all: readonly ShapeMark[], page: PageSize): [number, number] | null {
+function sharedVertex(s: ShapeMark, index: PointIndex, page: PageSize): [number, number] | null {
   const near = (p: [number, number], q: [number, number]) => Math.abs(p[0] - q[0]) < SAME_POINT && Math.abs(p[1] - q[1]) < SAME_POINT;
   for (const p of s.points) {
-    const others = all.filter((o) => o !== s && o.points.some((q) => near(p, q))).length;
+    const others = index.shapesNear(p).filter((o) => o !== s);
     // an apex is not on the arc: it lies inside the sector's bounding box but away from its edge points' circle
-    if (others >= 1 && all.filter((o) => o !== s && o.points.some((q) => near(p, q))).every((o) => o.colour !== s.colour)) {
+    if (others.length >= 1 && others.every((o) => o.colour !== s.colour)) {
       const count = s.points.filter((q) => near(p, q)).length;
       if (count >= 1 && isApex(p, s, page)) return p;
     }
@@ -95,12 +96,47 @@ function sharedVertex(s: ShapeMark, all: readonly ShapeMark[], page: PageSize): 
   return null;
 }
 
-/** The apex is the point all other vertices are (nearly) equally far from. */
+/**
+ * The shapes with a vertex near a point, from a grid of SAME_POINT cells: looking up each vertex's
+ * neighbours in every other shape's vertex list was quadratic in the page's vertices, and pages of filled
+ * table cells and maps have thousands.
+ */
+class PointIndex {
+  private readonly cells = new Map<string, { shape: ShapeMark; p: [number, number] }[]>();
+  constructor(shapes: readonly ShapeMark[]) {
+    for (const shape of shapes) for (const p of shape.points) {
+      const key = this.key(Math.floor(p[0] / SAME_POINT), Math.floor(p[1] / SAME_POINT));
+      const cell = this.cells.get(key);
+      if (cell) cell.push({ shape, p }); else this.cells.set(key, [{ shape, p }]);
+    }
+  }
+  private key(i: number, j: number): string { return `${i},${j}`; }
+  /** Distinct shapes with a vertex within SAME_POINT of p on both axes. */
+  shapesNear(p: [number, number]): ShapeMark[] {
+    const i = Math.floor(p[0] / SAME_POINT), j = Math.floor(p[1] / SAME_POINT);
+    const out = new Set<ShapeMark>();
+    for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) {
+      for (const e of this.cells.get(this.key(i + di, j + dj)) ?? []) {
+        if (Math.abs(e.p[0] - p[0]) < SAME_POINT && Math.abs(e.p[1] - p[1]) < SAME_POINT) out.add(e.shape);
+      }
+    }
+    return [...out];
+  }
+}
+
+/** The apex is the point all other vertices are (nearly) equally far from; stops at the first pair that says no. */
 function isApex(p: [number, number], s: ShapeMark, page: PageSize): boolean {
-  const ds = s.points.map((q) => Math.hypot((q[0] - p[0]) * page.width, (q[1] - p[1]) * page.height)).filter((d) => d > SAME_POINT * Math.max(page.width, page.height));
-  if (ds.length < 2) return false;
-  const max = Math.max(...ds), min = Math.min(...ds);
-  return min > 0.9 * max;
+  const eps = SAME_POINT * Math.max(page.width, page.height);
+  let min = Infinity, max = 0, n = 0;
+  for (const q of s.points) {
+    const d = Math.hypot((q[0] - p[0]) * page.width, (q[1] - p[1]) * page.height);
+    if (d <= eps) continue;
+    n++;
+    if (d < min) min = d;
+    if (d > max) max = d;
+    if (min <= 0.9 * max) return false;
+  }
+  return n >= 2;
 }
 
 /** Angle a sector turns around the centre, in radians, measured in points. */
