@@ -58,6 +58,12 @@ export class JobService {
     });
     this.log.info({ orgId: s.org.id, jobId: id, kind: s.kind, async: s.async, quoteCredits: s.quoteCredits }, 'job accepted');
     await this.events.status(job);
+    // With a broker the job is marked (and announced) queued before it is enqueued: a worker in another
+    // process may claim it the moment it is in the queue, and its `processing` event must not reach a
+    // listener before this `queued` one. Recovery treats pending and queued alike, so a gateway that dies
+    // between the two loses nothing.
+    const queued = this.queue.brokered ? await this.store.jobs.transition(id, 'queued') : undefined;
+    if (queued) await this.events.status(queued);
     try {
       await this.queue.enqueue(JOB_CATALOG[s.kind].queue, { jobId: id, kind: s.kind });
     } catch (e) {
@@ -65,9 +71,6 @@ export class JobService {
       await this.events.status(await this.store.jobs.endAndRelease(id, 'failed', { code: 'GENERAL_002', message: `Could not enqueue: ${(e as Error).message}` }));
       throw new QuireError('GENERAL_002', 'The job queue is unavailable; nothing was charged, please retry');
     }
-    if (!this.queue.brokered) return job;
-    const queued = await this.store.jobs.transition(id, 'queued');
-    await this.events.status(queued);
     return queued ?? job;
   }
 
