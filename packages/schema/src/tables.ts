@@ -1,4 +1,4 @@
-import type { Box, TableElement } from '@quire/core';
+import { unionBox, type Box, type TableElement } from '@quire/core';
 import type { JsonSchema } from '@quire/models';
 import { labelScore, type SearchContext } from './candidates.js';
 import { fieldSpec, type FieldSpec } from './field-spec.js';
@@ -129,9 +129,7 @@ function printedBox(cells: GridCell[], ix: DocIndex): Box | undefined {
     for (const sg of ix.rows.flatMap((r) => r.segments ?? [])) for (const id of sg.ids) byId.set(id, [...(byId.get(id) ?? []), sg.box]);
     segmentBoxes.set(ix, byId);
   }
-  const boxes = [...new Set(cells.flatMap((c) => c.ids))].flatMap((id) => byId!.get(id) ?? []);
-  if (!boxes.length) return undefined;
-  return { x0: Math.min(...boxes.map((b) => b.x0)), y0: Math.min(...boxes.map((b) => b.y0)), x1: Math.max(...boxes.map((b) => b.x1)), y1: Math.max(...boxes.map((b) => b.y1)) };
+  return unionBox([...new Set(cells.flatMap((c) => c.ids))].flatMap((id) => byId!.get(id) ?? [])) ?? undefined;
 }
 
 /**
@@ -150,9 +148,9 @@ function headerAbove(t: TableElement, grid: Grid, ix: DocIndex): Grid {
   if (segs.length < 2 || segs.some((sg) => /\d/.test(sg.text)) || new Set(segs.map((sg) => headerRole(sg.text)).filter(Boolean)).size < 2) return grid;
   const used = new Set<number>();
   const headers = grid.headers.map((_, col) => {
-    const boxes = t.cells.filter((c) => c.col === col && c.box && c.text.trim()).map((c) => c.box!);
-    if (!boxes.length) return '';
-    const x0 = Math.min(...boxes.map((b) => b.x0)), x1 = Math.max(...boxes.map((b) => b.x1));
+    const column = unionBox(t.cells.filter((c) => c.col === col && c.box && c.text.trim()).map((c) => c.box!));
+    if (!column) return '';
+    const { x0, x1 } = column;
     // text columns align left, figure columns right: the header over the column, by overlap or by a shared edge
     const k = segs.findIndex((sg, i) => !used.has(i) && (Math.min(sg.box.x1, x1) - Math.max(sg.box.x0, x0) > 0 || Math.min(Math.abs(sg.box.x0 - x0), Math.abs(sg.box.x1 - x1)) < 0.02));
     if (k < 0) return '';

@@ -129,9 +129,9 @@ function secondaryAxes(numeric: { w: RawWord; v: number }[], rules: readonly Box
       if (!line) continue;
       // every label at its own tick mark: without them a column of figures beside a ruled box is no axis.
       // A tick mark crossing the line (marks drawn across the axis) counts from the line outward.
-      const ticks2 = rules.filter((r) => r !== line && r.x1 - line.x0 < REACH && r.x1 > line.x0 - 0.004)
+      const tickMarks = rules.filter((r) => r !== line && r.x1 - line.x0 < REACH && r.x1 > line.x0 - 0.004)
         .map((r) => (r.y1 - r.y0 < 0.002 && r.x0 < line.x0 && r.x1 > line.x0 + 0.002 ? { ...r, x0: line.x0 } : r));
-      const scale = snapToRules(fitted, ticks2, 'y', line.x0, isReversed('y', fitted));
+      const scale = snapToRules(fitted, tickMarks, 'y', line.x0, isReversed('y', fitted));
       if (!scale) continue;
       out.push({ along: 'y', side: 'right', scale, labels: run.map((n) => n.w), plot: { x0: line.x0, x1: line.x0, y0: Math.min(line.y0, ya), y1: Math.max(line.y1, yb) } });
     }
