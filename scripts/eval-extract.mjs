@@ -311,6 +311,9 @@ for (const name of FOLDERS) {
         const w = wordScores(text, ref);
         if (words(ref).length === 0) row.gt += ' (no text)';
         else Object.assign(row, { sim: charSimilarity(text, ref), p: w.precision, r: w.recall, f1: w.f1, order: orderScore(text, ref) ?? undefined });
+        // which writing system the truth and the output are mostly in: tells a missing script or
+        // a garbled text layer (truth Han, output Latin) without showing any text
+        row.scripts = `truth ${gt.source} ${dominantScript(ref)}, output ${dominantScript(text)} ${lengthRatio(words(text).length, words(ref).length)} the truth's words`;
         if (showDiff && part === 'dev') row.diff = wordDiff(text, ref);
       } else if (gt.bag !== undefined) {
         const w = wordScores(text, gt.bag);
@@ -327,6 +330,23 @@ for (const name of FOLDERS) {
   }
 }
 await ocrPool?.close();
+
+/** How many words the output has next to the truth, in coarse steps ("about", "2–10×", "under ½ of"). */
+function lengthRatio(output, truth) {
+  const r = output / Math.max(1, truth);
+  return r > 10 ? 'over 10×' : r > 2 ? '2–10×' : r >= 0.5 ? 'about' : r >= 0.1 ? '½–⅒ of' : 'under ⅒ of';
+}
+
+/** The Unicode script most of a text's letters belong to ("none" without letters). */
+function dominantScript(text) {
+  const counts = new Map();
+  for (const ch of text.match(/\p{L}/gu) ?? []) {
+    const script = ['Latin', 'Han', 'Arabic', 'Hebrew', 'Cyrillic', 'Greek', 'Devanagari', 'Hiragana', 'Katakana', 'Hangul', 'Thai']
+      .find((s) => new RegExp(`\\p{Script=${s}}`, 'u').test(ch)) ?? 'other';
+    counts.set(script, (counts.get(script) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'none';
+}
 
 function fmt(v, d = 3) { return v === undefined ? '   -  ' : v.toFixed(d).padStart(6); }
 function printRow(r) {
@@ -347,9 +367,11 @@ for (const name of FOLDERS) {
     if (!rs.length) continue;
     const kinds = new Map();
     for (const r of rs) for (const k of new Set(r.warningKinds ?? [])) kinds.set(k, (kinds.get(k) ?? 0) + 1);
-    const low = rs.filter((r) => r.f1 !== undefined && r.f1 < 0.5).length;
+    const lowRows = rs.filter((r) => r.f1 !== undefined && r.f1 < 0.5), low = lowRows.length;
+    const lowScripts = new Map();
+    for (const r of lowRows) if (r.scripts) lowScripts.set(r.scripts, (lowScripts.get(r.scripts) ?? 0) + 1);
     const empty = rs.reduce((n, r) => n + (r.emptyPages ?? 0), 0), pages = rs.reduce((n, r) => n + (r.pages ?? 0), 0);
-    console.log(`${name.padEnd(13)} ${part.padEnd(10)} F1<0.5: ${low}/${rs.length} files; pages without text: ${empty}/${pages}${kinds.size ? `; warnings: ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join(' | ')}` : ''}`);
+    console.log(`${name.padEnd(13)} ${part.padEnd(10)} F1<0.5: ${low}/${rs.length} files${lowScripts.size ? ` (${[...lowScripts].map(([k, n]) => `${n}× ${k}`).join(', ')})` : ''}; pages without text: ${empty}/${pages}${kinds.size ? `; warnings: ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join(' | ')}` : ''}`);
   }
 }
 
