@@ -313,7 +313,7 @@ for (const name of FOLDERS) {
         else Object.assign(row, { sim: charSimilarity(text, ref), p: w.precision, r: w.recall, f1: w.f1, order: orderScore(text, ref) ?? undefined });
         // which writing system the truth and the output are mostly in: tells a missing script or
         // a garbled text layer (truth Han, output Latin) without showing any text
-        row.scripts = `truth ${gt.source} ${dominantScript(ref)}, output ${dominantScript(text)} ${lengthRatio(words(text).length, words(ref).length)} the truth's words`;
+        row.scripts = `truth ${gt.source} ${dominantScript(ref)} ${letterShape(ref)}, output ${dominantScript(text)} ${letterShape(text)} ${lengthRatio(words(text).length, words(ref).length)} the truth's words`;
         if (showDiff && part === 'dev') row.diff = wordDiff(text, ref);
       } else if (gt.bag !== undefined) {
         const w = wordScores(text, gt.bag);
@@ -330,6 +330,19 @@ for (const name of FOLDERS) {
   }
 }
 await ocrPool?.close();
+
+/**
+ * How the letters of a text are spread, rounded to tenths: vowel share of Latin letters, share of capitals,
+ * share of one-letter words (tells substituted letters, shifted case or letters spaced apart, without any text).
+ */
+function letterShape(text) {
+  const letters = text.match(/\p{Script=Latin}/gu) ?? [];
+  const vowels = letters.filter((c) => /[aeiouy]/i.test(c.normalize('NFD')[0])).length;
+  const capitals = letters.filter((c) => c !== c.toLowerCase()).length;
+  const ws = words(text), single = ws.filter((w) => [...w].length === 1).length;
+  const r = (n, d) => (d ? (Math.round((10 * n) / d) / 10).toFixed(1) : '-');
+  return `(vowels ${r(vowels, letters.length)}, capitals ${r(capitals, letters.length)}, 1-letter words ${r(single, ws.length)})`;
+}
 
 /** How many words the output has next to the truth, in coarse steps ("about", "2–10×", "under ½ of"). */
 function lengthRatio(output, truth) {

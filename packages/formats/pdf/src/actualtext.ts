@@ -44,6 +44,14 @@ export class MarkedContentReader {
   get parsed(): boolean { return this.doc !== undefined; }
 
   /**
+   * The document as pdf-lib parses it (once, shared with the span reading), for other readers of its
+   * objects (embedded-cmap.ts); undefined when pdf-lib cannot read it (encrypted, damaged).
+   */
+  document(): Promise<PDFDocument | undefined> {
+    return (this.doc ??= loadDoc(this.bytes));
+  }
+
+  /**
    * The page's spans (1-indexed page); undefined when the document has no replacement text anywhere or
    * cannot be read this way (encrypted, damaged beyond pdf-lib).
    */

@@ -3,10 +3,13 @@ import { type MarkedContentReader, alignActualText, needsMarkedContent } from '.
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
 import { type EmbeddedImageOcr, readEmbeddedImages } from './embedded-images.js';
+import { type CodeText, embeddedCmapText } from './embedded-cmap.js';
+import { loadPdfLib } from './pdf-lib-objects.js';
+import { garbledFonts, sharedWordShare } from './plausibility.js';
 import { judgeTextLayer } from './quality.js';
 import { type PageRasterizer, fitDpi, renderPage } from './render.js';
 import { type SingleImage, findSingleImage } from './single-image.js';
-import { type FontLike, extractWords } from './text.js';
+import { type FontLike, extractWords, fontsWithGuessedMapping } from './text.js';
 import { extractVector } from './vector.js';
 import { toWidgets } from './widgets.js';
 
@@ -35,10 +38,12 @@ export async function readPage(doc: PDFDocumentProxy, n: number, ctx: PageContex
     if (!(side <= ctx.limits.maxPageSidePt) || !(Math.min(vp.width, vp.height) > 0)) {
       return fail(raw, `Page ${n} is ${Math.round(vp.width)}×${Math.round(vp.height)} pt, outside the allowed size (largest side ${ctx.limits.maxPageSidePt} pt); it was skipped`, ctx);
     }
-    const { ops, drawsAnnotations, ...content } = await readContent(page, n, vp.transform as Matrix, vp.width, vp.height, ctx);
+    const { ops, drawsAnnotations, guessedFonts, ...content } = await readContent(page, n, vp.transform as Matrix, vp.width, vp.height, ctx);
     raw = { ...raw, ...content };
     const verdict = judgeTextLayer(raw.words, raw.images);
     if (verdict.usable) {
+      const substituted = await readIfSubstituted(page, raw, guessedFonts, ctx);
+      if (substituted) return substituted;
       if (!ctx.ocr || !ctx.embeddedImages || raw.images.length === 0) return raw;
       return await readEmbeddedImages(page, raw, { ocr: ctx.ocr, state: ctx.embeddedImages, maxPixels: ctx.limits.maxPixels, rasterizer: ctx.rasterizer });
     }
@@ -85,10 +90,14 @@ async function readContent(page: PDFPageProxy, n: number, viewport: Matrix, W: n
   const font = (loadedName: string) =>
     page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined;
   const actualText = ctx.markedContent && needsMarkedContent(ops, OPS) ? await readActualText(ctx.markedContent, n, ops, OPS, ctx) : undefined;
-  const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font, actualText });
+  const guessedFonts = fontsWithGuessedMapping(ops, OPS, font);
+  const recovered = guessedFonts.size && ctx.markedContent ? await recoverFontText(ctx.markedContent, n, guessedFonts) : undefined;
+  const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font, actualText, recoveredText: recovered && ((name) => recovered.get(name)) });
+  // a font recovered from its embedded cmap is no longer a guess
+  for (const name of recovered?.keys() ?? []) guessedFonts.delete(name);
   const widgets = toWidgets(annotations, viewport, W, H);
   const content: Pick<RawPage, 'words' | 'segments' | 'rects' | 'paths' | 'images' | 'widgets'> = { words, widgets, ...vector };
-  return { ...content, ops, drawsAnnotations: annotations.length > 0 };
+  return { ...content, ops, drawsAnnotations: annotations.length > 0, guessedFonts };
 }
 
 async function readActualText(
@@ -105,6 +114,51 @@ async function readActualText(
   const aligned = alignActualText(ops, OPS, spans);
   if (!aligned) ctx.warnings.push(`Page ${n}: its marked-content spans did not match the drawn content; replacement text (ActualText) was not applied`);
   return aligned;
+}
+
+/** Recovered text of the page's guessed fonts (embedded-cmap.ts), with one cache per document. */
+async function recoverFontText(reader: MarkedContentReader, n: number, names: ReadonlySet<string>): Promise<Map<string, CodeText> | undefined> {
+  try {
+    const doc = await reader.document();
+    if (!doc) return undefined;
+    await loadPdfLib();
+    return await embeddedCmapText(doc, n, names, cmapCaches.get(reader) ?? cmapCaches.set(reader, new Map()).get(reader)!);
+  } catch {
+    return undefined; // objects pdf-lib cannot follow: the page keeps pdf.js's reading and its checks
+  }
+}
+const cmapCaches = new WeakMap<MarkedContentReader, Map<string, CodeText | null>>();
+
+/** Fonts carrying at least this share of a page's Latin letters must read as a language, or the page is checked by OCR. */
+const SUBSTITUTED_LETTER_SHARE = 0.25;
+/** A text layer sharing fewer of its words with the page's OCR reading than this is not the page's text. */
+const MIN_SHARED_WORDS = 0.2;
+
+/**
+ * A text layer whose letters read as substitutions (plausibility.ts: a font mapped to the wrong characters)
+ * is checked against an OCR reading of the page, and replaced by it when the two share almost no words;
+ * undefined keeps the text layer (it reads as a language, OCR agrees with it, OCR read nothing, or no OCR
+ * is configured: then a warning says the text may be wrong).
+ */
+async function readIfSubstituted(page: PDFPageProxy, raw: RawPage, guessedFonts: ReadonlySet<string>, ctx: PageContext): Promise<RawPage | undefined> {
+  const evidence = garbledFonts(raw.words, guessedFonts);
+  if (!evidence || evidence.letterShare < SUBSTITUTED_LETTER_SHARE) return undefined;
+  const why = `font${evidence.fonts.length > 1 ? 's' : ''} ${evidence.fonts.map((f) => `"${f}"`).join(', ')}: ${evidence.reasons.join('; ')}`;
+  if (!ctx.ocr) {
+    ctx.warnings.push(`Page ${raw.number}: the text layer's letters look substituted (${why}), as from a font mapped to the wrong characters; OCR is not configured, so it was kept`);
+    return undefined;
+  }
+  const warnings: string[] = [];
+  let ocrRead: RawPage;
+  try {
+    ocrRead = await ocrPage(page, raw, { ...ctx, warnings }, undefined);
+  } catch (e) {
+    ctx.warnings.push(`Page ${raw.number}: the text layer's letters look substituted (${why}) and OCR to check it failed (${e instanceof Error ? e.message : String(e)}); the text layer was kept`);
+    return undefined;
+  }
+  if (ocrRead.error || ocrRead.words.length === 0 || sharedWordShare(raw.words, ocrRead.words) >= MIN_SHARED_WORDS) return undefined;
+  ctx.warnings.push(...warnings, `Page ${raw.number}: the text layer does not spell what the page shows (${why}; OCR reads other words), as from a font mapped to the wrong characters; the page was read by OCR`);
+  return ocrRead;
 }
 
 /**

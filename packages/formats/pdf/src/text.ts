@@ -1,4 +1,5 @@
 import type { RawWord } from '@quire/core';
+import type { CodeText } from './embedded-cmap.js';
 import { fontInfoFrom } from './fonts.js';
 import { normalizeText } from './normalize.js';
 import { type Matrix, IDENTITY, multiply } from './matrix.js';
@@ -20,6 +21,33 @@ export interface FontLike {
    * `_map[code]` is the mapped text, absent for codes with no entry).
    */
   toUnicode?: { _map?: unknown };
+  /** A Type0 (composite) font: codes of one or two bytes name CIDs. */
+  composite?: boolean;
+}
+
+/**
+ * Whether pdf.js had to guess the font's text: a composite font with no ToUnicode map and no CMap to
+ * Unicode hands over an identity map (no `_map`), i.e. every code is taken for the character with that
+ * number, which for the usual Identity-H font is a glyph id, not a character.
+ */
+export function hasGuessedMapping(f: FontLike): boolean {
+  return !!f.composite && !!f.toUnicode && !('_map' in f.toUnicode);
+}
+
+/** Names (as words carry them: RawWord.fontName) of the fonts set by the operator list whose text pdf.js guessed. */
+export function fontsWithGuessedMapping(ops: OperatorListLike, OPS: Record<string, number>, font: TextContext['font']): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    if (ops.fnArray[i] !== OPS.setFont) continue;
+    const loaded = String((ops.argsArray[i] as unknown[] | null)?.[0]);
+    if (seen.has(loaded)) continue;
+    seen.add(loaded);
+    const f = font(loaded);
+    const name = f && hasGuessedMapping(f) ? fontInfoFrom(f)?.name : undefined;
+    if (name) names.add(name);
+  }
+  return names;
 }
 export interface FontInfo { name?: string; bold: boolean; italic: boolean }
 
@@ -40,6 +68,11 @@ export interface TextContext {
    * come back `flagged`; a word never spans the edge of such a span. Words then also carry `angle`.
    */
   flagTags?: ReadonlySet<string>;
+  /**
+   * Text per code for fonts (by name, as words carry it) whose mapping pdf.js guessed, recovered from
+   * their embedded font program (embedded-cmap.ts); used instead of pdf.js's guess where it has an entry.
+   */
+  recoveredText?: (fontName: string) => CodeText | undefined;
 }
 
 /** A word with what callers that ask for it (TextContext.flagTags) need besides RawWord. */
@@ -87,6 +120,8 @@ interface ResolvedFont {
    * such a glyph its code as text (a random letter, the glyph id read as a character).
    */
   silent?: ReadonlySet<number>;
+  /** Text per code recovered from the embedded font program, for a font whose mapping pdf.js guessed (TextContext.recoveredText). */
+  recovered?: CodeText;
 }
 
 interface TextState {
@@ -139,7 +174,11 @@ export function extractWords(ops: OperatorListLike, OPS: Record<string, number>,
   let sink: GlyphSink = words;
   const fonts = new Map<string, ResolvedFont | undefined>();
   const resolve = (name: string) => {
-    if (!fonts.has(name)) fonts.set(name, resolveFont(ctx.font(name)));
+    if (!fonts.has(name)) {
+      const f = ctx.font(name), resolved = resolveFont(f);
+      if (resolved && ctx.recoveredText && resolved.info?.name && hasGuessedMapping(f!)) resolved.recovered = ctx.recoveredText(resolved.info.name);
+      fonts.set(name, resolved);
+    }
     return fonts.get(name);
   };
   const stack: GState[] = [];
@@ -320,6 +359,7 @@ function showText(glyphs: readonly (GlyphLike | number)[], t: TextState, m: Matr
       adv = (vm ? -vm[0] : g.width) * advScale;
     } else adv = f.type3 ? (g.width * f.fm0 + f.fm4) * size : g.width * advScale;
     let unicode = typeof g.unicode === 'string' ? g.unicode : '';
+    if (f.recovered && g.originalCharCode !== undefined) unicode = f.recovered.get(g.originalCharCode) ?? unicode;
     const silent = f.silent !== undefined && g.originalCharCode !== undefined && f.silent.has(g.originalCharCode);
     const kind = glyphKind(unicode);
     // pen position in text space, then display points
