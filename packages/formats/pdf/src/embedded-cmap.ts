@@ -1,5 +1,6 @@
 import type { PDFDict, PDFDocument } from 'pdf-lib';
-import { L, decodeStream } from './pdf-lib-objects.js';
+import type { MarkedContentReader } from './actualtext.js';
+import { L, decodeStream, loadPdfLib } from './pdf-lib-objects.js';
 
 /**
  * Text for fonts whose PDF gives none: a composite (Type0) font with an Identity encoding and no
@@ -18,6 +19,26 @@ let fontkit: Fontkit | undefined;
 
 const SUBSET_TAG = /^[A-Z]{6}\+/;
 const MAX_FORM_DEPTH = 4;
+
+/**
+ * Recovered text of the page's fonts named in `names` (those whose mapping pdf.js guessed), through the
+ * document's pdf-lib view, with one cache per document; undefined when there is nothing to recover or the
+ * objects cannot be followed (the page keeps pdf.js's reading and its checks).
+ */
+export async function recoverGuessedFonts(reader: MarkedContentReader, pageNumber: number, names: ReadonlySet<string>): Promise<Map<string, CodeText> | undefined> {
+  if (names.size === 0) return undefined;
+  try {
+    const doc = await reader.document();
+    if (!doc) return undefined;
+    await loadPdfLib();
+    let cache = caches.get(reader);
+    if (!cache) caches.set(reader, (cache = new Map()));
+    return await embeddedCmapText(doc, pageNumber, names, cache);
+  } catch {
+    return undefined;
+  }
+}
+const caches = new WeakMap<MarkedContentReader, Map<string, CodeText | null>>();
 
 /** code → text of each font on the page (by name) whose text can be recovered from its embedded cmap. */
 export async function embeddedCmapText(doc: PDFDocument, pageNumber: number, names: ReadonlySet<string>, cache: Map<string, CodeText | null>): Promise<Map<string, CodeText>> {

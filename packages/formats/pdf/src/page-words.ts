@@ -1,7 +1,8 @@
 import { type MarkedContentReader, alignActualText, needsMarkedContent } from './actualtext.js';
 import type { Matrix } from './matrix.js';
 import { type PDFPageProxy, loadPdfjs } from './pdfjs.js';
-import { type FlaggedWord, type FontLike, extractWords } from './text.js';
+import { recoverGuessedFonts } from './embedded-cmap.js';
+import { type FlaggedWord, type FontLike, extractWords, fontsWithGuessedMapping } from './text.js';
 import type { OperatorListLike } from './painting.js';
 
 export interface PageWordsOptions {
@@ -11,7 +12,10 @@ export interface PageWordsOptions {
   height: number;
   /** Marked-content tags whose words come back `flagged` (see TextContext.flagTags). */
   flagTags?: ReadonlySet<string>;
-  /** The document's marked content, for replacement text (/ActualText) as readPdf applies it; none: glyphs as drawn. */
+  /**
+   * The document's marked content, for replacement text (/ActualText) as readPdf applies it, and its pdf-lib
+   * view, for the text of fonts without a character map (embedded-cmap.ts); none: glyphs as pdf.js reads them.
+   */
   markedContent?: MarkedContentReader;
 }
 
@@ -27,5 +31,9 @@ export async function readPageWords(page: PDFPageProxy, ops: OperatorListLike, o
     ? alignActualText(ops, OPS_, (await opts.markedContent.spans(page.pageNumber).catch(() => undefined)) ?? [])
     : undefined;
   const font = (loadedName: string) => (page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined);
-  return extractWords(ops, OPS_, { viewport: opts.viewport, pageWidth: opts.width, pageHeight: opts.height, font, flagTags: opts.flagTags, actualText });
+  const recovered = opts.markedContent ? await recoverGuessedFonts(opts.markedContent, page.pageNumber, fontsWithGuessedMapping(ops, OPS_, font)) : undefined;
+  return extractWords(ops, OPS_, {
+    viewport: opts.viewport, pageWidth: opts.width, pageHeight: opts.height, font, flagTags: opts.flagTags, actualText,
+    recoveredText: recovered && ((name) => recovered.get(name)),
+  });
 }

@@ -3,8 +3,7 @@ import { type MarkedContentReader, alignActualText, needsMarkedContent } from '.
 import type { Matrix } from './matrix.js';
 import { type PDFDocumentProxy, type PDFPageProxy, loadPdfjs } from './pdfjs.js';
 import { type EmbeddedImageOcr, readEmbeddedImages } from './embedded-images.js';
-import { type CodeText, embeddedCmapText } from './embedded-cmap.js';
-import { loadPdfLib } from './pdf-lib-objects.js';
+import { recoverGuessedFonts } from './embedded-cmap.js';
 import { garbledFonts, sharedWordShare } from './plausibility.js';
 import { judgeTextLayer } from './quality.js';
 import { type PageRasterizer, fitDpi, renderPage } from './render.js';
@@ -91,7 +90,7 @@ async function readContent(page: PDFPageProxy, n: number, viewport: Matrix, W: n
     page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined;
   const actualText = ctx.markedContent && needsMarkedContent(ops, OPS) ? await readActualText(ctx.markedContent, n, ops, OPS, ctx) : undefined;
   const guessedFonts = fontsWithGuessedMapping(ops, OPS, font);
-  const recovered = guessedFonts.size && ctx.markedContent ? await recoverFontText(ctx.markedContent, n, guessedFonts) : undefined;
+  const recovered = ctx.markedContent ? await recoverGuessedFonts(ctx.markedContent, n, guessedFonts) : undefined;
   const words = extractWords(ops, OPS, { viewport, pageWidth: W, pageHeight: H, font, actualText, recoveredText: recovered && ((name) => recovered.get(name)) });
   // a font recovered from its embedded cmap is no longer a guess
   for (const name of recovered?.keys() ?? []) guessedFonts.delete(name);
@@ -115,19 +114,6 @@ async function readActualText(
   if (!aligned) ctx.warnings.push(`Page ${n}: its marked-content spans did not match the drawn content; replacement text (ActualText) was not applied`);
   return aligned;
 }
-
-/** Recovered text of the page's guessed fonts (embedded-cmap.ts), with one cache per document. */
-async function recoverFontText(reader: MarkedContentReader, n: number, names: ReadonlySet<string>): Promise<Map<string, CodeText> | undefined> {
-  try {
-    const doc = await reader.document();
-    if (!doc) return undefined;
-    await loadPdfLib();
-    return await embeddedCmapText(doc, n, names, cmapCaches.get(reader) ?? cmapCaches.set(reader, new Map()).get(reader)!);
-  } catch {
-    return undefined; // objects pdf-lib cannot follow: the page keeps pdf.js's reading and its checks
-  }
-}
-const cmapCaches = new WeakMap<MarkedContentReader, Map<string, CodeText | null>>();
 
 /** Fonts carrying at least this share of a page's Latin letters must read as a language, or the page is checked by OCR. */
 const SUBSTITUTED_LETTER_SHARE = 0.25;

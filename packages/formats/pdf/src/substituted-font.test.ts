@@ -1,5 +1,5 @@
 import type { OcrEngine, RawPage, RawWord } from '@quire/core';
-import { readPdf } from './index.js';
+import { MarkedContentReader, openDocument, loadPdfjs, readPageWords, readPdf } from './index.js';
 import { garbledFonts, sharedWordShare } from './plausibility.js';
 import { makeSubstitutedFontPdf } from '../../../../tests/fixtures/pdf/substituted-font.js';
 
@@ -69,6 +69,21 @@ describe('a composite font without ToUnicode, its TrueType program embedded', ()
     expect(r.pages[0].source).toBe('text-layer');
     expect(r.pages[0].words.map((w) => w.text)).toEqual(TRUE_WORDS);
     expect(r.warnings).toEqual([]);
+  });
+
+  test('readers of a page\'s own drawing (forms) get the same recovered words', async () => {
+    const bytes = await makeSubstitutedFontPdf(LINES);
+    const doc = await openDocument(bytes);
+    try {
+      const page = await doc.getPage(1);
+      const pdfjs = await loadPdfjs();
+      const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+      const vp = page.getViewport({ scale: 1 });
+      const words = await readPageWords(page, ops, { viewport: vp.transform as never, width: vp.width, height: vp.height, markedContent: new MarkedContentReader(bytes) });
+      expect(words.map((w) => w.text)).toEqual(TRUE_WORDS);
+    } finally {
+      await doc.destroy();
+    }
   });
 });
 
