@@ -2,6 +2,7 @@ import type { Document, FigureElement, TableElement, TextElement } from '@quire/
 import {
   buildDocx, cell, HEADING_STYLES, image, listPara, NUMBERING, para, PNG_1X1, row, run, styled, table, W_NS,
 } from '../../../../tests/fixtures/office/docx-writer.js';
+import { chartXml } from '../../../../tests/fixtures/office/chart-xml.js';
 import { parse } from './index.js';
 
 const texts = (d: Document) => d.pages.flatMap((p) => p.elements).filter((e): e is TextElement => e.kind === 'text');
@@ -227,5 +228,45 @@ describe('DOCX headings numbered through a multilevel list', () => {
       ['List Items', '•', 'Text after a bullet paragraph'],
       ['Text', null, 'An ordinary closing paragraph.'],
     ]);
+  });
+});
+
+describe('DOCX charts', () => {
+  const chartRun = (rId: string) => `<w:r><w:drawing><wp:inline><wp:docPr id="2" name="Chart 2"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${rId}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+  const series = [
+    { name: 'North', nameRef: 'Sheet1!$B$1', cats: ['Q1', 'Q2'], catRef: 'Sheet1!$A$2:$A$3', vals: [4.3, 2.5], valRef: 'Sheet1!$B$2:$B$3' },
+    { name: 'South', nameRef: 'Sheet1!$C$1', cats: ['Q1', 'Q2'], catRef: 'Sheet1!$A$2:$A$3', vals: [2.4, 4.4], valRef: 'Sheet1!$C$2:$C$3' },
+  ];
+
+  it('reads a chart\'s series, title and axis titles from its chart part (the caches Word saved), as pptx and xlsx charts', async () => {
+    const d = await parse(await buildDocx({
+      body: para(run('Sales by region')) + para(chartRun('rIdChart')),
+      parts: { 'charts/chart1.xml': chartXml('lineChart', series, { title: 'Regional sales' }) },
+      rels: [{ id: 'rIdChart', type: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart', target: 'charts/chart1.xml' }],
+    }));
+    const fig = d.pages.flatMap((p) => p.elements).find((e): e is FigureElement => e.kind === 'figure')!;
+    expect(fig.visualType).toBe('chart');
+    expect(fig.text).toBe('Regional sales');
+    expect(fig.chart).toMatchObject({ chartType: 'line', title: 'Regional sales', axes: { x: { title: 'Quarter' } } });
+    expect(fig.chart!.series.map((s) => [s.name, s.categories, s.values, s.refs?.values])).toEqual([
+      ['North', ['Q1', 'Q2'], [4.3, 2.5], 'Sheet1!$B$2:$B$3'],
+      ['South', ['Q1', 'Q2'], [2.4, 4.4], 'Sheet1!$C$2:$C$3'],
+    ]);
+    expect(d.warnings).toEqual([]);
+  });
+
+  it('keeps a chart whose part is refused or missing as a chart without data, with a warning, and the text around it', async () => {
+    const d = await parse(await buildDocx({
+      body: para(run('Before')) + para(chartRun('rIdBad')) + para(chartRun('rIdGone')) + para(run('After')),
+      parts: { 'charts/chart1.xml': '<!DOCTYPE x [<!ENTITY a "b">]><c:chartSpace>&a;</c:chartSpace>' }, // refused: entities are not processed
+      rels: [
+        { id: 'rIdBad', type: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart', target: 'charts/chart1.xml' },
+        { id: 'rIdGone', type: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart', target: 'charts/chart9.xml' },
+      ],
+    }));
+    const els = d.pages.flatMap((p) => p.elements);
+    expect(els.map((e) => (e.kind === 'figure' ? `${e.visualType}:${e.chart ? 'data' : 'none'}` : e.kind === 'text' ? e.text : e.kind))).toEqual(['Before', 'chart:none', 'chart:none', 'After']);
+    expect(d.warnings).toHaveLength(2);
+    expect(d.warnings.join('\n')).toMatch(/chart1\.xml could not be read[\s\S]*chart9\.xml is missing/);
   });
 });
