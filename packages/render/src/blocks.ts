@@ -32,7 +32,11 @@ export function isFurniture(el: TextElement): boolean {
 export const headingLevel = (el: TextElement) =>
   Math.min(6, Math.max(1, el.level ?? (el.category === 'Title' ? 1 : 2)));
 
-/** The markdown prefix of a text element: "## " for headings, indented "- " / "3. " for list items. */
+/**
+ * The markdown prefix of a text element: "## " for headings, indented "- " / "3. " for list items. Markdown
+ * numbers a list only with decimals ("3." or "3)"); any other label the document shows ("1.2.", "b)", "iv.",
+ * "(3)") is kept as the item's first words after a bullet ("- 1.2. "), so the reader still sees which item it is.
+ */
 export function textPrefix(el: TextElement): string {
   if (el.category === 'Title' || el.category === 'Header') {
     if (isFurniture(el)) return '';
@@ -40,11 +44,20 @@ export function textPrefix(el: TextElement): string {
   }
   if (el.category === 'List Items') {
     const indent = '  '.repeat(Math.max(0, el.listDepth ?? 0));
-    const num = /\d+/.exec(el.listMarker ?? '');
-    const marker = el.ordered ? `${num ? Number(num[0]) : 1}.` : '-';
-    return `${indent}${marker} `;
+    const item = listItemLabel(el);
+    if (item.number !== undefined) return `${indent}${item.number}. `;
+    return `${indent}- ${item.label ? `${item.label.replace(/[\\`*_[\]<>]/g, '\\$&')} ` : ''}`;
   }
   return '';
+}
+
+/** A list item as markdown and html can number it (a decimal), or the label it shows in its text (bullets: none). */
+export function listItemLabel(el: TextElement): { number?: number; label?: string } {
+  if (!el.ordered) return {};
+  const label = (el.listMarker ?? '').trim();
+  const num = /^(\d{1,9})[.)]?$/.exec(label);
+  if (num || !label) return { number: num ? Number(num[1]) : 1 };
+  return { label };
 }
 
 const oneLine = (s: string) => s.replace(/\s*\r?\n\s*/g, ' ').trim();

@@ -217,3 +217,20 @@ describe('renderPageResults (live page events)', () => {
     expect(pages[1].elements[0].category).toBeUndefined();
   });
 });
+
+describe('list labels', () => {
+  it('numbers decimal-labelled items as a markdown list and keeps any other label the document shows as the item\'s first words', () => {
+    const d = doc([page(1, [
+      text('List Items', 'First section', { listDepth: 0, listMarker: '1.', ordered: true }),
+      text('List Items', 'Sub one', { listDepth: 1, listMarker: '1.1.', ordered: true }),
+      text('List Items', 'Sub two', { listDepth: 1, listMarker: '1.2.', ordered: true }),
+      text('List Items', 'Option', { listDepth: 1, listMarker: 'b)', ordered: true }),
+      text('List Items', 'Clause', { listDepth: 1, listMarker: '(iv)', ordered: true }),
+      text('List Items', 'Second section', { listDepth: 0, listMarker: '2)', ordered: true }),
+      text('List Items', 'Bullet', { listDepth: 0, listMarker: '•', ordered: false }),
+    ])]);
+    const out = renderExtraction(d, { returnHtml: true });
+    expect(out.markdown).toBe(['1. First section', '  - 1.1. Sub one', '  - 1.2. Sub two', '  - b) Option', '  - (iv) Clause', '2. Second section', '- Bullet'].join('\n'));
+    expect(out.html).toBe('<ol>\n<li>First section\n<ul>\n<li>1.1. Sub one\n</li>\n<li>1.2. Sub two\n</li>\n<li>b) Option\n</li>\n<li>(iv) Clause\n</li></ul>\n</li>\n<li>Second section\n</li></ol>\n<ul>\n<li>Bullet\n</li></ul>');
+  });
+});
