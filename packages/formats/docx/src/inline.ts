@@ -42,6 +42,8 @@ const SYMBOLS: Record<string, string> = { F0FE: '☒', F0FD: '☒', F078: '☒',
 export class InlineWalker {
   private out: Inline = { text: '', links: [], figures: [], textBoxes: [], renderedBefore: 0, renderedAfter: 0, explicitBefore: 0, explicitAfter: 0, pageField: false };
   private fields: Field[] = [];
+  /** Where the last math zone (m:oMath) ended in the text, to keep the next one from running into it. */
+  private mathEnd = -1;
   constructor(private env: InlineEnv) {}
 
   static read(p: X, env: InlineEnv): Inline {
@@ -78,6 +80,13 @@ export class InlineWalker {
       case 'hyperlink': return this.hyperlink(n, depth);
       case 'drawing': case 'pict': case 'object': return this.drawing(n);
       case 'AlternateContent': return this.walk(pickAlternate(n), depth);
+      case 'oMath': {
+        // each math zone is an expression of its own: two zones side by side ("a=b", "c=d") are not one ("a=bc=d")
+        if (this.out.text.length > 0 && this.out.text.length === this.mathEnd) this.emit(' ');
+        this.walk(kids(n), depth);
+        this.mathEnd = this.out.text.length;
+        return;
+      }
       case 'footnoteReference': case 'endnoteReference': {
         const id = attr(n, 'id');
         if (id && this.env.noteRef) this.emit(`[${this.env.noteRef(name === 'footnoteReference' ? 'footnote' : 'endnote', id)}]`);

@@ -270,3 +270,15 @@ describe('DOCX charts', () => {
     expect(d.warnings.join('\n')).toMatch(/chart1\.xml could not be read[\s\S]*chart9\.xml is missing/);
   });
 });
+
+describe('DOCX math', () => {
+  const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+  const zone = (t: string) => `<m:oMath ${M}><m:r><m:t>${t}</m:t></m:r></m:oMath>`;
+
+  it('keeps math zones side by side apart (each is an expression of its own), and math inside text as written', async () => {
+    const d = await parse(await buildDocx({
+      body: para(zone('a=b') + zone('c=d') + zone('e=f')) + para(run('Let ') + zone('x') + run(' be given.')) + `<w:p><m:oMathPara ${M}>${zone('y=1')}${zone('z=2')}</m:oMathPara></w:p>`,
+    }));
+    expect(texts(d).map((e) => e.text)).toEqual(['a=b c=d e=f', 'Let x be given.', 'y=1 z=2']);
+  });
+});
