@@ -1,6 +1,6 @@
 import type { Document, Element, FigureElement, TextElement } from '@quire/core';
 import type { RenderOptions } from './output-types.js';
-import { escapeHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
+import { escapeHtml, escapeMarkdownHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
 import { chartDataShown, chartGrid, chartGridHtml, chartGridMarkdown, type ChartGrid } from './chart-table.js';
 
 /**
@@ -72,11 +72,11 @@ function textBlock(el: TextElement, page: number): Block {
   const idAttr = `data-bb-text-id="${escapeHtml(el.id ?? '')}"`;
   if (el.category === 'Title' || el.category === 'Header') {
     const t = oneLine(el.text);
-    return { element: el, page, kind: 'heading', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
+    return { element: el, page, kind: 'heading', md: prefix + escapeMarkdownHtml(t), mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
   }
   if (el.category === 'List Items') {
     const t = oneLine(el.text);
-    return { element: el, page, kind: 'list', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
+    return { element: el, page, kind: 'list', md: prefix + escapeMarkdownHtml(t), mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
   }
   if (el.extra?.code === true) {
     // Preformatted text (code listings) keeps its lines and is never read as markdown or HTML.
@@ -90,7 +90,7 @@ function textBlock(el: TextElement, page: number): Block {
     return { element: el, page, kind: 'text', md, mdIds: `<div ${idAttr}>\n\n${md}\n\n</div>` };
   }
   const t = el.text.replace(/\n\s*\n+/g, '\n').trim();
-  return { element: el, page, kind: 'text', md: escapeLineStart(t), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
+  return { element: el, page, kind: 'text', md: escapeLineStart(escapeMarkdownHtml(t)), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
 }
 
 const FIGURE_WORD = { chart: 'Chart', image: 'Image' } as const;
@@ -102,7 +102,7 @@ function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, capt
   const shown = captioned.has(fig.id ?? '') ? '' : label;
   const md = url
     ? `![${label.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`
-    : `[${FIGURE_WORD[fig.visualType]}${shown ? `: ${shown}` : ''}]`;
+    : `[${FIGURE_WORD[fig.visualType]}${shown ? `: ${escapeMarkdownHtml(shown)}` : ''}]`;
   const mdIds = `<span data-bb-image-id="${escapeHtml(fig.id ?? '')}">${md}</span>`;
   // A chart whose file kept its data (office charts) shows that data under it: the placeholder alone says nothing.
   const grid = opts.chartData && fig.chart && !chartDataShown(fig.chart, renderedSheets) ? chartGrid(fig.chart) : null;
