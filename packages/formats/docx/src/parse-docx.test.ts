@@ -273,12 +273,38 @@ describe('DOCX charts', () => {
 
 describe('DOCX math', () => {
   const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
-  const zone = (t: string) => `<m:oMath ${M}><m:r><m:t>${t}</m:t></m:r></m:oMath>`;
+  const r = (t: string) => `<m:r><m:t>${t}</m:t></m:r>`;
+  const zone = (inner: string) => `<m:oMath ${M}>${inner}</m:oMath>`;
+  const formulas = (d: Document) => texts(d).filter((e) => e.category === 'Formulas').map((e) => [e.text, e.extra?.latex]);
 
-  it('keeps math zones side by side apart (each is an expression of its own), and math inside text as written', async () => {
+  it('reads math zones as LaTeX: inline in text as $…$, a paragraph of zones alone and m:oMathPara as displayed formulas, side-by-side zones apart', async () => {
     const d = await parse(await buildDocx({
-      body: para(zone('a=b') + zone('c=d') + zone('e=f')) + para(run('Let ') + zone('x') + run(' be given.')) + `<w:p><m:oMathPara ${M}>${zone('y=1')}${zone('z=2')}</m:oMathPara></w:p>`,
+      body: para(zone(r('a=b')) + zone(r('c=d')) + zone(r('e=f')))
+        + para(run('Let ') + zone(r('x')) + run(' be given.'))
+        + `<w:p><m:oMathPara ${M}>${zone(r('y=1'))}${zone(r('z=2'))}</m:oMathPara></w:p>`,
     }));
-    expect(texts(d).map((e) => e.text)).toEqual(['a=b c=d e=f', 'Let x be given.', 'y=1 z=2']);
+    expect(texts(d).filter((e) => e.category !== 'Formulas').map((e) => e.text)).toEqual(['Let $x$ be given.']);
+    expect(formulas(d)).toEqual([['a=b', true], ['c=d', true], ['e=f', true], ['y=1', true], ['z=2', true]]);
+  });
+
+  it('writes the structure Word draws: fractions, scripts, radicals, n-ary operators, delimiters, functions, accents, matrices, normal text', async () => {
+    const e = (x: string) => `<m:e>${x}</m:e>`;
+    const body = [
+      `<m:f><m:num>${r('a')}</m:num><m:den>${r('b')}</m:den></m:f>`,
+      `<m:sSup>${e(r('x'))}<m:sup>${r('2')}</m:sup></m:sSup>`,
+      `<m:sSub>${e(r('y'))}<m:sub>${r('i')}</m:sub></m:sSub>`,
+      `<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/>${e(r('z'))}</m:rad>`,
+      `<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${r('n=1')}</m:sub><m:sup>${r('∞')}</m:sup>${e(r('n'))}</m:nary>`,
+      `<m:d>${e(r('p'))}${e(r('q'))}</m:d>`,
+      `<m:func><m:fName>${r('sin')}</m:fName>${e(r('θ'))}</m:func>`,
+      `<m:acc><m:accPr><m:chr m:val="\u20d7"/></m:accPr>${e(r('v'))}</m:acc>`,
+      `<m:m><m:mr>${e(r('1'))}${e(r('0'))}</m:mr><m:mr>${e(r('0'))}${e(r('1'))}</m:mr></m:m>`,
+      `<m:r><m:rPr><m:nor/></m:rPr><m:t>cost in %</m:t></m:r>`,
+    ];
+    const d = await parse(await buildDocx({ body: body.map((b) => para(zone(b))).join('') }));
+    expect(formulas(d).map((f) => f[0])).toEqual([
+      '\\frac{a}{b}', 'x^{2}', 'y_{i}', '\\sqrt{z}', '\\sum_{n=1}^{\\infty} n', '\\left(p | q\\right)', '\\sin \\theta',
+      '\\vec{v}', '\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}', '\\text{cost in \\%}',
+    ]);
   });
 });
