@@ -360,7 +360,7 @@ function attribute(words_, sources) {
     }
   }
   const rest = [...left.values()].reduce((a, b) => a + b, 0);
-  if (rest) tally(out, 'nowhere');
+  if (rest) tally(out, 'nowhere', rest);
   return out;
 }
 
