@@ -1,6 +1,6 @@
 import type { Document, Element, FigureElement, TextElement } from '@quire/core';
 import type { RenderOptions } from './output-types.js';
-import { escapeHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
+import { escapeHtml, escapeMarkdownHtml, renderTableHtml, renderTableMarkdown } from './table-render.js';
 import { chartDataShown, chartGrid, chartGridHtml, chartGridMarkdown, type ChartGrid } from './chart-table.js';
 
 /**
@@ -32,7 +32,11 @@ export function isFurniture(el: TextElement): boolean {
 export const headingLevel = (el: TextElement) =>
   Math.min(6, Math.max(1, el.level ?? (el.category === 'Title' ? 1 : 2)));
 
-/** The markdown prefix of a text element: "## " for headings, indented "- " / "3. " for list items. */
+/**
+ * The markdown prefix of a text element: "## " for headings, indented "- " / "3. " for list items. Markdown
+ * numbers a list only with decimals ("3." or "3)"); any other label the document shows ("1.2.", "b)", "iv.",
+ * "(3)") is kept as the item's first words after a bullet ("- 1.2. "), so the reader still sees which item it is.
+ */
 export function textPrefix(el: TextElement): string {
   if (el.category === 'Title' || el.category === 'Header') {
     if (isFurniture(el)) return '';
@@ -40,11 +44,20 @@ export function textPrefix(el: TextElement): string {
   }
   if (el.category === 'List Items') {
     const indent = '  '.repeat(Math.max(0, el.listDepth ?? 0));
-    const num = /\d+/.exec(el.listMarker ?? '');
-    const marker = el.ordered ? `${num ? Number(num[0]) : 1}.` : '-';
-    return `${indent}${marker} `;
+    const item = listItemLabel(el);
+    if (item.number !== undefined) return `${indent}${item.number}. `;
+    return `${indent}- ${item.label ? `${item.label.replace(/[\\`*_[\]<>]/g, '\\$&')} ` : ''}`;
   }
   return '';
+}
+
+/** A list item as markdown and html can number it (a decimal), or the label it shows in its text (bullets: none). */
+export function listItemLabel(el: TextElement): { number?: number; label?: string } {
+  if (!el.ordered) return {};
+  const label = (el.listMarker ?? '').trim();
+  const num = /^(\d{1,9})[.)]?$/.exec(label);
+  if (num || !label) return { number: num ? Number(num[1]) : 1 };
+  return { label };
 }
 
 const oneLine = (s: string) => s.replace(/\s*\r?\n\s*/g, ' ').trim();
@@ -59,11 +72,11 @@ function textBlock(el: TextElement, page: number): Block {
   const idAttr = `data-bb-text-id="${escapeHtml(el.id ?? '')}"`;
   if (el.category === 'Title' || el.category === 'Header') {
     const t = oneLine(el.text);
-    return { element: el, page, kind: 'heading', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
+    return { element: el, page, kind: 'heading', md: prefix + escapeMarkdownHtml(t), mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
   }
   if (el.category === 'List Items') {
     const t = oneLine(el.text);
-    return { element: el, page, kind: 'list', md: prefix + t, mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
+    return { element: el, page, kind: 'list', md: prefix + escapeMarkdownHtml(t), mdIds: `${prefix}<span ${idAttr}>${escapeHtml(t)}</span>` };
   }
   if (el.extra?.code === true) {
     // Preformatted text (code listings) keeps its lines and is never read as markdown or HTML.
@@ -77,7 +90,7 @@ function textBlock(el: TextElement, page: number): Block {
     return { element: el, page, kind: 'text', md, mdIds: `<div ${idAttr}>\n\n${md}\n\n</div>` };
   }
   const t = el.text.replace(/\n\s*\n+/g, '\n').trim();
-  return { element: el, page, kind: 'text', md: escapeLineStart(t), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
+  return { element: el, page, kind: 'text', md: escapeLineStart(escapeMarkdownHtml(t)), mdIds: `<span ${idAttr}>${escapeHtml(t)}</span>` };
 }
 
 const FIGURE_WORD = { chart: 'Chart', image: 'Image' } as const;
@@ -89,7 +102,7 @@ function figureBlock(fig: FigureElement, page: number, opts: RenderOptions, capt
   const shown = captioned.has(fig.id ?? '') ? '' : label;
   const md = url
     ? `![${label.replace(/[[\]]/g, '')}](${url.replace(/[()\s]/g, encodeURIComponent)})`
-    : `[${FIGURE_WORD[fig.visualType]}${shown ? `: ${shown}` : ''}]`;
+    : `[${FIGURE_WORD[fig.visualType]}${shown ? `: ${escapeMarkdownHtml(shown)}` : ''}]`;
   const mdIds = `<span data-bb-image-id="${escapeHtml(fig.id ?? '')}">${md}</span>`;
   // A chart whose file kept its data (office charts) shows that data under it: the placeholder alone says nothing.
   const grid = opts.chartData && fig.chart && !chartDataShown(fig.chart, renderedSheets) ? chartGrid(fig.chart) : null;

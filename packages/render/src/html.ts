@@ -1,6 +1,6 @@
 import type { TextElement } from '@quire/core';
 import type { RenderOptions } from './output-types.js';
-import { headingLevel, type Block } from './blocks.js';
+import { headingLevel, listItemLabel, type Block } from './blocks.js';
 import { escapeHtml, renderTableHtml } from './table-render.js';
 import { chartGridHtml } from './chart-table.js';
 
@@ -27,13 +27,14 @@ export function renderHtml(blocks: readonly Block[], opts: RenderOptions): strin
       out.push(`<h${n}>${inline(el.text)}</h${n}>`);
     } else if (b.kind === 'list') {
       const t = el as TextElement;
-      const depth = Math.max(0, t.listDepth ?? 0), tag = t.ordered ? 'ol' : 'ul';
+      const item = listItemLabel(t); // a label markdown cannot number ("1.2.", "b)") is text in a bulleted item, as in markdown
+      const depth = Math.max(0, t.listDepth ?? 0), tag = item.number !== undefined ? 'ol' : 'ul';
       closeTo(depth);
       const top = open[open.length - 1];
       if (top && top.depth === depth && top.tag !== tag) { out.push(`</li></${open.pop()!.tag}>`); }
       const cur = open[open.length - 1];
       if (!cur || cur.depth < depth) { out.push(`<${tag}>`); open.push({ tag, depth }); } else out.push('</li>');
-      out.push(`<li>${inline(t.text)}`);
+      out.push(`<li>${item.label ? `${escapeHtml(item.label)} ` : ''}${inline(t.text)}`);
     } else if ((el as TextElement).extra?.code === true) {
       out.push(`<pre>${escapeHtml(el.text)}</pre>`);
     } else {

@@ -217,3 +217,37 @@ describe('renderPageResults (live page events)', () => {
     expect(pages[1].elements[0].category).toBeUndefined();
   });
 });
+
+describe('list labels', () => {
+  it('numbers decimal-labelled items as a markdown list and keeps any other label the document shows as the item\'s first words', () => {
+    const d = doc([page(1, [
+      text('List Items', 'First section', { listDepth: 0, listMarker: '1.', ordered: true }),
+      text('List Items', 'Sub one', { listDepth: 1, listMarker: '1.1.', ordered: true }),
+      text('List Items', 'Sub two', { listDepth: 1, listMarker: '1.2.', ordered: true }),
+      text('List Items', 'Option', { listDepth: 1, listMarker: 'b)', ordered: true }),
+      text('List Items', 'Clause', { listDepth: 1, listMarker: '(iv)', ordered: true }),
+      text('List Items', 'Second section', { listDepth: 0, listMarker: '2)', ordered: true }),
+      text('List Items', 'Bullet', { listDepth: 0, listMarker: '•', ordered: false }),
+    ])]);
+    const out = renderExtraction(d, { returnHtml: true });
+    expect(out.markdown).toBe(['1. First section', '  - 1.1. Sub one', '  - 1.2. Sub two', '  - b) Option', '  - (iv) Clause', '2. Second section', '- Bullet'].join('\n'));
+    expect(out.html).toBe('<ol>\n<li>First section\n<ul>\n<li>1.1. Sub one\n</li>\n<li>1.2. Sub two\n</li>\n<li>b) Option\n</li>\n<li>(iv) Clause\n</li></ul>\n</li>\n<li>Second section\n</li></ol>\n<ul>\n<li>Bullet\n</li></ul>');
+  });
+});
+
+describe('text that reads as HTML', () => {
+  it('escapes a tag-like "<" and an entity-like "&" in text, headings, list items, pipe-table cells and figure labels', () => {
+    const t = table([['a <b> tag', 'AT&amp;T'], ['x', 'y']]);
+    const d = doc([page(1, [
+      text('Header', 'The <m:oMath> element', { level: 2 }),
+      text('Text', 'Siblings inside one <w:p>, 1 < 2 & 3 > 2.'),
+      text('List Items', 'use &nbsp; here', { listDepth: 0, listMarker: '-', ordered: false }),
+      t,
+      figure({ visualType: 'chart', chart: { chartType: 'bar', title: '<Sales>', series: [], sourceRanges: [] } }),
+    ])]);
+    expect(renderExtraction(d).markdown).toBe([
+      '## The &lt;m:oMath> element', '', 'Siblings inside one &lt;w:p>, 1 < 2 & 3 > 2.', '', '- use &amp;nbsp; here', '',
+      '| a &lt;b> tag | AT&amp;amp;T |', '| --- | --- |', '| x | y |', '', '[Chart: &lt;Sales>]',
+    ].join('\n'));
+  });
+});

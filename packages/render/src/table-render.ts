@@ -42,8 +42,15 @@ export function renderTableHtml(table: TableElement, opts: { withIds?: boolean }
   return `<table${idAttr}>${head ? `<thead>${head}</thead>` : ''}<tbody>${body}</tbody></table>`;
 }
 
+/**
+ * Text that markdown would read as HTML ("<m:oMath>", "<b>", "&amp;") is escaped, so the reader sees the
+ * characters the document holds instead of a swallowed tag or a decoded entity.
+ */
+export const escapeMarkdownHtml = (s: string) =>
+  (s.includes('<') || s.includes('&') ? s.replace(/&(?=#?[A-Za-z0-9]+;)/g, '&amp;').replace(/<(?=[A-Za-z/!?])/g, '&lt;') : s);
+
 const pipeCell = (s: string) => {
-  let t = s.trim();
+  let t = escapeMarkdownHtml(s.trim());
   if (t.includes('|')) t = t.replace(/\|/g, '\\|');
   return t.includes('\n') ? t.replace(/\r?\n/g, '<br>') : t;
 };

@@ -63,7 +63,9 @@ export class BodyWalker {
     const styleId = val(path(ppr, 'pStyle'));
     if (this.env.mode === 'explicit' && isOn(path(ppr, 'pageBreakBefore'))) this.page++;
     this.advance(inline.renderedBefore, inline.explicitBefore);
-    let text = clean(inline.text);
+    // a paragraph of math zones alone shows them as displayed formulas, one to a line
+    const formulas = inline.hasText ? inline.displayMath : [...inline.inlineMath, ...inline.displayMath];
+    let text = inline.hasText ? clean(inline.text) : '';
     const typed = this.furniture ? undefined : typedBullet(text);
     if (typed && !typed.rest) {
       // a bullet glyph alone on its paragraph marks the text that follows, it is not a paragraph of its own
@@ -81,6 +83,11 @@ export class BodyWalker {
       if (inline.selected !== undefined) el.selected = inline.selected;
       else if (/^[☒☑☐]/.test(text)) el.selected = !text.startsWith('☐');
       if (extra) el.extra = { ...extra };
+      this.elements.push(el);
+      this.onElement?.(el);
+    }
+    for (const latex of formulas) {
+      const el: TextElement = { kind: 'text', category: 'Formulas', text: latex, box: null, page: this.page, confidence: 1, extra: { ...extra, latex: true } };
       this.elements.push(el);
       this.onElement?.(el);
     }

@@ -1,4 +1,5 @@
 import { QuireError } from '@quire/core';
+import { ommlToLatex } from './math.js';
 import { attr, child, innerText, isOn, kids, nameOf, path, type X } from './ox.js';
 
 export type Rels = Map<string, { target: string; type: string; external: boolean }>;
@@ -20,6 +21,11 @@ export interface Inline {
   selected?: boolean;
   /** A PAGE / NUMPAGES field was seen (footers: the page number). */
   pageField: boolean;
+  /** LaTeX of the paragraph's math zones: displayed ones (m:oMathPara) are not in `text`, inline ones are, as $…$. */
+  displayMath: string[];
+  inlineMath: string[];
+  /** Text other than inline math was written (a paragraph of inline math alone is displayed math). */
+  hasText: boolean;
 }
 
 export interface InlineEnv {
@@ -40,8 +46,10 @@ const SKIP = new Set(['pPr', 'rPr', 'del', 'moveFrom', 'delText', 'commentRefere
 const SYMBOLS: Record<string, string> = { F0FE: '☒', F0FD: '☒', F078: '☒', F0A8: '☐', F06F: '☐', F0A7: '▪', F0B7: '•' };
 
 export class InlineWalker {
-  private out: Inline = { text: '', links: [], figures: [], textBoxes: [], renderedBefore: 0, renderedAfter: 0, explicitBefore: 0, explicitAfter: 0, pageField: false };
+  private out: Inline = { text: '', links: [], figures: [], textBoxes: [], renderedBefore: 0, renderedAfter: 0, explicitBefore: 0, explicitAfter: 0, pageField: false, displayMath: [], inlineMath: [], hasText: false };
   private fields: Field[] = [];
+  /** Where the last math zone (m:oMath) ended in the text, to keep the next one from running into it. */
+  private mathEnd = -1;
   constructor(private env: InlineEnv) {}
 
   static read(p: X, env: InlineEnv): Inline {
@@ -51,7 +59,11 @@ export class InlineWalker {
   }
 
   private get hidden() { return this.fields.some((f) => f.phase === 'instr'); }
-  private emit(s: string) { if (!this.hidden) this.out.text += s; }
+  private emit(s: string) {
+    if (this.hidden) return;
+    this.out.text += s;
+    if (s.trim()) this.out.hasText = true;
+  }
   private get started() { return this.out.text.trim().length > 0; }
 
   private walk(nodes: X[], depth: number): void {
@@ -78,6 +90,21 @@ export class InlineWalker {
       case 'hyperlink': return this.hyperlink(n, depth);
       case 'drawing': case 'pict': case 'object': return this.drawing(n);
       case 'AlternateContent': return this.walk(pickAlternate(n), depth);
+      case 'oMathPara': {
+        // displayed math: each zone a formula of its own line
+        for (const m of kids(n)) if (nameOf(m) === 'oMath') { const t = ommlToLatex(m); if (t) this.out.displayMath.push(t); }
+        return;
+      }
+      case 'oMath': {
+        const t = this.hidden ? '' : ommlToLatex(n);
+        if (!t) return;
+        // each math zone is an expression of its own: two zones side by side ("a=b", "c=d") are not one ("a=bc=d")
+        if (this.out.text.length > 0 && this.out.text.length === this.mathEnd) this.out.text += ' ';
+        this.out.text += `$${t}$`;
+        this.out.inlineMath.push(t);
+        this.mathEnd = this.out.text.length;
+        return;
+      }
       case 'footnoteReference': case 'endnoteReference': {
         const id = attr(n, 'id');
         if (id && this.env.noteRef) this.emit(`[${this.env.noteRef(name === 'footnoteReference' ? 'footnote' : 'endnote', id)}]`);

@@ -2,6 +2,7 @@ import type { Document, FigureElement, TableElement, TextElement } from '@quire/
 import {
   buildDocx, cell, HEADING_STYLES, image, listPara, NUMBERING, para, PNG_1X1, row, run, styled, table, W_NS,
 } from '../../../../tests/fixtures/office/docx-writer.js';
+import { chartXml } from '../../../../tests/fixtures/office/chart-xml.js';
 import { parse } from './index.js';
 
 const texts = (d: Document) => d.pages.flatMap((p) => p.elements).filter((e): e is TextElement => e.kind === 'text');
@@ -226,6 +227,84 @@ describe('DOCX headings numbered through a multilevel list', () => {
       ['List Items', '•', 'Fewer steps'],
       ['List Items', '•', 'Text after a bullet paragraph'],
       ['Text', null, 'An ordinary closing paragraph.'],
+    ]);
+  });
+});
+
+describe('DOCX charts', () => {
+  const chartRun = (rId: string) => `<w:r><w:drawing><wp:inline><wp:docPr id="2" name="Chart 2"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${rId}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+  const series = [
+    { name: 'North', nameRef: 'Sheet1!$B$1', cats: ['Q1', 'Q2'], catRef: 'Sheet1!$A$2:$A$3', vals: [4.3, 2.5], valRef: 'Sheet1!$B$2:$B$3' },
+    { name: 'South', nameRef: 'Sheet1!$C$1', cats: ['Q1', 'Q2'], catRef: 'Sheet1!$A$2:$A$3', vals: [2.4, 4.4], valRef: 'Sheet1!$C$2:$C$3' },
+  ];
+
+  it('reads a chart\'s series, title and axis titles from its chart part (the caches Word saved), as pptx and xlsx charts', async () => {
+    const d = await parse(await buildDocx({
+      body: para(run('Sales by region')) + para(chartRun('rIdChart')),
+      parts: { 'charts/chart1.xml': chartXml('lineChart', series, { title: 'Regional sales' }) },
+      rels: [{ id: 'rIdChart', type: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart', target: 'charts/chart1.xml' }],
+    }));
+    const fig = d.pages.flatMap((p) => p.elements).find((e): e is FigureElement => e.kind === 'figure')!;
+    expect(fig.visualType).toBe('chart');
+    expect(fig.text).toBe('Regional sales');
+    expect(fig.chart).toMatchObject({ chartType: 'line', title: 'Regional sales', axes: { x: { title: 'Quarter' } } });
+    expect(fig.chart!.series.map((s) => [s.name, s.categories, s.values, s.refs?.values])).toEqual([
+      ['North', ['Q1', 'Q2'], [4.3, 2.5], 'Sheet1!$B$2:$B$3'],
+      ['South', ['Q1', 'Q2'], [2.4, 4.4], 'Sheet1!$C$2:$C$3'],
+    ]);
+    expect(d.warnings).toEqual([]);
+  });
+
+  it('keeps a chart whose part is refused or missing as a chart without data, with a warning, and the text around it', async () => {
+    const d = await parse(await buildDocx({
+      body: para(run('Before')) + para(chartRun('rIdBad')) + para(chartRun('rIdGone')) + para(run('After')),
+      parts: { 'charts/chart1.xml': '<!DOCTYPE x [<!ENTITY a "b">]><c:chartSpace>&a;</c:chartSpace>' }, // refused: entities are not processed
+      rels: [
+        { id: 'rIdBad', type: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart', target: 'charts/chart1.xml' },
+        { id: 'rIdGone', type: 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart', target: 'charts/chart9.xml' },
+      ],
+    }));
+    const els = d.pages.flatMap((p) => p.elements);
+    expect(els.map((e) => (e.kind === 'figure' ? `${e.visualType}:${e.chart ? 'data' : 'none'}` : e.kind === 'text' ? e.text : e.kind))).toEqual(['Before', 'chart:none', 'chart:none', 'After']);
+    expect(d.warnings).toHaveLength(2);
+    expect(d.warnings.join('\n')).toMatch(/chart1\.xml could not be read[\s\S]*chart9\.xml is missing/);
+  });
+});
+
+describe('DOCX math', () => {
+  const M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"';
+  const r = (t: string) => `<m:r><m:t>${t}</m:t></m:r>`;
+  const zone = (inner: string) => `<m:oMath ${M}>${inner}</m:oMath>`;
+  const formulas = (d: Document) => texts(d).filter((e) => e.category === 'Formulas').map((e) => [e.text, e.extra?.latex]);
+
+  it('reads math zones as LaTeX: inline in text as $…$, a paragraph of zones alone and m:oMathPara as displayed formulas, side-by-side zones apart', async () => {
+    const d = await parse(await buildDocx({
+      body: para(zone(r('a=b')) + zone(r('c=d')) + zone(r('e=f')))
+        + para(run('Let ') + zone(r('x')) + run(' be given.'))
+        + `<w:p><m:oMathPara ${M}>${zone(r('y=1'))}${zone(r('z=2'))}</m:oMathPara></w:p>`,
+    }));
+    expect(texts(d).filter((e) => e.category !== 'Formulas').map((e) => e.text)).toEqual(['Let $x$ be given.']);
+    expect(formulas(d)).toEqual([['a=b', true], ['c=d', true], ['e=f', true], ['y=1', true], ['z=2', true]]);
+  });
+
+  it('writes the structure Word draws: fractions, scripts, radicals, n-ary operators, delimiters, functions, accents, matrices, normal text', async () => {
+    const e = (x: string) => `<m:e>${x}</m:e>`;
+    const body = [
+      `<m:f><m:num>${r('a')}</m:num><m:den>${r('b')}</m:den></m:f>`,
+      `<m:sSup>${e(r('x'))}<m:sup>${r('2')}</m:sup></m:sSup>`,
+      `<m:sSub>${e(r('y'))}<m:sub>${r('i')}</m:sub></m:sSub>`,
+      `<m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/>${e(r('z'))}</m:rad>`,
+      `<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${r('n=1')}</m:sub><m:sup>${r('∞')}</m:sup>${e(r('n'))}</m:nary>`,
+      `<m:d>${e(r('p'))}${e(r('q'))}</m:d>`,
+      `<m:func><m:fName>${r('sin')}</m:fName>${e(r('θ'))}</m:func>`,
+      `<m:acc><m:accPr><m:chr m:val="\u20d7"/></m:accPr>${e(r('v'))}</m:acc>`,
+      `<m:m><m:mr>${e(r('1'))}${e(r('0'))}</m:mr><m:mr>${e(r('0'))}${e(r('1'))}</m:mr></m:m>`,
+      `<m:r><m:rPr><m:nor/></m:rPr><m:t>cost in %</m:t></m:r>`,
+    ];
+    const d = await parse(await buildDocx({ body: body.map((b) => para(zone(b))).join('') }));
+    expect(formulas(d).map((f) => f[0])).toEqual([
+      '\\frac{a}{b}', 'x^{2}', 'y_{i}', '\\sqrt{z}', '\\sum_{n=1}^{\\infty} n', '\\left(p | q\\right)', '\\sin \\theta',
+      '\\vec{v}', '\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}', '\\text{cost in \\%}',
     ]);
   });
 });

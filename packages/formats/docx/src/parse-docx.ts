@@ -1,5 +1,5 @@
 import { assignIds, QuireError, resolveLimits, type Document, type DocumentParser, type Element, type Page, type TextElement } from '@quire/core';
-import { openSafeZip, parseRels, parseXmlOrdered, relsPathFor, type SafeZip } from '@quire/format-ooxml';
+import { openSafeZip, parseChartXml, parseRels, parseXmlOrdered, relsPathFor, type SafeZip } from '@quire/format-ooxml';
 import { BodyWalker, clean, sectionTypes, type BodyEnv, type PendingFigure } from './body.js';
 import { InlineWalker, type Rels } from './inline.js';
 import { Numbering } from './numbering.js';
@@ -80,7 +80,8 @@ export const parse: DocumentParser = async (bytes, options = {}) => {
   const header = await furniture(zip, body, main.rels, 'Header', env, figures);
   const footer = await furniture(zip, body, main.rels, 'Footer', env, figures);
   const noteEls = await readNotes(zip, main.rels, notes, env);
-  await loadFigures(zip, figures);
+  const warnings: string[] = [];
+  await loadFigures(zip, figures, limits.maxXmlDepth, warnings);
 
   const elements: Element[][] = Array.from({ length: pageCount }, () => []);
   for (const el of walker.elements) elements[Math.min(pageCount, el.page) - 1].push(el);
@@ -98,7 +99,7 @@ export const parse: DocumentParser = async (bytes, options = {}) => {
   const captions = linkCaptions(all);
   const wanted = options.pages ? new Set(options.pages) : undefined;
   const doc: Document = {
-    format: 'docx', pageCount, pages: wanted ? pages.filter((p) => wanted.has(p.number)) : pages, warnings: [],
+    format: 'docx', pageCount, pages: wanted ? pages.filter((p) => wanted.has(p.number)) : pages, warnings,
   };
   if (env.mode === 'explicit' && pageCount > 1) doc.warnings.push('Page numbers come from explicit page breaks (the file has no saved page layout)');
   assignIds(doc);
@@ -184,12 +185,28 @@ async function readNotes(zip: SafeZip, rels: Rels, notes: Map<string, Note>, env
   return out;
 }
 
-async function loadFigures(zip: SafeZip, figures: { pending: PendingFigure; rels: Rels }[]): Promise<void> {
+/**
+ * Pictures get their bytes; charts their series, title and axis titles from the chart part's caches (the same
+ * reader as pptx and xlsx charts), so a chart in a Word file is data, not a bare placeholder.
+ */
+async function loadFigures(zip: SafeZip, figures: { pending: PendingFigure; rels: Rels }[], maxDepth: number, warnings: string[]): Promise<void> {
   for (const { pending: { figure, ref }, rels } of figures) {
     const rel = rels.get(ref.rId);
     if (!rel) continue;
     if (rel.external) { figure.extra = { ...figure.extra, src: rel.target }; continue; }
-    if (ref.chart) continue;
+    if (ref.chart) {
+      const xml = await zip.text(rel.target);
+      if (xml === undefined) { warnings.push(`Chart part ${rel.target} is missing; kept as a chart without data`); continue; }
+      try {
+        const { plots: _plots, ...data } = parseChartXml(xml, rel.target, maxDepth);
+        figure.chart = data;
+        if (data.title) figure.text = data.title;
+      } catch (e) {
+        // a damaged or too deeply nested chart part costs its data, not the document's text
+        warnings.push(`Chart part ${rel.target} could not be read (${(e as Error).message}); kept as a chart without data`);
+      }
+      continue;
+    }
     const bytes = await zip.bytes(rel.target);
     const ext = rel.target.split('.').pop()?.toLowerCase() ?? '';
     if (bytes) figure.image = { bytes, mime: MIME[ext] ?? 'application/octet-stream' };

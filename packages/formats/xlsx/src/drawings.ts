@@ -1,6 +1,6 @@
 import type { FigureElement, SpreadsheetAnchor, TextElement } from '@quire/core';
 import {
-  parseChartXml, parseRels, parseXmlTree, relsPathFor, xAttr, xChild, xFindAll, xPath, type SafeZip, type XEl,
+  parseChartXml, parseRels, parseXmlTree, relsPathFor, xAttr, xChild, xChildren, xFindAll, xPath, type SafeZip, type XEl,
 } from '@quire/format-ooxml';
 import { rectName } from './a1.js';
 import type { Placed } from './table-build.js';
@@ -79,9 +79,12 @@ async function leaf(ctx: Ctx, el: XEl, spreadsheet: SpreadsheetAnchor): Promise<
     if (bytes && rel) fig.image = { bytes, mime: MIME[rel.target.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream' };
     return fig;
   }
-  const text = xFindAll(xChild(el, 'txBody'), 'p').map((p) => xFindAll(p, 't').map((t) => t.text).join('')).filter((s) => s.trim()).join('\n').trim();
+  const text = xFindAll(xChild(el, 'txBody'), 'p').map(paragraphText).filter((s) => s.trim()).join('\n').trim();
   return text ? { kind: 'text', category: 'Text', text, box: null, page: ctx.page, confidence: 1, spreadsheet } : undefined;
 }
+
+/** A DrawingML paragraph's text: runs and fields in order, a line break (a:br) as one, so the words on either side stay apart. */
+const paragraphText = (p: XEl) => p.children.map((c) => (c.local === 'r' || c.local === 'fld' ? xChildren(c, 't').map((t) => t.text).join('') : c.local === 'br' ? '\n' : '')).join('');
 
 /** Drawing part of a worksheet or chartsheet, through its relationships. */
 export async function drawingPartOf(zip: SafeZip, sheetPart: string, relId: string | undefined): Promise<string | undefined> {

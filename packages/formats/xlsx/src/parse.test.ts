@@ -88,3 +88,20 @@ describe('XLSX reader', () => {
     await expect(parse(bytes, { limits: { maxCellsPerSheet: 5 } })).rejects.toMatchObject({ code: 'REQ_003' });
   });
 });
+
+describe('XLSX drawing text', () => {
+  it('reads a text box, also inside a group, with its line breaks between words (a:br) and its fields', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(await makeXlsx());
+    const DR = 'xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
+    const box = (text: string) => `<xdr:sp><xdr:nvSpPr><xdr:cNvPr id="9" name="TextBox 9"/><xdr:cNvSpPr txBox="1"/></xdr:nvSpPr><xdr:spPr/><xdr:txBody><a:bodyPr/>${text}</xdr:txBody></xdr:sp>`;
+    const anchorAt = (row: number, inner: string) => `<xdr:twoCellAnchor><xdr:from><xdr:col>0</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>${row}</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>3</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>${row + 3}</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to>${inner}<xdr:clientData/></xdr:twoCellAnchor>`;
+    zip.file('xl/drawings/drawing1.xml', `<?xml version="1.0" encoding="UTF-8"?><xdr:wsDr ${DR}>`
+      + anchorAt(20, box('<a:p><a:r><a:t>Fee Fi</a:t></a:r><a:br/><a:r><a:t>Fo Fum</a:t></a:r></a:p><a:p><a:r><a:t>Updated </a:t></a:r><a:fld id="{1}" type="datetime1"><a:t>5/1/2024</a:t></a:fld></a:p>'))
+      + anchorAt(30, `<xdr:grpSp><xdr:nvGrpSpPr><xdr:cNvPr id="10" name="Group 10"/><xdr:cNvGrpSpPr/></xdr:nvGrpSpPr><xdr:grpSpPr/>${box('<a:p><a:r><a:t>In a</a:t></a:r><a:br/><a:r><a:t>group</a:t></a:r></a:p>')}</xdr:grpSp>`)
+      + '</xdr:wsDr>');
+    const data = (await parse(await zip.generateAsync({ type: 'uint8array' }))).pages[1];
+    const boxes = data.elements.filter((e): e is TextElement => e.kind === 'text' && ['A21:D24', 'A31:D34'].includes(e.spreadsheet?.excelRange ?? ''));
+    expect(boxes.map((e) => [e.text, e.spreadsheet?.excelRange])).toEqual([['Fee Fi\nFo Fum\nUpdated 5/1/2024', 'A21:D24'], ['In a\ngroup', 'A31:D34']]);
+  });
+});
