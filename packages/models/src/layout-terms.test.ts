@@ -14,6 +14,17 @@ describe('layout words and name coverage', () => {
     expect(layoutTerms(form, 2).filter((t) => t === 'form')).toHaveLength(2);
   });
 
+  it('running sentences in scripts without capitals (Arabic, Hebrew, Chinese) say "prose" too', () => {
+    for (const sentences of [
+      ['هذا نص عربي طويل يتحدث عن تاريخ المدينة القديمة وأسواقها الكثيرة وناسها الطيبين.', 'وفي المساء يجتمع الناس في الساحات الكبيرة ليتحدثوا عن أحوالهم اليومية.'],
+      ['זהו טקסט ארוך בעברית שמספר על ההיסטוריה של העיר העתיקה ועל השווקים שלה.', 'בערב נאספים האנשים בכיכרות הגדולות כדי לדבר על חייהם היומיומיים.'],
+      ['这是一段很长的中文文字，讲述了这座古老城市的历史以及它热闹的市场和善良的人们。', '到了晚上，人们聚集在城市中心的大广场上，谈论他们的日常生活、工作和家里的事情。'],
+    ]) expect(layoutTerms(page(1, lines(sentences, 0.1, 0.1, 0.9)))).toEqual(expect.arrayContaining(['prose', 'text']));
+    // a table of labels in such a script stays a table
+    const table = page(2, [{ rows: [['الشمال', '1,200', '900'], ['الجنوب', '880', '1,020'], ['الشرق', '640', '700']], at: [0.1, 0.1, 0.9, 0.5] }]);
+    expect(layoutTerms(table)).not.toContain('prose');
+  });
+
   it('maps common business words of other languages to English', () => {
     expect(retrievalTokens('Facture 12 Montant HT TVA')).toEqual(['invoice', 'amount', 'ht', 'vat']);
     expect(retrievalTokens('a brief note')).toEqual(['brief', 'note']);
