@@ -206,6 +206,18 @@ function isNameLine(name: string): boolean {
   return !(r.known > 0 && r.unknown === 0);
 }
 
+/**
+ * A name printed letter-spaced for show ("S P E E D   M A R T") reads as single letters: runs of them
+ * are joined into words — on a line of mostly single letters only (an initial or two stay as printed).
+ * The lines' spacing is already collapsed, so the run is one word ("SPEEDMART").
+ */
+export function unspaced(t: string): string {
+  const tokens = t.trim().split(/\s+/);
+  const single = (w: string | undefined) => w !== undefined && /^\p{L}$/u.test(w);
+  if (tokens.filter((w) => single(w)).length < Math.max(4, 0.6 * tokens.length)) return t;
+  return tokens.reduce((acc, w, i) => (i && !(single(w) && single(tokens[i - 1])) ? `${acc} ${w}` : acc + w), '');
+}
+
 /** "32 PUB & BISTRO", "7 ELEVEN STORES": a short number and then only words (a house number is followed by a comma or a street). */
 const NUMBERED_NAME = /^\d{1,4}\s+\p{L}{2,}[^\d]*$/u;
 
@@ -392,7 +404,7 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const zone = block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6);
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
-  const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(l.text)) }))
+  const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name));
   const groups = nameGroups(named, lines);
   const nearest = groups.length ? groups[groups.length - 1] : undefined;

@@ -1,7 +1,7 @@
 import { assignIds, type Document, type Word } from '@quire/core';
 import { documentOf, lines, page } from '../../../tests/fixtures/documents/builder.js';
 import { extractSchemaBuiltin } from './extract-schema.js';
-import { lookalikesRead } from './letterhead.js';
+import { lookalikesRead, unspaced } from './letterhead.js';
 
 /**
  * Till receipts as Quire's own OCR reads them: the shop's name, its registration number, the address
@@ -105,5 +105,11 @@ describe('receipt letterheads read by OCR', () => {
     const v = read(doc);
     expect(v.company).toBe('GOLDEN LEAF HARDWARE ENTERPRISE (TAMAN MELATI) SDN BHD');
     expect(v.address).toBe('NO. 17-G, JALAN MELATI 3, 53100 KUALA LUMPUR.');
+  });
+  it('reads a name printed letter-spaced as its words, and keeps initials as printed', () => {
+    const v = read(receipt(['S P E E D Y   M A R T', '12, JALAN KENANGA 3,', '45600 BATANG KALI']));
+    expect(v.company).toBe('SPEEDYMART');
+    expect(unspaced('A B C TRADING')).toBe('A B C TRADING');
+    expect(unspaced('MR D I Y')).toBe('MR D I Y');
   });
 });
