@@ -446,12 +446,18 @@ type Named = { l: Line; name: string };
 
 /** Whether `lower` carries on the name begun on `upper` (`after` is the name line below `lower`, if any). */
 function continuesName(upper: Named, lower: Named, after: Named | undefined): boolean {
-  if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l)) return false;
+  if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l) || !sameSize(upper.l, lower.l)) return false;
   if (/(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
   // "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD": the line below goes on into a legal form
   if (after !== undefined && opensBracket(lower.name) && isLegal(after.name) && setTogether(lower.l, after.l)) return true;
   // set solid, with no leading between the lines, as a name printed large over two lines is
   return tight(upper.l, lower.l);
+}
+
+/** One name wraps in one size of type; a trading name set larger over the legal name is another line. */
+function sameSize(a: Line, b: Line): boolean {
+  if (a.height === null || b.height === null) return true;
+  return Math.max(a.height, b.height) <= 1.3 * Math.min(a.height, b.height);
 }
 
 function tight(upper: Line, lower: Line): boolean {

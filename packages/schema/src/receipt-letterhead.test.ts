@@ -112,4 +112,13 @@ describe('receipt letterheads read by OCR', () => {
     expect(unspaced('A B C TRADING')).toBe('A B C TRADING');
     expect(unspaced('MR D I Y')).toBe('MR D I Y');
   });
+  it('does not join a trading name set in larger type to the legal name below it', () => {
+    const head = (big: number) => documentOf([page(1, [
+      { text: 'GOLDEN HARVEST BAKERY', at: [0.1, 0.04, 0.9, 0.04 + big] },
+      ...lines(['HARVEST FOODS SDN BHD', '12, JALAN KENANGA 3,', '45600 BATANG KALI', 'TEL: 03-5121 3881', 'TOTAL 9.00'], 0.1, 0.05 + big, 0.8, 0.03),
+    ])]);
+    // the same size of type: one name wrapped over two lines; larger type above: a trading name
+    expect(read(head(0.024)).company).toBe('GOLDEN HARVEST BAKERY HARVEST FOODS SDN BHD');
+    expect(read(head(0.045)).company).toBe('HARVEST FOODS SDN BHD');
+  });
 });
