@@ -278,6 +278,7 @@ export function summarize({ fields, docs }) {
       else {
         wrong++;
         if (f.compare === 'text' && e !== null && tokenOverlapF1(e, g) > 0) near++;
+        if (f.compare === 'date' && e !== null) { const k = dateMissClass(e, g); how[k] = (how[k] ?? 0) + 1; }
         if (f.compare === 'text' && e !== null) {
           const k = textMissClass(e, g);
           how[k] = (how[k] ?? 0) + 1;
@@ -362,6 +363,20 @@ export function charEdits(e, g) {
     } else if (i && d[i][j] === d[i - 1][j] + 1) { out.missing++; i--; } else { out.added++; j--; }
   }
   return out;
+}
+
+/**
+ * How a wrong date differs from the truth (aggregates, safe to print for the validation part): day and
+ * month swapped, the same day and month in another year, one digit off (an OCR slip), or another date.
+ */
+export function dateMissClass(e, g) {
+  const E = isoDate(e), G = isoDate(g, false);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(E) || !/^\d{4}-\d{2}-\d{2}$/.test(String(G))) return 'not a date';
+  const [ey, em, ed] = E.split('-'), [gy, gm, gd] = G.split('-');
+  if (ey === gy && em === gd && ed === gm) return 'day and month swapped';
+  if (em === gm && ed === gd) return 'another year';
+  if ([...E].filter((c, i) => c !== G[i]).length === 1) return 'one digit off';
+  return 'another date';
 }
 
 /** Word-level F1 of a text answer against the truth (case and punctuation ignored): partial credit for a long value such as an address. */
