@@ -251,6 +251,9 @@ export const SUITES = {
         // for the aggregate diagnostics: whether a text field's true value is in the document's text as read
         const printed = normText(doc.pages.flatMap((p) => p.elements.map((e) => e.text ?? '')).join(' '));
         scored.printed = Object.fromEntries(RECEIPT_FIELDS.filter((f) => f.compare === 'text' && typeof scored.expected[f.name] === 'string').map((f) => [f.name, printed.includes(normText(scored.expected[f.name]))]));
+        // and whether the true amount is printed as an amount with cents ("53.55", "53,55")
+        const amounts = new Set(doc.pages.flatMap((p) => p.elements.flatMap((e) => [...(e.text ?? '').matchAll(/\d+[.,]\d{2}(?!\d)/g)].map((m) => Number(m[0].replace(',', '.'))))));
+        for (const f of RECEIPT_FIELDS.filter((x) => x.compare === 'number' && scored.expected[x.name] != null)) scored.printed[f.name] = amounts.has(num(scored.expected[f.name]));
         docs.push(scored);
       }
       out[`receipts (${mode === 'boxes' ? 'SROIE OCR lines' : 'Quire OCR'})`] = { fields: RECEIPT_FIELDS, docs };
@@ -279,6 +282,11 @@ export function summarize({ fields, docs }) {
         wrong++;
         if (f.compare === 'text' && e !== null && tokenOverlapF1(e, g) > 0) near++;
         if (f.compare === 'date' && e !== null) { const k = dateMissClass(e, g); how[k] = (how[k] ?? 0) + 1; }
+        if (f.compare === 'number' && e !== null) {
+          // a wrong amount: off by a rounding to the coin, a part of the truth (a subtotal, a tax), or more (what was handed over)
+          const d = num(g) - num(e), k = Math.abs(d) <= 0.05 ? 'within 0.05' : d < 0 ? 'less than the truth' : 'more than the truth';
+          how[k] = (how[k] ?? 0) + 1;
+        }
         if (f.compare === 'text' && e !== null) {
           const k = textMissClass(e, g);
           how[k] = (how[k] ?? 0) + 1;
