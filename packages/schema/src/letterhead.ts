@@ -280,15 +280,18 @@ const DIGIT_FOR: Record<string, string> = { O: '0', o: '0', I: '1', l: '1', S: '
 const STREET_WORDS = STREET.source.replace(/^\\b\(|\)\\b$/g, '').split('|').filter((w) => /^[a-z]{7,}$/.test(w));
 
 /**
- * OCR confuses letters and digits that look alike: "GEM8ILANG" (B), "28I1" (1), "AEON C0." (O). In a
+ * OCR confuses letters and digits that look alike: "GEM8ILANG" (B), "28I1" (1), "AEON C0." (O), "8" (&). In a
  * word of letters, one look-alike digit between letters is the letter; in a number, a look-alike letter
  * between digits is the digit. In a name, a lone 0 in a word of letters is the letter O ("C0." for
  * "CO."; addresses keep it: "B0-12" is a unit). A long street word read with one letter wrong
  * ("Perindustrlan") is the word. Codes that mix both on purpose ("U13", "17-G", "SS21/1A") are left as printed.
  */
 export function lookalikesRead(text: string, kind: 'name' | 'address'): string {
-  // a postcode with look-alike letters before its place name: "B17S0 MASAI" (see hasPostcode)
-  const read = kind === 'address' ? text.replace(/\b[\dBSODQIlZG]{5}\b(?=[\s,.]+\p{L}{2,})/gu, (w) => ((w.match(/\d/g) ?? []).length >= 3 ? w.replace(/[^\d]/g, (c) => LOOKALIKE_DIGITS[c] ?? c) : w)) : text;
+  // a postcode with look-alike letters before its place name: "B17S0 MASAI" (see hasPostcode); in a
+  // name, a lone 8 between two words is the ampersand ("STATIONERY 8 BOOKS")
+  const read = kind === 'address'
+    ? text.replace(/\b[\dBSODQIlZG]{5}\b(?=[\s,.]+\p{L}{2,})/gu, (w) => ((w.match(/\d/g) ?? []).length >= 3 ? w.replace(/[^\d]/g, (c) => LOOKALIKE_DIGITS[c] ?? c) : w))
+    : text.replace(/(?<=\p{L}{2,} )8(?= \p{L}{2,})/gu, '&');
   return read.replace(/[\p{L}\d]+/gu, (w) => {
     const letters = (w.match(/\p{L}/gu) ?? []).length, digits = (w.match(/\d/g) ?? []).length;
     if (!digits) {

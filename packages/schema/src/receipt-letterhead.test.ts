@@ -72,6 +72,8 @@ describe('receipt letterheads read by OCR', () => {
 
   it('reads look-alike letters and digits where the word around them says which was meant', () => {
     expect(lookalikesRead('AEON C0. (M) BHD', 'name')).toBe('AEON CO. (M) BHD');
+    expect(lookalikesRead('TAN BROTHERS STATIONERY 8 BOOKS', 'name')).toBe('TAN BROTHERS STATIONERY & BOOKS');
+    expect(lookalikesRead('NO 14 8 16 JALAN PERMAS', 'address')).toBe('NO 14 8 16 JALAN PERMAS');
     expect(lookalikesRead('JALAN SETIA GEM8ILANG', 'address')).toBe('JALAN SETIA GEMBILANG');
     expect(lookalikesRead('LOT P.T. 28I1, JALAN ANGSA', 'address')).toBe('LOT P.T. 2811, JALAN ANGSA');
     expect(lookalikesRead('12, Jalan Tampoi 7/4, Kawasan Perirdustrian', 'address')).toBe('12, Jalan Tampoi 7/4, Kawasan Perindustrian');
