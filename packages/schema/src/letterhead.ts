@@ -276,8 +276,11 @@ function addressBlock(printed: Line[], recipient: Set<number>): { start: number;
 
 const LETTER_FOR: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B' };
 const DIGIT_FOR: Record<string, string> = { O: '0', o: '0', I: '1', l: '1', S: '5', B: '8' };
-/** The street vocabulary's longer words, for reading an OCR slip in one letter ("Perirdustrian"). */
-const STREET_WORDS = STREET.source.replace(/^\\b\(|\)\\b$/g, '').split('|').filter((w) => /^[a-z]{7,}$/.test(w));
+/**
+ * The street vocabulary's long words, for reading an OCR slip in one letter ("Perirdustrian"); shorter
+ * ones have spelling variants a letter apart ("kampong", "kampung").
+ */
+const STREET_WORDS = STREET.source.replace(/^\\b\(|\)\\b$/g, '').split('|').filter((w) => /^[a-z]{8,}$/.test(w));
 
 /**
  * OCR confuses letters and digits that look alike: "GEM8ILANG" (B), "28I1" (1), "AEON C0." (O), "8" (&). In a
@@ -295,7 +298,7 @@ export function lookalikesRead(text: string, kind: 'name' | 'address'): string {
   return read.replace(/[\p{L}\d]+/gu, (w) => {
     const letters = (w.match(/\p{L}/gu) ?? []).length, digits = (w.match(/\d/g) ?? []).length;
     if (!digits) {
-      if (kind !== 'address' || w.length < 7) return w;
+      if (kind !== 'address' || w.length < 8) return w;
       const lower = w.toLowerCase();
       const word = STREET_WORDS.find((s) => s.length === lower.length && [...s].filter((c, i) => c !== lower[i]).length === 1);
       if (!word) return w;

@@ -79,7 +79,7 @@ describe('receipt letterheads read by OCR', () => {
     expect(lookalikesRead('12, Jalan Tampoi 7/4, Kawasan Perirdustrian', 'address')).toBe('12, Jalan Tampoi 7/4, Kawasan Perindustrian');
     expect(lookalikesRead('PERMAS JAYA B17S0 MASAI', 'address')).toBe('PERMAS JAYA 81750 MASAI');
     // codes that mix letters and digits on purpose stay as printed
-    for (const t of ['NO. 17-G, (X) U13/X', 'SS21/1A, B0-12', 'LOT B1750', '7 ELEVEN', 'SS1A']) expect(lookalikesRead(t, 'address')).toBe(t);
+    for (const t of ['NO. 17-G, (X) U13/X', 'SS21/1A, B0-12', 'LOT B1750', '7 ELEVEN', 'SS1A', 'KAMPONG GLAM']) expect(lookalikesRead(t, 'address')).toBe(t);
     expect(lookalikesRead('B2B SUPPLIES 3M', 'name')).toBe('B2B SUPPLIES 3M');
   });
 
