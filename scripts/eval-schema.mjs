@@ -247,7 +247,14 @@ export const SUITES = {
         const image = path.join(corpus, 'images', f);
         const truth = JSON.parse(fs.readFileSync(image.replace(/\.jpg$/, '.expected.json'), 'utf8'));
         const doc = mode === 'boxes' ? await readBoxes(image, image.replace(/\.jpg$/, '.boxes.csv')) : await readOurs(image);
-        docs.push(score(image, RECEIPT_FIELDS, truth, runSchema(doc, RECEIPT_FIELDS)));
+        const scored = score(image, RECEIPT_FIELDS, truth, runSchema(doc, RECEIPT_FIELDS));
+        // for the aggregate diagnostics: whether a text field's true value is in the document's text as read
+        const printed = normText(doc.pages.flatMap((p) => p.elements.map((e) => e.text ?? '')).join(' '));
+        scored.printed = Object.fromEntries(RECEIPT_FIELDS.filter((f) => f.compare === 'text' && typeof scored.expected[f.name] === 'string').map((f) => [f.name, printed.includes(normText(scored.expected[f.name]))]));
+        // and whether the true amount is printed as an amount with cents ("53.55", "53,55")
+        const amounts = new Set(doc.pages.flatMap((p) => p.elements.flatMap((e) => [...(e.text ?? '').matchAll(/\d+[.,]\d{2}(?!\d)/g)].map((m) => Number(m[0].replace(',', '.'))))));
+        for (const f of RECEIPT_FIELDS.filter((x) => x.compare === 'number' && scored.expected[x.name] != null)) scored.printed[f.name] = amounts.has(num(scored.expected[f.name]));
+        docs.push(scored);
       }
       out[`receipts (${mode === 'boxes' ? 'SROIE OCR lines' : 'Quire OCR'})`] = { fields: RECEIPT_FIELDS, docs };
     }
@@ -264,6 +271,7 @@ export function summarize({ fields, docs }) {
   const calib = BUCKETS.map(() => ({ n: 0, ok: 0 }));
   for (const f of fields) {
     let exact = 0, tp = 0, predicted = 0, present = 0, tokenF1 = 0, nulls = 0, wrong = 0, near = 0, unprinted = 0, swapped = 0, ocrMissed = 0;
+    const how = {}, edits = {};
     const scored = docs.filter((d) => d.expected[f.name] !== undefined);
     for (const d of scored) {
       const e = d.expected[f.name], g = d.got[f.name];
@@ -273,6 +281,17 @@ export function summarize({ fields, docs }) {
       else {
         wrong++;
         if (f.compare === 'text' && e !== null && tokenOverlapF1(e, g) > 0) near++;
+        if (f.compare === 'date' && e !== null) { const k = dateMissClass(e, g); how[k] = (how[k] ?? 0) + 1; }
+        if (f.compare === 'number' && e !== null) {
+          // a wrong amount: off by a rounding to the coin, a part of the truth (a subtotal, a tax), or more (what was handed over)
+          const d = num(g) - num(e), k = Math.abs(d) <= 0.05 ? 'within 0.05' : d < 0 ? 'less than the truth' : 'more than the truth';
+          how[k] = (how[k] ?? 0) + 1;
+        }
+        if (f.compare === 'text' && e !== null) {
+          const k = textMissClass(e, g);
+          how[k] = (how[k] ?? 0) + 1;
+          if (k === 'character errors') for (const [kind, n] of Object.entries(charEdits(e, g))) edits[kind] = (edits[kind] ?? 0) + n;
+        }
         // a party's field answered with another text field's true value (the issuer given as the customer)
         if (f.compare === 'text' && fields.some((o) => o !== f && o.compare === 'text' && typeof d.expected[o.name] === 'string' && normText(d.expected[o.name]) === normText(g))) swapped++;
       }
@@ -290,9 +309,82 @@ export function summarize({ fields, docs }) {
       }
     }
     const p = predicted ? tp / predicted : 0, r = present ? tp / present : 0;
-    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null, nulls, wrong, near, unprinted, swapped, ocrMissed });
+    rows.push({ field: f.name, n: scored.length, exact: scored.length ? exact / scored.length : 0, precision: p, recall: r, f1: p + r ? (2 * p * r) / (p + r) : 0, tokenF1: f.compare === 'text' && scored.length ? tokenF1 / scored.length : null, nulls, wrong, near, unprinted, swapped, ocrMissed, how, edits });
   }
   return { rows, calibration: BUCKETS.map(([lo, hi], i) => ({ bucket: `${lo}–${Math.min(hi, 1)}`, n: calib[i].n, accuracy: calib[i].n ? calib[i].ok / calib[i].n : null })) };
+}
+
+/** Edit distance of a and b; with `within`, of a against the best-matching substring of b (free ends in b). */
+function editDistance(a, b, within = false) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => (within ? 0 : j));
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return within ? Math.min(...prev) : prev[b.length];
+}
+
+/**
+ * How a wrong text answer differs from the truth, after the comparison's normalisation (aggregates,
+ * safe to print for the validation part): cut short at its end or start (the answer is a part of the
+ * truth), extra text after or before it (another line joined: a phone or registration line, the company
+ * name), the same text with character errors (OCR), or other. Up to 15 % of characters may differ
+ * within a part (a cut address read with OCR errors is still cut).
+ */
+export function textMissClass(e, g) {
+  const E = normText(e), G = normText(g);
+  if (!G) return 'other';
+  const near = (a, b) => editDistance(a, b, true) <= Math.max(1, 0.15 * a.length);
+  const side = (part, whole, [atEnd, atStart]) => {
+    const head = editDistance(part, whole.slice(0, part.length)) <= Math.max(1, 0.15 * part.length);
+    const tail = editDistance(part, whole.slice(-part.length)) <= Math.max(1, 0.15 * part.length);
+    return head ? atEnd : tail ? atStart : `${atEnd.split(' ')[0]} both ends`;
+  };
+  // what a cut answer left out: a number (a postcode, a house number) or words only (a town, a state)
+  // what was left out of a cut answer or added to a long one: with a number (a postcode, a phone) or words only (a town, a state, a tagline)
+  const rest = (k, part, whole) => {
+    const left = k.endsWith('end') || k.endsWith('after') ? whole.slice(part.length) : k.endsWith('start') || k.endsWith('before') ? whole.slice(0, whole.length - part.length) : '';
+    return left ? `${k} (${/\d/.test(left) ? 'with digits' : 'letters only'})` : k;
+  };
+  if (G.length < 0.9 * E.length && near(G, E)) return rest(side(G, E, ['cut at the end', 'cut at the start']), G, E);
+  if (G.length > 1.1 * E.length && near(E, G)) return rest(side(E, G, ['extra after', 'extra before']), E, G);
+  if (editDistance(E, G) <= Math.max(1, 0.15 * E.length)) return 'character errors';
+  return 'other';
+}
+
+/**
+ * The character edits that turn the truth into a wrong text answer, after the comparison's
+ * normalisation, counted by kind (aggregates, safe to print for the validation part): a letter read as a
+ * digit or the reverse (look-alikes), a letter read as another letter, a character missing, one added.
+ */
+export function charEdits(e, g) {
+  const E = normText(e), G = normText(g);
+  const d = Array.from({ length: E.length + 1 }, (_, i) => Array.from({ length: G.length + 1 }, (_, j) => (i ? (j ? 0 : i) : j)));
+  for (let i = 1; i <= E.length; i++) for (let j = 1; j <= G.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (E[i - 1] === G[j - 1] ? 0 : 1));
+  const out = { 'letter as digit': 0, 'digit as letter': 0, 'letter as letter': 0, 'digit as digit': 0, missing: 0, added: 0 };
+  const digit = (c) => /\d/.test(c);
+  for (let i = E.length, j = G.length; i || j;) {
+    if (i && j && d[i][j] === d[i - 1][j - 1] + (E[i - 1] === G[j - 1] ? 0 : 1)) {
+      if (E[i - 1] !== G[j - 1]) out[`${digit(E[i - 1]) ? 'digit' : 'letter'} as ${digit(G[j - 1]) ? 'digit' : 'letter'}`]++;
+      i--; j--;
+    } else if (i && d[i][j] === d[i - 1][j] + 1) { out.missing++; i--; } else { out.added++; j--; }
+  }
+  return out;
+}
+
+/**
+ * How a wrong date differs from the truth (aggregates, safe to print for the validation part): day and
+ * month swapped, the same day and month in another year, one digit off (an OCR slip), or another date.
+ */
+export function dateMissClass(e, g) {
+  const E = isoDate(e), G = isoDate(g, false);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(E) || !/^\d{4}-\d{2}-\d{2}$/.test(String(G))) return 'not a date';
+  const [ey, em, ed] = E.split('-'), [gy, gm, gd] = G.split('-');
+  if (ey === gy && em === gd && ed === gm) return 'day and month swapped';
+  if (em === gm && ed === gd) return 'another year';
+  if ([...E].filter((c, i) => c !== G[i]).length === 1) return 'one digit off';
+  return 'another date';
 }
 
 /** Word-level F1 of a text answer against the truth (case and punctuation ignored): partial credit for a long value such as an address. */
@@ -355,7 +447,9 @@ async function main() {
         report[label][part] = { ...s, ...(part === 'dev' ? { docs } : {}) };
         console.log(`\n## ${label}, ${part} part (${docs.length} documents)\n| field | n | exact | precision | recall | F1 | token F1 |\n|---|---|---|---|---|---|---|`);
         for (const r of s.rows) console.log(`| ${r.field} | ${r.n} | ${fmt(r.exact)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.f1)} | ${fmt(r.tokenF1)} |`);
-        console.log(`\nmisses (aggregate): ${s.rows.filter((r) => r.nulls || r.wrong).map((r) => `${r.field} null ${r.nulls}, wrong ${r.wrong}${r.near ? ` (${r.near} sharing words)` : ''}${r.swapped ? ` (${r.swapped} another field's value)` : ''}${r.unprinted ? ` (${r.unprinted} missed whose value is not in the text as printed)` : ''}${r.ocrMissed ? ` (${r.ocrMissed} on images read by OCR)` : ''}`).join(' · ') || 'none'}`);
+        console.log(`\nmisses (aggregate): ${s.rows.filter((r) => r.nulls || r.wrong).map((r) => `${r.field} null ${r.nulls}, wrong ${r.wrong}${r.near ? ` (${r.near} sharing words)` : ''}${r.swapped ? ` (${r.swapped} another field's value)` : ''}${r.unprinted ? ` (${r.unprinted} missed whose value is not in the text as printed)` : ''}${r.ocrMissed ? ` (${r.ocrMissed} on images read by OCR)` : ''}${Object.keys(r.how).length ? ` [${Object.entries(r.how).map(([k, v]) => `${k} ${v}`).join(', ')}]` : ''}`).join(' · ') || 'none'}`);
+        const edited = s.rows.filter((r) => Object.values(r.edits).some(Boolean));
+        if (edited.length) console.log(`\ncharacter edits in answers wrong by character errors: ${edited.map((r) => `${r.field}: ${Object.entries(r.edits).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ')}`).join(' · ')}`);
         console.log(`\nconfidence calibration: ${s.calibration.map((c) => `${c.bucket}: ${c.n ? `${fmt(c.accuracy)} (n=${c.n})` : 'n=0'}`).join(' · ')}`);
         if (part === 'dev' && args.includes('--verbose')) for (const d of docs) console.log(d.name, JSON.stringify(d.got), '≟', JSON.stringify(d.expected));
       }

@@ -437,6 +437,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   if (field.isTotal || field.concept === 'tax') taxLines(field, ctx, out);
   if (field.isTotal) roundedTotals(field, ctx, out);
   if (field.isTotal) summedTotals(field, ctx, out);
+  if (field.isTotal) netAfterTax(field, ctx, out);
   if (field.isTotal) markTaxSummary(ctx, out);
   if (field.isTotal) markTendered(field, ctx, out);
   const head = letterheadKind(field);
@@ -657,6 +658,30 @@ function markTendered(field: FieldSpec, ctx: SearchContext, out: Candidate[]): v
         }
         return;
       }
+    });
+  }
+}
+
+/** "Net Amt", "Nett Amount", "Net Total": net of what, the lines above it say. */
+const NET = /^(net|nett)( (amt|amount|total|payable|sales|sale))?$/;
+/** A summary line of tax or a charge added to the bill ("GST (6%)", "Svr Tax", "Service charge 10%"). */
+const TAX_LINE = /\b(gst|vat|sst|tax|service charge|svc|svr)\b/;
+
+/**
+ * "Net" is the amount before tax on an invoice, but a receipt that prints "Net Amt" below its tax and
+ * service-charge lines ("Gross Amt / Svr Tax / GST (6%) / Net Amt") means what is left to pay after
+ * them: the total. A net line printed within three lines below such a tax line is a total candidate,
+ * ranked under a printed "Total" (a label-like 0.85).
+ */
+function netAfterTax(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void {
+  for (const page of new Set(ctx.ix.units.map((u) => u.page))) {
+    const lines = summaryLines(ctx, page);
+    lines.forEach((line, i) => {
+      if (!line || !NET.test(line.label.replace(/[^a-z ]+/g, ' ').replace(/\s+/g, ' ').trim()) || line.amount.value <= 0) return;
+      const taxed = lines.slice(Math.max(0, i - 3), i).some((l) => l && TAX_LINE.test(l.label) && l.amount.value > 0 && l.amount.value < line.amount.value && !NET.test(l.label));
+      if (!taxed) return;
+      const tv = typedValue(field, line.amount.raw, ctx.dates);
+      if (tv) out.push(make(field, { ...tv, printed: line.amount.raw }, line.unit, 0.85, 'inline'));
     });
   }
 }

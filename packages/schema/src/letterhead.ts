@@ -4,6 +4,7 @@ import type { FieldSpec } from './field-spec.js';
 import { findDates } from '@quire/models';
 import { isCustomerLabel, isStreetLine } from './parties.js';
 import { readLabel } from './label-lexicon.js';
+import { findAmounts } from './values/amounts.js';
 
 /**
  * The letterhead: who issued a document and where they are is usually printed at the top of its
@@ -55,6 +56,20 @@ export function notAnAddress(value: unknown): boolean {
 const STREET = /\b(jalan|jln|jl|lorong|lrg|taman|tmn|persiaran|lebuh|lebuhraya|road|rd|street|st|avenue|ave|boulevard|blvd|lane|drive|highway|hwy|plaza|floor|flr|lot|suite|ste|unit|block|blk|building|bldg|court|place|square|rue|allee|avenue|chemin|strasse|str|weg|platz|via|viale|piazza|calle|avenida|rua|cedex|po box|industrial|kawasan|perindustrian|bandar|kampung|kg|seksyen|mall|centre|center|tower|wisma|menara)\b/;
 /** A postcode followed by a place name ("81100 JOHOR BAHRU", "50490, KUALA LUMPUR"), a US state and ZIP, a UK postcode. */
 const POSTCODE = /(\b\d{4,6},?\s+\p{L}{2,})|(\b[A-Z]{2}\s+\d{5}(-\d{4})?\b)|(\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b)/u;
+/** Five digits set against a place name: "81100JOHOR BAHRU", "50450 W.P. KUALA LUMPUR", "KUALA LUMPUR 50450" (the phone lines are stopped before). */
+const LOOSE_POSTCODE = /(\b\d{5}\s*[,.-]?\s*\p{L})|(\p{L}{2,}[\s,.-]+\d{5}\s*[.,]?\s*$)/u;
+const LOOKALIKE_DIGITS: Record<string, string> = { B: '8', S: '5', O: '0', D: '0', Q: '0', I: '1', l: '1', Z: '2', G: '6' };
+/**
+ * Whether a line of an address holds its postcode: as printed, set loosely, or misread by OCR with
+ * letters for the digits they resemble ("B17S0 MASAI" for "81750 MASAI": five characters, at least
+ * three of them digits, the rest look-alike letters, then a place name).
+ */
+function hasPostcode(t: string): boolean {
+  if (POSTCODE.test(t) || LOOSE_POSTCODE.test(t)) return true;
+  const read = lookalikesRead(t, 'address');
+  return read !== t && POSTCODE.test(read);
+}
+
 /** "12, Jalan …", "No.53 55,57 & 59, …", "109, SS21/1A,", "K3-113, …" (a unit): a house number and a comma open an address. */
 const HOUSE_NUMBER = /^(no\.?\s*)?[a-z]{0,2}\d+[a-z]?(\s*[-/&,.]\s*\d+[a-z]?)*\s*,/i;
 
@@ -93,7 +108,14 @@ function linesOf(ix: DocIndex, page: number): Line[] {
     const top = r.box ? r.box.y0 : null;
     const at = r.box ? r.page * 2 + (r.box.y0 + r.box.y1) / 2 : undefined;
     const ids = [...new Set((r.parts ?? []).map((p) => p.id))];
-    if (ids.length > 1) {
+    // a row across blocks is cut where the page leaves a wide gap ("Lieferant   Käufer"); words set
+    // close together stay one line though layout put them in two blocks ("ALAM) SDN BHD")
+    if (ids.length > 1 && r.segments?.length) {
+      for (const sg of r.segments) {
+        const text = sg.text.replace(/\s+/g, ' ').trim();
+        if (text) out.push({ text, ids: sg.ids, height: sg.box.y1 - sg.box.y0, top: sg.box.y0, title: sg.ids.some((id) => /Title|Header/.test(categoryOf(id) ?? '')), order: r.order, at });
+      }
+    } else if (ids.length > 1) {
       for (const id of ids) {
         const text = r.parts!.filter((p) => p.id === id).map((p) => r.text.slice(p.start, p.end)).join(' ').replace(/\s+/g, ' ').trim();
         if (text) out.push({ text, ids: [id], height, top, title: /Title|Header/.test(categoryOf(id) ?? ''), order: r.order, at });
@@ -184,6 +206,18 @@ function isNameLine(name: string): boolean {
   return !(r.known > 0 && r.unknown === 0);
 }
 
+/**
+ * A name printed letter-spaced for show ("S P E E D   M A R T") reads as single letters: runs of them
+ * are joined into words — on a line of mostly single letters only (an initial or two stay as printed).
+ * The lines' spacing is already collapsed, so the run is one word ("SPEEDMART").
+ */
+export function unspaced(t: string): string {
+  const tokens = t.trim().split(/\s+/);
+  const single = (w: string | undefined) => w !== undefined && /^\p{L}$/u.test(w);
+  if (tokens.filter((w) => single(w)).length < Math.max(4, 0.6 * tokens.length)) return t;
+  return tokens.reduce((acc, w, i) => (i && !(single(w) && single(tokens[i - 1])) ? `${acc} ${w}` : acc + w), '');
+}
+
 /** "32 PUB & BISTRO", "7 ELEVEN STORES": a short number and then only words (a house number is followed by a comma or a street). */
 const NUMBERED_NAME = /^\d{1,4}\s+\p{L}{2,}[^\d]*$/u;
 
@@ -201,13 +235,14 @@ function printedAsName(name: string): boolean {
  * A registration number printed after the name on its line: "AEON CO. (M) BHD (126926-H)",
  * "99 SPEED MART S/B (519537-X)". It is not part of the name.
  */
-const TRAILING_REGISTRATION = /\s*[({[]\s*\p{L}{0,3}\d{4,}[\s-]*[\p{L}\d%]?\s*[)}\]]?\s*$/u;
+const TRAILING_REGISTRATION = /\s*[({[（［]\s*\p{L}{0,3}\d{4,}[\s-]*[\p{L}\d%]?\s*[)}\]）］]?\s*$/u;
 const withoutRegistration = (name: string) => name.replace(TRAILING_REGISTRATION, '').trim();
 
 export interface LetterheadCandidate { value: string; ids: string[]; score: number; order: number; at?: number }
 
 /** The issuer's address block: the first address-looking line near the top of page 1 and the lines that continue it. */
-function addressBlock(lines: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
+function addressBlock(printed: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
+  const lines = printed.map((l) => ({ ...l, text: commasMisread(l.text) }));
   for (let i = 0; i < lines.length; i++) {
     if (recipient.has(i)) continue;
     // "No: 28, JALAN ASTANA 1C,": the colon after "No" is the house number's, not a label's
@@ -219,23 +254,88 @@ function addressBlock(lines: Line[], recipient: Set<number>): { start: number; e
     if (!isAddress(t) || !/\b\d+\b/.test(t) || isLegal(t)) continue;
     let end = i;
     const stops = (t: string) => PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t)) || /:/.test(t) || findDates(t).length > 0 || namesDocumentLine(t);
-    const hasPostcode = () => lines.slice(i, end + 1).some((l) => POSTCODE.test(l.text));
+    const postcoded = () => lines.slice(i, end + 1).some((l) => hasPostcode(l.text));
     while (end + 1 < lines.length && end - i < 5) {
       const next = lines[end + 1].text, prev = lines[end].text;
       if (stops(next)) break;
       // a line goes on after a trailing comma, is itself address-like (street word, postcode), or
       // leads to the postcode line that ends an address ("SETIA ALAM, / SEKSYEN U13, 40170 SHAH ALAM")
-      if (/,\s*$/.test(prev) || isAddress(next)) { end++; continue; }
-      if (!hasPostcode() && lines.slice(end + 1, end + 3).some((l) => POSTCODE.test(l.text) && !stops(l.text))) { end++; continue; }
+      if (/,\s*$/.test(prev) || isAddress(next) || hasPostcode(next)) { end++; continue; }
+      if (!postcoded() && lines.slice(end + 1, end + 3).some((l) => hasPostcode(l.text) && !stops(l.text))) { end++; continue; }
       // "81100 JOHOR BAHRU, / JOHOR.": the state after the postcode line; "BANDAR BUKIT RAJA, 41050 /
       // KLANG SELANGOR D.E, MALAYSIA": the town after a line that ends in its postcode
-      if (hasPostcode() && POSTCODE.test(prev) && isPlaceName(next)) end++;
+      if (postcoded() && hasPostcode(prev) && isPlaceName(next)) end++;
       else if (/\b\d{4,6}\s*[,.]?\s*$/.test(prev) && isTownLine(next)) end++;
       break;
     }
+    end = runToFurniture(lines, i, end, stops);
     return { start: addressOpening(lines, recipient, i, stops), end };
   }
   return undefined;
+}
+
+const LETTER_FOR: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B' };
+const DIGIT_FOR: Record<string, string> = { O: '0', o: '0', I: '1', l: '1', S: '5', B: '8' };
+/**
+ * The street vocabulary's long words, for reading an OCR slip in one letter ("Perirdustrian"); shorter
+ * ones have spelling variants a letter apart ("kampong", "kampung").
+ */
+const STREET_WORDS = STREET.source.replace(/^\\b\(|\)\\b$/g, '').split('|').filter((w) => /^[a-z]{8,}$/.test(w));
+
+/**
+ * OCR confuses letters and digits that look alike: "GEM8ILANG" (B), "28I1" (1), "AEON C0." (O), "8" (&). In a
+ * word of letters, one look-alike digit between letters is the letter; in a number, a look-alike letter
+ * between digits is the digit. In a name, a lone 0 in a word of letters is the letter O ("C0." for
+ * "CO."; addresses keep it: "B0-12" is a unit). A long street word read with one letter wrong
+ * ("Perindustrlan") is the word. Codes that mix both on purpose ("U13", "17-G", "SS21/1A") are left as printed.
+ */
+export function lookalikesRead(text: string, kind: 'name' | 'address'): string {
+  // a postcode with look-alike letters before its place name: "B17S0 MASAI" (see hasPostcode); in a
+  // name, a lone 8 between two words is the ampersand ("STATIONERY 8 BOOKS")
+  const read = kind === 'address'
+    ? text.replace(/\b[\dBSODQIlZG]{5}\b(?=[\s,.]+\p{L}{2,})/gu, (w) => ((w.match(/\d/g) ?? []).length >= 3 ? w.replace(/[^\d]/g, (c) => LOOKALIKE_DIGITS[c] ?? c) : w))
+    : text.replace(/(?<=\p{L}{2,} )8(?= \p{L}{2,})/gu, '&');
+  return read.replace(/[\p{L}\d]+/gu, (w) => {
+    const letters = (w.match(/\p{L}/gu) ?? []).length, digits = (w.match(/\d/g) ?? []).length;
+    if (!digits) {
+      if (kind !== 'address' || w.length < 8) return w;
+      const lower = w.toLowerCase();
+      const word = STREET_WORDS.find((s) => s.length === lower.length && [...s].filter((c, i) => c !== lower[i]).length === 1);
+      if (!word) return w;
+      return [...word].map((c, i) => (w[i] === w[i].toLowerCase() ? c : c.toUpperCase())).join('');
+    }
+    if (letters >= 4 && digits === 1 && /\p{L}[0158]\p{L}/u.test(w)) return w.replace(/(?<=\p{L})[0158](?=\p{L})/u, (d) => LETTER_FOR[d]);
+    if (digits >= 3 && letters === 1 && /\d[OoIlSB]\d/.test(w)) return w.replace(/(?<=\d)[OoIlSB](?=\d)/, (c) => DIGIT_FOR[c]);
+    if (kind === 'name' && digits === 1 && letters >= 1 && /^\p{L}+0$|^0\p{L}+$/u.test(w) && w === w.toUpperCase()) return w.replace('0', 'O');
+    return w;
+  });
+}
+
+/**
+ * OCR reads a comma in an address as a colon or semicolon ("NO.5: 55,57 & 59,JALAN SAGU 18",
+ * "45600 BATANG BERJUNTAI:"). A colon after a digit, or ending the line, in a line that then reads as an
+ * address and names no phone, web or tax number is such a comma (a label's colon follows a word).
+ */
+function commasMisread(t: string): string {
+  if (!/[:;]/.test(t)) return t;
+  const read = t.replace(/(\d)\s*[:;](?=\s*\S)/g, '$1,').replace(/([\p{L}\d.])\s*[:;]\s*$/u, '$1,');
+  if (read === t || /[:;]/.test(read) || PHONE.test(read) || WEB.test(read) || REGISTRATION.test(normalizeLabel(read))) return t;
+  return isAddress(read) ? read : t;
+}
+
+/**
+ * The letterhead prints the address and then its phone, tax and registration lines: lines left between
+ * the address as read and such a line (at most two, set with the address, no amounts, no name with a
+ * legal form, no document title) are the rest of the address — a town or state line whose postcode OCR
+ * garbled, a line that lost its trailing comma. Without a furniture line right after them, nothing is added.
+ */
+function runToFurniture(lines: Line[], i: number, end: number, stops: (t: string) => boolean): number {
+  for (let k = end + 1; k <= end + 3 && k < lines.length && k - i <= 6; k++) {
+    if (k > end + 1 && stops(lines[k].text)) return k - 1;
+    const t = lines[k].text;
+    if (stops(t) || isLegal(t) || findAmounts(t).some((a) => /[.,]\d{2}$/.test(a.raw)) || !/\p{L}{2,}/u.test(t) || t.split(/\s+/).length > 8 || !setTogether(lines[k - 1], lines[k])) return end;
+  }
+  return end;
 }
 
 /**
@@ -252,8 +352,18 @@ function addressOpening(lines: Line[], recipient: Set<number>, i: number, stops:
     if (!lines.slice(0, start - 1).some((l, k) => !recipient.has(k) && isNameLine(withoutRegistration(nameOf(l.text))))) break;
     start--;
   }
+  // "NAME / (001451637-M) / PUSAT NIAGA MAJU / 12 JALAN SATU": the registration number closes the name,
+  // so the lines between it and the address as found (at most two) are the address's first lines
+  for (let k = start - 1; k >= Math.max(1, start - 2); k--) {
+    const t = lines[k].text;
+    if (recipient.has(k) || stops(t) || isLegal(t) || !/\p{L}{2,}/u.test(t)) break;
+    if (isRegistrationLine(lines[k - 1].text)) return k;
+  }
   return start;
 }
+
+/** A registration number on its own line, labelled or bare ("(001451637-M)", "822737-X", "Co. Reg. 1203194-W"). */
+const isRegistrationLine = (t: string) => REGISTRATION.test(normalizeLabel(t)) || !findDates(t).length && /^[\s([{（]*\p{L}{0,3}\s*\d[\d -]{4,}\s*-?\s*\p{L}{0,2}[\s)\]}）.]*$/u.test(t);
 
 /** Lines in the top part of page 1 (the letterhead zone): above 40 % of the page, at most 16 lines. */
 function topLines(ix: DocIndex): Line[] {
@@ -291,7 +401,7 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   if (kind === 'address') {
     if (!block) return [];
     const part = lines.slice(block.start, block.end + 1);
-    const value = part.map((l) => l.text).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
+    const value = part.map((l) => lookalikesRead(commasMisread(l.text), 'address')).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
     // a postcode or a street word is stronger evidence than a house number alone
     const strong = part.some((l) => POSTCODE.test(l.text) || STREET.test(normalizeLabel(l.text)));
     return [{ value, ids: [...new Set(part.flatMap((l) => l.ids))], score: strong ? 0.62 : 0.5, order: part[0].order, at: part[0].at }];
@@ -300,12 +410,12 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const zone = block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6);
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
-  const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(l.text)) }))
+  const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name));
   const groups = nameGroups(named, lines);
   const nearest = groups.length ? groups[groups.length - 1] : undefined;
   const out = groups.map((g) => {
-    const first = g[0].l, name = g.map((n) => n.name).join(' ');
+    const first = g[0].l, name = lookalikesRead(g.map((n) => n.name).join(' '), 'name');
     let score = 0.5;
     if (isLegal(g[g.length - 1].name)) score += 0.15;
     if (g.some((n) => n.l.title)) score += 0.05;
@@ -342,12 +452,18 @@ type Named = { l: Line; name: string };
 
 /** Whether `lower` carries on the name begun on `upper` (`after` is the name line below `lower`, if any). */
 function continuesName(upper: Named, lower: Named, after: Named | undefined): boolean {
-  if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l)) return false;
+  if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l) || !sameSize(upper.l, lower.l)) return false;
   if (/(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
   // "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD": the line below goes on into a legal form
   if (after !== undefined && opensBracket(lower.name) && isLegal(after.name) && setTogether(lower.l, after.l)) return true;
   // set solid, with no leading between the lines, as a name printed large over two lines is
   return tight(upper.l, lower.l);
+}
+
+/** One name wraps in one size of type; a trading name set larger over the legal name is another line. */
+function sameSize(a: Line, b: Line): boolean {
+  if (a.height === null || b.height === null) return true;
+  return Math.max(a.height, b.height) <= 1.3 * Math.min(a.height, b.height);
 }
 
 function tight(upper: Line, lower: Line): boolean {
@@ -357,10 +473,13 @@ function tight(upper: Line, lower: Line): boolean {
 
 const opensBracket = (t: string) => (t.match(/\(/g) ?? []).length > (t.match(/\)/g) ?? []).length;
 
-/** Two lines printed as one block: the lower one under the upper (not beside it), the gap between them less than a line. */
+/**
+ * Two lines printed as one block: the lower one under the upper (not beside it: its top lower by a
+ * good part of a line; OCR boxes padded for tall glyphs may overlap the line above), the gap between
+ * them less than a line.
+ */
 function setTogether(upper: Line, lower: Line): boolean {
   if (upper.height === null || lower.height === null || upper.top === null || lower.top === null) return true;
   const gap = lower.top - (upper.top + upper.height);
-  return lower.top >= upper.top + 0.5 * upper.height && gap <= 0.8 * Math.min(upper.height, lower.height);
+  return lower.top >= upper.top + 0.3 * Math.min(upper.height, lower.height) && gap <= 0.8 * Math.min(upper.height, lower.height);
 }
-

@@ -162,4 +162,22 @@ describe('receipt totals', () => {
       expect(dateOf([['Date: 06/03/2018', 0.05, 1], ['GST', 0.05, 2], ['Total', 0.05, 3], ['$12.50', 0.8, 3], ['Cash', 0.05, 4], ['$20.00', 0.8, 4]])).toBe('2018-06-03');
     });
   });
+  it("takes a net amount printed below the tax lines for the total, and not one printed above them", () => {
+    // "Gross / service tax / GST / Net": the net is what is left to pay; it does not add up exactly (rounded per line)
+    const after = receipt([
+      ['Gross Amt :', 0.05, 0], ['47.80', 0.8, 0],
+      ['Svr Tax', 0.05, 1], ['2.87', 0.8, 1],
+      ['GST (6%) :', 0.05, 2], ['2.86', 0.8, 2],
+      ['Net Amt :', 0.05, 3], ['53.55', 0.8, 3],
+      ['THANK YOU', 0.3, 5],
+    ]);
+    expect((run(after).values as Record<string, unknown>).total).toBe(53.55);
+    // an invoice's net before its tax is a part of the total
+    const before = receipt([
+      ['Net Amount', 0.05, 0], ['100.00', 0.8, 0],
+      ['VAT 20%', 0.05, 1], ['20.00', 0.8, 1],
+      ['Total', 0.05, 2], ['120.00', 0.8, 2],
+    ]);
+    expect((run(before).values as Record<string, unknown>).total).toBe(120);
+  });
 });
