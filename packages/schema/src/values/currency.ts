@@ -24,10 +24,27 @@ const PHONE_CODES: Record<string, string> = {
 };
 
 const US_ZIP = /\b(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)\s\d{5}(?:-\d{4})?\b/;
-/** Invoice titles whose language is (mostly) written in one currency area; Swiss and Austrian German both count as German here. */
+/**
+ * The document's own name in a language written (mostly) in one currency area, as a title or in the
+ * labels that carry it ("Sammelrechnung", "Rechnungsnummer", "Numéro de facture", "Factuurdatum",
+ * "Fecha de factura"); Swiss and Austrian German both count as German here.
+ */
 const DOC_TITLES: [RegExp, string][] = [
-  [/^\s*rechnung\b/i, 'DE'], [/^\s*factuur\b/i, 'NL'], [/^\s*facture\b/i, 'FR'], [/^\s*fattura\b/i, 'IT'], [/^\s*factura\b/i, 'ES'], [/^\s*fatura\b/i, 'PT'],
+  [/^\s*rechnung\b|\p{L}rechnung\b|\brechnungs(nummer|nr|datum|betrag|empf\u00e4nger|anschrift|adresse)/iu, 'DE'], [/^\s*factuur\b|\bfactuur(nummer|datum|adres|bedrag)\b/i, 'NL'],
+  [/^\s*facture\b|\b(num\u00e9ro|n\u00b0|date) de (la )?facture\b/iu, 'FR'], [/^\s*fattura\b|\b(numero|data) (della )?fattura\b/i, 'IT'],
+  [/^\s*factura\b|\b(n\u00famero|fecha) de (la )?factura\b/iu, 'ES'], [/^\s*fatura\b/i, 'PT'],
   [/^\s*lasku\b/i, 'FI'], [/^\s*faktura\s+vat\b/i, 'PL'],
+];
+
+/**
+ * A country's registration and tax words, printed where the paper names its issuer's numbers or its
+ * totals: French SIRET, RCS, "TTC"; German Steuernummer, HRB, USt-IdNr.; Dutch KvK, BTW; Italian
+ * Partita IVA; Spanish NIF/CIF. Weak evidence (a Belgian also writes BTW, a Swiss TVA), but each of
+ * them points into one currency area or to its neighbours in it.
+ */
+const TAX_WORDS: [RegExp, string][] = [
+  [/\b(SIRET|SIREN|RCS|TTC|N\u00b0 ?TVA|TVA intracom\w*)\b/u, 'FR'], [/\b(Steuer-?nummer|St\.-?Nr\.|USt\.?-?Id\w*|HRB|Amtsgericht|Umsatzsteuer|MwSt\.?)(?![\p{L}])/u, 'DE'],
+  [/\b(KvK|BTW)\b/, 'NL'], [/\b(P\.\s?IVA|Partita IVA|Codice Fiscale)\b/i, 'IT'], [/\b(NIF|CIF)\b/, 'ES'],
 ];
 
 /** Nordic crowns ("kr", "kr.", "Kr", "SKr"), which the country decides. */
@@ -66,6 +83,7 @@ export function countryEvidence(texts: readonly string[]): Map<string, number> {
     // the document's own name in a language of one country's paper, the weakest evidence ("Rechnung", "Factuur", "Fattura")
     const title = DOC_TITLES.find(([re]) => re.test(t));
     if (title) add(title[1], 0.5);
+    for (const [re, c] of TAX_WORDS) if (re.test(t)) add(c, 0.5);
   }
   return w;
 }
