@@ -77,3 +77,34 @@ it('reads an article and a role word printed as a name ("LE CLIENT") as the name
   ]);
   expect(values).toEqual({ issuer: 'LE FOURNISSEUR', customer: 'LE CLIENT' });
 }, 60_000);
+
+it.each([
+  ['en', 'Shipping Address', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['en-IN', 'Consignee', ['Suryodaya Traders', '14 MG Road', 'Bengaluru 560001', 'GSTIN 29AABCU9603R1ZM'], ['Kaveri Textiles', '22 Residency Road', 'Mysuru 570001'], 'TAX INVOICE 118'],
+  ['de', 'Kundenanschrift', ['Holzwerk Berger', 'Lindenweg 4', '80331 München', 'USt-IdNr. DE123456789'], ['Schreinerei Adler', 'Bahnhofstraße 12', '70173 Stuttgart'], 'RECHNUNG R-2024-77'],
+  ['nl', 'Klantgegevens', ['Brightwater Studio', 'Keizersgracht 10', '1015 CX Amsterdam', 'BTW NL123456789B01'], ['Van Dijk Installaties', 'Marktplein 3', '3511 LM Utrecht'], 'FACTUUR 2024-118'],
+  ['fr', 'Nom du client', ['Atelier Moreau', '14 rue des Lilas', '69003 Lyon', 'SIRET 123 456 789 00012'], ['Boulangerie Perrin', '8 place Bellecour', '69002 Lyon'], 'FACTURE 2024-015'],
+] as [string, string, [string, string, string, string], [string, string, string], string][])('%s: the customer under "%s"', async (_lang, label, issuer, customer, title) => {
+  for (const right of [false, true]) {
+    const values = await parties(invoice({ issuer, label, customer, right, title, item: ['Service', '1.250,00'] }));
+    expect(values).toEqual({ issuer: issuer[0], customer: customer[0] });
+  }
+}, 60_000);
+
+it('reads the contractor ("Auftragnehmer") as the issuer and the client ("Auftraggeber") as the customer, past a salutation line', async () => {
+  const values = await parties([
+    ['Auftraggeber', 50, 790, 9, true], ['Firma', 50, 776], ['Gasthof Seewirt', 50, 762, 12, true], ['Seestraße 12', 50, 748], ['82211 Herrsching', 50, 735],
+    ['Auftragnehmer', 350, 790, 9, true], ['Holzbau Lechner', 350, 776, 12, true], ['Am Anger 3', 350, 762], ['86150 Augsburg', 350, 749],
+    ['RECHNUNG 2024-311', 50, 690, 16, true], ['Dachstuhl', 50, 480], ['1.250,00 €', 470, 480],
+  ]);
+  expect(values).toEqual({ issuer: 'Holzbau Lechner', customer: 'Gasthof Seewirt' });
+}, 60_000);
+
+it('takes the issuer from a "Remit to" block printed under the items, not the customer\'s block at the top', async () => {
+  const values = await parties([
+    ['INVOICE 2024-88', 50, 800, 18, true], ['Lakeside Dental', 50, 770, 12, true], ['9 Elm Street', 50, 756], ['Salem OR 97301', 50, 743],
+    ['Cleaning', 50, 500], ['$250.00', 470, 500], ['Total', 360, 470], ['$250.00', 470, 470],
+    ['Remit to:', 50, 400, 9, true], ['Northwind Supplies', 50, 386], ['221 Harbor Road', 50, 373], ['Portland OR 97201', 50, 360],
+  ]);
+  expect(values.issuer).toBe('Northwind Supplies');
+}, 60_000);

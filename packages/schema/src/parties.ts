@@ -22,7 +22,8 @@ const VENDOR_LABELS = new Set([
   'rechnungsersteller', 'aussteller', 'lieferant', 'verkaufer', 'leistungserbringer', 'absender', 'rechnungssteller',
   'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
   'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
-  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'auftragnehmer', 'remit to', 'pay to', 'payable to', 'ship from', 'shipped from', 'dispatch from',
+  'seller name', 'supplier name', 'vendor name', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
@@ -30,9 +31,11 @@ const CUSTOMER_LABELS = new Map<string, number>([
     'kunde', 'rechnungsempfanger', 'kaufer', 'auftraggeber', 'rechnungsadresse', 'leistungsempfanger', 'empfanger',
     'klant', 'factuuradres', 'afnemer', 'koper', 'acheteur', 'facture a', 'facturer a', 'adresse de facturation', 'destinataire',
     'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik', 'nabywcy', 'odbiorcy', 'acquirente',
-    'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', '購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
-  ...['ship to', 'shipped to', 'deliver to', 'delivery address', 'lieferadresse', 'warenempfanger', 'leveringsadres', 'adresse de livraison', 'livre a',
-    'direccion de entrega', 'indirizzo di consegna', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
+    'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', 'customer name', 'client name', 'buyer name', 'bill to party', 'billing to',
+    'rechnungsanschrift', 'receiver', '購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
+  ...['ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'ship to party', 'consignee', 'lieferadresse', 'lieferanschrift',
+    'warenempfanger', 'leveringsadres', 'afleveradres', 'adresse de livraison', 'livre a', 'direccion de entrega', 'direccion de envio', 'indirizzo di consegna',
+    'indirizzo di spedizione', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
 ]);
 
 /** Words that say a block holds a party's particulars ("Datos del emisor", "Dane nabywcy", "Customer details", "Adresse du client"). */
@@ -48,11 +51,22 @@ const FROM_WORDS = new Set(['from', 'van', 'von', 'de', 'da', 'fra', 'fran', 'od
 /** Salutations that open the addressee's block ("Spett.le", "Messrs", "M/s"). */
 const ADDRESSEE = new Set(['spett le', 'spettabile', 'spett', 'messrs', 'm s', 'egregio', 'gentile', 'alla cortese attenzione di']);
 
+/** Words for particulars that Germanic languages write joined to the role ("Kundenanschrift", "Lieferantendaten", "Klantgegevens"). */
+const JOINED_DATA = /^(\p{L}{4,}?)(daten|anschrift|adresse|angaben|gegevens|adres)$/u;
+
 /** The role a party label names, by its words: a known label, with filler words around it, or a document word and "to"/"from". */
 function labelRole(head: string): { role: PartyRole; weight: number } | undefined {
   if (VENDOR_LABELS.has(head)) return { role: 'vendor', weight: 0.8 };
   const w = CUSTOMER_LABELS.get(head);
   if (w) return { role: 'customer', weight: w };
+  // "kundenanschrift": the role's stem (its joining -n, -s, -en dropped) and a word for particulars
+  const joined = JOINED_DATA.exec(head);
+  if (joined) {
+    for (const stem of [joined[1], joined[1].replace(/(en|n|s)$/, '')]) {
+      if (VENDOR_LABELS.has(stem)) return { role: 'vendor', weight: 0.78 };
+      if (CUSTOMER_LABELS.has(stem)) return { role: 'customer', weight: CUSTOMER_LABELS.get(stem)! - 0.02 };
+    }
+  }
   if (ADDRESSEE.has(head)) return { role: 'customer', weight: 0.75 };
   const all = head.split(' ').filter(Boolean);
   if (all.length === 2 && DOC_WORDS.has(all[0]) && TO_WORDS.has(all[1])) return { role: 'customer', weight: 0.78 };
@@ -84,6 +98,9 @@ export function isStreetLine(t: string): boolean {
   return words.some((w) => STREET_WORD.test(w) && w.length > 6) && /\d/.test(t);
 }
 
+/** A salutation or form of address printed on its own line above the addressee's name ("Firma", "Herrn", "Madame"). */
+const SALUTATION = /^(firma|fa|herr|herrn|frau|familie|monsieur|madame|mademoiselle|m|mme|mlle|mr|mrs|ms|miss|dear|de heer|mevrouw|dhr|mevr|sr|sra|senor|senora|don|dona|sig|sig ra|signor|signora|spett le)$/;
+
 const FURNITURE = /@|www\.|https?:|\b(tel|telefon|telephone|phone|fax|mobile|gln|iln|ust|usst|vat|tva|btw|iva|siret|siren|rcs|iban|bic|swift|hrb|hra|kvk|nip|regon|ein|tax|steuer|reg|registration|page|seite|e mail|email|contact|kontakt|attn|attention|z hd|ansprechpartner|c o)\b/;
 const PLACEHOLDER = /\b(name|nom|logo)\b/;
 
@@ -99,7 +116,7 @@ export function isNameLike(t: string): boolean {
   // "Your order AB321": the paper's words and a code
   if (/\d/.test(text) && readLabel(text).known > 0) return false;
   const f = fold(text);
-  if (FURNITURE.test(f) || PLACEHOLDER.test(f) || /:/.test(text) || findDates(text).length) return false;
+  if (FURNITURE.test(f) || PLACEHOLDER.test(f) || SALUTATION.test(f) || /:/.test(text) || findDates(text).length) return false;
   if (isStreetLine(text) || labelConcept(text) || labelRole(f)) return false;
   return true;
 }
