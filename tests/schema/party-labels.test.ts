@@ -108,3 +108,35 @@ it('takes the issuer from a "Remit to" block printed under the items, not the cu
   ]);
   expect(values.issuer).toBe('Northwind Supplies');
 }, 60_000);
+
+describe('a letterhead whose name is a logo (a picture, no text): the issuer from the legal mention in the footer', () => {
+  it('fr: "<name> SARL au capital de … · SIRET … · RCS …"', async () => {
+    const values = await parties([
+      ['14 rue des Lilas', 50, 780], ['69003 Lyon', 50, 767], ['Tél. 04 78 00 00 00', 50, 754],
+      ['Client :', 340, 715, 9, true], ['Boulangerie Perrin', 340, 700, 11], ['8 place Bellecour', 340, 687], ['69002 Lyon', 340, 674],
+      ['FACTURE N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500],
+      ['Atelier Moreau SARL au capital de 10 000 € · SIRET 123 456 789 00012 · RCS Lyon', 50, 80, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'Atelier Moreau SARL', customer: 'Boulangerie Perrin' });
+  }, 60_000);
+
+  it('de: the account holder of the bank details ("Kontoinhaber: … · IBAN …")', async () => {
+    const values = await parties([
+      ['Am Anger 3', 420, 780], ['86150 Augsburg', 420, 767], ['Tel. 0821 123456', 420, 754],
+      ['Rechnungsempfänger', 50, 715, 9, true], ['Gasthof Seewirt', 50, 700, 11], ['Seestraße 12', 50, 687], ['82211 Herrsching', 50, 674],
+      ['RECHNUNG 2024-311', 50, 600, 14, true], ['Dachstuhl', 50, 500], ['1.250,00 €', 470, 500],
+      ['Kontoinhaber: Holzbau Lechner · IBAN DE89 3704 0044 0532 0130 00 · BIC COBADEFFXXX', 50, 80, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'Holzbau Lechner', customer: 'Gasthof Seewirt' });
+  }, 60_000);
+
+  it('keeps the trade name the letterhead prints over the registered name of the legal mention, and a legal form alone names no one', async () => {
+    const values = await parties([
+      ['LE FOURNISSEUR', 50, 790, 16, true], ['35 rue d\'ici', 50, 776], ['75018 Paris', 50, 763],
+      ['Client :', 330, 720, 10, true], ['LE CLIENT', 330, 706], ['5 place Bellecour', 330, 693], ['69002 Lyon', 330, 680],
+      ['FACTURE N° 2024-015', 50, 650, 14, true], ['Prestation', 50, 480], ['450,00 €', 470, 480],
+      ['FOURNISSEUR F SARL au capital de 50 000 EUR - RCS PARIS 123 456 782', 50, 80, 8], ['Sarl au capital de 10 000 € - Siret 53084813400017', 50, 68, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'LE FOURNISSEUR', customer: 'LE CLIENT' });
+  }, 60_000);
+});

@@ -165,6 +165,28 @@ function senderLine(s: Seg): string[] | undefined {
   return parts.length >= 3 && parts.slice(1).some(isStreetLine) ? parts : undefined;
 }
 
+/** Where a legal mention turns from the name to its capital ("X SARL au capital de 10 000 €", "X GmbH mit einem Stammkapital von …"). */
+const CAPITAL = /\s+(au capital (social )?de|with (a )?share capital|mit einem stammkapital|capitale sociale|con capital social|met een kapitaal)\b.*$/i;
+
+/**
+ * The issuer's legal mention, printed in the footer when the letterhead's name is a logo: its name with
+ * a legal form, then its capital, registration, tax or bank numbers ("Atelier Moreau SARL au capital de
+ * 10 000 € · SIRET … · RCS Lyon", "Holzbau Lechner GmbH | HRB 12345 | USt-IdNr. DE…"); or the account
+ * holder of the bank details ("Kontoinhaber: Holzbau Lechner · IBAN DE…"), who is paid, so who issued it.
+ */
+function legalMention(s: Seg): string | undefined {
+  const capital = CAPITAL.exec(s.text);
+  const parts = s.text.replace(CAPITAL, capital ? ' · capital' : '').split(/\s[·•|∙⋅–—]\s|\s-\s|,\s/).map((p) => p.trim()).filter(Boolean);
+  if (parts.length < 2) return undefined;
+  const rest = fold(parts.slice(1).join(' '));
+  if (!(FURNITURE.test(rest) || /\bcapital\b/.test(rest))) return undefined;
+  const holder = /^([^:]{3,40}?)\s*:\s*(.+)$/.exec(parts[0]);
+  if (holder && PAYEE.test(fold(holder[1])) && isNameLike(holder[2])) return holder[2];
+  // "Sarl au capital de …": a legal form alone names no one
+  const named = fold(parts[0]).replace(LEGAL, '').replace(/\s+/g, '');
+  return isLegal(parts[0]) && isNameLike(parts[0]) && /\p{L}{3}/u.test(named) ? parts[0] : undefined;
+}
+
 /** A label that opens the customer's block, in any language the party lexicon knows ("Factuur aan", "Dane nabywcy"). */
 export function isCustomerLabel(text: string): boolean {
   return partyLabel(text)?.role === 'customer';
@@ -184,6 +206,11 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
         if (label.role === 'customer' && value) for (let r = seg.row; r <= value.row + 3 && r < rows.length; r++) customerRows.add(r);
         if (value && label.role === role) out.push({ value: value.text, ids: value.ids, score: label.weight, at: at(seg) });
       }
+      const mention = role === 'vendor' && !customerRows.has(seg.row) ? legalMention(seg) : undefined;
+      // the registered name may differ from the trade name the letterhead prints (which the paper goes by,
+      // "LE FOURNISSEUR" over "FOURNISSEUR F SARL au capital de …"): under any letterhead name with some
+      // evidence (above the address, repeated, a legal form: 0.6–0.74), over a bare guess (0.5) or none
+      if (mention) out.push({ value: mention, ids: seg.ids, score: 0.58, at: at(seg) });
       const sender = senderLine(seg);
       if (sender) {
         const below = nameBelow(rows, { ...seg, box: { ...seg.box, x1: seg.box.x0 + 0.15 } }, 3);
