@@ -84,6 +84,13 @@ it.each([
   ['de', 'Kundenanschrift', ['Holzwerk Berger', 'Lindenweg 4', '80331 München', 'USt-IdNr. DE123456789'], ['Schreinerei Adler', 'Bahnhofstraße 12', '70173 Stuttgart'], 'RECHNUNG R-2024-77'],
   ['nl', 'Klantgegevens', ['Brightwater Studio', 'Keizersgracht 10', '1015 CX Amsterdam', 'BTW NL123456789B01'], ['Van Dijk Installaties', 'Marktplein 3', '3511 LM Utrecht'], 'FACTUUR 2024-118'],
   ['fr', 'Nom du client', ['Atelier Moreau', '14 rue des Lilas', '69003 Lyon', 'SIRET 123 456 789 00012'], ['Boulangerie Perrin', '8 place Bellecour', '69002 Lyon'], 'FACTURE 2024-015'],
+  ['en', 'ATTN:', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['en', 'To:', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['en', 'Billing Details', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['fr', 'Souscripteur', ['Atelier Moreau', '14 rue des Lilas', '69003 Lyon', 'SIRET 123 456 789 00012'], ['Boulangerie Perrin', '8 place Bellecour', '69002 Lyon'], 'FACTURE 2024-015'],
+  ['nl', 'Debiteur', ['Brightwater Studio', 'Keizersgracht 10', '1015 CX Amsterdam', 'BTW NL123456789B01'], ['Van Dijk Installaties', 'Marktplein 3', '3511 LM Utrecht'], 'FACTUUR 2024-118'],
+  ['es', 'Dirección de facturación', ['Talleres Ibéricos', 'Calle Mayor 15', '28013 Madrid', 'NIF B12345678'], ['Distribuciones Soler', 'Avenida del Puerto 40', '46021 Valencia'], 'FACTURA F-2024-031'],
+  ['it', 'Intestatario', ['Officina Rossi', 'Via Roma 21', '20121 Milano', 'P.IVA 01234567890'], ['Ferramenta Bianchi', 'Corso Italia 8', '10121 Torino'], 'FATTURA N. 45/2024'],
 ] as [string, string, [string, string, string, string], [string, string, string], string][])('%s: the customer under "%s"', async (_lang, label, issuer, customer, title) => {
   for (const right of [false, true]) {
     const values = await parties(invoice({ issuer, label, customer, right, title, item: ['Service', '1.250,00'] }));

@@ -23,7 +23,7 @@ const VENDOR_LABELS = new Set([
   'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
   'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
   'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'auftragnehmer', 'remit to', 'pay to', 'payable to', 'ship from', 'shipped from', 'dispatch from',
-  'seller name', 'supplier name', 'vendor name', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+  'seller name', 'supplier name', 'vendor name', 'bill from', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
@@ -32,14 +32,18 @@ const CUSTOMER_LABELS = new Map<string, number>([
     'klant', 'factuuradres', 'afnemer', 'koper', 'acheteur', 'facture a', 'facturer a', 'adresse de facturation', 'destinataire',
     'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik', 'nabywcy', 'odbiorcy', 'acquirente',
     'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', 'customer name', 'client name', 'buyer name', 'bill to party', 'billing to',
-    'rechnungsanschrift', 'receiver', '購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
-  ...['ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'ship to party', 'consignee', 'lieferadresse', 'lieferanschrift',
+    'rechnungsanschrift', 'billing', 'addressed to', 'adresse a', 'geadresseerde', 'direccion de facturacion', 'adquiriente', 'adquirente', 'intestatario',
+    'fatturare a', 'indirizzo di fatturazione', 'faktureringsadress', 'ostaja', 'laskutusosoite'].map((l) => [l, 0.8] as [string, number]),
+  // a role the paper's trade gives the customer (subscriber, debtor, orderer), or a bare "To"/"Attn": likely the customer's block
+  ...['receiver', 'to', 'prepared for', 'payer', 'besteller', 'abnehmer', 'souscripteur', 'abonne', 'debiteur', 'receptor', 'adresat'].map((l) => [l, 0.75] as [string, number]),
+  ...['購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
+  ...['attn', 'attention', 'shipping', 'enviar a', 'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'ship to party', 'consignee', 'lieferadresse', 'lieferanschrift',
     'warenempfanger', 'leveringsadres', 'afleveradres', 'adresse de livraison', 'livre a', 'direccion de entrega', 'direccion de envio', 'indirizzo di consegna',
     'indirizzo di spedizione', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
 ]);
 
 /** Words that say a block holds a party's particulars ("Datos del emisor", "Dane nabywcy", "Customer details", "Adresse du client"). */
-const PARTY_DATA = new Set(['details', 'detail', 'data', 'dane', 'daten', 'angaben', 'gegevens', 'donnees', 'datos', 'dati', 'dados', 'information', 'informations',
+const PARTY_DATA = new Set(['details', 'detail', 'data', 'coordonnees', 'dane', 'daten', 'angaben', 'gegevens', 'donnees', 'datos', 'dati', 'dados', 'information', 'informations',
   'info', 'informacion', 'informazioni', 'informacoes', 'address', 'adres', 'adresse', 'anschrift', 'direccion', 'indirizzo', 'endereco', 'adresa']);
 /** The small words that link them to the role ("del", "du", "van de", "of the"). */
 const PARTY_LINKS = new Set(['the', 'of', 'de', 'del', 'della', 'dello', 'do', 'da', 'des', 'du', 'van', 'der', 'het', 'le', 'la', 'el', 'il', 'o', 'a', 'dell']);
