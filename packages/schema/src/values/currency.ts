@@ -56,8 +56,20 @@ const MARKS: [RegExp, string][] = [
   [/(?<![\p{L}])(?:S?Fr\.|SFr)\s?\d|\d\s?(?:S?Fr\.)(?!\p{L})/u, 'CHF'], [/\beuros?\b/iu, 'EUR'],
 ];
 
+/** A country named on its own at the end of an address ("Deutschland", "FRANCE", "Royaume-Uni"), in its own language or English. */
+const COUNTRY_NAMES: [RegExp, string][] = [
+  [/^(deutschland|germany|allemagne)$/i, 'DE'], [/^(france|frankreich)$/i, 'FR'], [/^(nederland|netherlands|the netherlands|pays-bas)$/i, 'NL'],
+  [/^(belgique|belgi\u00eb|belgien|belgium)$/i, 'BE'], [/^(\u00f6sterreich|austria|autriche)$/i, 'AT'], [/^(espa\u00f1a|spain|espagne|spanien)$/i, 'ES'],
+  [/^(italia|italy|italie|italien)$/i, 'IT'], [/^portugal$/i, 'PT'], [/^(ireland|irlande|\u00e9ire)$/i, 'IE'], [/^(luxembourg|luxemburg)$/i, 'LU'],
+  [/^(suisse|schweiz|switzerland|svizzera)$/i, 'CH'], [/^(united kingdom|royaume-uni|england|scotland|wales)$/i, 'GB'], [/^(sverige|sweden)$/i, 'SE'],
+  [/^(norge|norway)$/i, 'NO'], [/^(danmark|denmark)$/i, 'DK'], [/^(polska|poland)$/i, 'PL'], [/^(suomi|finland)$/i, 'FI'], [/^india$/i, 'IN'],
+  [/^(usa|u\.s\.a\.|united states( of america)?)$/i, 'US'], [/^canada$/i, 'CA'], [/^australia$/i, 'AU'], [/^(new zealand)$/i, 'NZ'], [/^singapore$/i, 'SG'], [/^malaysia$/i, 'MY'],
+];
+/** The country code of a web or mail domain ("www.holzbau.de", "compta@atelier.fr", "sales@example.co.uk"). */
+const DOMAIN = /(?:www\.|@)[\w-]+(?:\.[\w-]+)*\.(de|fr|nl|be|at|es|it|pt|ie|lu|ch|uk|se|no|dk|pl|fi|in|au|nz|sg|my|ca)\b/gi;
+
 /** The countries the paper names: IBANs and VAT numbers (strong), tax words and phone numbers (weak), with weights. */
-export function countryEvidence(texts: readonly string[]): Map<string, number> {
+export function countryEvidence(texts: readonly string[], addresses = true): Map<string, number> {
   const w = new Map<string, number>();
   const add = (c: string, n: number) => { if (CURRENCY_OF[c]) w.set(c, (w.get(c) ?? 0) + n); };
   for (const t of texts) {
@@ -84,12 +96,20 @@ export function countryEvidence(texts: readonly string[]): Map<string, number> {
     const title = DOC_TITLES.find(([re]) => re.test(t));
     if (title) add(title[1], 0.5);
     for (const [re, c] of TAX_WORDS) if (re.test(t)) add(c, 0.5);
+    // the country line of an address (the line alone, or its last part after a postcode and place: "75002 Paris, France"),
+    // and web and mail domains; the customer's country is printed as often as the issuer's, so these only
+    // answer where nothing is printed at all, never which dollar or crown a printed sign is
+    if (!addresses) continue;
+    const last = t.split(/[,\u00b7|\u2013-]\s+/).pop()!.trim().replace(/\.$/, '');
+    const country = COUNTRY_NAMES.find(([re]) => re.test(t.trim()) || re.test(last));
+    if (country) add(country[1], 1);
+    for (const m of t.matchAll(DOMAIN)) add(m[1].toUpperCase() === 'UK' ? 'GB' : m[1].toUpperCase(), 0.5);
   }
   return w;
 }
 
 function likeliestCountry(texts: readonly string[], among?: (c: string) => boolean): string | undefined {
-  return [...countryEvidence(texts).entries()].filter(([c]) => !among || among(c)).sort((a, b) => b[1] - a[1])[0]?.[0];
+  return [...countryEvidence(texts, !among).entries()].filter(([c]) => !among || among(c)).sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 export interface DocumentCurrency {
