@@ -89,9 +89,15 @@ const LEGAL = /\b(gmbh|ag|kg|ug|ohg|e ?k|mbh|ltd|limited|llc|llp|inc|corp|corpor
 const isLegal = (t: string) => LEGAL.test(fold(t)) && !/\d\s*\p{L}{1,4}\)?\s*$/u.test(t.trim());
 
 /** A street line: a street word ending a word ("Lieferantenstraße 20", "Keizersgracht 112"), a street and a house number, a postcode and a place. */
-const STREET_WORD = /(strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|laan|straat|gracht|plein|kade|dijk|singel|vej|gade|gatan|gata|vagen|veien|gate|tie|katu|ulica|ul|aleja|rue|avenue|av|chemin|boulevard|bd|blvd|impasse|quai|via|viale|piazza|corso|calle|avenida|plaza|paseo|rua|travessa|street|st|road|rd|lane|drive|way|court|square|jalan|jln)$/;
+const STREET_WORD = /(strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|laan|straat|gracht|plein|kade|dijk|singel|vej|gade|gatan|gata|vagen|veien|gate|tie|katu|ulica|ul|aleja|rue|avenue|av|chemin|boulevard|bd|blvd|impasse|quai|via|viale|piazza|corso|calle|avenida|plaza|paseo|rua|travessa|street|st|road|rd|lane|drive|way|court|square|jalan|jln|route|place|carrer|avda|avinguda|faubourg|fbg|cours|close|crescent|terrace|parkway|pkwy|largo|praca|strada|vicolo|markt|steig|pfad)$/;
+/**
+ * What opens an address line that prints no house number: an industrial estate, a locality, a building,
+ * a post-office box ("Zone Industrielle des Vignes", "Lieu-dit La Croix", "Gewerbegebiet Nord", "Postfach 12 34").
+ */
+const ADDRESS_OPENER = /^(zone industrielle|zone artisanale|zone d activites?|zi|za|zac|lieu dit|hameau|residence|batiment|bat|gewerbegebiet|industriegebiet|gewerbepark|industriepark|localita|frazione|building|bldg|po box|p o box|postfach|postbus|apartado|casella postale|bp|cs)\b/;
 export function isStreetLine(t: string): boolean {
   const words = fold(t).split(' ');
+  if (ADDRESS_OPENER.test(fold(t))) return true;
   if (/^\d{4,6}\s+\p{L}/u.test(t.trim()) || /^\d{4}\s?[A-Z]{2}\s+\p{L}/u.test(t.trim()) || /^[A-Z]{1,2}-?\d{4,5}\s+\p{L}/u.test(t.trim())) return true;
   // "Ecke 12", "Rabattstr. 25", "27 rue Henri Rolland", "Hafenstraße 9a"
   const number = /^\d{1,4}[a-z]?$/;
@@ -108,6 +114,31 @@ const SALUTATION = /^(firma|fa|herr|herrn|frau|familie|monsieur|madame|mademoise
 const FURNITURE = /@|www\.|https?:|\b(tel|telefon|telephone|phone|fax|mobile|gln|iln|ust|usst|vat|tva|btw|iva|siret|siren|rcs|iban|bic|swift|hrb|hra|kvk|nip|regon|ein|tax|steuer|reg|registration|page|seite|e mail|email|contact|kontakt|attn|attention|z hd|ansprechpartner|c o)\b/;
 const PLACEHOLDER = /\b(name|nom|logo)\b/;
 
+/**
+ * The paper's own phrases, which no party is named by: a possessive ("Your invoice", "Votre facture",
+ * "Ihre Rechnung", "Mon compte"), thanks ("Thank you for your business", "Merci de votre confiance"), a
+ * button or menu of a page printed from the web ("Download PDF", "Print", "Jetzt bezahlen", "Télécharger"),
+ * a section or copy title ("Récapitulatif", "Übersicht", "Original for Recipient").
+ */
+const POSSESSIVE = /^(your|my|our|votre|vos|mon|ma|mes|notre|nos|ihre?|unsere?|meine?|uw|onze|mijn|su|sus|mi|nuestra|nuestro|tu|la tua|il tuo|la vostra|il vostro)\s+(.+)$/;
+/** What a possessive on paper refers to ("Ma Boulangerie", "My Muesli" are names; "Mon compte", "Your order" are not). */
+const OWN_PAPER = /\b(account|compte|konto|area|espace|order|orders|commande|commandes|bestellung|bestelling|pedido|ordine|contract|contrat|vertrag|abonnement|subscription)\b/;
+const THANKS = /^(thank|thanks|merci|vielen dank|danke|herzlichen dank|bedankt|dank u|gracias|grazie|obrigado|obrigada)\b/;
+const BUTTON = /^(pay|download|view|print|continue|click|track|sign in|log in|log out|back to|telecharger|imprimer|payer|drucken|herunterladen|bezahlen|jetzt bezahlen|downloaden|afdrukken|betalen|bekijk|descargar|imprimir|pagar|scarica|stampa|paga)\b/;
+const SECTION = /^(recapitulatif|zusammenfassung|ubersicht|overzicht|samenvatting|resumen|riepilogo|summary|overview|details?|detalle|dettaglio|espace client|customer area|kundenbereich)$|^(detail de|details of|detalle de|dettaglio (della|del)|(original|duplicate|triplicate) (for|copy)|copy for)\b/;
+export function isPaperPhrase(t: string): boolean {
+  const f = fold(t);
+  const own = POSSESSIVE.exec(f);
+  if (own && (OWN_PAPER.test(own[2]) || readLabel(own[2]).known > 0)) return true;
+  if (THANKS.test(f) || SECTION.test(f)) return true;
+  // a button's label is a verb alone or with what it acts on ("Print", "Download PDF", "Pay now"); a
+  // company may be named "Print Express"
+  const button = BUTTON.exec(f);
+  if (!button || f.split(' ').length > 4 || isLegal(t)) return false;
+  const rest = f.slice(button[0].length).trim();
+  return !rest || /\b(now|here|this|page|pdf|copy|maintenant|jetzt|nu|ahora|ora)\b/.test(rest) || readLabel(rest).known > 0;
+}
+
 /** A line that can be a party's name: words, not a number, street, contact line, date, label or sentence. */
 export function isNameLike(t: string): boolean {
   const text = t.trim();
@@ -121,7 +152,7 @@ export function isNameLike(t: string): boolean {
   if (/\d/.test(text) && readLabel(text).known > 0) return false;
   const f = fold(text);
   if (FURNITURE.test(f) || PLACEHOLDER.test(f) || SALUTATION.test(f) || /:/.test(text) || findDates(text).length) return false;
-  if (isStreetLine(text) || labelConcept(text) || labelRole(f)) return false;
+  if (isStreetLine(text) || labelConcept(text) || labelRole(f) || isPaperPhrase(text)) return false;
   return true;
 }
 
