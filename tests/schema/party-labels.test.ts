@@ -147,3 +147,37 @@ describe('a letterhead whose name is a logo (a picture, no text): the issuer fro
     expect(values).toEqual({ issuer: 'LE FOURNISSEUR', customer: 'LE CLIENT' });
   }, 60_000);
 });
+
+describe('the recipient in the envelope\'s window, with no label and no sender line over it', () => {
+  it('de: the window on the left, the letterhead on the right, the issuer named in the footer', async () => {
+    const values = await parties([
+      ['Holzbau Lechner GmbH', 380, 800, 14, true], ['Am Anger 3', 380, 784], ['86150 Augsburg', 380, 771], ['Tel. 0821 123456', 380, 758],
+      ['Gasthof Seewirt', 60, 700], ['Josef Huber', 60, 687], ['Seestraße 12', 60, 674], ['82211 Herrsching', 60, 661],
+      ['RECHNUNG 2024-311', 60, 600, 14, true], ['Dachstuhl', 60, 500], ['1.250,00 €', 470, 500],
+      ['Holzbau Lechner GmbH · HRB 12345 · USt-IdNr. DE123456789', 60, 80, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'Holzbau Lechner GmbH', customer: 'Gasthof Seewirt' });
+  }, 60_000);
+
+  it('fr: the window on the right, under a letterhead on the left', async () => {
+    const values = await parties([
+      ['Atelier Moreau', 50, 790, 14, true], ['14 rue des Lilas', 50, 776], ['69003 Lyon', 50, 763], ['SIRET 123 456 789 00012', 50, 750],
+      ['Boulangerie Perrin', 340, 700], ['8 place Bellecour', 340, 687], ['69002 Lyon', 340, 674],
+      ['FACTURE N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500],
+    ]);
+    expect(values).toEqual({ issuer: 'Atelier Moreau', customer: 'Boulangerie Perrin' });
+  }, 60_000);
+
+  it('takes no block for the recipient that is the issuer\'s own: at the top of the page, or named again in the footer', async () => {
+    const top = await parties([
+      ['Atelier Moreau', 50, 800, 14, true], ['14 rue des Lilas', 50, 786], ['69003 Lyon', 50, 773],
+      ['FACTURE N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500],
+    ]);
+    expect(top).toEqual({ issuer: 'Atelier Moreau', customer: null });
+    const repeated = await parties([
+      ['FACTURE', 50, 800, 18, true], ['Atelier Moreau', 50, 700], ['14 rue des Lilas', 50, 687], ['69003 Lyon', 50, 674],
+      ['N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500], ['Atelier Moreau · 14 rue des Lilas · 69003 Lyon · SIRET 123 456 789 00012', 50, 80, 8],
+    ]);
+    expect(repeated.customer).toBeNull();
+  }, 60_000);
+});

@@ -227,6 +227,48 @@ export function isCustomerLabel(text: string): boolean {
   return partyLabel(text)?.role === 'customer';
 }
 
+/** A postcode and a place: "80331 München", "1015 CX Amsterdam", "00-950 Warszawa", "D02 XA00 Dublin", "LS1 4AB Leeds", "Salem OR 97301". */
+const POSTCODE_LINE = /^(\d{4,5}|\d{4}\s?[A-Z]{2}|\d{2}-\d{3}|\d{3}\s\d{2}|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z\d]{2,3}|[A-Z]\d{2}\s[A-Z\d]{4})\s+\p{L}|\p{L}[\p{L} .'-]*,?\s+[A-Z]{2}\s+\d{5}(-\d{4})?$/u;
+
+/**
+ * The recipient's address in the window of an envelope, when no label names it and no sender line sits
+ * over it: a letter folded for a windowed envelope prints it in the upper part of the page (from about
+ * a tenth to a third down), in the left or the right half, as a name, maybe a contact, a street and a
+ * postcode-and-place line, with no phone, mail or tax number (those are the issuer's). Its name is printed
+ * nowhere else on the page (the issuer's recurs in the footer, the bank details). Something is printed
+ * above it — the letterhead. Only one such block may qualify: two are a reading this cannot settle.
+ */
+function windowRecipient(rows: Seg[][]): Seg | undefined {
+  const all = rows.map((r) => fold(r.map((s) => s.text).join(' ')));
+  const found: Seg[] = [];
+  for (const row of rows) {
+    for (const name of row) {
+      const b = name.box;
+      if (b.y0 < 0.1 || b.y0 > 0.35 || !(b.x1 < 0.55 || b.x0 > 0.45) || !isNameLike(name.text) || readLabel(name.text).unknown === 0) continue;
+      // the block under the name: aligned lines, no wider gap than a line, to its postcode line
+      const block: Seg[] = [name];
+      for (let r = name.row + 1; r < Math.min(rows.length, name.row + 5); r++) {
+        const last = block[block.length - 1];
+        const next = rows[r].find((s) => Math.abs(s.box.x0 - b.x0) < 0.02);
+        if (!next || next.box.y0 - last.box.y1 > 1.2 * (last.box.y1 - last.box.y0)) break;
+        block.push(next);
+        if (POSTCODE_LINE.test(next.text.trim())) break;
+      }
+      const end = block[block.length - 1];
+      if (block.length < 3 || !POSTCODE_LINE.test(end.text.trim()) || block.some((s) => FURNITURE.test(fold(s.text)))) continue;
+      // the line above the name is not part of the block (a label or the sender line would have placed it)
+      const above = rows[name.row - 1]?.find((s) => Math.abs(s.box.x0 - b.x0) < 0.02);
+      if (above && name.box.y0 - above.box.y1 < 1.2 * (b.y1 - b.y0)) continue;
+      if (!rows.slice(0, name.row).some((r) => r.length)) continue;
+      const key = fold(name.text);
+      const re = new RegExp(`(^|\\s)${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+      if (all.filter((t) => re.test(t)).length > 1) continue;
+      found.push(name);
+    }
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
 export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[] {
   const rows = rowsOfFirstPage(ix);
   const out: PartyCandidate[] = [];
@@ -253,6 +295,14 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
         if (role === 'vendor' && isNameLike(sender[0])) out.push({ value: sender[0], ids: seg.ids, score: 0.76, at: at(seg) });
         if (role === 'customer' && below) out.push({ value: below.text, ids: below.ids, score: 0.74, at: at(below) });
       }
+    }
+  }
+  // neither a label nor a sender line placed the recipient: the address in the envelope's window
+  if (!customerRows.size) {
+    const window = windowRecipient(rows);
+    if (window) {
+      for (let r = window.row; r <= window.row + 4 && r < rows.length; r++) customerRows.add(r);
+      if (role === 'customer') out.push({ value: window.text, ids: window.ids, score: 0.62, at: at(window) });
     }
   }
   if (role === 'customer') return out;
