@@ -50,3 +50,21 @@ it.each([
   // the name above the address, with nothing else left to compete with it
   expect(confidence.issuer).toBeGreaterThan(0.55);
 }, 60_000);
+
+it('never gives the customer the page addresses as the issuer, however high and large its name is printed', async () => {
+  const { values, confidence } = await read([
+    ['Kunde:', 60, 715], ['Gasthof Seewirt GmbH', 60, 700, 14], ['Seestraße 12', 60, 684], ['82211 Herrsching', 60, 671],
+    ['RECHNUNG 2024-311', 60, 600, 14], ['Dachstuhl', 60, 500], ['1.250,00 €', 470, 500], ['Holzbau Lechner GmbH · HRB 12345 · USt-IdNr. DE123456789', 60, 80, 8],
+  ]);
+  expect(values).toEqual({ issuer: 'Holzbau Lechner GmbH', customer: 'Gasthof Seewirt GmbH' });
+  // the legal mention stands alone: the customer's name no longer competes with it
+  expect(confidence.issuer).toBeGreaterThan(0.55);
+}, 60_000);
+
+it('takes no item line with its price for the issuer\'s name', async () => {
+  const { values } = await read([
+    ['Rechnungsempfänger', 60, 800], ['Gasthof Seewirt GmbH', 60, 785, 14], ['Seestraße 12', 60, 771], ['82211 Herrsching', 60, 758],
+    ['RECHNUNG 2024-311', 60, 600, 14], ['Dachstuhl', 60, 500], ['1.250,00 €', 470, 500],
+  ]);
+  expect(values).toEqual({ issuer: null, customer: 'Gasthof Seewirt GmbH' });
+}, 60_000);

@@ -177,6 +177,8 @@ function skipBlock(lines: Line[], i: number): number {
 /** A line that can be (part of) an organisation's name: no furniture, no street, not only the paper's own words ("CASH", "AMOUNT"). */
 function isNameLine(name: string): boolean {
   if (isFurniture(name) || !/\p{L}{2,}/u.test(name) || isStreetLine(name) || isPaperPhrase(name)) return false;
+  // a price ("Dachstuhl 1.250,00 €"): an item line, not a name
+  if (/\d[.,]\d{2}(?!\d)|[$€£¥₹]/u.test(name)) return false;
   // a line opening with a number is a house number or a code — unless words alone follow ("99 SPEED MART")
   if (/^\d/.test(name) && !NUMBERED_NAME.test(name)) return false;
   if (!printedAsName(name)) return false;
