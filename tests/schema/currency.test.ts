@@ -49,6 +49,16 @@ it.each([
   ['bare figures on American paper (state and ZIP)', ['500 Market St', 'San Francisco, CA 94105'], '1,250.00', 'USD'],
   ['bare figures on British paper (postcode)', ['12 High Street', 'Leeds LS1 4AB'], '1,250.00', 'GBP'],
   ['bare figures under a German title and nothing else', ['Rechnung Nr. 2024-17'], '1.250,00', 'EUR'],
+  ['bare figures under a German compound title ("Sammelrechnung")', ['Sammelrechnung 2024-17'], '1.250,00', 'EUR'],
+  ['bare figures on German paper (Steuernummer)', ['Lindenweg 4, 80331 München', 'Steuernummer 143/123/45678'], '1.250,00', 'EUR'],
+  ['bare figures on French paper (SIRET)', ['12 rue de la Paix, 75002 Paris', 'SIRET 123 456 789 00012'], '1 250,00', 'EUR'],
+  ['bare figures on French paper labelled "Numéro de facture"', ['Numéro de facture : F-2024-031'], '1 250,00', 'EUR'],
+  ['bare figures on Italian paper (Partita IVA)', ['Via Roma 21, 20121 Milano', 'Partita IVA 01234567890'], '1.250,00', 'EUR'],
+  ['bare figures on Dutch paper (KvK)', ['Marktplein 3, 3511 LM Utrecht', 'KvK 12345678'], '1.250,00', 'EUR'],
+  ['bare figures on paper whose address ends in its country ("Deutschland")', ['Lindenweg 4', '80331 München', 'Deutschland'], '1.250,00', 'EUR'],
+  ['bare figures on paper whose address line names its country after the place', ['12 rue de la Paix, 75002 Paris, France'], '1 250,00', 'EUR'],
+  ['bare figures on paper with a national web domain', ['Keizersgracht 10', 'www.brightwater.nl'], '1.250,00', 'EUR'],
+  ['a dollar sign is not placed by a country line (the customer\'s may be printed as well)', ['500 Market St', 'Ship to: 10 King St W, Toronto, Canada'], '$1,250.00', 'USD'],
 ])('%s', async (_what, lines, price, code) => {
   expect(await currencyOf(lines, price)).toBe(code);
 }, 60_000);

@@ -77,3 +77,107 @@ it('reads an article and a role word printed as a name ("LE CLIENT") as the name
   ]);
   expect(values).toEqual({ issuer: 'LE FOURNISSEUR', customer: 'LE CLIENT' });
 }, 60_000);
+
+it.each([
+  ['en', 'Shipping Address', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['en-IN', 'Consignee', ['Suryodaya Traders', '14 MG Road', 'Bengaluru 560001', 'GSTIN 29AABCU9603R1ZM'], ['Kaveri Textiles', '22 Residency Road', 'Mysuru 570001'], 'TAX INVOICE 118'],
+  ['de', 'Kundenanschrift', ['Holzwerk Berger', 'Lindenweg 4', '80331 München', 'USt-IdNr. DE123456789'], ['Schreinerei Adler', 'Bahnhofstraße 12', '70173 Stuttgart'], 'RECHNUNG R-2024-77'],
+  ['nl', 'Klantgegevens', ['Brightwater Studio', 'Keizersgracht 10', '1015 CX Amsterdam', 'BTW NL123456789B01'], ['Van Dijk Installaties', 'Marktplein 3', '3511 LM Utrecht'], 'FACTUUR 2024-118'],
+  ['fr', 'Nom du client', ['Atelier Moreau', '14 rue des Lilas', '69003 Lyon', 'SIRET 123 456 789 00012'], ['Boulangerie Perrin', '8 place Bellecour', '69002 Lyon'], 'FACTURE 2024-015'],
+  ['en', 'ATTN:', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['en', 'To:', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['en', 'Billing Details', ['Northwind Supplies Ltd', '221 Harbor Road', 'Portland OR 97201', 'Tel +1 503 555 0199'], ['Lakeside Dental', '9 Elm Street', 'Salem OR 97301'], 'INVOICE 2024-88'],
+  ['fr', 'Souscripteur', ['Atelier Moreau', '14 rue des Lilas', '69003 Lyon', 'SIRET 123 456 789 00012'], ['Boulangerie Perrin', '8 place Bellecour', '69002 Lyon'], 'FACTURE 2024-015'],
+  ['nl', 'Debiteur', ['Brightwater Studio', 'Keizersgracht 10', '1015 CX Amsterdam', 'BTW NL123456789B01'], ['Van Dijk Installaties', 'Marktplein 3', '3511 LM Utrecht'], 'FACTUUR 2024-118'],
+  ['es', 'Dirección de facturación', ['Talleres Ibéricos', 'Calle Mayor 15', '28013 Madrid', 'NIF B12345678'], ['Distribuciones Soler', 'Avenida del Puerto 40', '46021 Valencia'], 'FACTURA F-2024-031'],
+  ['it', 'Intestatario', ['Officina Rossi', 'Via Roma 21', '20121 Milano', 'P.IVA 01234567890'], ['Ferramenta Bianchi', 'Corso Italia 8', '10121 Torino'], 'FATTURA N. 45/2024'],
+] as [string, string, [string, string, string, string], [string, string, string], string][])('%s: the customer under "%s"', async (_lang, label, issuer, customer, title) => {
+  for (const right of [false, true]) {
+    const values = await parties(invoice({ issuer, label, customer, right, title, item: ['Service', '1.250,00'] }));
+    expect(values).toEqual({ issuer: issuer[0], customer: customer[0] });
+  }
+}, 60_000);
+
+it('reads the contractor ("Auftragnehmer") as the issuer and the client ("Auftraggeber") as the customer, past a salutation line', async () => {
+  const values = await parties([
+    ['Auftraggeber', 50, 790, 9, true], ['Firma', 50, 776], ['Gasthof Seewirt', 50, 762, 12, true], ['Seestraße 12', 50, 748], ['82211 Herrsching', 50, 735],
+    ['Auftragnehmer', 350, 790, 9, true], ['Holzbau Lechner', 350, 776, 12, true], ['Am Anger 3', 350, 762], ['86150 Augsburg', 350, 749],
+    ['RECHNUNG 2024-311', 50, 690, 16, true], ['Dachstuhl', 50, 480], ['1.250,00 €', 470, 480],
+  ]);
+  expect(values).toEqual({ issuer: 'Holzbau Lechner', customer: 'Gasthof Seewirt' });
+}, 60_000);
+
+it('takes the issuer from a "Remit to" block printed under the items, not the customer\'s block at the top', async () => {
+  const values = await parties([
+    ['INVOICE 2024-88', 50, 800, 18, true], ['Lakeside Dental', 50, 770, 12, true], ['9 Elm Street', 50, 756], ['Salem OR 97301', 50, 743],
+    ['Cleaning', 50, 500], ['$250.00', 470, 500], ['Total', 360, 470], ['$250.00', 470, 470],
+    ['Remit to:', 50, 400, 9, true], ['Northwind Supplies', 50, 386], ['221 Harbor Road', 50, 373], ['Portland OR 97201', 50, 360],
+  ]);
+  expect(values.issuer).toBe('Northwind Supplies');
+}, 60_000);
+
+describe('a letterhead whose name is a logo (a picture, no text): the issuer from the legal mention in the footer', () => {
+  it('fr: "<name> SARL au capital de … · SIRET … · RCS …"', async () => {
+    const values = await parties([
+      ['14 rue des Lilas', 50, 780], ['69003 Lyon', 50, 767], ['Tél. 04 78 00 00 00', 50, 754],
+      ['Client :', 340, 715, 9, true], ['Boulangerie Perrin', 340, 700, 11], ['8 place Bellecour', 340, 687], ['69002 Lyon', 340, 674],
+      ['FACTURE N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500],
+      ['Atelier Moreau SARL au capital de 10 000 € · SIRET 123 456 789 00012 · RCS Lyon', 50, 80, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'Atelier Moreau SARL', customer: 'Boulangerie Perrin' });
+  }, 60_000);
+
+  it('de: the account holder of the bank details ("Kontoinhaber: … · IBAN …")', async () => {
+    const values = await parties([
+      ['Am Anger 3', 420, 780], ['86150 Augsburg', 420, 767], ['Tel. 0821 123456', 420, 754],
+      ['Rechnungsempfänger', 50, 715, 9, true], ['Gasthof Seewirt', 50, 700, 11], ['Seestraße 12', 50, 687], ['82211 Herrsching', 50, 674],
+      ['RECHNUNG 2024-311', 50, 600, 14, true], ['Dachstuhl', 50, 500], ['1.250,00 €', 470, 500],
+      ['Kontoinhaber: Holzbau Lechner · IBAN DE89 3704 0044 0532 0130 00 · BIC COBADEFFXXX', 50, 80, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'Holzbau Lechner', customer: 'Gasthof Seewirt' });
+  }, 60_000);
+
+  it('keeps the trade name the letterhead prints over the registered name of the legal mention, and a legal form alone names no one', async () => {
+    const values = await parties([
+      ['LE FOURNISSEUR', 50, 790, 16, true], ['35 rue d\'ici', 50, 776], ['75018 Paris', 50, 763],
+      ['Client :', 330, 720, 10, true], ['LE CLIENT', 330, 706], ['5 place Bellecour', 330, 693], ['69002 Lyon', 330, 680],
+      ['FACTURE N° 2024-015', 50, 650, 14, true], ['Prestation', 50, 480], ['450,00 €', 470, 480],
+      ['FOURNISSEUR F SARL au capital de 50 000 EUR - RCS PARIS 123 456 782', 50, 80, 8], ['Sarl au capital de 10 000 € - Siret 53084813400017', 50, 68, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'LE FOURNISSEUR', customer: 'LE CLIENT' });
+  }, 60_000);
+});
+
+describe('the recipient in the envelope\'s window, with no label and no sender line over it', () => {
+  it('de: the window on the left, the letterhead on the right, the issuer named in the footer', async () => {
+    const values = await parties([
+      ['Holzbau Lechner GmbH', 380, 800, 14, true], ['Am Anger 3', 380, 784], ['86150 Augsburg', 380, 771], ['Tel. 0821 123456', 380, 758],
+      ['Gasthof Seewirt', 60, 700], ['Josef Huber', 60, 687], ['Seestraße 12', 60, 674], ['82211 Herrsching', 60, 661],
+      ['RECHNUNG 2024-311', 60, 600, 14, true], ['Dachstuhl', 60, 500], ['1.250,00 €', 470, 500],
+      ['Holzbau Lechner GmbH · HRB 12345 · USt-IdNr. DE123456789', 60, 80, 8],
+    ]);
+    expect(values).toEqual({ issuer: 'Holzbau Lechner GmbH', customer: 'Gasthof Seewirt' });
+  }, 60_000);
+
+  it('fr: the window on the right, under a letterhead on the left', async () => {
+    const values = await parties([
+      ['Atelier Moreau', 50, 790, 14, true], ['14 rue des Lilas', 50, 776], ['69003 Lyon', 50, 763], ['SIRET 123 456 789 00012', 50, 750],
+      ['Boulangerie Perrin', 340, 700], ['8 place Bellecour', 340, 687], ['69002 Lyon', 340, 674],
+      ['FACTURE N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500],
+    ]);
+    expect(values).toEqual({ issuer: 'Atelier Moreau', customer: 'Boulangerie Perrin' });
+  }, 60_000);
+
+  it('takes no block for the recipient that is the issuer\'s own: at the top of the page, or named again in the footer', async () => {
+    const top = await parties([
+      ['Atelier Moreau', 50, 800, 14, true], ['14 rue des Lilas', 50, 786], ['69003 Lyon', 50, 773],
+      ['FACTURE N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500],
+    ]);
+    expect(top).toEqual({ issuer: 'Atelier Moreau', customer: null });
+    const repeated = await parties([
+      ['FACTURE', 50, 800, 18, true], ['Atelier Moreau', 50, 700], ['14 rue des Lilas', 50, 687], ['69003 Lyon', 50, 674],
+      ['N° 2024-015', 50, 600, 14, true], ['Réparation four', 50, 500], ['480,00 €', 470, 500], ['Atelier Moreau · 14 rue des Lilas · 69003 Lyon · SIRET 123 456 789 00012', 50, 80, 8],
+    ]);
+    expect(repeated.customer).toBeNull();
+  }, 60_000);
+});

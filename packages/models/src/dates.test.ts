@@ -6,6 +6,9 @@ describe('written dates in the languages of European and Asian business paper', 
     ['14 mars 2024', '2024-03-14'], ['14. März 2024', '2024-03-14'], ['14 marca 2024', '2024-03-14'], ['1 października 2023', '2023-10-01'],
     ['3 augusti 2022', '2022-08-03'], ['21 novembre 2022', '2022-11-21'], ['5 mei 2021', '2021-05-05'],
     ['2024年3月14日', '2024-03-14'], ['2024년 3월 14일', '2024-03-14'], ['Le lundi 21 novembre 2022', '2022-11-21'],
+    // abbreviated month words of German, Dutch, Spanish and Italian paper
+    ['27. Okt. 2024', '2024-10-27'], ['3. Dez. 2024', '2024-12-03'], ['12 mrt 2024', '2024-03-12'], ['5 dic. 2024', '2024-12-05'], ['9 ene 2024', '2024-01-09'],
+    ['3 ott 2024', '2024-10-03'], ['14 giu 2024', '2024-06-14'], ['21 ago 2024', '2024-08-21'], ['2 de setiembre de 2024', '2024-09-02'],
   ])('%s → %s', (text, iso) => {
     expect(findDates(text)[0]?.iso).toBe(iso);
   });

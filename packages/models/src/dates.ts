@@ -38,6 +38,8 @@ const MONTHS: Record<string, number> = {
   ottobre: 10, octubre: 10, outubro: 10, lokakuuta: 10, pazdziernika: 10,
   noviembre: 11, novembro: 11, marraskuuta: 11, listopada: 11,
   dicembre: 12, diciembre: 12, dezembro: 12, joulukuuta: 12, grudnia: 12,
+  // the abbreviations invoices print ("27. Okt. 2024", "12 mrt 2024", "5 dic. 2024", "3 ott 2024")
+  mrz: 3, okt: 10, dez: 12, mrt: 3, ene: 1, abr: 4, ago: 8, dic: 12, gen: 1, mag: 5, giu: 6, lug: 7, set: 9, sett: 9, ott: 10, setiembre: 9,
 };
 /** The month a written month word names (English, French, German, Italian, Spanish, Portuguese, Dutch, Nordic, Polish; "Sept.", "März" alike), 0 for none. */
 export function monthNumber(word: string): number {

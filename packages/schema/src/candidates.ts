@@ -467,6 +467,12 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
         kept.push({ value: p.value, printed: p.value, ids: p.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score, order, at: p.at, how: 'letterhead' });
       }
     }
+    // the party the page addresses (under "Bill to", under the sender line, in the window) did not issue it,
+    // however high or large its name is printed
+    if (head === 'organisation') {
+      const billed = new Set(partyCandidates('customer', ctx.ix).map((p) => normalizeLabel(p.value)));
+      return kept.filter((c) => c.label >= LABEL_MIN || !billed.has(normalizeLabel(String(c.value))));
+    }
   }
   return kept;
 }

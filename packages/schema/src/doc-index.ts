@@ -1,4 +1,4 @@
-import type { Box, Document, Page, TableElement } from '@quire/core';
+import type { Box, Document, FigureElement, Page, TableElement } from '@quire/core';
 
 /**
  * The extractor's view of a Document: "units" — text lines (a text element split at its line
@@ -57,10 +57,18 @@ export function buildIndex(doc: Document): DocIndex {
     const placed = placeWords(page);
     placedByPage.set(page.number, placed);
     for (const el of page.elements) {
-      if (el.kind === 'text' && el.id) {
-        const printed = printedLines(page, placed.filter((w) => w.id === el.id), el.text);
+      if ((el.kind === 'text' || readableFigure(el)) && el.id) {
+        const own = placed.filter((w) => w.id === el.id);
+        const printed = printedLines(page, own, el.text);
+        // a figure has no reading confidence of its own: its words' average, as a text element's (1 for a text layer)
+        const meta = el.kind === 'text'
+          ? { confidence: el.confidence, selected: el.selected, category: el.category }
+          : { confidence: own.length ? own.reduce((n, w) => n + w.confidence, 0) / own.length : 1 };
         if (printed && (printed.length > 1 || !el.text.includes('\n'))) {
-          for (const line of printed) units.push({ order: units.length, id: el.id, text: line.text, page: page.number, box: line.box, confidence: el.confidence, selected: el.selected, category: el.category });
+          // a figure's words are not set in blocks: its columns (a label and its value, the recipient beside
+          // the invoice number) are the stretches of a line between wide gaps, as layout would have cut them
+          const pieces = el.kind === 'text' ? printed : printed.flatMap((l) => l.segments);
+          for (const line of pieces) units.push({ order: units.length, id: el.id, text: line.text, page: page.number, box: line.box, ...meta });
           continue;
         }
         const parts = el.text.split(/\r?\n/).map((t) => t.trim()).filter(Boolean);
@@ -69,7 +77,7 @@ export function buildIndex(doc: Document): DocIndex {
           const box = el.box && parts.length > 1
             ? { ...el.box, y0: el.box.y0 + ((el.box.y1 - el.box.y0) * i) / parts.length, y1: el.box.y0 + ((el.box.y1 - el.box.y0) * (i + 1)) / parts.length }
             : el.box;
-          units.push({ order: units.length, id: el.id!, text, page: page.number, box, confidence: el.confidence, selected: el.selected, category: el.category });
+          units.push({ order: units.length, id: el.id!, text, page: page.number, box, ...meta });
         });
       } else if (el.kind === 'table' && el.id) {
         tables.push(el);
@@ -124,7 +132,7 @@ interface Holder { id: string; box: Box; text: string }
 export function placeWords(page: Page): PlacedWord[] {
   const holders: Holder[] = [];
   for (const el of page.elements) {
-    if (el.kind === 'text' && el.id && el.box) holders.push({ id: el.id, box: el.box, text: el.text });
+    if ((el.kind === 'text' || readableFigure(el)) && el.id && el.box) holders.push({ id: el.id, box: el.box, text: el.text });
     else if (el.kind === 'table') for (const c of el.cells) if (c.id && c.box && c.text.trim()) holders.push({ id: c.id, box: c.box, text: c.text });
   }
   const placed: PlacedWord[] = [];
@@ -200,13 +208,13 @@ function rowText(page: Page, row: { words: PlacedWord[]; h: number }): { text: s
  * "1 278.61". Undefined (the element's own text is used) for fewer than two words, or when the words
  * do not spell the element's text (a reader that rewrote it).
  */
-function printedLines(page: Page, words: readonly PlacedWord[], text: string): { text: string; box: Box }[] | undefined {
+function printedLines(page: Page, words: readonly PlacedWord[], text: string): { text: string; box: Box; segments: RowSegment[] }[] | undefined {
   if (words.length < 2) return undefined;
   const rows = groupRows(words);
   const alnum = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '').length;
   const fromWords = words.reduce((n, w) => n + alnum(w.text), 0), own = alnum(text);
   if (Math.abs(fromWords - own) > 0.1 * Math.max(own, 1)) return undefined;
-  return rows.map((r) => { const t = rowText(page, r); return { text: t.text, box: t.box }; });
+  return rows.map((r) => { const t = rowText(page, r); return { text: t.text, box: t.box, segments: t.segments }; });
 }
 
 /**
@@ -225,6 +233,14 @@ export function visualRows(page: Page, placed: readonly PlacedWord[]): Omit<Unit
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * A picture with printed words on it, read as text: layout takes a header band or a framed block drawn
+ * over an image (the issuer's name, the sender line, the recipient, the invoice number) for a figure,
+ * and its words become the figure's text. They are the page's words all the same. A chart's words are
+ * its ticks and legend, not the document's, and stay out.
+ */
+const readableFigure = (el: Page['elements'][number]): el is FigureElement => el.kind === 'figure' && el.visualType === 'image' && /[\p{L}\p{N}]/u.test(el.text ?? '');
 
 /** The element a word belongs to: the smallest box around its centre, preferring one whose text has the word. */
 function holderOf(w: { text: string; box: Box }, holders: readonly Holder[]): string | undefined {

@@ -2,7 +2,7 @@ import { labelTokens, normalizeLabel } from '@quire/models';
 import { pageLines, type DocIndex } from './doc-index.js';
 import type { FieldSpec } from './field-spec.js';
 import { findDates } from '@quire/models';
-import { isCustomerLabel, isStreetLine } from './parties.js';
+import { isCustomerLabel, isPaperPhrase, isStreetLine } from './parties.js';
 import { readLabel } from './label-lexicon.js';
 import { findAmounts } from './values/amounts.js';
 
@@ -198,7 +198,9 @@ function skipBlock(lines: Line[], i: number): number {
 
 /** A line that can be (part of) an organisation's name: no furniture, no street, not only the paper's own words ("CASH", "AMOUNT"). */
 function isNameLine(name: string): boolean {
-  if (isFurniture(name) || !/\p{L}{2,}/u.test(name) || isStreetLine(name)) return false;
+  if (isFurniture(name) || !/\p{L}{2,}/u.test(name) || isStreetLine(name) || isPaperPhrase(name)) return false;
+  // a price ("Dachstuhl 1.250,00 €"): an item line, not a name
+  if (/\d[.,]\d{2}(?!\d)|[$€£¥₹]/u.test(name)) return false;
   // a line opening with a number is a house number or a code — unless words alone follow ("99 SPEED MART")
   if (/^\d/.test(name) && !NUMBERED_NAME.test(name)) return false;
   if (!printedAsName(name)) return false;
@@ -411,7 +413,7 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
   const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))
-    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name));
+    .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name) && !isPaperPhrase(l.text));
   const groups = nameGroups(named, lines);
   const nearest = groups.length ? groups[groups.length - 1] : undefined;
   const out = groups.map((g) => {

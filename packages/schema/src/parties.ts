@@ -22,7 +22,8 @@ const VENDOR_LABELS = new Set([
   'rechnungsersteller', 'aussteller', 'lieferant', 'verkaufer', 'leistungserbringer', 'absender', 'rechnungssteller',
   'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
   'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
-  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+  'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'auftragnehmer', 'remit to', 'pay to', 'payable to', 'ship from', 'shipped from', 'dispatch from',
+  'seller name', 'supplier name', 'vendor name', 'bill from', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
@@ -30,13 +31,19 @@ const CUSTOMER_LABELS = new Map<string, number>([
     'kunde', 'rechnungsempfanger', 'kaufer', 'auftraggeber', 'rechnungsadresse', 'leistungsempfanger', 'empfanger',
     'klant', 'factuuradres', 'afnemer', 'koper', 'acheteur', 'facture a', 'facturer a', 'adresse de facturation', 'destinataire',
     'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik', 'nabywcy', 'odbiorcy', 'acquirente',
-    'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', '購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
-  ...['ship to', 'shipped to', 'deliver to', 'delivery address', 'lieferadresse', 'warenempfanger', 'leveringsadres', 'adresse de livraison', 'livre a',
-    'direccion de entrega', 'indirizzo di consegna', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
+    'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', 'customer name', 'client name', 'buyer name', 'bill to party', 'billing to',
+    'rechnungsanschrift', 'billing', 'addressed to', 'adresse a', 'geadresseerde', 'direccion de facturacion', 'adquiriente', 'adquirente', 'intestatario',
+    'fatturare a', 'indirizzo di fatturazione', 'faktureringsadress', 'ostaja', 'laskutusosoite'].map((l) => [l, 0.8] as [string, number]),
+  // a role the paper's trade gives the customer (subscriber, debtor, orderer), or a bare "To"/"Attn": likely the customer's block
+  ...['receiver', 'to', 'prepared for', 'payer', 'besteller', 'abnehmer', 'souscripteur', 'abonne', 'debiteur', 'receptor', 'adresat'].map((l) => [l, 0.75] as [string, number]),
+  ...['購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
+  ...['attn', 'attention', 'shipping', 'enviar a', 'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'ship to party', 'consignee', 'lieferadresse', 'lieferanschrift',
+    'warenempfanger', 'leveringsadres', 'afleveradres', 'adresse de livraison', 'livre a', 'direccion de entrega', 'direccion de envio', 'indirizzo di consegna',
+    'indirizzo di spedizione', 'leveransadress'].map((l) => [l, 0.7] as [string, number]),
 ]);
 
 /** Words that say a block holds a party's particulars ("Datos del emisor", "Dane nabywcy", "Customer details", "Adresse du client"). */
-const PARTY_DATA = new Set(['details', 'detail', 'data', 'dane', 'daten', 'angaben', 'gegevens', 'donnees', 'datos', 'dati', 'dados', 'information', 'informations',
+const PARTY_DATA = new Set(['details', 'detail', 'data', 'coordonnees', 'dane', 'daten', 'angaben', 'gegevens', 'donnees', 'datos', 'dati', 'dados', 'information', 'informations',
   'info', 'informacion', 'informazioni', 'informacoes', 'address', 'adres', 'adresse', 'anschrift', 'direccion', 'indirizzo', 'endereco', 'adresa']);
 /** The small words that link them to the role ("del", "du", "van de", "of the"). */
 const PARTY_LINKS = new Set(['the', 'of', 'de', 'del', 'della', 'dello', 'do', 'da', 'des', 'du', 'van', 'der', 'het', 'le', 'la', 'el', 'il', 'o', 'a', 'dell']);
@@ -48,11 +55,22 @@ const FROM_WORDS = new Set(['from', 'van', 'von', 'de', 'da', 'fra', 'fran', 'od
 /** Salutations that open the addressee's block ("Spett.le", "Messrs", "M/s"). */
 const ADDRESSEE = new Set(['spett le', 'spettabile', 'spett', 'messrs', 'm s', 'egregio', 'gentile', 'alla cortese attenzione di']);
 
+/** Words for particulars that Germanic languages write joined to the role ("Kundenanschrift", "Lieferantendaten", "Klantgegevens"). */
+const JOINED_DATA = /^(\p{L}{4,}?)(daten|anschrift|adresse|angaben|gegevens|adres)$/u;
+
 /** The role a party label names, by its words: a known label, with filler words around it, or a document word and "to"/"from". */
 function labelRole(head: string): { role: PartyRole; weight: number } | undefined {
   if (VENDOR_LABELS.has(head)) return { role: 'vendor', weight: 0.8 };
   const w = CUSTOMER_LABELS.get(head);
   if (w) return { role: 'customer', weight: w };
+  // "kundenanschrift": the role's stem (its joining -n, -s, -en dropped) and a word for particulars
+  const joined = JOINED_DATA.exec(head);
+  if (joined) {
+    for (const stem of [joined[1], joined[1].replace(/(en|n|s)$/, '')]) {
+      if (VENDOR_LABELS.has(stem)) return { role: 'vendor', weight: 0.78 };
+      if (CUSTOMER_LABELS.has(stem)) return { role: 'customer', weight: CUSTOMER_LABELS.get(stem)! - 0.02 };
+    }
+  }
   if (ADDRESSEE.has(head)) return { role: 'customer', weight: 0.75 };
   const all = head.split(' ').filter(Boolean);
   if (all.length === 2 && DOC_WORDS.has(all[0]) && TO_WORDS.has(all[1])) return { role: 'customer', weight: 0.78 };
@@ -71,9 +89,15 @@ const LEGAL = /\b(gmbh|ag|kg|ug|ohg|e ?k|mbh|ltd|limited|llc|llp|inc|corp|corpor
 const isLegal = (t: string) => LEGAL.test(fold(t)) && !/\d\s*\p{L}{1,4}\)?\s*$/u.test(t.trim());
 
 /** A street line: a street word ending a word ("Lieferantenstraße 20", "Keizersgracht 112"), a street and a house number, a postcode and a place. */
-const STREET_WORD = /(strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|laan|straat|gracht|plein|kade|dijk|singel|vej|gade|gatan|gata|vagen|veien|gate|tie|katu|ulica|ul|aleja|rue|avenue|av|chemin|boulevard|bd|blvd|impasse|quai|via|viale|piazza|corso|calle|avenida|plaza|paseo|rua|travessa|street|st|road|rd|lane|drive|way|court|square|jalan|jln)$/;
+const STREET_WORD = /(strasse|str|weg|allee|gasse|platz|ring|damm|ufer|chaussee|laan|straat|gracht|plein|kade|dijk|singel|vej|gade|gatan|gata|vagen|veien|gate|tie|katu|ulica|ul|aleja|rue|avenue|av|chemin|boulevard|bd|blvd|impasse|quai|via|viale|piazza|corso|calle|avenida|plaza|paseo|rua|travessa|street|st|road|rd|lane|drive|way|court|square|jalan|jln|route|place|carrer|avda|avinguda|faubourg|fbg|cours|close|crescent|terrace|parkway|pkwy|largo|praca|strada|vicolo|markt|steig|pfad)$/;
+/**
+ * What opens an address line that prints no house number: an industrial estate, a locality, a building,
+ * a post-office box ("Zone Industrielle des Vignes", "Lieu-dit La Croix", "Gewerbegebiet Nord", "Postfach 12 34").
+ */
+const ADDRESS_OPENER = /^(zone industrielle|zone artisanale|zone d activites?|zi|za|zac|lieu dit|hameau|residence|batiment|bat|gewerbegebiet|industriegebiet|gewerbepark|industriepark|localita|frazione|building|bldg|po box|p o box|postfach|postbus|apartado|casella postale|bp|cs)\b/;
 export function isStreetLine(t: string): boolean {
   const words = fold(t).split(' ');
+  if (ADDRESS_OPENER.test(fold(t))) return true;
   if (/^\d{4,6}\s+\p{L}/u.test(t.trim()) || /^\d{4}\s?[A-Z]{2}\s+\p{L}/u.test(t.trim()) || /^[A-Z]{1,2}-?\d{4,5}\s+\p{L}/u.test(t.trim())) return true;
   // "Ecke 12", "Rabattstr. 25", "27 rue Henri Rolland", "Hafenstraße 9a"
   const number = /^\d{1,4}[a-z]?$/;
@@ -84,8 +108,36 @@ export function isStreetLine(t: string): boolean {
   return words.some((w) => STREET_WORD.test(w) && w.length > 6) && /\d/.test(t);
 }
 
+/** A salutation or form of address printed on its own line above the addressee's name ("Firma", "Herrn", "Madame"). */
+const SALUTATION = /^(firma|fa|herr|herrn|frau|familie|monsieur|madame|mademoiselle|m|mme|mlle|mr|mrs|ms|miss|dear|de heer|mevrouw|dhr|mevr|sr|sra|senor|senora|don|dona|sig|sig ra|signor|signora|spett le)$/;
+
 const FURNITURE = /@|www\.|https?:|\b(tel|telefon|telephone|phone|fax|mobile|gln|iln|ust|usst|vat|tva|btw|iva|siret|siren|rcs|iban|bic|swift|hrb|hra|kvk|nip|regon|ein|tax|steuer|reg|registration|page|seite|e mail|email|contact|kontakt|attn|attention|z hd|ansprechpartner|c o)\b/;
 const PLACEHOLDER = /\b(name|nom|logo)\b/;
+
+/**
+ * The paper's own phrases, which no party is named by: a possessive ("Your invoice", "Votre facture",
+ * "Ihre Rechnung", "Mon compte"), thanks ("Thank you for your business", "Merci de votre confiance"), a
+ * button or menu of a page printed from the web ("Download PDF", "Print", "Jetzt bezahlen", "Télécharger"),
+ * a section or copy title ("Récapitulatif", "Übersicht", "Original for Recipient").
+ */
+const POSSESSIVE = /^(your|my|our|votre|vos|mon|ma|mes|notre|nos|ihre?|unsere?|meine?|uw|onze|mijn|su|sus|mi|nuestra|nuestro|tu|la tua|il tuo|la vostra|il vostro)\s+(.+)$/;
+/** What a possessive on paper refers to ("Ma Boulangerie", "My Muesli" are names; "Mon compte", "Your order" are not). */
+const OWN_PAPER = /\b(account|compte|konto|area|espace|order|orders|commande|commandes|bestellung|bestelling|pedido|ordine|contract|contrat|vertrag|abonnement|subscription)\b/;
+const THANKS = /^(thank|thanks|merci|vielen dank|danke|herzlichen dank|bedankt|dank u|gracias|grazie|obrigado|obrigada)\b/;
+const BUTTON = /^(pay|download|view|print|continue|click|track|sign in|log in|log out|back to|telecharger|imprimer|payer|drucken|herunterladen|bezahlen|jetzt bezahlen|downloaden|afdrukken|betalen|bekijk|descargar|imprimir|pagar|scarica|stampa|paga)\b/;
+const SECTION = /^(recapitulatif|zusammenfassung|ubersicht|overzicht|samenvatting|resumen|riepilogo|summary|overview|details?|detalle|dettaglio|espace client|customer area|kundenbereich)$|^(detail de|details of|detalle de|dettaglio (della|del)|(original|duplicate|triplicate) (for|copy)|copy for)\b/;
+export function isPaperPhrase(t: string): boolean {
+  const f = fold(t);
+  const own = POSSESSIVE.exec(f);
+  if (own && (OWN_PAPER.test(own[2]) || readLabel(own[2]).known > 0)) return true;
+  if (THANKS.test(f) || SECTION.test(f)) return true;
+  // a button's label is a verb alone or with what it acts on ("Print", "Download PDF", "Pay now"); a
+  // company may be named "Print Express"
+  const button = BUTTON.exec(f);
+  if (!button || f.split(' ').length > 4 || isLegal(t)) return false;
+  const rest = f.slice(button[0].length).trim();
+  return !rest || /\b(now|here|this|page|pdf|copy|maintenant|jetzt|nu|ahora|ora)\b/.test(rest) || readLabel(rest).known > 0;
+}
 
 /** A line that can be a party's name: words, not a number, street, contact line, date, label or sentence. */
 export function isNameLike(t: string): boolean {
@@ -99,8 +151,8 @@ export function isNameLike(t: string): boolean {
   // "Your order AB321": the paper's words and a code
   if (/\d/.test(text) && readLabel(text).known > 0) return false;
   const f = fold(text);
-  if (FURNITURE.test(f) || PLACEHOLDER.test(f) || /:/.test(text) || findDates(text).length) return false;
-  if (isStreetLine(text) || labelConcept(text) || labelRole(f)) return false;
+  if (FURNITURE.test(f) || PLACEHOLDER.test(f) || SALUTATION.test(f) || /:/.test(text) || findDates(text).length) return false;
+  if (isStreetLine(text) || labelConcept(text) || labelRole(f) || isPaperPhrase(text)) return false;
   return true;
 }
 
@@ -148,9 +200,73 @@ function senderLine(s: Seg): string[] | undefined {
   return parts.length >= 3 && parts.slice(1).some(isStreetLine) ? parts : undefined;
 }
 
+/** Where a legal mention turns from the name to its capital ("X SARL au capital de 10 000 €", "X GmbH mit einem Stammkapital von …"). */
+const CAPITAL = /\s+(au capital (social )?de|with (a )?share capital|mit einem stammkapital|capitale sociale|con capital social|met een kapitaal)\b.*$/i;
+
+/**
+ * The issuer's legal mention, printed in the footer when the letterhead's name is a logo: its name with
+ * a legal form, then its capital, registration, tax or bank numbers ("Atelier Moreau SARL au capital de
+ * 10 000 € · SIRET … · RCS Lyon", "Holzbau Lechner GmbH | HRB 12345 | USt-IdNr. DE…"); or the account
+ * holder of the bank details ("Kontoinhaber: Holzbau Lechner · IBAN DE…"), who is paid, so who issued it.
+ */
+function legalMention(s: Seg): string | undefined {
+  const capital = CAPITAL.exec(s.text);
+  const parts = s.text.replace(CAPITAL, capital ? ' · capital' : '').split(/\s[·•|∙⋅–—]\s|\s-\s|,\s/).map((p) => p.trim()).filter(Boolean);
+  if (parts.length < 2) return undefined;
+  const rest = fold(parts.slice(1).join(' '));
+  if (!(FURNITURE.test(rest) || /\bcapital\b/.test(rest))) return undefined;
+  const holder = /^([^:]{3,40}?)\s*:\s*(.+)$/.exec(parts[0]);
+  if (holder && PAYEE.test(fold(holder[1])) && isNameLike(holder[2])) return holder[2];
+  // "Sarl au capital de …": a legal form alone names no one
+  const named = fold(parts[0]).replace(LEGAL, '').replace(/\s+/g, '');
+  return isLegal(parts[0]) && isNameLike(parts[0]) && /\p{L}{3}/u.test(named) ? parts[0] : undefined;
+}
+
 /** A label that opens the customer's block, in any language the party lexicon knows ("Factuur aan", "Dane nabywcy"). */
 export function isCustomerLabel(text: string): boolean {
   return partyLabel(text)?.role === 'customer';
+}
+
+/** A postcode and a place: "80331 München", "1015 CX Amsterdam", "00-950 Warszawa", "D02 XA00 Dublin", "LS1 4AB Leeds", "Salem OR 97301". */
+const POSTCODE_LINE = /^(\d{4,5}|\d{4}\s?[A-Z]{2}|\d{2}-\d{3}|\d{3}\s\d{2}|[A-Z]{1,2}-\d{4,5}|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z\d]{2,3}|[A-Z]\d{2}\s[A-Z\d]{4})\s+\p{L}|\p{L}[\p{L} .'-]*,?\s+[A-Z]{2}\s+\d{5}(-\d{4})?$/u;
+
+/**
+ * The recipient's address in the window of an envelope, when no label names it and no sender line sits
+ * over it: a letter folded for a windowed envelope prints it in the upper part of the page (from about
+ * a tenth to a third down), in the left or the right half, as a name, maybe a contact, a street and a
+ * postcode-and-place line, with no phone, mail or tax number (those are the issuer's). Its name is printed
+ * nowhere else on the page (the issuer's recurs in the footer, the bank details). Something is printed
+ * above it — the letterhead. Only one such block may qualify: two are a reading this cannot settle.
+ */
+function windowRecipient(rows: Seg[][]): Seg | undefined {
+  const all = rows.map((r) => fold(r.map((s) => s.text).join(' ')));
+  const found: Seg[] = [];
+  for (const row of rows) {
+    for (const name of row) {
+      const b = name.box;
+      if (b.y0 < 0.1 || b.y0 > 0.35 || !(b.x1 < 0.55 || b.x0 > 0.45) || !isNameLike(name.text) || readLabel(name.text).unknown === 0) continue;
+      // the block under the name: aligned lines, no wider gap than a line, to its postcode line
+      const block: Seg[] = [name];
+      for (let r = name.row + 1; r < Math.min(rows.length, name.row + 5); r++) {
+        const last = block[block.length - 1];
+        const next = rows[r].find((s) => Math.abs(s.box.x0 - b.x0) < 0.02);
+        if (!next || next.box.y0 - last.box.y1 > 1.2 * (last.box.y1 - last.box.y0)) break;
+        block.push(next);
+        if (POSTCODE_LINE.test(next.text.trim())) break;
+      }
+      const end = block[block.length - 1];
+      if (block.length < 3 || !POSTCODE_LINE.test(end.text.trim()) || block.some((s) => FURNITURE.test(fold(s.text)))) continue;
+      // the line above the name is not part of the block (a label or the sender line would have placed it)
+      const above = rows[name.row - 1]?.find((s) => Math.abs(s.box.x0 - b.x0) < 0.02);
+      if (above && name.box.y0 - above.box.y1 < 1.2 * (b.y1 - b.y0)) continue;
+      if (!rows.slice(0, name.row).some((r) => r.length)) continue;
+      const key = fold(name.text);
+      const re = new RegExp(`(^|\\s)${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+      if (all.filter((t) => re.test(t)).length > 1) continue;
+      found.push(name);
+    }
+  }
+  return found.length === 1 ? found[0] : undefined;
 }
 
 export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[] {
@@ -167,6 +283,11 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
         if (label.role === 'customer' && value) for (let r = seg.row; r <= value.row + 3 && r < rows.length; r++) customerRows.add(r);
         if (value && label.role === role) out.push({ value: value.text, ids: value.ids, score: label.weight, at: at(seg) });
       }
+      const mention = role === 'vendor' && !customerRows.has(seg.row) ? legalMention(seg) : undefined;
+      // the registered name may differ from the trade name the letterhead prints (which the paper goes by,
+      // "LE FOURNISSEUR" over "FOURNISSEUR F SARL au capital de …"): under any letterhead name with some
+      // evidence (above the address, repeated, a legal form: 0.6–0.74), over a bare guess (0.5) or none
+      if (mention) out.push({ value: mention, ids: seg.ids, score: 0.58, at: at(seg) });
       const sender = senderLine(seg);
       if (sender) {
         const below = nameBelow(rows, { ...seg, box: { ...seg.box, x1: seg.box.x0 + 0.15 } }, 3);
@@ -174,6 +295,14 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
         if (role === 'vendor' && isNameLike(sender[0])) out.push({ value: sender[0], ids: seg.ids, score: 0.76, at: at(seg) });
         if (role === 'customer' && below) out.push({ value: below.text, ids: below.ids, score: 0.74, at: at(below) });
       }
+    }
+  }
+  // neither a label nor a sender line placed the recipient: the address in the envelope's window
+  if (!customerRows.size) {
+    const window = windowRecipient(rows);
+    if (window) {
+      for (let r = window.row; r <= window.row + 4 && r < rows.length; r++) customerRows.add(r);
+      if (role === 'customer') out.push({ value: window.text, ids: window.ids, score: 0.62, at: at(window) });
     }
   }
   if (role === 'customer') return out;

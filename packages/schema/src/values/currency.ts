@@ -24,10 +24,27 @@ const PHONE_CODES: Record<string, string> = {
 };
 
 const US_ZIP = /\b(AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)\s\d{5}(?:-\d{4})?\b/;
-/** Invoice titles whose language is (mostly) written in one currency area; Swiss and Austrian German both count as German here. */
+/**
+ * The document's own name in a language written (mostly) in one currency area, as a title or in the
+ * labels that carry it ("Sammelrechnung", "Rechnungsnummer", "Numéro de facture", "Factuurdatum",
+ * "Fecha de factura"); Swiss and Austrian German both count as German here.
+ */
 const DOC_TITLES: [RegExp, string][] = [
-  [/^\s*rechnung\b/i, 'DE'], [/^\s*factuur\b/i, 'NL'], [/^\s*facture\b/i, 'FR'], [/^\s*fattura\b/i, 'IT'], [/^\s*factura\b/i, 'ES'], [/^\s*fatura\b/i, 'PT'],
+  [/^\s*rechnung\b|\p{L}rechnung\b|\brechnungs(nummer|nr|datum|betrag|empf\u00e4nger|anschrift|adresse)/iu, 'DE'], [/^\s*factuur\b|\bfactuur(nummer|datum|adres|bedrag)\b/i, 'NL'],
+  [/^\s*facture\b|\b(num\u00e9ro|n\u00b0|date) de (la )?facture\b/iu, 'FR'], [/^\s*fattura\b|\b(numero|data) (della )?fattura\b/i, 'IT'],
+  [/^\s*factura\b|\b(n\u00famero|fecha) de (la )?factura\b/iu, 'ES'], [/^\s*fatura\b/i, 'PT'],
   [/^\s*lasku\b/i, 'FI'], [/^\s*faktura\s+vat\b/i, 'PL'],
+];
+
+/**
+ * A country's registration and tax words, printed where the paper names its issuer's numbers or its
+ * totals: French SIRET, RCS, "TTC"; German Steuernummer, HRB, USt-IdNr.; Dutch KvK, BTW; Italian
+ * Partita IVA; Spanish NIF/CIF. Weak evidence (a Belgian also writes BTW, a Swiss TVA), but each of
+ * them points into one currency area or to its neighbours in it.
+ */
+const TAX_WORDS: [RegExp, string][] = [
+  [/\b(SIRET|SIREN|RCS|TTC|N\u00b0 ?TVA|TVA intracom\w*)\b/u, 'FR'], [/\b(Steuer-?nummer|St\.-?Nr\.|USt\.?-?Id\w*|HRB|Amtsgericht|Umsatzsteuer|MwSt\.?)(?![\p{L}])/u, 'DE'],
+  [/\b(KvK|BTW)\b/, 'NL'], [/\b(P\.\s?IVA|Partita IVA|Codice Fiscale)\b/i, 'IT'], [/\b(NIF|CIF)\b/, 'ES'],
 ];
 
 /** Nordic crowns ("kr", "kr.", "Kr", "SKr"), which the country decides. */
@@ -39,8 +56,20 @@ const MARKS: [RegExp, string][] = [
   [/(?<![\p{L}])(?:S?Fr\.|SFr)\s?\d|\d\s?(?:S?Fr\.)(?!\p{L})/u, 'CHF'], [/\beuros?\b/iu, 'EUR'],
 ];
 
+/** A country named on its own at the end of an address ("Deutschland", "FRANCE", "Royaume-Uni"), in its own language or English. */
+const COUNTRY_NAMES: [RegExp, string][] = [
+  [/^(deutschland|germany|allemagne)$/i, 'DE'], [/^(france|frankreich)$/i, 'FR'], [/^(nederland|netherlands|the netherlands|pays-bas)$/i, 'NL'],
+  [/^(belgique|belgi\u00eb|belgien|belgium)$/i, 'BE'], [/^(\u00f6sterreich|austria|autriche)$/i, 'AT'], [/^(espa\u00f1a|spain|espagne|spanien)$/i, 'ES'],
+  [/^(italia|italy|italie|italien)$/i, 'IT'], [/^portugal$/i, 'PT'], [/^(ireland|irlande|\u00e9ire)$/i, 'IE'], [/^(luxembourg|luxemburg)$/i, 'LU'],
+  [/^(suisse|schweiz|switzerland|svizzera)$/i, 'CH'], [/^(united kingdom|royaume-uni|england|scotland|wales)$/i, 'GB'], [/^(sverige|sweden)$/i, 'SE'],
+  [/^(norge|norway)$/i, 'NO'], [/^(danmark|denmark)$/i, 'DK'], [/^(polska|poland)$/i, 'PL'], [/^(suomi|finland)$/i, 'FI'], [/^india$/i, 'IN'],
+  [/^(usa|u\.s\.a\.|united states( of america)?)$/i, 'US'], [/^canada$/i, 'CA'], [/^australia$/i, 'AU'], [/^(new zealand)$/i, 'NZ'], [/^singapore$/i, 'SG'], [/^malaysia$/i, 'MY'],
+];
+/** The country code of a web or mail domain ("www.holzbau.de", "compta@atelier.fr", "sales@example.co.uk"). */
+const DOMAIN = /(?:www\.|@)[\w-]+(?:\.[\w-]+)*\.(de|fr|nl|be|at|es|it|pt|ie|lu|ch|uk|se|no|dk|pl|fi|in|au|nz|sg|my|ca)\b/gi;
+
 /** The countries the paper names: IBANs and VAT numbers (strong), tax words and phone numbers (weak), with weights. */
-export function countryEvidence(texts: readonly string[]): Map<string, number> {
+export function countryEvidence(texts: readonly string[], addresses = true): Map<string, number> {
   const w = new Map<string, number>();
   const add = (c: string, n: number) => { if (CURRENCY_OF[c]) w.set(c, (w.get(c) ?? 0) + n); };
   for (const t of texts) {
@@ -66,12 +95,21 @@ export function countryEvidence(texts: readonly string[]): Map<string, number> {
     // the document's own name in a language of one country's paper, the weakest evidence ("Rechnung", "Factuur", "Fattura")
     const title = DOC_TITLES.find(([re]) => re.test(t));
     if (title) add(title[1], 0.5);
+    for (const [re, c] of TAX_WORDS) if (re.test(t)) add(c, 0.5);
+    // the country line of an address (the line alone, or its last part after a postcode and place: "75002 Paris, France"),
+    // and web and mail domains; the customer's country is printed as often as the issuer's, so these only
+    // answer where nothing is printed at all, never which dollar or crown a printed sign is
+    if (!addresses) continue;
+    const last = t.split(/[,\u00b7|\u2013-]\s+/).pop()!.trim().replace(/\.$/, '');
+    const country = COUNTRY_NAMES.find(([re]) => re.test(t.trim()) || re.test(last));
+    if (country) add(country[1], 1);
+    for (const m of t.matchAll(DOMAIN)) add(m[1].toUpperCase() === 'UK' ? 'GB' : m[1].toUpperCase(), 0.5);
   }
   return w;
 }
 
 function likeliestCountry(texts: readonly string[], among?: (c: string) => boolean): string | undefined {
-  return [...countryEvidence(texts).entries()].filter(([c]) => !among || among(c)).sort((a, b) => b[1] - a[1])[0]?.[0];
+  return [...countryEvidence(texts, !among).entries()].filter(([c]) => !among || among(c)).sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 export interface DocumentCurrency {

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument } from 'pdf-lib';
+import { extractDocument } from '@quire/extract';
+import { extractSchemaBuiltin } from '@quire/schema';
+
+/** The invoice date of generated invoices that write the month as the language abbreviates it ("27. Okt. 2024", "3 ott 2024"). */
+
+const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
+
+it.each([
+  ['de', 'RECHNUNG', 'Rechnungsdatum:', '27. Okt. 2024', '2024-10-27'],
+  ['nl', 'FACTUUR', 'Factuurdatum:', '12 mrt 2024', '2024-03-12'],
+  ['es', 'FACTURA', 'Fecha de factura:', '5 dic. 2024', '2024-12-05'],
+  ['it', 'FATTURA', 'Data fattura:', '3 ott 2024', '2024-10-03'],
+])('%s: "%s" with the date under "%s" written "%s"', async (_lang, title, label, printed, iso) => {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  const lines: [string, number, number, number?][] = [
+    ['Brightwater Works', 50, 790, 16], ['Keizersgracht 10', 50, 772], ['1015 CX Amsterdam', 50, 759],
+    [title, 50, 700, 14], [label, 330, 700], [printed, 450, 700], ['Service', 50, 500], ['1.250,00 €', 470, 500], ['Total', 360, 470], ['1.250,00 €', 470, 470],
+  ];
+  for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
+  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  const schema = { type: 'object', properties: { date: { type: 'string', format: 'date', description: 'Invoice date' } } };
+  expect((extractSchemaBuiltin({ document: doc, schema }).values as { date: unknown }).date).toBe(iso);
+}, 60_000);
