@@ -84,12 +84,37 @@ const FILLABLE_CHANGE = 1;
 const PRIOR_LOGIT = Math.log(0.15 / 0.85);
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
+/** Log-odds a printed page number n ≥ 2 lends the unnumbered pages it implies before it. */
+const IMPLIED_INSIDE = 1.5, IMPLIED_FIRST = 1;
+
+/**
+ * What printed page numbers say about the unnumbered pages before them: a page printing "3" (not a
+ * restart) has its pages 1 and 2 right before it, so the page just before it continues a document and the
+ * one two before starts it, though neither prints a number (a form's first page and its instructions
+ * often do not). Only runs of unnumbered pages are read this way; a page printing its own number speaks
+ * for itself.
+ */
+function impliedByLaterNumbers(signals: readonly PageSignals[]): number[] {
+  const out = signals.map(() => 0);
+  signals.forEach((s, j) => {
+    const n = s.pageOf?.[0];
+    if (!n || n < 2) return;
+    for (let back = 1; back < n; back++) {
+      const k = j - back;
+      if (k < 0 || signals[k].pageOf) return;
+      out[k] += back === n - 1 ? IMPLIED_FIRST : -IMPLIED_INSIDE;
+    }
+  });
+  return out;
+}
+
 /** P(page i starts a new document) for every page; the first page is 1 by definition. */
 export function boundaryProbabilities(signals: PageSignals[]): number[] {
+  const implied = impliedByLaterNumbers(signals);
   return signals.map((cur, i) => {
     if (i === 0) return 1;
     const prev = signals[i - 1];
-    let logit = PRIOR_LOGIT;
+    let logit = PRIOR_LOGIT + implied[i];
     if (cur.pageOf) {
       const [n, total] = cur.pageOf;
       if (n === 1) logit += 3.5;

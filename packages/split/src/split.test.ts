@@ -32,6 +32,24 @@ describe('splitBuiltin', () => {
     for (const i of [1, 3, 4, 6]) expect(b[i]).toBeLessThan(0.1); // continuation pages
   });
 
+  it('a page printing "3" makes the two unnumbered pages before it its document\'s pages 1 and 2', () => {
+    const sig = (over: Partial<ReturnType<typeof pageSignals>>) => ({ header: '', footer: '', hasTopTitle: false, ...over });
+    const pages = [
+      sig({ pageOf: [1, 1], fillable: false, terms: new Set(['invoice', 'total', 'amount', 'vat', 'customer']) }),
+      // a fillable first page, its instructions (a new title, no widgets), then numbered pages 3 and 4
+      sig({ fillable: true, terms: new Set(['form', 'tax', 'withholding', 'employee', 'step']) }),
+      sig({ fillable: false, hasTopTitle: true, topTitle: 'purpose of form', terms: new Set(['form', 'tax', 'withholding', 'employee', 'purpose']) }),
+      sig({ pageOf: [3, undefined], fillable: true, terms: new Set(['form', 'tax', 'withholding', 'worksheet', 'step']) }),
+      sig({ pageOf: [4, undefined], terms: new Set(['form', 'tax', 'withholding', 'table', 'married']) }),
+    ];
+    const b = boundaryProbabilities(pages);
+    expect(b[1]).toBeGreaterThan(0.9); // the implied page 1 starts the form
+    expect(b[2]).toBeLessThan(0.3); // the implied page 2 continues it
+    expect(b[3]).toBeLessThan(0.5);
+    // the numbers after it are what keeps the instructions page with its form
+    expect(boundaryProbabilities(pages.slice(0, 3))[2]).toBeGreaterThan(b[2] + 0.1);
+  });
+
   it('follows continuity when a page has no topical words', () => {
     // page 2 of the invoice ("terms and conditions") has no invoice vocabulary but stays with it
     const out = splitBuiltin({ document: packetDocument(), topics: PACKET_TOPICS });
