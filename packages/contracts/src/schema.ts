@@ -43,7 +43,7 @@ export const SchemaOutputSchema = z.object({
 }).meta({ id: 'SchemaOutput' });
 
 const Details = z.object({
-  notes: z.record(z.string(), z.string()).describe('JSON pointer → why the field is null (not found, failed schema validation) or what was left out'),
+  notes: z.record(z.string(), z.string()).describe('JSON pointer → why the field is null (not found, failed schema validation) or what was left out; for a value taken from an e-invoice XML embedded in the PDF, that source and, where the page prints another value, what the page reads'),
   model: z.string().describe('"builtin" or "openai:<model>"'),
 }).partial();
 

@@ -188,6 +188,51 @@ export interface Document {
   warnings: string[];
   /** HTML read in main-content mode: how the article was found and what was left out. */
   contentSelection?: ContentSelection;
+  /**
+   * The structured invoice the file carries (a Factur-X / ZUGFeRD / XRechnung XML attached to a PDF),
+   * as its issuer stated it: schema extraction answers invoice fields from it before reading the page.
+   */
+  embeddedInvoice?: EmbeddedInvoice;
+}
+
+/** One item line of an embedded invoice. */
+export interface EmbeddedInvoiceLine {
+  description: string | null;
+  quantity: number | null;
+  /** Net price (after price discounts) as stated, for the line's price base quantity (usually one unit). */
+  unitPrice: number | null;
+  /** Net line amount. */
+  amount: number | null;
+}
+
+/**
+ * The common invoice fields of an e-invoice XML (EN 16931 terms in brackets). Dates are ISO
+ * (YYYY-MM-DD); amounts in the invoice currency; a field the XML does not state is null.
+ */
+export interface EmbeddedInvoice {
+  /** Where it came from: the attachment's name and the XML's syntax and profile (guideline id). */
+  source: { file: string; syntax: 'CII' | 'ZUGFeRD 1.0' | 'UBL'; profile: string | null };
+  /** Invoice number (BT-1). */
+  number: string | null;
+  /** Issue date (BT-2). */
+  issueDate: string | null;
+  /** Payment due date (BT-9). */
+  dueDate: string | null;
+  /** Seller's name (BT-27). */
+  seller: string | null;
+  /** Buyer's name (BT-44). */
+  buyer: string | null;
+  /** Invoice currency (BT-5). */
+  currency: string | null;
+  /** Total with tax (BT-112). */
+  grandTotal: number | null;
+  /** Amount due for payment (BT-115). */
+  duePayable: number | null;
+  /** Total without tax (BT-109). */
+  taxBasisTotal: number | null;
+  /** Total tax in the invoice currency (BT-110). */
+  taxTotal: number | null;
+  lines: EmbeddedInvoiceLine[];
 }
 
 /** What HTML main-content mode kept and left out (blocks as the reader would have emitted them). */

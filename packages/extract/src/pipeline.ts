@@ -7,6 +7,7 @@ import { readPdfPages } from '@quire/format-pdf';
 import { readImage } from '@quire/format-image';
 import { analyzePage, finishDocument, layoutDocument, type LayoutInput, type LayoutOptions, type PageAnalysis } from '@quire/layout';
 import { restoreOrientation, sidewaysRegions, sidewaysTurn, turnsOf, uprightPage } from './orientation.js';
+import { embeddedInvoice } from './e-invoice.js';
 
 /** Readers that produce the document model directly. */
 const DOCUMENT_READERS: Partial<Record<SourceFormat, DocumentParser>> = {
@@ -64,6 +65,9 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
       }
     });
     const doc = stoppable(() => finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions));
+    // an e-invoice's attached XML states the invoice's fields as its issuer meant them (schema extraction reads it first)
+    const invoice = embeddedInvoice(r.attachments, doc.warnings);
+    if (invoice) doc.embeddedInvoice = invoice;
     return turns.size ? restoreOrientation(doc, turns, sideways) : doc;
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {

@@ -28,7 +28,7 @@ export interface SchemaAnswer {
   citations: unknown;
   /** Mirrors `values`: 0..1 per leaf, when wantConfidence. */
   confidence?: unknown;
-  /** JSON-pointer-like path → why a field is null or was dropped. */
+  /** JSON-pointer-like path → why a field is null or was dropped, or where its value came from when that is not the page (an embedded e-invoice). */
   notes?: Record<string, string>;
 }
 

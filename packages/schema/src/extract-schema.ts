@@ -7,6 +7,8 @@ import { itemsOf, primary, propertiesOf, requiredOf, typesOf } from './schema-no
 import { tableArray, tableColumn } from './tables.js';
 import { documentCurrency } from './values/currency.js';
 import { inferDayFirst } from '@quire/models';
+import type { EmbeddedInvoice } from '@quire/core';
+import { embeddedRows, embeddedScalar } from './embedded-invoice.js';
 
 /**
  * The built-in schema extractor: walks the JSON Schema, finds each leaf's value in the Document
@@ -16,7 +18,11 @@ import { inferDayFirst } from '@quire/models';
  */
 
 interface Node { value: unknown; citation: unknown; confidence: unknown }
-interface Walk { root: JsonSchema; ctx: SearchContext; notes: Record<string, string>; hints: Map<string, string[]> }
+interface Walk {
+  root: JsonSchema; ctx: SearchContext; notes: Record<string, string>; hints: Map<string, string[]>;
+  /** The invoice the file carries as XML (e-invoice PDFs): it answers the invoice fields it states. */
+  invoice?: EmbeddedInvoice;
+}
 
 const pointer = (path: string[]) => '/' + path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
@@ -27,7 +33,16 @@ function withHints(w: Walk, spec: FieldSpec): FieldSpec {
 
 function scalar(w: Walk, node: JsonSchema, path: string[], required: boolean): Node {
   const spec = withHints(w, fieldSpec(w.root, node, path, required));
-  const choice = choose(spec, scalarCandidates(spec, w.ctx));
+  let cands: ReturnType<typeof scalarCandidates> | undefined;
+  const printed = () => (cands ??= scalarCandidates(spec, w.ctx));
+  if (w.invoice) {
+    const e = embeddedScalar(spec, w.invoice, w.ctx, () => ({ cands: printed(), best: choose(spec, printed()).best }));
+    if (e) {
+      w.notes[pointer(path)] = e.note;
+      return { value: e.value, citation: e.ids, confidence: e.confidence };
+    }
+  }
+  const choice = choose(spec, printed());
   if (!choice.best) {
     w.notes[pointer(path)] = (required ? 'required field not found: ' : 'not found: ') + (choice.note ?? 'no candidate');
     return { value: null, citation: null, confidence: null };
@@ -42,6 +57,11 @@ function array(w: Walk, node: JsonSchema, path: string[], required: boolean): No
   const item = items ? primary(w.root, items) : undefined;
   const where = pointer(path);
   if (item && (typesOf(w.root, item).has('object') || propertiesOf(item).length)) {
+    const fromXml = w.invoice && embeddedRows(path[path.length - 1] ?? '', itemProps(w.root, item), w.invoice, w.ctx);
+    if (fromXml) {
+      w.notes[where] = `from the invoice XML embedded in the PDF (${w.invoice!.source.file})${fromXml.unmapped.length ? `; it states nothing for: ${fromXml.unmapped.join(', ')}` : ''}`;
+      return { value: fromXml.values, citation: fromXml.citations, confidence: fromXml.confidence };
+    }
     const rows = tableArray(w.root, item, w.ctx);
     if (!rows || !rows.values.length) {
       w.notes[where] = 'no table whose header matches the item properties';
@@ -62,6 +82,12 @@ function array(w: Walk, node: JsonSchema, path: string[], required: boolean): No
     return { value: null, citation: null, confidence: null };
   }
   return { value: picked.map((c) => c.value), citation: picked.map((c) => c.ids), confidence: picked.map((c) => round(Math.min(0.99, c.score))) };
+}
+
+/** An item object's properties with their field specs (as tableArray reads them). */
+function itemProps(root: JsonSchema, item: JsonSchema): [string, FieldSpec][] {
+  const required = requiredOf(item);
+  return propertiesOf(item).map(([name, node]) => [name, fieldSpec(root, primary(root, node), [name], required.has(name))]);
 }
 
 function walk(w: Walk, raw: JsonSchema, path: string[], required: boolean): Node {
@@ -139,7 +165,7 @@ export function extractSchemaBuiltin(req: SchemaRequest): SchemaAnswer {
   collect(root);
   const ctx: SearchContext = { ix, dates: { dayFirst: dayFirstHint(req.prompt, ix) }, schemaLabels };
   const notes: Record<string, string> = {};
-  const result = walk({ root, ctx, notes, hints: promptHints(req.prompt) }, root, [], true);
+  const result = walk({ root, ctx, notes, hints: promptHints(req.prompt), invoice: req.document.embeddedInvoice }, root, [], true);
   const answer: SchemaAnswer = { values: result.value, citations: result.citation, notes };
   if (req.wantConfidence) answer.confidence = result.confidence;
   enforceSchema(root, { ...answer, confidence: answer.confidence ?? {} }, notes);

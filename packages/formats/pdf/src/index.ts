@@ -13,3 +13,4 @@ export { lookupDict, pageContents, pageResources, replaceStream, streamBytes } f
 export { MarkedContentReader } from './actualtext.js';
 export { type PaintedPath, type PaintVisitor, type PaintWalkOptions, type Rgb, type Bounds, walkPaint, pageHasImages } from './painting.js';
 export type { Subpath, Edge, Pt } from './paths.js';
+export { type EmbeddedFile, type AttachmentLimits, DEFAULT_ATTACHMENT_LIMITS, mayHaveAttachments, readAttachments } from './attachments.js';

@@ -7,6 +7,7 @@ import { readPage } from './page.js';
 import { MarkedContentReader } from './actualtext.js';
 import { PageRasterizer } from './render.js';
 import { DEFAULT_EMBEDDED_IMAGE_BUDGET, EmbeddedImageOcr } from './embedded-images.js';
+import { type EmbeddedFile, mayHaveAttachments, readAttachments } from './attachments.js';
 
 export interface PdfReadResult {
   pageCount: number;
@@ -14,6 +15,8 @@ export interface PdfReadResult {
   outline: OutlineEntry[];
   title?: string;
   warnings: string[];
+  /** Files embedded in the PDF (attachments, associated files), within the attachment limits. */
+  attachments: EmbeddedFile[];
 }
 
 const CLEANUP_EVERY = 100;
@@ -69,13 +72,27 @@ export async function readPdfPages(
       await options.onPage?.(i + 1, selected.length);
     }
     if (embeddedImages) warnings.push(...embeddedImages.summary());
-    return { pageCount, outline, ...(title ? { title } : {}), warnings };
+    const attachments = await embeddedFiles(bytes, ctx.markedContent, warnings);
+    return { pageCount, outline, ...(title ? { title } : {}), warnings, attachments };
   } finally {
     try {
       await doc.destroy();
     } finally {
       await rasterizer.close();
     }
+  }
+}
+
+/** The PDF's embedded files, read with the pdf-lib parse the page reading shares; none from an encrypted or damaged file. */
+async function embeddedFiles(bytes: Uint8Array, reader: MarkedContentReader, warnings: string[]): Promise<EmbeddedFile[]> {
+  if (!mayHaveAttachments(bytes)) return [];
+  const doc = await reader.document();
+  if (!doc) return [];
+  try {
+    return readAttachments(doc, warnings);
+  } catch (e) {
+    warnings.push(`The PDF's embedded files could not be read: ${errorMessage(e)}`);
+    return [];
   }
 }
 

@@ -26,8 +26,13 @@ export function compositeDocument(parts: { extractionId: string; document: Docum
   return { format: parts[0]?.document.format ?? 'pdf', pageCount: pages.length, pages, warnings };
 }
 
-/** Only the given 1-indexed pages; element ids stay those of the extraction. */
+/**
+ * Only the given 1-indexed pages; element ids stay those of the extraction. The file's embedded invoice
+ * goes with all of its pages only: a topic of a packet is not the invoice the file as a whole carries.
+ */
 export function pagesOf(document: Document, pages: number[]): Document {
   const keep = new Set(pages);
-  return { ...document, pages: document.pages.filter((p) => keep.has(p.number)) };
+  const kept = document.pages.filter((p) => keep.has(p.number));
+  const { embeddedInvoice, ...rest } = document;
+  return { ...rest, pages: kept, ...(embeddedInvoice && kept.length === document.pages.length ? { embeddedInvoice } : {}) };
 }
