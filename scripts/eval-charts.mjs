@@ -18,6 +18,7 @@ import { extractDocument } from '../packages/extract/dist/index.js';
 import { reconstructCharts } from '../packages/tables/dist/index.js';
 import { partOf } from './lib/corpus.mjs';
 import { folderEvalArgs, ratioFigure, writeSummary } from './lib/eval-summary.mjs';
+import { aggregateStats, pageStats } from './lib/chart-page-stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { parts, summaryOut, dir, asJson, only } = folderEvalArgs(process.argv.slice(2), path.join(root, '../shared/corpus/pdf-charts'));
@@ -96,7 +97,9 @@ for (const file of files) {
         const onPage = doc.pages.find((p) => p.number === exp.page)?.elements.filter((e) => e.kind === 'figure') ?? [];
         const reason = out.charts.some((c) => c.page === exp.page) ? 'not found: page\'s charts taken by other expected charts'
           : onPage.length ? `not found: drawing kept as a figure (${[...new Set(onPage.map((e) => e.visualType))].join('/')})` : 'not found: no figure on the page';
-        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason] }); continue;
+        // what the page's drawing holds: reported in aggregate over the not-found charts of a part
+        const stats = await pageStats(new Uint8Array(fs.readFileSync(path.join(dir, file))), exp.page).catch(() => null);
+        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason], stats }); continue;
       }
       best.cand.used = true;
       res.matched++;
@@ -164,6 +167,9 @@ else {
     const b = breakdowns(results.filter((r) => r.part === p));
     if (p !== 'dev') console.log(`\n${p} by family of the expected type: ${b.families}\n${p} failure reasons (charts): ${b.reasons}`);
     else console.log(`${p} failure reasons (charts): ${b.reasons}`);
+    // what the pages of charts not found hold (form XObjects, shadings, transparency, shapes, axes): counts only
+    const missed = results.filter((r) => r.part === p).flatMap((r) => r.details).filter((d) => d.stats);
+    if (missed.length) console.log(`${p} not-found charts' pages (${missed.length}; pages per count bucket): ${aggregateStats(missed.map((d) => d.stats))}`);
     console.log(`${p === 'dev' ? '' : '\n'}${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }
