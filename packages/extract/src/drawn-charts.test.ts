@@ -380,6 +380,30 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     flat.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
   });
 
+  test('gradient fills (outline as clipping path, arcs flattened, then a shading): pies, doughnuts, areas and bubbles are read as if flat', async () => {
+    const shares = [40, 35, 15, 10], cats = ['Rent', 'Staff', 'Energy', 'Other'];
+    for (const gradient of ['series', 'one'] as const) {
+      const pie = (await read({ kind: 'pie', gradient, categories: cats, series: [{ name: 'Costs', values: shares, colour: BLUE }] })).out.charts;
+      expect([gradient, pie.map((c) => c.chart_type)]).toEqual([gradient, ['pie']]);
+      // one gradient for all: the legend keys, painted alike, still name the slices in order
+      expect(pie[0].series[0].categories).toEqual(cats);
+      pie[0].series[0].values.forEach((v, i) => expect(v).toBeCloseTo(shares[i], 1));
+    }
+    const ring = (await read({ kind: 'doughnut', gradient: 'series', categories: ['Web', 'Shop', 'Phone'], series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }] })).out.charts;
+    expect(ring.map((c) => c.chart_type)).toEqual(['doughnut']);
+    ring[0].series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+    const series = [{ name: 'North', values: [10, 25, 20, 40], colour: BLUE }, { name: 'South', values: [5, 10, 15, 10], colour: RED }];
+    const area = (await read({ kind: 'stacked-area', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
+    expect(area.map((c) => c.chart_type)).toEqual(['area-stacked']);
+    expect(area[0].series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    const bubbles = (await read({
+      kind: 'scatter', gradient: 'series', axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
+      categories: [], series: [{ name: 'Markets', x: [10, 25, 40, 45], values: [30, 70, 50, 20], sizes: [4, 9, 1, 16], colour: BLUE }],
+    })).out.charts;
+    expect(bubbles.map((c) => c.chart_type)).toEqual(['bubble']);
+    expect(bubbles[0].series[0]).toMatchObject({ name: 'Markets', x_values: [10, 25, 40, 45], values: [30, 70, 50, 20] });
+  });
+
   test('log value axis: bars read through powers of ten', async () => {
     const { out } = await read({
       kind: 'column', categories: ['A', 'B', 'C'], axis: { min: 1, max: 10000, step: 10, log: true },
