@@ -351,6 +351,19 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.chart_type).toBe('pie');
     expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
     c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
+    // the legend names the slices, not the series: untitled, it is numbered
+    expect(c.series[0].name).toBe('Series 1');
+  });
+
+  test('a chart of one series the drawing names nowhere else takes its title as the series\' name (an office suite\'s automatic title)', async () => {
+    const { out } = await read({
+      kind: 'pie', title: 'Costs', categories: ['Rent', 'Staff', 'Energy', 'Other'],
+      series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
+    });
+    expect(out.charts.map((c) => [c.title, c.series.map((s) => s.name)])).toEqual([['Costs', ['Costs']]]);
+    // series named in a legend keep the legend's names, whatever the title
+    const named = (await read({ kind: 'column', title: 'Sales', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series: [{ name: 'North', values: [10, 25, 20, 40], colour: BLUE }] })).out.charts;
+    expect(named.map((c) => [c.title, c.series.map((s) => s.name)])).toEqual([['Sales', ['North']]]);
   });
 
   test('exploded pie: slices pulled out from the centre, each around its own apex, still one pie', async () => {

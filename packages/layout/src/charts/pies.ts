@@ -43,7 +43,7 @@ export function readPies(g: ChartGraphics, words: readonly RawWord[], page: Page
       chart: {
         chartType: 'pie', sourceRanges: [],
         series: [{
-          name: 'Series 1', plotType: 'pie', categories: categories.map((c) => (typeof c === 'string' && /^\d+$/.test(c) ? Number(c) : c)),
+          name: '', plotType: 'pie', categories: categories.map((c) => (typeof c === 'string' && /^\d+$/.test(c) ? Number(c) : c)),
           values: ordered.map((o) => Number(o.share.toFixed(4))), markBoxes: ordered.map((o) => o.m.box as Box), interpolated: ordered.map(() => true),
         }],
         drawn: {
@@ -211,7 +211,7 @@ export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page:
       const ordered = [...ring].sort((a, b) => a.m.order - b.m.order);
       const categories = sliceLabels(ordered.map(({ m }) => m), legend);
       return {
-        name: `Series ${i + 1}`, plotType: 'doughnut', categories: categories.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)),
+        name: '', plotType: 'doughnut', categories: categories.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)),
         values: ordered.map((o) => Number(((o.span / totals[i]) * 100).toFixed(4))), markBoxes: ordered.map((o) => o.m.box as Box), interpolated: ordered.map(() => true),
       };
     });

@@ -56,7 +56,20 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   }
   for (const polar of [...readPies(g, words, page), ...readRadars(g, words, page)]) if (!charts.some((c) => overlaps(c.box, polar.box))) charts.push(polar);
   for (const ring of readDoughnuts(g, words, page, charts.map((c) => c.box))) if (!charts.some((c) => overlaps(c.box, ring.box))) charts.push(ring);
-  return charts.map((c) => withTitle(c, words));
+  return charts.map((c) => withSeriesNames(withTitle(c, words)));
+}
+
+/**
+ * Series the drawing names nowhere (readers leave '' for them): a chart of one series is titled after
+ * that series unless a title is set (office suites' automatic title; a pie's legend names its slices, not
+ * the series), so its one series takes the title; others are numbered "Series k" as office suites do.
+ */
+function withSeriesNames(c: DrawnChart): DrawnChart {
+  if (c.chart.series.every((s) => s.name)) return c;
+  const fromTitle = c.chart.series.length === 1 && !!c.chart.title;
+  const series = c.chart.series.map((s, i) => (s.name ? s : { ...s, name: fromTitle ? c.chart.title! : `Series ${i + 1}` }));
+  const drawn = c.chart.drawn && fromTitle ? { ...c.chart.drawn, note: `${c.chart.drawn.note}; the series is named after the chart's title (an office suite titles a one-series chart with its series' name unless a title is set)` } : c.chart.drawn;
+  return { ...c, chart: { ...c.chart, series, ...(drawn ? { drawn } : {}) } };
 }
 
 const TITLE_REACH = 0.07; // normalized: a chart's title sits just above it
@@ -352,7 +365,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     box,
     chart: {
       chartType,
-      series: series.map(({ order: _order, ...s }, i) => ({ ...s, name: s.name || legendFallback(legend, i) || `Series ${i + 1}` })),
+      series: series.map(({ order: _order, ...s }, i) => ({ ...s, name: s.name || legendFallback(legend, i) || '' })),
       sourceRanges: [],
       drawn: {
         confidence: confidence(0.75, labels.length === n, named === series.length),
@@ -590,7 +603,7 @@ function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readon
     box,
     chart: {
       chartType: bubbles ? 'bubble' : 'scatter', sourceRanges: [],
-      series: series.map((s, i) => ({ ...s, name: s.name || `Series ${i + 1}` })),
+      series,
       drawn: {
         confidence: confidence(0.75, true, series.every((s) => s.name)),
         valueScale: y.scale.kind, uncertainty: Math.max(uncertaintyOf(x.scale), uncertaintyOf(y.scale)),
