@@ -63,10 +63,20 @@ function failureReasons(exp, got, score) {
   if (got.series.length !== exp.series.length) reasons.push(got.series.length < exp.series.length ? 'series count: fewer' : 'series count: more');
   const expN = Math.max(...exp.series.map((s) => s.values.length)), gotN = Math.max(0, ...got.series.map((s) => s.values.length));
   if (gotN !== expN) reasons.push(gotN < expN ? 'category count: fewer' : 'category count: more');
-  if (score.names < score.series) reasons.push('series names missing');
+  if (score.names < score.series) {
+    // what came back for each series missing its name (classes only, no text): a default "Series k", another
+    // chart series' name, or other text; and whether the expected name is one the legend draws
+    for (const [i, es] of exp.series.entries()) {
+      const label = norm(es.name ?? es.legend_label);
+      if (got.series.some((gs) => label && norm(gs.name) === label)) continue;
+      const g = norm(got.series[i]?.name);
+      const kind = !got.series[i] ? 'no series' : /^series \d+$/.test(g) ? 'default "Series k"' : exp.series.some((o) => norm(o.name ?? o.legend_label) === g) ? 'another series\' name' : 'other text';
+      reasons.push(`series names missing (${family(exp.chart_type)}): got ${kind}${es.in_legend === false ? ', not in the legend' : es.name === null ? ', unnamed (legend label)' : ''}`);
+    }
+  }
   if (score.within < score.points) reasons.push(reasons.some((r) => r.startsWith('series count') || r.startsWith('category count')) ? 'points off (with a count mismatch)' : 'points off (counts agree)');
   if ((exp.features ?? []).includes('data-labels') && score.exact < score.labelledPoints) reasons.push('data labels not taken exactly');
-  return reasons;
+  return [...new Set(reasons)];
 }
 
 /** A chart type's family: the plot kind without stacking, one bucket for combined charts. */
