@@ -393,7 +393,7 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     flat.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
   });
 
-  test('gradient fills (outline as clipping path, arcs flattened, then a shading): pies, doughnuts, areas and bubbles are read as if flat', async () => {
+  test('gradient fills (outline as clipping path, arcs flattened, then a shading): pies, doughnuts, areas, columns and bubbles are read as if flat', async () => {
     const shares = [40, 35, 15, 10], cats = ['Rent', 'Staff', 'Energy', 'Other'];
     for (const gradient of ['series', 'one'] as const) {
       const pie = (await read({ kind: 'pie', gradient, categories: cats, series: [{ name: 'Costs', values: shares, colour: BLUE }] })).out.charts;
@@ -409,6 +409,10 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     const area = (await read({ kind: 'stacked-area', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
     expect(area.map((c) => c.chart_type)).toEqual(['area-stacked']);
     expect(area[0].series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    const columns = (await read({ kind: 'column', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
+    expect(columns.map((c) => c.chart_type)).toEqual(['column']);
+    // each series' gradient is its colour: bars and legend keys painted alike are matched by it
+    expect(columns[0].series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
     const bubbles = (await read({
       kind: 'scatter', gradient: 'series', axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
       categories: [], series: [{ name: 'Markets', x: [10, 25, 40, 45], values: [30, 70, 50, 20], sizes: [4, 9, 1, 16], colour: BLUE }],

@@ -61,15 +61,25 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
 }
 
 /**
- * The mean colour of an axial or radial shading's stops (pdf.js's pattern IR: ['RadialAxial', type, bbox,
- * [[offset, '#rrggbb'], …], …]); undefined for other shadings (meshes) or when the object is not there.
+ * The mean colour along an axial or radial shading (pdf.js's pattern IR: ['RadialAxial', type, bbox,
+ * [[offset, '#rrggbb'], …], …], its function sampled into linear pieces): each piece weighted by its
+ * length. A mark and its legend key painted with one gradient get one colour. Undefined for other
+ * shadings (meshes) or when the object is not there.
  */
 function meanStopColour(ir: unknown): Rgb | undefined {
   if (!Array.isArray(ir) || ir[0] !== 'RadialAxial' || !Array.isArray(ir[3])) return undefined;
-  const stops = (ir[3] as unknown[]).map((st) => (Array.isArray(st) && typeof st[1] === 'string' && /^#[0-9a-f]{6}$/i.test(st[1]) ? parseInt(st[1].slice(1), 16) : null)).filter((n): n is number => n !== null);
+  // stops outside the extended range are 'transparent' (no colour): left out
+  const stops = (ir[3] as unknown[]).flatMap((st) => (Array.isArray(st) && typeof st[0] === 'number' && typeof st[1] === 'string' && /^#[0-9a-f]{6}$/i.test(st[1])
+    ? [{ at: st[0], rgb: [0, 8, 16].map((sh) => ((parseInt(st[1].slice(1), 16) >> (16 - sh)) & 255) / 255) }] : []));
   if (!stops.length) return undefined;
-  const mean = (shift: number) => stops.reduce((t, n) => t + ((n >> shift) & 255), 0) / stops.length / 255;
-  return [mean(16), mean(8), mean(0)];
+  const span = stops[stops.length - 1].at - stops[0].at;
+  if (!(span > 0)) return stops[0].rgb as Rgb;
+  const mean: Rgb = [0, 0, 0];
+  for (let i = 1; i < stops.length; i++) {
+    const w = (stops[i].at - stops[i - 1].at) / span;
+    for (let c = 0; c < 3; c++) mean[c] += (w * (stops[i].rgb[c] + stops[i - 1].rgb[c])) / 2;
+  }
+  return mean;
 }
 
 /** Extraction reports colours to three decimals (stable across producers' rounding of the same colour). */
