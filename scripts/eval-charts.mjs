@@ -117,7 +117,10 @@ for (const file of files) {
       if (norm(best.cand.c.title) === norm(exp.title)) res.titleOk++;
       res.points += best.score.points; res.within += best.score.within; res.series += best.score.series; res.names += best.score.names;
       res.labelledPoints += best.score.labelledPoints; res.exact += best.score.exact;
-      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons: failureReasons(exp, best.cand.c, best.score) });
+      const reasons = failureReasons(exp, best.cand.c, best.score);
+      // pages of charts read short of the truth: what their drawing holds, in aggregate like the not-found ones
+      const shortStats = reasons.length ? await pageStats(new Uint8Array(fs.readFileSync(path.join(dir, file))), exp.page).catch(() => null) : null;
+      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons, shortStats });
     }
     // a chart figure that is no expected chart (unconverted ones included) lowers precision
     res.found = res.matched;
@@ -180,6 +183,9 @@ else {
     // what the pages of charts not found hold (form XObjects, shadings, transparency, shapes, axes): counts only
     const missed = results.filter((r) => r.part === p).flatMap((r) => r.details).filter((d) => d.stats);
     if (missed.length) console.log(`${p} not-found charts' pages (${missed.length}; pages per count bucket): ${aggregateStats(missed.map((d) => d.stats))}`);
+    const short = results.filter((r) => r.part === p).flatMap((r) => r.details).filter((d) => d.shortStats);
+    // over two charts at least: one chart's counts would describe one file
+    if (short.length >= 2) console.log(`${p} pages of charts read short (${short.length}; pages per count bucket): ${aggregateStats(short.map((d) => d.shortStats))}`);
     console.log(`${p === 'dev' ? '' : '\n'}${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }

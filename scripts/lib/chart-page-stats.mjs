@@ -16,7 +16,7 @@ async function operatorStats(bytes, pageNumber) {
   try {
     const page = await doc.getPage(pageNumber);
     const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-    const s = { paths: 0, filledPaths: 0, strokedPaths: 0, curves: 0, clipPaths: 0, shadings: 0, forms: 0, groups: 0, alpha: 0, softMasks: 0, patternFills: 0, images: 0 };
+    const s = { shading_axial: 0, shading_radial: 0, shading_Mesh: 0, shading_Dummy: 0, shading_unresolved: 0, shadingStops: 0, paths: 0, filledPaths: 0, strokedPaths: 0, curves: 0, clipPaths: 0, shadings: 0, forms: 0, groups: 0, alpha: 0, softMasks: 0, patternFills: 0, images: 0 };
     const fills = new Set([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
     const strokes = new Set([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
     let clipNext = false;
@@ -35,7 +35,13 @@ async function operatorStats(bytes, pageNumber) {
           if (op === CURVE) { s.curves++; k += 6; } else if (op === 0 || op === 1) k += 2; else if (op === 3) k += 4; else if (op !== 4) break;
         }
       } else if (fn === OPS.clip || fn === OPS.eoClip) clipNext = true;
-      else if (fn === OPS.shadingFill) s.shadings++;
+      else if (fn === OPS.shadingFill) {
+        s.shadings++;
+        const ir = typeof args?.[0] === 'string' && page.objs.has(args[0]) ? page.objs.get(args[0]) : null;
+        const kind = Array.isArray(ir) ? (ir[0] === 'RadialAxial' ? ir[1] : ir[0]) : 'unresolved';
+        s[`shading_${kind}`] = (s[`shading_${kind}`] ?? 0) + 1;
+        if (Array.isArray(ir) && ir[0] === 'RadialAxial') s.shadingStops = Math.max(s.shadingStops ?? 0, ir[3]?.length ?? 0);
+      }
       else if (fn === OPS.paintFormXObjectBegin) s.forms++;
       else if (fn === OPS.beginGroup) s.groups++;
       else if (fn === OPS.setFillColorN || fn === OPS.setStrokeColorN) s.patternFills++;
@@ -63,7 +69,8 @@ async function extractionStats(bytes, pageNumber) {
   return {
     xAxes: axes.filter((a) => a.along === 'x').length, yAxes: axes.filter((a) => a.along === 'y' && !a.side).length,
     largeBoxes: g.boxes.filter((b) => big(b.box)).length, largeShapes: g.shapes.filter((s) => big(s.box)).length,
-    gradientBoxes: g.boxes.filter((b) => b.colour.startsWith('gradient')).length, gradientShapes: g.shapes.filter((s) => s.colour.startsWith('gradient')).length,
+    gradientBoxes: g.boxes.filter((b) => b.colour.startsWith('gradient')).length,
+    gradientColours: new Set([...g.boxes, ...g.shapes].map((m) => m.colour).filter((c) => c.startsWith('gradient'))).size, gradientShapes: g.shapes.filter((s) => s.colour.startsWith('gradient')).length,
     keptPaths: raw.paths?.length ?? 0,
     shadingBoxes: (raw.paths ?? []).filter((p) => p.shading).length,
     vectorClusters: raw.images.filter((im) => im.kind === 'vector').length,
