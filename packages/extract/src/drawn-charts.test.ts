@@ -409,6 +409,9 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     const area = (await read({ kind: 'stacked-area', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
     expect(area.map((c) => c.chart_type)).toEqual(['area-stacked']);
     expect(area[0].series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    // a chart-area background painted the same way (a gradient through an outline around the whole chart) is no area series
+    const behind = (await read({ kind: 'area', gradientBackground: true, categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
+    expect(behind.map((c) => [c.chart_type, c.series.map((s) => [s.name, s.values])])).toEqual([['area', series.map((s) => [s.name, s.values])]]);
     const columns = (await read({ kind: 'column', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
     expect(columns.map((c) => c.chart_type)).toEqual(['column']);
     // each series' gradient is its colour: bars and legend keys painted alike are matched by it

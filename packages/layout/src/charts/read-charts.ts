@@ -234,7 +234,10 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   // table with numbered rows would otherwise read as a chart
   const acrossPlot = (b: Box) => reversed && (vertical ? b.x1 - b.x0 : b.y1 - b.y0) > 0.6 * (vertical ? P.x1 - P.x0 : P.y1 - P.y0);
   const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P) && !onVertex(b.box) && !acrossPlot(b.box); });
-  const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y');
+  // an area lies within the plot: a filled outline reaching past it (a chart area's background painted
+  // through its clipping outline) is no series
+  const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y'
+    && inside(P, s.box.x0, s.box.y0, 0.01) && inside(P, s.box.x1, s.box.y1, 0.01));
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
   const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
