@@ -109,7 +109,7 @@ for (const file of files) {
           : onPage.length ? `not found: drawing kept as a figure (${[...new Set(onPage.map((e) => e.visualType))].join('/')})` : 'not found: no figure on the page';
         // what the page's drawing holds: reported in aggregate over the not-found charts of a part
         const stats = await pageStats(new Uint8Array(fs.readFileSync(path.join(dir, file))), exp.page).catch(() => null);
-        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason], stats }); continue;
+        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason], stats, features: exp.features }); continue;
       }
       best.cand.used = true;
       res.matched++;
@@ -120,7 +120,7 @@ for (const file of files) {
       const reasons = failureReasons(exp, best.cand.c, best.score);
       // pages of charts read short of the truth: what their drawing holds, in aggregate like the not-found ones
       const shortStats = reasons.length ? await pageStats(new Uint8Array(fs.readFileSync(path.join(dir, file))), exp.page).catch(() => null) : null;
-      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons, shortStats });
+      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons, shortStats, features: exp.features });
     }
     // a chart figure that is no expected chart (unconverted ones included) lowers precision
     res.found = res.matched;
@@ -164,8 +164,11 @@ function breakdowns(rs) {
     const e = fam.get(k) ?? { charts: 0, found: 0, within: 0, points: 0 };
     e.charts++; if (d.got) e.found++; e.within += d.within; e.points += d.total; fam.set(k, e);
     for (const why of d.reasons ?? []) reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    // the expected charts' feature tags, over the charts read short or not found
+    if (d.reasons?.length) for (const f of d.features ?? []) features.set(f, (features.get(f) ?? 0) + 1);
   }
   return {
+    features: [...features.entries()].sort((p, q) => q[1] - p[1]).map(([k, n]) => `${k} ×${n}`).join('; ') || 'none',
     families: [...fam.entries()].sort().map(([k, e]) => `${k} ${e.found}/${e.charts} charts, ${e.within}/${e.points} points`).join('; '),
     reasons: [...reasons.entries()].sort((p, q) => q[1] - p[1]).map(([k, n]) => `${k} ×${n}`).join('; ') || 'none',
   };
@@ -185,6 +188,7 @@ else {
     if (missed.length) console.log(`${p} not-found charts' pages (${missed.length}; pages per count bucket): ${aggregateStats(missed.map((d) => d.stats))}`);
     const short = results.filter((r) => r.part === p).flatMap((r) => r.details).filter((d) => d.shortStats);
     // over two charts at least: one chart's counts would describe one file
+    if (short.length >= 2) console.log(`${p} feature tags of the charts read short or not found: ${b.features}`);
     if (short.length >= 2) console.log(`${p} pages of charts read short (${short.length}; pages per count bucket): ${aggregateStats(short.map((d) => d.shortStats))}`);
     console.log(`${p === 'dev' ? '' : '\n'}${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
