@@ -18,6 +18,7 @@ import { extractDocument } from '../packages/extract/dist/index.js';
 import { reconstructCharts } from '../packages/tables/dist/index.js';
 import { partOf } from './lib/corpus.mjs';
 import { folderEvalArgs, ratioFigure, writeSummary } from './lib/eval-summary.mjs';
+import { aggregateStats, pageStats } from './lib/chart-page-stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { parts, summaryOut, dir, asJson, only } = folderEvalArgs(process.argv.slice(2), path.join(root, '../shared/corpus/pdf-charts'));
@@ -62,10 +63,20 @@ function failureReasons(exp, got, score) {
   if (got.series.length !== exp.series.length) reasons.push(got.series.length < exp.series.length ? 'series count: fewer' : 'series count: more');
   const expN = Math.max(...exp.series.map((s) => s.values.length)), gotN = Math.max(0, ...got.series.map((s) => s.values.length));
   if (gotN !== expN) reasons.push(gotN < expN ? 'category count: fewer' : 'category count: more');
-  if (score.names < score.series) reasons.push('series names missing');
+  if (score.names < score.series) {
+    // what came back for each series missing its name (classes only, no text): a default "Series k", another
+    // chart series' name, or other text; and whether the expected name is one the legend draws
+    for (const [i, es] of exp.series.entries()) {
+      const label = norm(es.name ?? es.legend_label);
+      if (got.series.some((gs) => label && norm(gs.name) === label)) continue;
+      const g = norm(got.series[i]?.name);
+      const kind = !got.series[i] ? 'no series' : /^series \d+$/.test(g) ? 'default "Series k"' : exp.series.some((o) => norm(o.name ?? o.legend_label) === g) ? 'another series\' name' : 'other text';
+      reasons.push(`series names missing (${family(exp.chart_type)}): got ${kind}${es.in_legend === false ? ', not in the legend' : es.name === null ? ', unnamed (legend label)' : ''}`);
+    }
+  }
   if (score.within < score.points) reasons.push(reasons.some((r) => r.startsWith('series count') || r.startsWith('category count')) ? 'points off (with a count mismatch)' : 'points off (counts agree)');
   if ((exp.features ?? []).includes('data-labels') && score.exact < score.labelledPoints) reasons.push('data labels not taken exactly');
-  return reasons;
+  return [...new Set(reasons)];
 }
 
 /** A chart type's family: the plot kind without stacking, one bucket for combined charts. */
@@ -96,7 +107,9 @@ for (const file of files) {
         const onPage = doc.pages.find((p) => p.number === exp.page)?.elements.filter((e) => e.kind === 'figure') ?? [];
         const reason = out.charts.some((c) => c.page === exp.page) ? 'not found: page\'s charts taken by other expected charts'
           : onPage.length ? `not found: drawing kept as a figure (${[...new Set(onPage.map((e) => e.visualType))].join('/')})` : 'not found: no figure on the page';
-        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason] }); continue;
+        // what the page's drawing holds: reported in aggregate over the not-found charts of a part
+        const stats = await pageStats(new Uint8Array(fs.readFileSync(path.join(dir, file))), exp.page).catch(() => null);
+        res.points += total; res.series += exp.series.length; res.details.push({ page: exp.page, expected: exp.chart_type, got: null, within: 0, total, reasons: [reason], stats, features: exp.features }); continue;
       }
       best.cand.used = true;
       res.matched++;
@@ -104,7 +117,10 @@ for (const file of files) {
       if (norm(best.cand.c.title) === norm(exp.title)) res.titleOk++;
       res.points += best.score.points; res.within += best.score.within; res.series += best.score.series; res.names += best.score.names;
       res.labelledPoints += best.score.labelledPoints; res.exact += best.score.exact;
-      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons: failureReasons(exp, best.cand.c, best.score) });
+      const reasons = failureReasons(exp, best.cand.c, best.score);
+      // pages of charts read short of the truth: what their drawing holds, in aggregate like the not-found ones
+      const shortStats = reasons.length ? await pageStats(new Uint8Array(fs.readFileSync(path.join(dir, file))), exp.page).catch(() => null) : null;
+      res.details.push({ page: exp.page, expected: exp.chart_type, got: best.cand.c.chart_type, points: `${best.score.within}/${best.score.points}`, names: `${best.score.names}/${best.score.series}`, within: best.score.within, total: best.score.points, reasons, shortStats, features: exp.features });
     }
     // a chart figure that is no expected chart (unconverted ones included) lowers precision
     res.found = res.matched;
@@ -148,8 +164,11 @@ function breakdowns(rs) {
     const e = fam.get(k) ?? { charts: 0, found: 0, within: 0, points: 0 };
     e.charts++; if (d.got) e.found++; e.within += d.within; e.points += d.total; fam.set(k, e);
     for (const why of d.reasons ?? []) reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    // the expected charts' feature tags, over the charts read short or not found
+    if (d.reasons?.length) for (const f of d.features ?? []) features.set(f, (features.get(f) ?? 0) + 1);
   }
   return {
+    features: [...features.entries()].sort((p, q) => q[1] - p[1]).map(([k, n]) => `${k} ×${n}`).join('; ') || 'none',
     families: [...fam.entries()].sort().map(([k, e]) => `${k} ${e.found}/${e.charts} charts, ${e.within}/${e.points} points`).join('; '),
     reasons: [...reasons.entries()].sort((p, q) => q[1] - p[1]).map(([k, n]) => `${k} ×${n}`).join('; ') || 'none',
   };
@@ -164,6 +183,13 @@ else {
     const b = breakdowns(results.filter((r) => r.part === p));
     if (p !== 'dev') console.log(`\n${p} by family of the expected type: ${b.families}\n${p} failure reasons (charts): ${b.reasons}`);
     else console.log(`${p} failure reasons (charts): ${b.reasons}`);
+    // what the pages of charts not found hold (form XObjects, shadings, transparency, shapes, axes): counts only
+    const missed = results.filter((r) => r.part === p).flatMap((r) => r.details).filter((d) => d.stats);
+    if (missed.length) console.log(`${p} not-found charts' pages (${missed.length}; pages per count bucket): ${aggregateStats(missed.map((d) => d.stats))}`);
+    const short = results.filter((r) => r.part === p).flatMap((r) => r.details).filter((d) => d.shortStats);
+    // over two charts at least: one chart's counts would describe one file
+    if (short.length >= 2) console.log(`${p} feature tags of the charts read short or not found: ${b.features}`);
+    if (short.length >= 2) console.log(`${p} pages of charts read short (${short.length}; pages per count bucket): ${aggregateStats(short.map((d) => d.shortStats))}`);
     console.log(`${p === 'dev' ? '' : '\n'}${p} (${a.files} files${a.failed ? `, ${a.failed} failed` : ''}): recall ${fmt(a.recall)}, precision ${fmt(a.precision)}, type ${fmt(a.type)}, title ${fmt(a.title)}, points within 0.5% ${fmt(a.points)}, series names ${fmt(a.names)}, exact where data labels are printed ${fmt(a.exact)}`);
   }
 }

@@ -59,7 +59,7 @@ export interface RawPath {
   /** Paint colours as [r,g,b] 0..1 when known. */
   fill?: [number, number, number];
   stroke?: [number, number, number];
-  /** Painted with a shading (a gradient, `sh` inside a clip): its colour is no single fill. */
+  /** Painted with a shading (a gradient, `sh` inside a clip): `fill` is then the mean of its stops, no single paint. */
   shading?: boolean;
 }
 

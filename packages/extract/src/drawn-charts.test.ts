@@ -351,6 +351,19 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     expect(c.chart_type).toBe('pie');
     expect(c.series[0].categories).toEqual(['Rent', 'Staff', 'Energy', 'Other']);
     c.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([40, 35, 15, 10][i], 2));
+    // the legend names the slices, not the series: untitled, it is numbered
+    expect(c.series[0].name).toBe('Series 1');
+  });
+
+  test('a chart of one series the drawing names nowhere else takes its title as the series\' name (an office suite\'s automatic title)', async () => {
+    const { out } = await read({
+      kind: 'pie', title: 'Costs', categories: ['Rent', 'Staff', 'Energy', 'Other'],
+      series: [{ name: 'Costs', values: [40, 35, 15, 10], colour: BLUE }],
+    });
+    expect(out.charts.map((c) => [c.title, c.series.map((s) => s.name)])).toEqual([['Costs', ['Costs']]]);
+    // series named in a legend keep the legend's names, whatever the title
+    const named = (await read({ kind: 'column', title: 'Sales', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series: [{ name: 'North', values: [10, 25, 20, 40], colour: BLUE }] })).out.charts;
+    expect(named.map((c) => [c.title, c.series.map((s) => s.name)])).toEqual([['Sales', ['North']]]);
   });
 
   test('exploded pie: slices pulled out from the centre, each around its own apex, still one pie', async () => {
@@ -378,6 +391,37 @@ describe('charts drawn in a PDF: recognised from the vector drawing and read bac
     const flat = (await read({ kind: 'doughnut', flatArcs: true, categories: ['Web', 'Shop', 'Phone'], series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }] })).out.charts[0];
     expect(flat.chart_type).toBe('doughnut');
     flat.series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+  });
+
+  test('gradient fills (outline as clipping path, arcs flattened, then a shading): pies, doughnuts, areas, columns and bubbles are read as if flat', async () => {
+    const shares = [40, 35, 15, 10], cats = ['Rent', 'Staff', 'Energy', 'Other'];
+    for (const gradient of ['series', 'one'] as const) {
+      const pie = (await read({ kind: 'pie', gradient, categories: cats, series: [{ name: 'Costs', values: shares, colour: BLUE }] })).out.charts;
+      expect([gradient, pie.map((c) => c.chart_type)]).toEqual([gradient, ['pie']]);
+      // one gradient for all: the legend keys, painted alike, still name the slices in order
+      expect(pie[0].series[0].categories).toEqual(cats);
+      pie[0].series[0].values.forEach((v, i) => expect(v).toBeCloseTo(shares[i], 1));
+    }
+    const ring = (await read({ kind: 'doughnut', gradient: 'series', categories: ['Web', 'Shop', 'Phone'], series: [{ name: 'Orders', values: [50, 30, 20], colour: BLUE }] })).out.charts;
+    expect(ring.map((c) => c.chart_type)).toEqual(['doughnut']);
+    ring[0].series[0].values.forEach((v, i) => expect(v).toBeCloseTo([50, 30, 20][i], 1));
+    const series = [{ name: 'North', values: [10, 25, 20, 40], colour: BLUE }, { name: 'South', values: [5, 10, 15, 10], colour: RED }];
+    const area = (await read({ kind: 'stacked-area', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
+    expect(area.map((c) => c.chart_type)).toEqual(['area-stacked']);
+    expect(area[0].series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    // a chart-area background painted the same way (a gradient through an outline around the whole chart) is no area series
+    const behind = (await read({ kind: 'area', gradientBackground: true, categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
+    expect(behind.map((c) => [c.chart_type, c.series.map((s) => [s.name, s.values])])).toEqual([['area', series.map((s) => [s.name, s.values])]]);
+    const columns = (await read({ kind: 'column', gradient: 'series', categories: QUARTERS, axis: { min: 0, max: 60, step: 10 }, series })).out.charts;
+    expect(columns.map((c) => c.chart_type)).toEqual(['column']);
+    // each series' gradient is its colour: bars and legend keys painted alike are matched by it
+    expect(columns[0].series.map((s) => [s.name, s.values])).toEqual(series.map((s) => [s.name, s.values]));
+    const bubbles = (await read({
+      kind: 'scatter', gradient: 'series', axis: { min: 0, max: 100, step: 20 }, xAxis: { min: 0, max: 50, step: 10 },
+      categories: [], series: [{ name: 'Markets', x: [10, 25, 40, 45], values: [30, 70, 50, 20], sizes: [4, 9, 1, 16], colour: BLUE }],
+    })).out.charts;
+    expect(bubbles.map((c) => c.chart_type)).toEqual(['bubble']);
+    expect(bubbles[0].series[0]).toMatchObject({ name: 'Markets', x_values: [10, 25, 40, 45], values: [30, 70, 50, 20] });
   });
 
   test('log value axis: bars read through powers of ten', async () => {

@@ -85,7 +85,8 @@ async function readContent(page: PDFPageProxy, n: number, viewport: Matrix, W: n
     page.getAnnotations({ intent: 'display' }),
   ]);
   const OPS = pdfjs.OPS as unknown as Record<string, number>;
-  const vector = extractVector(ops, OPS, viewport, W, H);
+  // a shading's colours are in its pattern object, which pdf.js resolves on the page's objs with the list
+  const vector = extractVector(ops, OPS, viewport, W, H, (id) => (page.objs.has(id) ? page.objs.get(id) : undefined));
   const font = (loadedName: string) =>
     page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as FontLike) : undefined;
   const actualText = ctx.markedContent && needsMarkedContent(ops, OPS) ? await readActualText(ctx.markedContent, n, ops, OPS, ctx) : undefined;

@@ -30,8 +30,12 @@ export interface PaintVisitor {
   path?(p: PaintedPath): void;
   /** A raster image or image mask placed by `m` (maps the unit square to user space), under `clip`. */
   image?(m: Matrix, clip: Bounds | undefined): void;
-  /** A shading painted (`sh`) through the current clip. */
-  shading?(clip: Bounds | undefined): void;
+  /**
+   * A shading painted (`sh`) through the current clip. `region`: the clipping outline the paint fills when
+   * it is no rectangle (a gradient-filled sector or area is exported as its outline set as the clip, a
+   * clip to the outline's bounding box, then `sh`); `shadingId`: the operator's shading object, for its colours.
+   */
+  shading?(clip: Bounds | undefined, region: Subpath[] | undefined, shadingId: string | undefined): void;
 }
 
 export interface PaintWalkOptions {
@@ -39,7 +43,8 @@ export interface PaintWalkOptions {
   flagTags?: ReadonlySet<string>;
 }
 
-interface GState { ctm: Matrix; lineWidth: number; fill?: Rgb; stroke?: Rgb; clip?: Bounds }
+/** `shape`: the last clipping path that is no rectangle, with its box (the clip's outline while rectangles only trim around it). */
+interface GState { ctm: Matrix; lineWidth: number; fill?: Rgb; stroke?: Rgb; clip?: Bounds; shape?: { subpaths: Subpath[]; box: Bounds } }
 
 /**
  * The one walk over a pdf.js operator list that reads a page's drawing: a graphics-state stack
@@ -92,13 +97,22 @@ export function walkPaint(ops: OperatorListLike, OPS: Record<string, number>, vi
         if (!data || (!stroked && !filled && !clipping)) break;
         const t = multiply(viewport, gs.ctm);
         const subpaths = parsePath(data, t);
-        if (clipping) gs.clip = intersect(gs.clip, pathBox(subpaths));
+        if (clipping) {
+          const box = pathBox(subpaths);
+          gs.clip = intersect(gs.clip, box);
+          if (!isRectangle(subpaths)) gs.shape = { subpaths, box };
+        }
         if (!stroked && !filled) break; // clipping path (W n): nothing is drawn
         const flagged = !!opts.flagTags && tags.some((tag) => opts.flagTags!.has(tag));
         visit.path?.({ subpaths, stroked, filled, lineWidth: gs.lineWidth * matrixScale(t), fill: gs.fill, stroke: gs.stroke, clip: gs.clip, flagged });
         break;
       }
-      case OPS.shadingFill: visit.shading?.(gs.clip); break;
+      case OPS.shadingFill: {
+        // the outline is what is painted when the clip's rectangles leave all of it showing
+        const region = gs.shape && gs.clip && within(gs.shape.box, gs.clip) ? gs.shape.subpaths : undefined;
+        visit.shading?.(gs.clip, region, typeof args?.[0] === 'string' ? args[0] : undefined);
+        break;
+      }
       case OPS.paintImageXObjectRepeat: case OPS.paintImageMaskXObjectRepeat: {
         if (!visit.image) break;
         // (objId, sx, sy, positions) or (img, sx, skewX, skewY, sy, positions)
@@ -137,6 +151,16 @@ function pathBox(subs: Subpath[]): Bounds {
   }
   return x0 <= x1 ? [x0, y0, x1, y1] : [0, 0, 0, 0];
 }
+
+/** One closed subpath of four straight axis-aligned sides: a rectangle (it cuts a clip's box, it draws no outline). */
+function isRectangle(subs: Subpath[]): boolean {
+  if (subs.length !== 1) return false;
+  const edges = subs[0].edges.filter((e) => Math.hypot(e.a[0] - e.b[0], e.a[1] - e.b[1]) > 1e-3);
+  return edges.length <= 4 && edges.every((e) => !e.curved && (Math.abs(e.a[0] - e.b[0]) < 0.01 || Math.abs(e.a[1] - e.b[1]) < 0.01));
+}
+
+/** Box `a` inside box `b` (within half a point): `b` trims nothing of `a`. */
+const within = (a: Bounds, b: Bounds) => a[0] >= b[0] - 0.5 && a[1] >= b[1] - 0.5 && a[2] <= b[2] + 0.5 && a[3] <= b[3] + 0.5;
 
 function intersect(a: Bounds | undefined, b: Bounds): Bounds {
   if (!a) return b;

@@ -119,3 +119,32 @@ describe('readPdf: clipping', () => {
     expect(raster.box.y0 * H).toBeCloseTo(792 - 550, 0);
   });
 });
+
+describe('readPdf: gradient fills', () => {
+  test('a shading painted through a clipping outline is that outline, filled with the mean of its stops; through a rectangle, the rectangle', async () => {
+    const { PDFDocument, PDFName, PDFOperator, pushGraphicsState, popGraphicsState, moveTo, lineTo, closePath, clip, endPath, rectangle } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const ctx = doc.context;
+    const sh = ctx.register(ctx.obj({ ShadingType: 2, ColorSpace: 'DeviceRGB', Coords: [0, 0, 0, 100], Function: ctx.obj({ FunctionType: 2, Domain: [0, 1], C0: [1, 0, 0], C1: [0, 0, 1], N: 1 }) }));
+    const { Resources } = page.node.normalizedEntries();
+    const dict = ctx.obj({}) as import('pdf-lib').PDFDict;
+    dict.set(PDFName.of('Sh1'), sh);
+    Resources.set(PDFName.of('Shading'), dict);
+    const paint = PDFOperator.of('sh' as never, [PDFName.of('Sh1')]);
+    page.pushOperators(
+      // a triangle set as the clip, then a clip to its box (the way an office suite exports a gradient fill)
+      pushGraphicsState(), moveTo(100, 400), lineTo(300, 400), lineTo(200, 600), closePath(), clip(), endPath(),
+      pushGraphicsState(), rectangle(100, 400, 200, 200), clip(), endPath(), paint, popGraphicsState(), popGraphicsState(),
+      // a rectangle only
+      pushGraphicsState(), rectangle(400, 100, 50, 80), clip(), endPath(), paint, popGraphicsState(),
+    );
+    const { pages } = await readPdf(await doc.save());
+    const shaded = pages[0].paths!.filter((p) => p.shading);
+    expect(shaded).toHaveLength(2);
+    const [triangle, box] = shaded;
+    expect(triangle.subpaths[0].length).toBe(8); // three corners and back to the start
+    expect(triangle.fill).toEqual([0.5, 0, 0.5]);
+    expect(box.subpaths[0].map((v, i) => Math.round(v * (i % 2 ? H : W)))).toEqual([400, 612, 450, 612, 450, 692, 400, 692, 400, 612]);
+  });
+});

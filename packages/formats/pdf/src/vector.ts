@@ -15,7 +15,7 @@ const MIN_IMAGE_SIDE = 2; // points
  * rulings, rectangles, raster image placements and clusters of curves/diagonals (vector drawings).
  * `viewport` maps user space to displayed page points.
  */
-export function extractVector(ops: OperatorListLike, OPS: Record<string, number>, viewport: Matrix, W: number, H: number): VectorContent {
+export function extractVector(ops: OperatorListLike, OPS: Record<string, number>, viewport: Matrix, W: number, H: number, shadingOf: (id: string) => unknown = () => undefined): VectorContent {
   const sink: PathSink = { segments: [], rects: [], paths: [], pieces: [], straightCentres: [] };
   const images: RawImage[] = [];
   walkPaint(ops, OPS, viewport, {
@@ -33,13 +33,22 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
       // some producers paint the same image twice (e.g. once per optional-content state): keep one
       if (images.length < MAX_IMAGES && !images.some((im) => sameBox(im.box, box))) images.push({ box, kind: 'raster' });
     },
-    shading: (clip) => {
-      // a gradient painted through the current clip (gradient-filled bars, areas, legend keys)
+    shading: (clip, region, id) => {
+      // a gradient painted through the current clip (gradient-filled bars, areas, sectors, legend keys)
       if (!clip || sink.paths.length >= MAX_PATHS) return;
       const [x0, y0, x1, y1] = clip;
       if (x1 - x0 < 0.5 || y1 - y0 < 0.5 || (x1 - x0) * (y1 - y0) > 0.9 * W * H) return;
+      // its colour: the mean of the gradient's stops, the same for a mark and its legend key painted alike
+      const fill = round3(id ? meanStopColour(shadingOf(id)) : undefined);
+      const first = sink.paths.length;
+      if (region) {
+        // the outline it fills (a sector, an area): kept as a filled path like any other
+        classifyPath(region, { stroked: false, filled: true, lineWidth: 0, fill, clip }, { width: W, height: H }, sink);
+        for (let k = first; k < sink.paths.length; k++) sink.paths[k].shading = true;
+        return;
+      }
       const r = (v: number, d: number) => Math.round((v / d) * 1e6) / 1e6;
-      sink.paths.push({ subpaths: [[r(x0, W), r(y0, H), r(x1, W), r(y0, H), r(x1, W), r(y1, H), r(x0, W), r(y1, H), r(x0, W), r(y0, H)]], closed: [true], filled: true, stroked: false, curved: false, shading: true });
+      sink.paths.push({ subpaths: [[r(x0, W), r(y0, H), r(x1, W), r(y0, H), r(x1, W), r(y1, H), r(x0, W), r(y1, H), r(x0, W), r(y0, H)]], closed: [true], filled: true, stroked: false, curved: false, shading: true, ...(fill ? { fill } : {}) });
     },
   });
   const drawings = clusterDrawings(sink.pieces, sink.straightCentres, W, H);
@@ -49,6 +58,28 @@ export function extractVector(ops: OperatorListLike, OPS: Record<string, number>
     paths: capPaths(sink.paths),
     images: [...images, ...drawings],
   };
+}
+
+/**
+ * The mean colour along an axial or radial shading (pdf.js's pattern IR: ['RadialAxial', type, bbox,
+ * [[offset, '#rrggbb'], …], …], its function sampled into linear pieces): each piece weighted by its
+ * length. A mark and its legend key painted with one gradient get one colour. Undefined for other
+ * shadings (meshes) or when the object is not there.
+ */
+function meanStopColour(ir: unknown): Rgb | undefined {
+  if (!Array.isArray(ir) || ir[0] !== 'RadialAxial' || !Array.isArray(ir[3])) return undefined;
+  // stops outside the extended range are 'transparent' (no colour): left out
+  const stops = (ir[3] as unknown[]).flatMap((st) => (Array.isArray(st) && typeof st[0] === 'number' && typeof st[1] === 'string' && /^#[0-9a-f]{6}$/i.test(st[1])
+    ? [{ at: st[0], rgb: [0, 8, 16].map((sh) => ((parseInt(st[1].slice(1), 16) >> (16 - sh)) & 255) / 255) }] : []));
+  if (!stops.length) return undefined;
+  const span = stops[stops.length - 1].at - stops[0].at;
+  if (!(span > 0)) return stops[0].rgb as Rgb;
+  const mean: Rgb = [0, 0, 0];
+  for (let i = 1; i < stops.length; i++) {
+    const w = (stops[i].at - stops[i - 1].at) / span;
+    for (let c = 0; c < 3; c++) mean[c] += (w * (stops[i].rgb[c] + stops[i - 1].rgb[c])) / 2;
+  }
+  return mean;
 }
 
 /** Extraction reports colours to three decimals (stable across producers' rounding of the same colour). */

@@ -46,7 +46,8 @@ function rectilinear(pts: readonly [number, number][], tol: number): boolean {
  * markers; the page's rulings are rules.
  */
 export function chartGraphics(raw: RawPage): ChartGraphics {
-  const tol = 0.6 / Math.max(raw.width || 612, raw.height || 792);
+  const W = raw.width || 612, H = raw.height || 792;
+  const tol = 0.6 / Math.max(W, H);
   const boxes: BoxMark[] = [], lines: LineMark[] = [], shapes: ShapeMark[] = [];
   let order = 0;
   for (const r of raw.rects) {
@@ -57,22 +58,25 @@ export function chartGraphics(raw: RawPage): ChartGraphics {
   for (const p of raw.paths ?? []) {
     checkInterrupt();
     order++;
-    addPath(p, order, tol, boxes, lines, shapes);
+    addPath(p, order, tol, W / H, boxes, lines, shapes);
   }
   const rules = raw.segments.map((s) => ({ x0: Math.min(s.x0, s.x1), y0: Math.min(s.y0, s.y1), x1: Math.max(s.x0, s.x1), y1: Math.max(s.y0, s.y1) }));
   return { boxes, lines, shapes, rules };
 }
 
-function addPath(p: RawPath, order: number, tol: number, boxes: BoxMark[], lines: LineMark[], shapes: ShapeMark[]): void {
+function addPath(p: RawPath, order: number, tol: number, aspect: number, boxes: BoxMark[], lines: LineMark[], shapes: ShapeMark[]): void {
   p.subpaths.forEach((flat, k) => {
     const pts = pointsOf(flat);
     if (pts.length < 2) return;
     const box = boundsOf(pts);
     const closed = p.closed[k];
     if (p.filled && closed && !nearWhite(p.fill)) {
-      const colour = p.shading ? 'gradient' : colourKey(p.fill);
-      if (!p.curved && rectilinear(pts, tol)) boxes.push({ box, colour, order });
-      else if (pts.length >= 3) shapes.push({ points: pts, box, colour, order, curved: p.curved });
+      // a gradient's colour (its stops' mean) tells it from other gradients, never from a flat fill
+      const colour = p.shading ? `gradient ${colourKey(p.fill)}` : colourKey(p.fill);
+      // a small circle flattened into edges shorter than the tolerance would pass for a rectangle: round first
+      const round = !p.curved && roundPolygon(pts, aspect);
+      if (!p.curved && !round && rectilinear(pts, tol)) boxes.push({ box, colour, order });
+      else if (pts.length >= 3) shapes.push({ points: pts, box, colour, order, curved: p.curved || round });
       return;
     }
     // straight strokes are kept too: a legend's line key is one; plot readers skip rectilinear lines
@@ -80,6 +84,26 @@ function addPath(p: RawPath, order: number, tol: number, boxes: BoxMark[], lines
       lines.push({ points: pts, box, colour: colourKey(p.stroke), order, filled: false });
     }
   });
+}
+
+const ROUND_VERTICES = 12; // a circle flattened into straight edges has many; a marker polygon or a radar ring few
+/**
+ * A circle drawn as a polygon (a gradient-filled dot or bubble comes as its clipping outline, its arcs
+ * flattened into short straight edges): many vertices, all at one distance (within 3%)
+ * from the centre of their box, measured with the page's aspect `aspect` = width / height, going round it
+ * with no wide gap.
+ */
+function roundPolygon(pts: readonly [number, number][], aspect: number): boolean {
+  if (pts.length < ROUND_VERTICES) return false;
+  // the centre of its box (a closing vertex repeated would pull a mean of the vertices off centre)
+  const b = boundsOf(pts), cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
+  const rs = pts.map(([x, y]) => Math.hypot((x - cx) * aspect, y - cy));
+  const r = Math.max(...rs);
+  if (!(r > 0) || Math.min(...rs) < 0.97 * r) return false;
+  const angles = pts.map(([x, y]) => Math.atan2(y - cy, (x - cx) * aspect)).sort((a, b) => a - b);
+  let gap = angles[0] + 2 * Math.PI - angles[angles.length - 1];
+  for (let i = 1; i < angles.length; i++) gap = Math.max(gap, angles[i] - angles[i - 1]);
+  return gap < Math.PI / 3;
 }
 
 /**

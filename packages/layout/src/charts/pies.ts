@@ -1,6 +1,6 @@
 import type { Box, RawWord } from '@quire/core';
 import { unionBox } from '@quire/core';
-import { findLegend } from './legend.js';
+import { findLegend, type LegendEntry } from './legend.js';
 import type { ChartGraphics, ShapeMark } from './marks.js';
 import type { DrawnChart, PageSize } from './read-charts.js';
 
@@ -36,14 +36,14 @@ export function readPies(g: ChartGraphics, words: readonly RawWord[], page: Page
     if (Math.abs(total - 2 * Math.PI) > 0.02) continue; // not a full circle: a fan or a decoration
     const legend = findLegend(g, words, box, { x0: box.x0 - 0.3, y0: box.y0 - 0.2, x1: box.x1 + 0.35, y1: box.y1 + 0.2 });
     const ordered = members.map((m, i) => ({ m, share: (spans[i] / total) * 100 })).sort((a, b) => a.m.order - b.m.order);
-    const categories = ordered.map(({ m }, i) => legend.find((e) => e.colour === m.colour)?.label ?? i + 1);
-    const labelled = ordered.every(({ m }) => legend.some((e) => e.colour === m.colour));
+    const categories = sliceLabels(ordered.map(({ m }) => m), legend);
+    const labelled = categories.every((c) => typeof c === 'string');
     out.push({
       box: unionBox([box, ...legend.map((e) => e.box)])!,
       chart: {
         chartType: 'pie', sourceRanges: [],
         series: [{
-          name: 'Series 1', plotType: 'pie', categories: categories.map((c) => (typeof c === 'string' && /^\d+$/.test(c) ? Number(c) : c)),
+          name: '', plotType: 'pie', categories: categories.map((c) => (typeof c === 'string' && /^\d+$/.test(c) ? Number(c) : c)),
           values: ordered.map((o) => Number(o.share.toFixed(4))), markBoxes: ordered.map((o) => o.m.box as Box), interpolated: ordered.map(() => true),
         }],
         drawn: {
@@ -209,9 +209,9 @@ export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page:
     const legend = findLegend(g, words, box, { x0: box.x0 - 0.3, y0: box.y0 - 0.2, x1: box.x1 + 0.35, y1: box.y1 + 0.2 });
     const series = rings.map((ring, i) => {
       const ordered = [...ring].sort((a, b) => a.m.order - b.m.order);
-      const categories = ordered.map(({ m }, k) => legend.find((e) => e.colour === m.colour)?.label ?? k + 1);
+      const categories = sliceLabels(ordered.map(({ m }) => m), legend);
       return {
-        name: `Series ${i + 1}`, plotType: 'doughnut', categories: categories.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)),
+        name: '', plotType: 'doughnut', categories: categories.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)),
         values: ordered.map((o) => Number(((o.span / totals[i]) * 100).toFixed(4))), markBoxes: ordered.map((o) => o.m.box as Box), interpolated: ordered.map(() => true),
       };
     });
@@ -227,6 +227,17 @@ export function readDoughnuts(g: ChartGraphics, words: readonly RawWord[], page:
     });
   }
   return out;
+}
+
+/**
+ * Each slice's category: the legend label whose key has the slice's colour; when the slices share colours
+ * (one gradient or one fill for the whole series) and the legend has a key per slice, the k-th key drawn
+ * names the k-th slice drawn (an office suite draws both in category order). Unnamed slices are numbered.
+ */
+function sliceLabels(slices: readonly ShapeMark[], legend: readonly LegendEntry[]): (string | number)[] {
+  const alike = new Set(slices.map((m) => m.colour)).size < slices.length;
+  if (alike && legend.length === slices.length) return [...legend].sort((a, b) => a.order - b.order).map((e) => e.label);
+  return slices.map((m, k) => legend.find((e) => e.colour === m.colour)?.label ?? k + 1);
 }
 
 const centreIn = (b: Box, m: Box) => { const x = (m.x0 + m.x1) / 2, y = (m.y0 + m.y1) / 2; return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1; };

@@ -87,7 +87,7 @@ export function readRadars(g: ChartGraphics, words: readonly RawWord[], page: Pa
         const v = readValue(scale, centre[1] - r / page.height);
         if (values[k] === null) { values[k] = v.value; interpolated[k] = v.interpolated; markBoxes[k] = { x0: p[0], y0: p[1], x1: p[0], y1: p[1] }; }
       }
-      const name = legend.find((e) => e.colour === poly.colour)?.label ?? legend[i]?.label ?? `Series ${i + 1}`;
+      const name = legend.find((e) => e.colour === poly.colour)?.label ?? legend[i]?.label ?? '';
       return { name, categories, values, interpolated, markBoxes, plotType: filled ? 'radar-filled' : 'radar' };
     });
     out.push({

@@ -56,7 +56,20 @@ export function readDrawnCharts(raw: RawPage, words: readonly RawWord[]): DrawnC
   }
   for (const polar of [...readPies(g, words, page), ...readRadars(g, words, page)]) if (!charts.some((c) => overlaps(c.box, polar.box))) charts.push(polar);
   for (const ring of readDoughnuts(g, words, page, charts.map((c) => c.box))) if (!charts.some((c) => overlaps(c.box, ring.box))) charts.push(ring);
-  return charts.map((c) => withTitle(c, words));
+  return charts.map((c) => withSeriesNames(withTitle(c, words)));
+}
+
+/**
+ * Series the drawing names nowhere (readers leave '' for them): a chart of one series is titled after
+ * that series unless a title is set (office suites' automatic title; a pie's legend names its slices, not
+ * the series), so its one series takes the title; others are numbered "Series k" as office suites do.
+ */
+function withSeriesNames(c: DrawnChart): DrawnChart {
+  if (c.chart.series.every((s) => s.name)) return c;
+  const fromTitle = c.chart.series.length === 1 && !!c.chart.title;
+  const series = c.chart.series.map((s, i) => (s.name ? s : { ...s, name: fromTitle ? c.chart.title! : `Series ${i + 1}` }));
+  const drawn = c.chart.drawn && fromTitle ? { ...c.chart.drawn, note: `${c.chart.drawn.note}; the series is named after the chart's title (an office suite titles a one-series chart with its series' name unless a title is set)` } : c.chart.drawn;
+  return { ...c, chart: { ...c.chart, series, ...(drawn ? { drawn } : {}) } };
 }
 
 const TITLE_REACH = 0.07; // normalized: a chart's title sits just above it
@@ -221,7 +234,10 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
   // table with numbered rows would otherwise read as a chart
   const acrossPlot = (b: Box) => reversed && (vertical ? b.x1 - b.x0 : b.y1 - b.y0) > 0.6 * (vertical ? P.x1 - P.x0 : P.y1 - P.y0);
   const bars = g.boxes.filter((b) => { const [cx, cy] = centreOf(b.box); return inside(P, cx, cy, pad) && area(b.box) < 0.4 * area(P) && !onVertex(b.box) && !acrossPlot(b.box); });
-  const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y');
+  // an area lies within the plot: a filled outline reaching past it (a chart area's background painted
+  // through its clipping outline) is no series
+  const areas = g.shapes.filter((s) => !s.curved && inside(P, ...centreOf(s.box), pad) && s.box.x1 - s.box.x0 > 0.3 * (P.x1 - P.x0) && a.along === 'y'
+    && inside(P, s.box.x0, s.box.y0, 0.01) && inside(P, s.box.x1, s.box.y1, 0.01));
   const plotted = lines.length + bars.length + areas.length;
   if (!plotted || (!lines.length && !areas.length && bars.length < 2)) return null;
   const reach = { x0: P.x0 - 0.2, y0: P.y0 - 0.15, x1: P.x1 + 0.3, y1: P.y1 + 0.15 };
@@ -352,7 +368,7 @@ function readCartesian(a: ValueAxis, g: ChartGraphics, words: readonly RawWord[]
     box,
     chart: {
       chartType,
-      series: series.map(({ order: _order, ...s }, i) => ({ ...s, name: s.name || legendFallback(legend, i) || `Series ${i + 1}` })),
+      series: series.map(({ order: _order, ...s }, i) => ({ ...s, name: s.name || legendFallback(legend, i) || '' })),
       sourceRanges: [],
       drawn: {
         confidence: confidence(0.75, labels.length === n, named === series.length),
@@ -590,7 +606,7 @@ function readScatter(x: ValueAxis, y: ValueAxis, g: ChartGraphics, words: readon
     box,
     chart: {
       chartType: bubbles ? 'bubble' : 'scatter', sourceRanges: [],
-      series: series.map((s, i) => ({ ...s, name: s.name || `Series ${i + 1}` })),
+      series,
       drawn: {
         confidence: confidence(0.75, true, series.every((s) => s.name)),
         valueScale: y.scale.kind, uncertainty: Math.max(uncertaintyOf(x.scale), uncertaintyOf(y.scale)),
