@@ -51,7 +51,7 @@ export const ExtractResultSchema = z.object({
   markdown: z.string(),
   markdown_with_ids: z.string(),
   bounding_boxes: z.record(z.string(), z.unknown()),
-  extensions: z.record(z.string(), z.unknown()).describe('Extras: footnoteReferences (extensions.footnote_references); mainContent (HTML read in main-content mode: mode main|article|scored, keptBlocks, droppedBlocks, droppedWords); ocr when OCR read any page: {pages: [{page_number, engine (wasm | native | onnx, or wasm+onnx when both read it and the better reading of each line was kept), mean_confidence (0..1), seconds}]}'),
+  extensions: z.record(z.string(), z.unknown()).describe('Extras: footnoteReferences (extensions.footnote_references); mainContent (HTML read in main-content mode: mode main|article|scored, keptBlocks, droppedBlocks, droppedWords); ocr when OCR read any page: {pages: [{page_number, engine (wasm | native | onnx, or wasm+onnx when both read it and the better reading of each line was kept), mean_confidence (0..1), seconds}]}; embeddedInvoice when a PDF carries a Factur-X / ZUGFeRD / XRechnung invoice XML: {source: {file, syntax CII | ZUGFeRD 1.0 | UBL, profile}, number, issueDate, dueDate (ISO dates), seller, buyer, currency, grandTotal, duePayable, taxBasisTotal, taxTotal, lines: [{description, quantity, unitPrice, amount}]}, null where the XML states nothing'),
   chunks: z.array(z.record(z.string(), z.unknown())),
   html: z.string().optional(),
   credits_used: z.number(),

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { AFRelationship, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { findElementById, type Document } from '@quire/core';
+import { renderExtraction } from '@quire/render';
 import { extractSchemaBuiltin } from '@quire/schema';
 import { extractDocument } from './pipeline.js';
 
@@ -215,6 +216,8 @@ describe('e-invoice attachments (#19)', () => {
       { description: 'Eichenbrett 2m', quantity: 10, unitPrice: 25, amount: 250 },
       { description: 'Montage vor Ort', quantity: 4, unitPrice: 60, amount: 240 },
     ]);
+    // the extraction response shows it too, so a reader of /extract sees the file's own data
+    expect(renderExtraction(doc).extensions.embeddedInvoice).toEqual(doc.embeddedInvoice);
     const a = answer(doc);
     expect(a.values).toMatchObject({
       invoice_number: 'RE-2026-0042', invoice_date: '2026-03-12', due_date: '2026-04-11', issuer: 'Holzwerk Brandt GmbH', customer: 'Café Lindner KG',

@@ -1,4 +1,4 @@
-import type { ContentSelection, FigureElement, FootnoteReference, Polygon, LazyJsonArray } from '@quire/core';
+import type { ContentSelection, EmbeddedInvoice, FigureElement, FootnoteReference, Polygon, LazyJsonArray } from '@quire/core';
 
 /** The spec's "Extraction layout" shapes, as emitted on the wire. */
 
@@ -121,6 +121,11 @@ export interface Extensions {
   mainContent?: ContentSelection;
   /** Present when OCR read any page. */
   ocr?: { pages: OcrPageReport[] };
+  /**
+   * The invoice data the file carries as a structured attachment (a Factur-X / ZUGFeRD / XRechnung XML in
+   * a PDF), as its issuer stated it; /schema answers invoice fields from it.
+   */
+  embeddedInvoice?: EmbeddedInvoice;
 }
 
 export interface ExtractionOutput {

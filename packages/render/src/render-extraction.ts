@@ -34,6 +34,7 @@ export function renderExtraction(doc: Document, options: RenderOptions = {}): Ex
   if (doc.contentSelection) out.extensions.mainContent = { ...doc.contentSelection };
   const ocrPages = ocrReports(doc);
   if (ocrPages.length) out.extensions.ocr = { pages: ocrPages };
+  if (doc.embeddedInvoice) out.extensions.embeddedInvoice = structuredClone(doc.embeddedInvoice);
   if (options.returnHtml) out.html = renderHtml(blocks, options);
   return out;
 }
