@@ -1,5 +1,5 @@
 import { buildPhrases, centreIn, cleanLabel, findDatePattern, isCheckGlyph, isFillLine, nearestLabel, toPt, type Phrase, type PtBox, type PtWord } from './labels.js';
-import { findGrids, joinDottedRules, mergeLines, type Grid, type Line } from './ruling.js';
+import { dotColumns, findGrids, joinDottedRules, meetWalls, mergeLines, type Grid, type Line } from './ruling.js';
 import { detectCheckboxes } from './flat-checkbox.js';
 import { roundBox } from './page-frame.js';
 import type { DetectedCell, PageGeometry } from './types.js';
@@ -30,18 +30,18 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const W = g.width, H = g.height;
   const words = g.words.map((w) => toPt(w, W, H));
   const bodySize = median(words.filter((w) => !w.fill).map((w) => w.fontSize)) || 10;
-  const { hLines, vLines } = rulings(g);
+  const { hLines, vLines, dotTicks } = rulings(g);
   const { grids, usedH } = findGrids(hLines, vLines);
   const squares: PtBox[] = [];
   const pt: PtCell[] = [];
   let table = tableStart;
-  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table, vLines);
+  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table, vLines, dotTicks);
   squares.push(...strokedSquares(g, squares, pt, W, H));
   // a small box holding only a printed code (a line number "1a", "23") is neither a checkbox nor a field
-  // (it stands at the left edge of the wider box it numbers; a lone small box with a number in it may
-  // be a flattened field holding its value)
-  const numbers = (b: PtBox) => pt.some((c) => c.box !== b && Math.abs(c.box.x0 - b.x1) < 3 && c.box.x1 - c.box.x0 > 2 * (b.x1 - b.x0) &&
-    Math.min(c.box.y1, b.y1) - Math.max(c.box.y0, b.y0) > 0.5 * (b.y1 - b.y0) && !words.some((w) => centreIn(w.box, c.box) && !isFillLine(w.text)));
+  // (it stands at the left edge of the wider box it numbers, which holds nothing printed, a filled-in
+  // value at most; a lone small box with a number in it may be a flattened field holding its value)
+  const numbers = (b: PtBox) => pt.some((c) => c.box !== b && numbersCell(b, c.box, words) && c.box.x1 - c.box.x0 > 2 * (b.x1 - b.x0) &&
+    !words.some((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text)));
   const codeBoxes = squares.filter((b) => printedCode(b, words) !== null && numbers(b));
   squares.splice(0, squares.length, ...squares.filter((b) => !codeBoxes.includes(b)));
   for (let i = pt.length - 1; i >= 0; i--) if (pt[i].kind === 'box' && !pt[i].innerLabel && isCodeBox(pt[i].box, words) && numbers(pt[i].box)) { codeBoxes.push(pt[i].box); pt.splice(i, 1); }
@@ -77,17 +77,27 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
 
 /**
  * The page's horizontal and vertical ruling lines in points (template drawing only, not fill-ins);
- * dotted rules drawn dot by dot are joined into one line each.
+ * dotted rules drawn dot by dot (strokes or round dots) are joined into one line each, rules stopping
+ * just short of a wall are drawn to it, and columns of dots too short to be rules are kept apart as
+ * `dotTicks` (a comb's dotted ticks).
  */
-function rulings(g: PageGeometry): { hLines: Line[]; vLines: Line[] } {
+function rulings(g: PageGeometry): { hLines: Line[]; vLines: Line[]; dotTicks: Line[] } {
   const W = g.width, H = g.height;
   const segs = g.segments.filter((s) => !s.fillIn).map((s) => ({ x0: s.x0 * W, y0: s.y0 * H, x1: s.x1 * W, y1: s.y1 * H }));
-  const dotted = joinDottedRules(segs);
-  const plain = segs.filter((_, i) => !dotted.used.has(i));
-  const hLines = mergeLines([...plain.filter((s) => Math.abs(s.y1 - s.y0) < 1.2).map((s) => ({ pos: (s.y0 + s.y1) / 2, a: s.x0, b: s.x1 })), ...dotted.h]);
+  // a round dot (a tiny disc drawn with curves) is a piece of a dotted rule as a short stroke is
+  const discs = (g.marks ?? []).filter((m) => !m.fillIn && m.filled && (m.box.x1 - m.box.x0) * W <= DOT && (m.box.y1 - m.box.y0) * H <= DOT)
+    .map((m) => ({ x0: m.box.x0 * W, y0: m.box.y0 * H, x1: m.box.x1 * W, y1: m.box.y1 * H }));
+  const strokes = [...segs, ...discs];
+  const dotted = joinDottedRules(strokes);
+  const ticks = dotColumns(strokes, dotted.used);
+  const plain = segs.filter((_, i) => !dotted.used.has(i) && !ticks.used.has(i));
   const vLines = mergeLines([...plain.filter((s) => Math.abs(s.x1 - s.x0) < 1.2 && Math.abs(s.y1 - s.y0) >= 1.2).map((s) => ({ pos: (s.x0 + s.x1) / 2, a: s.y0, b: s.y1 })), ...dotted.v]);
-  return { hLines, vLines };
+  const hLines = mergeLines(meetWalls([...plain.filter((s) => Math.abs(s.y1 - s.y0) < 1.2).map((s) => ({ pos: (s.y0 + s.y1) / 2, a: s.x0, b: s.x1 })), ...dotted.h], vLines));
+  return { hLines, vLines, dotTicks: ticks.v };
 }
+
+/** Largest round dot read as a piece of a dotted rule, in points. */
+const DOT = 2;
 
 function verticalLines(g: PageGeometry): Line[] {
   return rulings(g).vLines;
@@ -111,12 +121,24 @@ function printedCode(b: PtBox, words: PtWord[]): string | null {
  */
 function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[]) {
   pt.forEach((c, i) => {
-    const code = codeBoxes.find((b) => Math.abs(b.x1 - c.box.x0) < 3 && Math.min(b.y1, c.box.y1) - Math.max(b.y0, c.box.y0) > 0.5 * (c.box.y1 - c.box.y0));
+    const code = codeBoxes.find((b) => numbersCell(b, c.box, words));
     if (!code) return;
     const text = printedCode(code, words)!;
     const label = cells[i].label;
     if (!label.startsWith(text)) cells[i].label = label ? `${text} ${label}` : text;
   });
+}
+
+/**
+ * A code box numbers the cell that starts at its right edge on its row, or a little past it (up to half
+ * the code box's height, nothing printed in the gap): line-number boxes stand apart from the amount
+ * box as often as they touch it.
+ */
+function numbersCell(code: PtBox, cell: PtBox, words: PtWord[]): boolean {
+  const gap = cell.x0 - code.x1, h = code.y1 - code.y0;
+  if (gap <= -3 || gap > Math.max(3, 0.5 * h)) return false;
+  if (Math.min(code.y1, cell.y1) - Math.max(code.y0, cell.y0) <= 0.5 * Math.min(h, cell.y1 - cell.y0)) return false;
+  return gap < 3 || !words.some((w) => !w.fill && w.box.x0 >= code.x1 - 0.5 && w.box.x1 <= cell.x0 + 0.5 && centreIn(w.box, { ...code, x0: code.x1, x1: cell.x0 }));
 }
 
 /** A box narrow enough for no more than its printed code (a line-number box beside an amount box). */
@@ -225,13 +247,15 @@ function labelCombParts(cells: DetectedCell[], pt: PtCell[], words: PtWord[]) {
 
 /**
  * A box parted into equal character cells by short ticks (rising from its bottom edge or hanging from
- * its top) is a comb: the ticks, at least two, evenly spaced about a character cell apart, give its cells.
+ * its top, solid or a column of a few dots) is a comb: the ticks, at least two, evenly spaced about a
+ * character cell apart, give its cells. A column of dots may run the box's full height: it parts no cell.
  */
-function tickedComb(b: PtBox, vLines: Line[], words: PtWord[]): PtCell | null {
+function tickedComb(b: PtBox, vLines: Line[], dotTicks: Line[], words: PtWord[]): PtCell | null {
   const h = b.y1 - b.y0;
   if (h < 7 || h > 40 || words.some((w) => centreIn(w.box, b) && !w.fill)) return null;
-  const ticks = vLines.filter((l) => l.pos > b.x0 + 2 && l.pos < b.x1 - 2 && l.b - l.a < h - 2 &&
-    (Math.abs(l.b - b.y1) < 1.6 || Math.abs(l.a - b.y0) < 1.6)).map((l) => l.pos).sort((p, q) => p - q);
+  const fromEdge = (l: Line) => l.pos > b.x0 + 2 && l.pos < b.x1 - 2 && (Math.abs(l.b - b.y1) < 1.6 || Math.abs(l.a - b.y0) < 1.6);
+  const ticks = [...vLines.filter((l) => fromEdge(l) && l.b - l.a < h - 2), ...dotTicks.filter((l) => fromEdge(l) && l.b - l.a <= h + 1)]
+    .map((l) => l.pos).sort((p, q) => p - q);
   const xs = [...new Set([b.x0, ...ticks, b.x1].map((x) => Math.round(x * 4) / 4))];
   if (xs.length < 4) return null;
   const ws = xs.slice(1).map((x, i) => x - xs[i]);
@@ -241,12 +265,12 @@ function tickedComb(b: PtBox, vLines: Line[], words: PtWord[]): PtCell | null {
   return { box: b, kind: 'comb', combCount: combBoxes.length, combBoxes };
 }
 
-function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number, vLines: Line[]): number {
+function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number, vLines: Line[], dotTicks: Line[]): number {
   const { cells } = grid;
   const big = (b: PtBox) => b.y1 - b.y0 > 220 || words.filter((w) => centreIn(w.box, b)).length > 60;
   if (cells.length === 1) {
     const b = cells[0];
-    const comb = tickedComb(b, vLines, words);
+    const comb = tickedComb(b, vLines, dotTicks, words);
     if (comb) out.push(comb);
     else if (isSquareish(b)) squares.push(b);
     else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));

@@ -1,6 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { clearForm } from './clear.js';
 import { detectForm } from './detect.js';
+import { fillForm } from './fill.js';
 import type { DetectedCell } from './types.js';
 
 // Flattened (printed-to-PDF) form structures drawn with pdf-lib: rules, rectangles and small printed text,
@@ -8,7 +9,7 @@ import type { DetectedCell } from './types.js';
 const W = 612, H = 792;
 const black = rgb(0, 0, 0);
 
-async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y1: number) => void; line: (x0: number, y0: number, x1: number, y1: number, dash?: number[]) => void; text: (s: string, x: number, baseline: number, size?: number) => void }) => void): Promise<Uint8Array> {
+async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y1: number) => void; line: (x0: number, y0: number, x1: number, y1: number, dash?: number[]) => void; text: (s: string, x: number, baseline: number, size?: number) => void }) => void, more?: (page: PDFPage) => void): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page: PDFPage = doc.addPage([W, H]);
   const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
@@ -17,6 +18,7 @@ async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y
     line: (x0, y0, x1, y1, dash) => page.drawLine({ start: { x: x0, y: H - y0 }, end: { x: x1, y: H - y1 }, thickness: 0.5, color: black, dashArray: dash }),
     text: (s, x, baseline, size = 10) => page.drawText(s, { x, y: H - baseline, size, font, color: black }),
   });
+  more?.(page);
   return doc.save();
 }
 
@@ -84,6 +86,41 @@ describe('flat form structures', () => {
     expect(cells.map((c) => pts(c))).toEqual(lines.map((_, i) => [458, 200 + 18 * i, 570, 218 + 18 * i]));
   });
 
+  test('combs whose ticks are short dotted columns or round dots down the full height are one field each, not a plain box', async () => {
+    const pdf = await drawPage(({ rect, line, text }) => {
+      text('Social security number', 100, 96, 8);
+      rect(100, 100, 100 + 9 * 14, 118);
+      // each tick: three 1 pt dots rising from the bottom edge (too short to be a dotted rule)
+      for (let k = 1; k < 9; k++) for (let y = 117; y > 111; y -= 2) line(100 + 14 * k, y, 100 + 14 * k, y - 1);
+      text('Routing number', 300, 96, 8);
+      rect(300, 100, 300 + 9 * 14, 118);
+    }, (page) => {
+      // round dots (tiny discs) parting the second comb's cells from top to bottom
+      for (let k = 1; k < 9; k++) for (let y = 101.5; y < 117; y += 2.5) page.drawCircle({ x: 300 + 14 * k, y: H - y, size: 0.4, color: black });
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      { type: 'text', label: 'Social security number', maxLength: 9 },
+      { type: 'text', label: 'Routing number', maxLength: 9 },
+    ]);
+    expect(cells.map((c) => pts(c))).toEqual([[100, 100, 226, 118], [300, 100, 426, 118]]);
+  });
+
+  test('stacked amount boxes whose rules stop just short of the column walls are one field per line', async () => {
+    const labels = ['1 Wages', '2 Interest', '3 Dividends', '4 Total'];
+    const pdf = await drawPage(({ line, text }) => {
+      const top = 200, step = 18;
+      line(440, top, 570, top); line(440, top + step * 4, 570, top + step * 4);
+      line(440, top, 440, top + step * 4); line(570, top, 570, top + step * 4);
+      // the rules between the lines are inset 3 pt from each wall
+      for (let i = 1; i < 4; i++) line(443, top + step * i, 567, top + step * i);
+      labels.forEach((label, i) => text(`${label} ${'. '.repeat(Math.floor((420 - 80 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(labels.map((label) => ({ type: 'text', label })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2, 3].map((i) => [440, 200 + 18 * i, 570, 218 + 18 * i]));
+  });
+
   test('stacked boxes parted by dotted rules drawn dot by dot do not merge into one field', async () => {
     const pdf = await drawPage(({ line, text }) => {
       const top = 400, step = 18, rows = 3;
@@ -124,6 +161,26 @@ describe('flat form structures', () => {
     const cells = (await detectForm(pdf)).cells;
     expect(cells.map((c) => c.type)).toEqual(['text', 'text']);
     expect(cells.map((c) => pts(c))).toEqual([[420, 300, 560, 316], [420, 330, 560, 346]]);
+  });
+
+  test('a line-number box standing a little apart from the amount box it numbers is not a checkbox; a value in the amount box does not change that', async () => {
+    const lines = [['7', 'Capital gain'], ['8', 'Other income'], ['9', 'Total income']];
+    const pdf = await drawPage(({ rect, text }) => {
+      lines.forEach(([n, label], i) => {
+        const y = 300 + 18 * i;
+        text(`${label} ${'. '.repeat(Math.floor((400 - 70 - 4.5 * label.length) / 4.5))}`, 60, y + 12, 8);
+        // a 16 pt code box, 4 pt of paper, then the amount box
+        rect(410, y, 426, y + 16); text(n, 415, y + 12, 8);
+        rect(430, y, 560, y + 16);
+      });
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(lines.map(([n, label]) => ({ type: 'text', label: `${n} ${label}` })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [430, 300 + 18 * i, 560, 316 + 18 * i]));
+    // filled in (values marked as fill-ins, as a field's appearance is), the code boxes still number the amounts
+    const filled = await fillForm(pdf, cells, [{ cellIndex: 0, value: '1200' }, { cellIndex: 2, value: '1900' }]);
+    const again = (await detectForm(filled.pdf)).cells;
+    expect(brief(again)).toEqual(brief(cells));
   });
 });
 

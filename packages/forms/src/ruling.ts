@@ -62,6 +62,50 @@ export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used
   return { h, v, used };
 }
 
+/**
+ * Columns of dots too short to be a rule: a comb's dotted tick rising from its bottom edge is two or
+ * three dots. Short strokes not used by a dotted rule, stacked on one x with dot-sized gaps, two or
+ * more, make one column each; they part no cell (a comb reads them as its ticks). Returns the columns
+ * and the strokes they used.
+ */
+export function dotColumns(strokes: Stroke[], skip: Set<number>): { v: Line[]; used: Set<number> } {
+  const cx = (s: Stroke) => (s.x0 + s.x1) / 2;
+  const dots = strokes.map((s, i) => ({ s, i })).filter(({ s, i }) => !skip.has(i) && Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX)
+    .sort((p, q) => cx(p.s) - cx(q.s) || Math.min(p.s.y0, p.s.y1) - Math.min(q.s.y0, q.s.y1));
+  const v: Line[] = [];
+  const used = new Set<number>();
+  for (let f = 0; f < dots.length; f++) {
+    if (used.has(dots[f].i)) continue;
+    const run = [dots[f]];
+    for (let k = f + 1; k < dots.length && cx(dots[k].s) - cx(dots[f].s) <= 0.6; k++) {
+      const last = run[run.length - 1].s, next = dots[k].s;
+      const gap = Math.min(next.y0, next.y1) - Math.max(last.y0, last.y1);
+      if (!used.has(dots[k].i) && gap >= -0.1 && gap <= DOT_MAX) run.push(dots[k]);
+    }
+    if (run.length < 2) continue;
+    run.forEach((x) => used.add(x.i));
+    v.push({ pos: cx(run[0].s), a: Math.min(...run.map((x) => Math.min(x.s.y0, x.s.y1))), b: Math.max(...run.map((x) => Math.max(x.s.y0, x.s.y1))) });
+  }
+  return { v, used };
+}
+
+/** How far short of a wall a rule may stop and still meet it (a rule inset by the wall's stroke or its line cap). */
+const WALL_GAP = 4;
+
+/**
+ * Rules that stop just short of a wall, within WALL_GAP with nothing between, are drawn to meet it:
+ * rules inset between a column's walls part its stacked boxes as rules touching the walls do.
+ */
+export function meetWalls(h: Line[], v: Line[]): Line[] {
+  return h.map((l) => {
+    const crossing = v.filter((w) => w.a <= l.pos + TOL && w.b >= l.pos - TOL);
+    const wall = (end: number, dir: -1 | 1) => (crossing.some((w) => Math.abs(w.pos - end) <= TOL) ? undefined
+      : crossing.map((w) => (w.pos - end) * dir).filter((d) => d > TOL && d <= WALL_GAP).sort((p, q) => p - q)[0]);
+    const da = wall(l.a, -1), db = wall(l.b, 1);
+    return da === undefined && db === undefined ? l : { ...l, a: l.a - (da ?? 0), b: l.b + (db ?? 0) };
+  });
+}
+
 export interface Grid {
   /** Closed cells of one connected group of rulings. */
   cells: PtBox[];
