@@ -357,27 +357,51 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
 }
 
 /**
- * Label printed inside a box: in the top-left corner of a tall box ("1 Name (as shown on your tax
- * return)", value below) or at its left ending in ":" (value to its right). Words known to be fill-ins
- * (inside /Tx or Quire marked content) never count as labels, so a filled box is read the same way.
+ * Label printed inside a box: a caption of up to three small lines along its top ("1 Name (as shown on
+ * your income tax return)", value below; left-aligned or centred) or along its bottom (a caption under
+ * the writing area), or text at its left ending in ":" (value to its right). The value area is what
+ * the caption leaves, and must hold a line of writing. Words known to be fill-ins (inside /Tx or Quire
+ * marked content) never count as labels, so a filled box is read the same way.
  */
 function withInnerLabel(c: PtCell, words: PtWord[]): PtCell {
   const inside = words.filter((w) => centreIn(w.box, c.box) && !w.fill).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   if (!inside.length) return c;
-  const first = inside[0];
-  const h = c.box.y1 - c.box.y0, lineH = first.box.y1 - first.box.y0;
-  const lineWords = inside.filter((w) => Math.abs(w.box.y0 - first.box.y0) < lineH * 0.5).sort((a, b) => a.box.x0 - b.box.x0);
-  const nearTop = first.box.y0 - c.box.y0 < 0.3 * h && lineWords[0].box.x0 - c.box.x0 < 12;
-  const alone = !inside.some((w) => w.box.y0 > first.box.y1 - 1);
-  if (nearTop && h >= 2 * lineH + 4 && (alone || first.fontSize < 0.9 * median(inside.map((w) => w.fontSize)))) {
-    return { ...c, innerLabel: lineWords.map((w) => w.text).join(' '), box: { ...c.box, y0: Math.max(...lineWords.map((w) => w.box.y1)) } };
+  const lines = textLines(inside);
+  const first = lines[0], last = lines[lines.length - 1];
+  const h = c.box.y1 - c.box.y0, lineH = first.y1 - first.y0;
+  const text = (ls: typeof lines) => ls.map((l) => l.words.map((w) => w.text).join(' ')).join(' ');
+  // a caption block: its lines close together, at most three, all the box holds
+  const block = lines.length <= 3 && lines.every((l, i) => !i || l.y0 - lines[i - 1].y1 < 0.6 * lineH);
+  // the caption's height and a line of writing
+  const room = last.y1 - first.y0 + lineH + 4;
+  if (block && h >= room && first.y0 - c.box.y0 < 0.3 * h && c.box.y1 - last.y1 >= lineH + 2) {
+    return { ...c, innerLabel: text(lines), box: { ...c.box, y0: last.y1 } };
+  }
+  if (block && h >= room && c.box.y1 - last.y1 < 0.3 * h && first.y0 - c.box.y0 >= lineH + 4) {
+    return { ...c, innerLabel: text(lines), box: { ...c.box, y1: first.y0 } };
+  }
+  // a small caption on the top line over a value printed larger below it (a flattened filled box)
+  const lineWords = first.words;
+  if (first.y0 - c.box.y0 < 0.3 * h && lineWords[0].box.x0 - c.box.x0 < 12 && h >= 2 * lineH + 4 && lineWords[0].fontSize < 0.9 * median(inside.map((w) => w.fontSize))) {
+    return { ...c, innerLabel: text([first]), box: { ...c.box, y0: first.y1 } };
   }
   const colon = lineWords.findIndex((w) => /:$/.test(w.text));
-  if (colon >= 0 && lineWords[0].box.x0 - c.box.x0 < 12 && Math.abs((first.box.y0 + first.box.y1) / 2 - (c.box.y0 + c.box.y1) / 2) < h * 0.3) {
+  if (colon >= 0 && lineWords[0].box.x0 - c.box.x0 < 12 && Math.abs((first.y0 + first.y1) / 2 - (c.box.y0 + c.box.y1) / 2) < h * 0.3) {
     const labelWords = lineWords.slice(0, colon + 1);
     return { ...c, innerLabel: labelWords.map((w) => w.text).join(' '), box: { ...c.box, x0: labelWords[labelWords.length - 1].box.x1 + 1 } };
   }
   return c;
+}
+
+/** Words (sorted top to bottom) grouped into lines, each line's words left to right, with its vertical extent. */
+function textLines(ws: PtWord[]): { words: PtWord[]; y0: number; y1: number }[] {
+  const lines: { words: PtWord[]; y0: number; y1: number }[] = [];
+  for (const w of ws) {
+    const l = lines.find((x) => Math.abs(w.box.y0 - x.words[0].box.y0) < 0.5 * (x.words[0].box.y1 - x.words[0].box.y0));
+    if (l) { l.words.push(w); l.y0 = Math.min(l.y0, w.box.y0); l.y1 = Math.max(l.y1, w.box.y1); } else lines.push({ words: [w], y0: w.box.y0, y1: w.box.y1 });
+  }
+  for (const l of lines) l.words.sort((a, b) => a.box.x0 - b.box.x0);
+  return lines;
 }
 
 /** A short box holding only printed text right on top of another cell is that cell's caption, not a cell. */

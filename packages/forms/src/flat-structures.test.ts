@@ -44,6 +44,49 @@ describe('flat form structures', () => {
     expect([first[2], first[3]]).toEqual([240, 130]);
   });
 
+  test('captions of two lines, centred captions and captions under the writing area label their boxes too', async () => {
+    const pdf = await drawPage(({ line, text }) => {
+      // two rows of two boxes, each caption two lines at the top
+      for (const y of [100, 136, 172]) line(40, y, 560, y);
+      for (const x of [40, 300, 560]) line(x, 100, x, 172);
+      text('1 Name of the person or entity that', 42, 107, 6); text('receives the payment', 42, 114, 6);
+      text('2 Business name, if different', 302, 107, 6); text('from the name on line 1', 302, 114, 6);
+      text('3 Street address', 42, 143, 6); text('4 City, state and ZIP code', 302, 143, 6);
+      // captions centred at the top of each box
+      for (const y of [200, 230, 260]) line(40, y, 560, y);
+      for (const x of [40, 240, 440, 560]) line(x, 200, x, 260);
+      [['First name', 'Last name', 'Initial'], ['Street', 'City', 'ZIP']].forEach((row, r) => row.forEach((c, k) => text(c, [120, 320, 490][k], 200 + 30 * r + 7, 6)));
+      // captions under the writing area
+      for (const y of [300, 330, 360]) line(40, y, 560, y);
+      for (const x of [40, 300, 560]) line(x, 300, x, 360);
+      [['Signature of employee', 'Date'], ['Printed name', 'Title']].forEach((row, r) => row.forEach((c, k) => text(c, [42, 302][k], 300 + 30 * r + 28, 6)));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      'T1 Name of the person or entity that receives the payment', 'T2 Business name, if different from the name on line 1', 'T3 Street address', 'T4 City, state and ZIP code',
+      'TFirst name', 'TLast name', 'TInitial', 'TStreet', 'TCity', 'TZIP',
+      'SSignature of employee', 'TDate', 'TPrinted name', 'TTitle',
+    ].map((s) => ({ type: s[0] === 'S' ? 'signature' : 'text', label: s.slice(1) })));
+    // the value area is what the caption leaves: below a caption at the top, above one at the bottom
+    const [x0, y0, x1, y1] = pts(cells[0]);
+    expect([x0, x1, y1]).toEqual([40, 300, 136]);
+    expect(y0).toBeGreaterThanOrEqual(114);
+    expect(y0).toBeLessThanOrEqual(117);
+    const sig = pts(cells[10]);
+    expect([sig[0], sig[1], sig[2]]).toEqual([40, 300, 300]);
+    expect(sig[3]).toBeGreaterThanOrEqual(321);
+    expect(sig[3]).toBeLessThanOrEqual(324);
+  });
+
+  test('a box holding one printed word with no line of writing left under it is a note, not a field', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('Amount', 360, 312, 8); rect(420, 300, 560, 316);
+      rect(20, 380, 80, 400); text('Dependents', 22, 392, 7);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(cells.map((c) => [c.label, pts(c)])).toEqual([['Amount', [420, 300, 560, 316]]]);
+  });
+
   test('combs whose character cells are parted by short ticks or dotted lines are one field each', async () => {
     const pdf = await drawPage(({ rect, line, text }) => {
       text('Social security number', 100, 96, 8);
