@@ -52,6 +52,7 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
     Math.abs((b.y0 + b.y1) / 2 - (p.box.y0 + p.box.y1) / 2) < b.y1 - b.y0);
   squares.splice(0, squares.length, ...squares.filter((b) => !inText(b)));
   const freeH = hLines.filter((_, i) => !usedH.has(i));
+  pt.push(...tickedBaselines(freeH, [...vLines, ...dotTicks], words, bodySize));
   pt.push(...underlineCells(freeH, words, bodySize, W, pt));
   pt.push(...underscoreCells(words, bodySize, pt));
   pt.push(...leaderCells(words, vLines, pt, squares, bodySize, W));
@@ -263,6 +264,30 @@ function tickedComb(b: PtBox, vLines: Line[], dotTicks: Line[], words: PtWord[])
   if (mean > 1.6 * h || ws.some((w) => Math.abs(w - mean) > 0.2 * mean)) return null;
   const combBoxes = ws.map((_, i) => ({ x0: xs[i], y0: b.y0, x1: xs[i + 1], y1: b.y1 }));
   return { box: b, kind: 'comb', combCount: combBoxes.length, combBoxes };
+}
+
+/**
+ * A comb drawn open: a baseline with short ticks rising from it (solid or dotted), one at each end and
+ * the rest evenly spaced about a character cell apart. Each gives a comb cell standing on its baseline,
+ * as tall as an underline's cell or its ticks.
+ */
+function tickedBaselines(lines: Line[], ticks: Line[], words: PtWord[], bodySize: number): PtCell[] {
+  const out: PtCell[] = [];
+  const hgt = Math.min(24, Math.max(12, bodySize * 1.6));
+  for (const l of lines) {
+    const on = ticks.filter((t) => t.pos >= l.a - 1.6 && t.pos <= l.b + 1.6 && Math.abs(t.b - l.pos) < 1.6 && t.b - t.a >= 2 && t.b - t.a <= hgt);
+    const xs = [...new Set(on.map((t) => Math.round(t.pos * 4) / 4))].sort((p, q) => p - q);
+    if (xs.length < 4 || xs[0] - l.a > 1.6 || l.b - xs[xs.length - 1] > 1.6) continue;
+    const ws = xs.slice(1).map((x, i) => x - xs[i]);
+    const mean = (xs[xs.length - 1] - xs[0]) / ws.length;
+    const h = Math.max(hgt, ...on.map((t) => t.b - t.a));
+    if (mean < 5 || mean > 1.6 * h || ws.some((w) => Math.abs(w - mean) > 0.2 * mean)) continue;
+    const box = { x0: xs[0], y0: l.pos - h, x1: xs[xs.length - 1], y1: l.pos };
+    if (words.some((w) => centreIn(w.box, box) && !w.fill)) continue;
+    const combBoxes = ws.map((_, i) => ({ x0: xs[i], y0: box.y0, x1: xs[i + 1], y1: box.y1 }));
+    out.push({ box, kind: 'comb', combCount: combBoxes.length, combBoxes });
+  }
+  return out;
 }
 
 function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number, vLines: Line[], dotTicks: Line[]): number {

@@ -149,6 +149,26 @@ describe('flat form structures', () => {
     expect(cells.map((c) => pts(c))).toEqual([[100, 100, 226, 118], [300, 100, 426, 118]]);
   });
 
+  test('a comb drawn open, a baseline with ticks rising from it (solid or dotted), is one field', async () => {
+    const pdf = await drawPage(({ line, text }) => {
+      text('Employer identification number', 100, 96, 8);
+      line(100, 118, 100 + 9 * 14, 118);
+      for (let k = 0; k <= 9; k++) line(100 + 14 * k, 118, 100 + 14 * k, 112);
+      text('Account number', 300, 96, 8);
+      line(300, 118, 300 + 9 * 14, 118);
+      for (let k = 0; k <= 9; k++) for (let y = 117; y > 111; y -= 2) line(300 + 14 * k, y, 300 + 14 * k, y - 1);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      { type: 'text', label: 'Employer identification number', maxLength: 9 },
+      { type: 'text', label: 'Account number', maxLength: 9 },
+    ]);
+    expect(cells.every((c) => c.comb)).toBe(true);
+    // the cell stands on the baseline, from one end tick to the other
+    const [x0, , x1, y1] = pts(cells[0]);
+    expect([x0, x1, y1]).toEqual([100, 226, 118]);
+  });
+
   test('stacked amount boxes whose rules stop just short of the column walls are one field per line', async () => {
     const labels = ['1 Wages', '2 Interest', '3 Dividends', '4 Total'];
     const pdf = await drawPage(({ line, text }) => {
@@ -176,6 +196,21 @@ describe('flat form structures', () => {
     const cells = (await detectForm(pdf)).cells;
     expect(brief(cells)).toEqual(['5a Pensions', '5b Taxable amount', '6 Social security'].map((label) => ({ type: 'text', label })));
     expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 400 + 18 * i, 570, 418 + 18 * i]));
+  });
+
+  test('stacked boxes parted by dashed rules drawn dash by dash do not merge into one field', async () => {
+    const labels = ['1 Wages', '2 Interest', '3 Total'];
+    const pdf = await drawPage(({ line, text }) => {
+      const top = 200, step = 18;
+      line(440, top, 570, top); line(440, top + step * 3, 570, top + step * 3);
+      line(440, top, 440, top + step * 3); line(570, top, 570, top + step * 3);
+      // 6 pt dashes, 3 pt apart, each drawn on its own
+      for (let i = 1; i < 3; i++) for (let x = 440; x < 570; x += 9) line(x, top + step * i, Math.min(570, x + 6), top + step * i);
+      labels.forEach((label, i) => text(`${label} ${'. '.repeat(Math.floor((420 - 80 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(labels.map((label) => ({ type: 'text', label })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 200 + 18 * i, 570, 218 + 18 * i]));
   });
 
   test('a box stroked in white (no ink, a flattened comment\'s frame) is not a field; the inked box beside it is', async () => {

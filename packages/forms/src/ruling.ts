@@ -21,20 +21,40 @@ export function mergeLines(lines: Line[]): Line[] {
 export interface Stroke { x0: number; y0: number; x1: number; y1: number }
 
 const DOT_MAX = 4;
+/** Longest dash of a dashed rule drawn dash by dash, in points. */
+const DASH_MAX = 12;
 
 /**
  * Dotted or dashed rules drawn as separate short strokes (a column of dots parting comb cells, a dotted
- * rule between stacked boxes): three or more strokes on one line, evenly close together, are one rule.
+ * or dashed rule between stacked boxes): three or more strokes on one line, evenly close together, are
+ * one rule. A stroke longer than a dot counts only with bare ends (a box's edges meet at its corners).
  * Returns the joined rules and the indices of the strokes they used (left out of the plain rulings).
  */
 export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used: Set<number> } {
-  const short = strokes.map((s, i) => ({ s, i })).filter(({ s }) => Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX);
+  const all = strokes.map((s, i) => ({ s, i }));
+  const short = all.filter(({ s }) => Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX);
+  // the rules' ends where a dash could touch them: a box's edge is met by the edges across it, a dash by nothing
+  const ends = new Map<string, Stroke[]>();
+  const key = (x: number, y: number) => `${Math.round(x / 2)},${Math.round(y / 2)}`;
+  for (const { s } of all) for (const [x, y] of [[s.x0, s.y0], [s.x1, s.y1], [s.x0, s.y1], [s.x1, s.y0]]) {
+    const k = key(x, y);
+    if (!ends.get(k)?.includes(s)) ends.set(k, [...(ends.get(k) ?? []), s]);
+  }
+  const meets = (s: Stroke, x: number, y: number) => [-1, 0, 1].some((dx) => [-1, 0, 1].some((dy) => (ends.get(key(x + 2 * dx, y + 2 * dy)) ?? [])
+    .some((o) => o !== s && Math.abs(o.x1 - o.x0) < 1.2 !== Math.abs(s.x1 - s.x0) < 1.2 && Math.min(o.x0, o.x1) - 1 <= x && Math.max(o.x0, o.x1) + 1 >= x && Math.min(o.y0, o.y1) - 1 <= y && Math.max(o.y0, o.y1) + 1 >= y)));
+  // dashes: thin strokes up to DASH_MAX long along the rule whose ends meet no stroke across them
+  const dashes = (vertical: boolean) => all.filter(({ s }) => {
+    const across = vertical ? Math.abs(s.x1 - s.x0) : Math.abs(s.y1 - s.y0), along = vertical ? Math.abs(s.y1 - s.y0) : Math.abs(s.x1 - s.x0);
+    if (across > 1.2 || along <= DOT_MAX || along > DASH_MAX) return false;
+    return vertical ? !meets(s, (s.x0 + s.x1) / 2, Math.min(s.y0, s.y1)) && !meets(s, (s.x0 + s.x1) / 2, Math.max(s.y0, s.y1))
+      : !meets(s, Math.min(s.x0, s.x1), (s.y0 + s.y1) / 2) && !meets(s, Math.max(s.x0, s.x1), (s.y0 + s.y1) / 2);
+  });
   const used = new Set<number>();
   const join = (vertical: boolean): Line[] => {
     const pos = (s: Stroke) => (vertical ? (s.x0 + s.x1) / 2 : (s.y0 + s.y1) / 2);
     const a = (s: Stroke) => (vertical ? Math.min(s.y0, s.y1) : Math.min(s.x0, s.x1));
     const b = (s: Stroke) => (vertical ? Math.max(s.y0, s.y1) : Math.max(s.x0, s.x1));
-    const free = short.filter(({ i }) => !used.has(i)).sort((p, q) => pos(p.s) - pos(q.s) || a(p.s) - a(q.s));
+    const free = [...short, ...dashes(vertical)].filter(({ i }) => !used.has(i)).sort((p, q) => pos(p.s) - pos(q.s) || a(p.s) - a(q.s));
     const out: Line[] = [];
     const taken = new Set<number>();
     for (let f = 0; f < free.length; f++) {
