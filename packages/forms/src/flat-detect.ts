@@ -51,6 +51,7 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const inText = (b: PtBox) => text.some((p) => /\p{L}{3,}/u.test(p.text) && b.x0 - p.box.x0 > b.x1 - b.x0 && p.box.x1 - b.x1 > b.x1 - b.x0 &&
     Math.abs((b.y0 + b.y1) / 2 - (p.box.y0 + p.box.y1) / 2) < b.y1 - b.y0);
   squares.splice(0, squares.length, ...squares.filter((b) => !inText(b)));
+  pt.push(...squareCombs(squares, words));
   const freeH = hLines.filter((_, i) => !usedH.has(i));
   pt.push(...tickedBaselines(freeH, [...vLines, ...dotTicks], words, bodySize));
   pt.push(...underlineCells(freeH, words, bodySize, W, pt));
@@ -264,6 +265,37 @@ function tickedComb(b: PtBox, vLines: Line[], dotTicks: Line[], words: PtWord[])
   if (mean > 1.6 * h || ws.some((w) => Math.abs(w - mean) > 0.2 * mean)) return null;
   const combBoxes = ws.map((_, i) => ({ x0: xs[i], y0: b.y0, x1: xs[i + 1], y1: b.y1 }));
   return { box: b, kind: 'comb', combCount: combBoxes.length, combBoxes };
+}
+
+/**
+ * Character boxes drawn apart: three or more equal squares on one row, evenly spaced less than half a
+ * box apart, nothing printed in or between them, are one comb field, not a row of checkboxes (those
+ * leave room for each option's words). Takes the squares it uses out of `squares`.
+ */
+function squareCombs(squares: PtBox[], words: PtWord[]): PtCell[] {
+  const out: PtCell[] = [];
+  const used = new Set<PtBox>();
+  const sorted = [...squares].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  for (const first of sorted) {
+    if (used.has(first)) continue;
+    const w = first.x1 - first.x0;
+    const run = [first];
+    for (;;) {
+      const last = run[run.length - 1];
+      const next = sorted.find((b) => !used.has(b) && Math.abs(b.y0 - first.y0) < 1 && Math.abs(b.y1 - first.y1) < 1 &&
+        Math.abs(b.x1 - b.x0 - w) <= 0.15 * w && b.x0 > last.x1 - 0.5 && b.x0 - last.x1 < 0.5 * w);
+      if (!next) break;
+      run.push(next);
+    }
+    if (run.length < 3) continue;
+    const gaps = run.slice(1).map((b, i) => b.x0 - run[i].x1);
+    const box = { x0: first.x0, y0: Math.min(...run.map((b) => b.y0)), x1: run[run.length - 1].x1, y1: Math.max(...run.map((b) => b.y1)) };
+    if (gaps.some((g) => Math.abs(g - gaps[0]) > 1) || words.some((x) => !x.fill && centreIn(x.box, box))) continue;
+    run.forEach((b) => used.add(b));
+    out.push({ box, kind: 'comb', combCount: run.length, combBoxes: run });
+  }
+  squares.splice(0, squares.length, ...squares.filter((b) => !used.has(b)));
+  return out;
 }
 
 /**

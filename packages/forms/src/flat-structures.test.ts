@@ -149,6 +149,21 @@ describe('flat form structures', () => {
     expect(cells.map((c) => pts(c))).toEqual([[100, 100, 226, 118], [300, 100, 426, 118]]);
   });
 
+  test('equal character boxes drawn a little apart are one comb field; checkboxes with their options beside them stay checkboxes', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('Code', 60, 110, 8);
+      for (let k = 0; k < 5; k++) rect(100 + 13 * k, 100, 110 + 13 * k, 110);
+      text('PIN', 60, 140, 8);
+      for (let k = 0; k < 4; k++) rect(100 + 14 * k, 128, 112 + 14 * k, 142);
+      rect(300, 101, 309, 110); text('Yes', 312, 110, 8); rect(325, 101, 334, 110); text('No', 337, 110, 8); rect(350, 101, 359, 110); text('Maybe', 362, 110, 8);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    const combs = cells.filter((c) => c.comb);
+    expect(brief(combs)).toEqual([{ type: 'text', label: 'Code', maxLength: 5 }, { type: 'text', label: 'PIN', maxLength: 4 }]);
+    expect(combs.map((c) => pts(c))).toEqual([[100, 100, 162, 110], [100, 128, 154, 142]]);
+    expect(cells.filter((c) => c.type === 'checkbox').flatMap((c) => c.checkbox_details ?? []).length).toBe(3);
+  });
+
   test('a comb drawn open, a baseline with ticks rising from it (solid or dotted), is one field', async () => {
     const pdf = await drawPage(({ line, text }) => {
       text('Employer identification number', 100, 96, 8);
