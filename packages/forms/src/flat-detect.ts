@@ -353,14 +353,15 @@ function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell
       return table;
     }
   }
-  if (grid.rows.length >= 2 && grid.cols.length >= 2 && !captionedLayout(grid, words)) {
+  const captioned = captionedLayout(grid, words);
+  if (grid.rows.length >= 2 && grid.cols.length >= 2 && !captioned) {
     const t = tableCells(grid, words, out, table);
     if (t !== null) return t;
   }
   // a ruled layout that is not a table (no header row, no stub column): each cell is a box of its own
   for (const b of cells) {
     if (isSquareish(b)) squares.push(b);
-    else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
+    else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words, captioned));
   }
   return table;
 }
@@ -375,7 +376,7 @@ function captionedLayout(grid: Grid, words: PtWord[]): boolean {
   if (!printed.length) return false;
   const rows = new Set<number>();
   for (const b of printed) {
-    const c = withInnerLabel({ box: b, kind: 'box' }, words);
+    const c = withInnerLabel({ box: b, kind: 'box' }, words, true);
     if (!c.innerLabel || c.box.x0 !== b.x0 || words.some((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text))) return false;
     rows.add(Math.round(b.y0));
   }
@@ -414,32 +415,31 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
 }
 
 /**
- * Label printed inside a box: a caption of up to three small lines along its top ("1 Name (as shown on
- * your income tax return)", value below; left-aligned or centred) or along its bottom (a caption under
- * the writing area), or text at its left ending in ":" (value to its right). The value area is what
- * the caption leaves, and must hold a line of writing. Words known to be fill-ins (inside /Tx or Quire
- * marked content) never count as labels, so a filled box is read the same way.
+ * Label printed inside a box: a small caption on its top line, at its left ("1 Name (as shown on your
+ * income tax return)", a line of writing left below), or text at its left ending in ":" (value to its
+ * right). In a layout of captioned boxes (`layout`: every printed box of the grid holds a caption and
+ * room to write), a caption may also run to three close lines, stand centred, or sit along the bottom
+ * under the writing area. The value area is what the caption leaves. Words known to be fill-ins (inside
+ * /Tx or Quire marked content) never count as labels, so a filled box is read the same way.
  */
-function withInnerLabel(c: PtCell, words: PtWord[]): PtCell {
+function withInnerLabel(c: PtCell, words: PtWord[], layout = false): PtCell {
   const inside = words.filter((w) => centreIn(w.box, c.box) && !w.fill).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   if (!inside.length) return c;
   const lines = textLines(inside);
   const first = lines[0], last = lines[lines.length - 1];
   const h = c.box.y1 - c.box.y0, lineH = first.y1 - first.y0;
   const text = (ls: typeof lines) => ls.map((l) => l.words.map((w) => w.text).join(' ')).join(' ');
-  // a caption block: its lines close together, at most three, all the box holds
-  const block = lines.length <= 3 && lines.every((l, i) => !i || l.y0 - lines[i - 1].y1 < 0.6 * lineH);
-  // the caption's height and a line of writing
-  const room = last.y1 - first.y0 + lineH + 4;
-  if (block && h >= room && first.y0 - c.box.y0 < 0.3 * h && c.box.y1 - last.y1 >= lineH + 2) {
-    return { ...c, innerLabel: text(lines), box: { ...c.box, y0: last.y1 } };
+  const atTop = first.y0 - c.box.y0 < 0.3 * h;
+  if (layout && lines.length <= 3 && lines.every((l, i) => !i || l.y0 - lines[i - 1].y1 < 0.6 * lineH)) {
+    // the caption's height and a line of writing
+    const room = last.y1 - first.y0 + lineH + 4;
+    if (h >= room && atTop && c.box.y1 - last.y1 >= lineH + 2) return { ...c, innerLabel: text(lines), box: { ...c.box, y0: last.y1 } };
+    if (h >= room && c.box.y1 - last.y1 < 0.3 * h && first.y0 - c.box.y0 >= lineH + 4) return { ...c, innerLabel: text(lines), box: { ...c.box, y1: first.y0 } };
   }
-  if (block && h >= room && c.box.y1 - last.y1 < 0.3 * h && first.y0 - c.box.y0 >= lineH + 4) {
-    return { ...c, innerLabel: text(lines), box: { ...c.box, y1: first.y0 } };
-  }
-  // a small caption on the top line over a value printed larger below it (a flattened filled box)
+  // alone in the box, or smaller than a value printed below it (a flattened filled box)
   const lineWords = first.words;
-  if (first.y0 - c.box.y0 < 0.3 * h && lineWords[0].box.x0 - c.box.x0 < 12 && h >= 2 * lineH + 4 && lineWords[0].fontSize < 0.9 * median(inside.map((w) => w.fontSize))) {
+  if (atTop && lineWords[0].box.x0 - c.box.x0 < 12 && h >= 2 * lineH + 4 && c.box.y1 - first.y1 >= lineH + 2 &&
+    (lines.length === 1 || lineWords[0].fontSize < 0.9 * median(inside.map((w) => w.fontSize)))) {
     return { ...c, innerLabel: text([first]), box: { ...c.box, y0: first.y1 } };
   }
   const colon = lineWords.findIndex((w) => /:$/.test(w.text));
