@@ -173,8 +173,9 @@ function strokedSquares(g: PageGeometry, squares: PtBox[], cells: PtCell[], W: n
 }
 
 /**
- * A box is not a field when it holds other cells (a panel around underlines or checkboxes), or when
- * printed text fills it with no room left for a value (a caption cell such as "Sign Here").
+ * A box is not a field when it holds other cells (a panel around underlines or checkboxes), when it
+ * prints more lines than a caption has (a margin note), or when printed text fills it with no room
+ * left for a value (a caption cell such as "Sign Here").
  */
 function dropNonFields(pt: PtCell[], words: PtWord[], checkboxes: PtBox[]) {
   const keep = pt.filter((c) => {
@@ -185,6 +186,8 @@ function dropNonFields(pt: PtCell[], words: PtWord[], checkboxes: PtBox[]) {
     if (c.innerLabel) return true;
     const printed = words.filter((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text));
     if (!printed.length) return true;
+    // a paragraph printed in a box (a margin note, instructions) is no caption: the space under it is margin
+    if (textLines([...printed].sort((a, b) => a.box.y0 - b.box.y0)).length > 3) return false;
     const lineH = Math.max(...printed.map((w) => w.box.y1 - w.box.y0));
     const right = c.box.x1 - Math.max(...printed.map((w) => w.box.x1));
     const below = c.box.y1 - Math.max(...printed.map((w) => w.box.y1));

@@ -78,10 +78,13 @@ describe('flat form structures', () => {
     expect(sig[3]).toBeLessThanOrEqual(324);
   });
 
-  test('a box holding one printed word with no line of writing left under it is a note, not a field', async () => {
+  test('a box holding one printed word with no line of writing left under it, or a paragraph over blank margin, is a note, not a field', async () => {
     const pdf = await drawPage(({ rect, text }) => {
       text('Amount', 360, 312, 8); rect(420, 300, 560, 316);
       rect(20, 380, 80, 400); text('Dependents', 22, 392, 7);
+      // a margin column box printing a paragraph at its top, blank below
+      rect(20, 420, 100, 570);
+      ['Standard', 'Deduction for-', 'Single or Married', 'filing separately,', '$12,200', 'Head of household,', '$18,350'].forEach((l, i) => text(l, 23, 430 + 9 * i, 7));
     });
     const cells = (await detectForm(pdf)).cells;
     expect(cells.map((c) => [c.label, pts(c)])).toEqual([['Amount', [420, 300, 560, 316]]]);
