@@ -33,15 +33,20 @@ const DASH_MAX = 12;
 export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used: Set<number> } {
   const all = strokes.map((s, i) => ({ s, i }));
   const short = all.filter(({ s }) => Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX);
-  // the rules' ends where a dash could touch them: a box's edge is met by the edges across it, a dash by nothing
-  const ends = new Map<string, Stroke[]>();
+  // strokes by their ends, in 2 pt buckets: a box's edge meets the edges across it at its ends, a dash meets nothing
+  const ends = new Map<string, Set<Stroke>>();
   const key = (x: number, y: number) => `${Math.round(x / 2)},${Math.round(y / 2)}`;
-  for (const { s } of all) for (const [x, y] of [[s.x0, s.y0], [s.x1, s.y1], [s.x0, s.y1], [s.x1, s.y0]]) {
-    const k = key(x, y);
-    if (!ends.get(k)?.includes(s)) ends.set(k, [...(ends.get(k) ?? []), s]);
+  for (const { s } of all) {
+    for (const [x, y] of [[s.x0, s.y0], [s.x1, s.y1]]) {
+      const k = key(x, y);
+      if (!ends.has(k)) ends.set(k, new Set());
+      ends.get(k)!.add(s);
+    }
   }
-  const meets = (s: Stroke, x: number, y: number) => [-1, 0, 1].some((dx) => [-1, 0, 1].some((dy) => (ends.get(key(x + 2 * dx, y + 2 * dy)) ?? [])
-    .some((o) => o !== s && Math.abs(o.x1 - o.x0) < 1.2 !== Math.abs(s.x1 - s.x0) < 1.2 && Math.min(o.x0, o.x1) - 1 <= x && Math.max(o.x0, o.x1) + 1 >= x && Math.min(o.y0, o.y1) - 1 <= y && Math.max(o.y0, o.y1) + 1 >= y)));
+  const upright = (s: Stroke) => Math.abs(s.x1 - s.x0) < 1.2;
+  const touches = (o: Stroke, x: number, y: number) => Math.min(o.x0, o.x1) - 1 <= x && Math.max(o.x0, o.x1) + 1 >= x && Math.min(o.y0, o.y1) - 1 <= y && Math.max(o.y0, o.y1) + 1 >= y;
+  const meets = (s: Stroke, x: number, y: number) => [-1, 0, 1].some((dx) => [-1, 0, 1].some((dy) =>
+    [...(ends.get(key(x + 2 * dx, y + 2 * dy)) ?? [])].some((o) => o !== s && upright(o) !== upright(s) && touches(o, x, y))));
   // dashes: thin strokes up to DASH_MAX long along the rule whose ends meet no stroke across them
   const dashes = (vertical: boolean) => all.filter(({ s }) => {
     const across = vertical ? Math.abs(s.x1 - s.x0) : Math.abs(s.y1 - s.y0), along = vertical ? Math.abs(s.y1 - s.y0) : Math.abs(s.x1 - s.x0);
