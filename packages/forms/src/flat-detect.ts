@@ -1,5 +1,5 @@
 import { buildPhrases, centreIn, cleanLabel, findDatePattern, isCheckGlyph, isFillLine, nearestLabel, toPt, type Phrase, type PtBox, type PtWord } from './labels.js';
-import { findGrids, joinDottedRules, mergeLines, type Grid, type Line } from './ruling.js';
+import { dotColumns, findGrids, joinDottedRules, meetWalls, mergeLines, type Grid, type Line } from './ruling.js';
 import { detectCheckboxes } from './flat-checkbox.js';
 import { roundBox } from './page-frame.js';
 import type { DetectedCell, PageGeometry } from './types.js';
@@ -30,18 +30,18 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const W = g.width, H = g.height;
   const words = g.words.map((w) => toPt(w, W, H));
   const bodySize = median(words.filter((w) => !w.fill).map((w) => w.fontSize)) || 10;
-  const { hLines, vLines } = rulings(g);
+  const { hLines, vLines, dotTicks } = rulings(g);
   const { grids, usedH } = findGrids(hLines, vLines);
   const squares: PtBox[] = [];
   const pt: PtCell[] = [];
   let table = tableStart;
-  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table, vLines);
+  for (const grid of grids) table = classifyGrid(grid, words, squares, pt, table, vLines, dotTicks);
   squares.push(...strokedSquares(g, squares, pt, W, H));
   // a small box holding only a printed code (a line number "1a", "23") is neither a checkbox nor a field
-  // (it stands at the left edge of the wider box it numbers; a lone small box with a number in it may
-  // be a flattened field holding its value)
-  const numbers = (b: PtBox) => pt.some((c) => c.box !== b && Math.abs(c.box.x0 - b.x1) < 3 && c.box.x1 - c.box.x0 > 2 * (b.x1 - b.x0) &&
-    Math.min(c.box.y1, b.y1) - Math.max(c.box.y0, b.y0) > 0.5 * (b.y1 - b.y0) && !words.some((w) => centreIn(w.box, c.box) && !isFillLine(w.text)));
+  // (it stands at the left edge of the wider box it numbers, which holds nothing printed, a filled-in
+  // value at most; a lone small box with a number in it may be a flattened field holding its value)
+  const numbers = (b: PtBox) => pt.some((c) => c.box !== b && numbersCell(b, c.box, words) && c.box.x1 - c.box.x0 > 2 * (b.x1 - b.x0) &&
+    !words.some((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text)));
   const codeBoxes = squares.filter((b) => printedCode(b, words) !== null && numbers(b));
   squares.splice(0, squares.length, ...squares.filter((b) => !codeBoxes.includes(b)));
   for (let i = pt.length - 1; i >= 0; i--) if (pt[i].kind === 'box' && !pt[i].innerLabel && isCodeBox(pt[i].box, words) && numbers(pt[i].box)) { codeBoxes.push(pt[i].box); pt.splice(i, 1); }
@@ -51,7 +51,9 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const inText = (b: PtBox) => text.some((p) => /\p{L}{3,}/u.test(p.text) && b.x0 - p.box.x0 > b.x1 - b.x0 && p.box.x1 - b.x1 > b.x1 - b.x0 &&
     Math.abs((b.y0 + b.y1) / 2 - (p.box.y0 + p.box.y1) / 2) < b.y1 - b.y0);
   squares.splice(0, squares.length, ...squares.filter((b) => !inText(b)));
+  pt.push(...squareCombs(squares, words));
   const freeH = hLines.filter((_, i) => !usedH.has(i));
+  pt.push(...tickedBaselines(freeH, [...vLines, ...dotTicks], words, bodySize));
   pt.push(...underlineCells(freeH, words, bodySize, W, pt));
   pt.push(...underscoreCells(words, bodySize, pt));
   pt.push(...leaderCells(words, vLines, pt, squares, bodySize, W));
@@ -77,17 +79,27 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
 
 /**
  * The page's horizontal and vertical ruling lines in points (template drawing only, not fill-ins);
- * dotted rules drawn dot by dot are joined into one line each.
+ * dotted rules drawn dot by dot (strokes or round dots) are joined into one line each, rules stopping
+ * just short of a wall are drawn to it, and columns of dots too short to be rules are kept apart as
+ * `dotTicks` (a comb's dotted ticks).
  */
-function rulings(g: PageGeometry): { hLines: Line[]; vLines: Line[] } {
+function rulings(g: PageGeometry): { hLines: Line[]; vLines: Line[]; dotTicks: Line[] } {
   const W = g.width, H = g.height;
   const segs = g.segments.filter((s) => !s.fillIn).map((s) => ({ x0: s.x0 * W, y0: s.y0 * H, x1: s.x1 * W, y1: s.y1 * H }));
-  const dotted = joinDottedRules(segs);
-  const plain = segs.filter((_, i) => !dotted.used.has(i));
-  const hLines = mergeLines([...plain.filter((s) => Math.abs(s.y1 - s.y0) < 1.2).map((s) => ({ pos: (s.y0 + s.y1) / 2, a: s.x0, b: s.x1 })), ...dotted.h]);
+  // a round dot (a tiny disc drawn with curves) is a piece of a dotted rule as a short stroke is
+  const discs = (g.marks ?? []).filter((m) => !m.fillIn && m.filled && (m.box.x1 - m.box.x0) * W <= DOT && (m.box.y1 - m.box.y0) * H <= DOT)
+    .map((m) => ({ x0: m.box.x0 * W, y0: m.box.y0 * H, x1: m.box.x1 * W, y1: m.box.y1 * H }));
+  const strokes = [...segs, ...discs];
+  const dotted = joinDottedRules(strokes);
+  const ticks = dotColumns(strokes, dotted.used);
+  const plain = segs.filter((_, i) => !dotted.used.has(i) && !ticks.used.has(i));
   const vLines = mergeLines([...plain.filter((s) => Math.abs(s.x1 - s.x0) < 1.2 && Math.abs(s.y1 - s.y0) >= 1.2).map((s) => ({ pos: (s.x0 + s.x1) / 2, a: s.y0, b: s.y1 })), ...dotted.v]);
-  return { hLines, vLines };
+  const hLines = mergeLines(meetWalls([...plain.filter((s) => Math.abs(s.y1 - s.y0) < 1.2).map((s) => ({ pos: (s.y0 + s.y1) / 2, a: s.x0, b: s.x1 })), ...dotted.h], vLines));
+  return { hLines, vLines, dotTicks: ticks.v };
 }
+
+/** Largest round dot read as a piece of a dotted rule, in points. */
+const DOT = 2;
 
 function verticalLines(g: PageGeometry): Line[] {
   return rulings(g).vLines;
@@ -111,12 +123,24 @@ function printedCode(b: PtBox, words: PtWord[]): string | null {
  */
 function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[]) {
   pt.forEach((c, i) => {
-    const code = codeBoxes.find((b) => Math.abs(b.x1 - c.box.x0) < 3 && Math.min(b.y1, c.box.y1) - Math.max(b.y0, c.box.y0) > 0.5 * (c.box.y1 - c.box.y0));
+    const code = codeBoxes.find((b) => numbersCell(b, c.box, words));
     if (!code) return;
     const text = printedCode(code, words)!;
     const label = cells[i].label;
     if (!label.startsWith(text)) cells[i].label = label ? `${text} ${label}` : text;
   });
+}
+
+/**
+ * A code box numbers the cell that starts at its right edge on its row, or a little past it (up to half
+ * the code box's height, nothing printed in the gap): line-number boxes stand apart from the amount
+ * box as often as they touch it.
+ */
+function numbersCell(code: PtBox, cell: PtBox, words: PtWord[]): boolean {
+  const gap = cell.x0 - code.x1, h = code.y1 - code.y0;
+  if (gap <= -3 || gap > Math.max(3, 0.5 * h)) return false;
+  if (Math.min(code.y1, cell.y1) - Math.max(code.y0, cell.y0) <= 0.5 * Math.min(h, cell.y1 - cell.y0)) return false;
+  return gap < 3 || !words.some((w) => !w.fill && w.box.x0 >= code.x1 - 0.5 && w.box.x1 <= cell.x0 + 0.5 && centreIn(w.box, { ...code, x0: code.x1, x1: cell.x0 }));
 }
 
 /** A box narrow enough for no more than its printed code (a line-number box beside an amount box). */
@@ -149,8 +173,9 @@ function strokedSquares(g: PageGeometry, squares: PtBox[], cells: PtCell[], W: n
 }
 
 /**
- * A box is not a field when it holds other cells (a panel around underlines or checkboxes), or when
- * printed text fills it with no room left for a value (a caption cell such as "Sign Here").
+ * A box is not a field when it holds other cells (a panel around underlines or checkboxes), when it
+ * prints more lines than a caption has (a margin note), or when printed text fills it with no room
+ * left for a value (a caption cell such as "Sign Here").
  */
 function dropNonFields(pt: PtCell[], words: PtWord[], checkboxes: PtBox[]) {
   const keep = pt.filter((c) => {
@@ -161,6 +186,8 @@ function dropNonFields(pt: PtCell[], words: PtWord[], checkboxes: PtBox[]) {
     if (c.innerLabel) return true;
     const printed = words.filter((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text));
     if (!printed.length) return true;
+    // a paragraph printed in a box (a margin note, instructions) is no caption: the space under it is margin
+    if (textLines([...printed].sort((a, b) => a.box.y0 - b.box.y0)).length > 3) return false;
     const lineH = Math.max(...printed.map((w) => w.box.y1 - w.box.y0));
     const right = c.box.x1 - Math.max(...printed.map((w) => w.box.x1));
     const below = c.box.y1 - Math.max(...printed.map((w) => w.box.y1));
@@ -225,13 +252,15 @@ function labelCombParts(cells: DetectedCell[], pt: PtCell[], words: PtWord[]) {
 
 /**
  * A box parted into equal character cells by short ticks (rising from its bottom edge or hanging from
- * its top) is a comb: the ticks, at least two, evenly spaced about a character cell apart, give its cells.
+ * its top, solid or a column of a few dots) is a comb: the ticks, at least two, evenly spaced about a
+ * character cell apart, give its cells. A column of dots may run the box's full height: it parts no cell.
  */
-function tickedComb(b: PtBox, vLines: Line[], words: PtWord[]): PtCell | null {
+function tickedComb(b: PtBox, vLines: Line[], dotTicks: Line[], words: PtWord[]): PtCell | null {
   const h = b.y1 - b.y0;
   if (h < 7 || h > 40 || words.some((w) => centreIn(w.box, b) && !w.fill)) return null;
-  const ticks = vLines.filter((l) => l.pos > b.x0 + 2 && l.pos < b.x1 - 2 && l.b - l.a < h - 2 &&
-    (Math.abs(l.b - b.y1) < 1.6 || Math.abs(l.a - b.y0) < 1.6)).map((l) => l.pos).sort((p, q) => p - q);
+  const fromEdge = (l: Line) => l.pos > b.x0 + 2 && l.pos < b.x1 - 2 && (Math.abs(l.b - b.y1) < 1.6 || Math.abs(l.a - b.y0) < 1.6);
+  const ticks = [...vLines.filter((l) => fromEdge(l) && l.b - l.a < h - 2), ...dotTicks.filter((l) => fromEdge(l) && l.b - l.a <= h + 1)]
+    .map((l) => l.pos).sort((p, q) => p - q);
   const xs = [...new Set([b.x0, ...ticks, b.x1].map((x) => Math.round(x * 4) / 4))];
   if (xs.length < 4) return null;
   const ws = xs.slice(1).map((x, i) => x - xs[i]);
@@ -241,12 +270,67 @@ function tickedComb(b: PtBox, vLines: Line[], words: PtWord[]): PtCell | null {
   return { box: b, kind: 'comb', combCount: combBoxes.length, combBoxes };
 }
 
-function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number, vLines: Line[]): number {
+/**
+ * Character boxes drawn apart: three or more equal squares on one row, evenly spaced less than half a
+ * box apart, nothing printed in or between them, are one comb field, not a row of checkboxes (those
+ * leave room for each option's words). Takes the squares it uses out of `squares`.
+ */
+function squareCombs(squares: PtBox[], words: PtWord[]): PtCell[] {
+  const out: PtCell[] = [];
+  const used = new Set<PtBox>();
+  const sorted = [...squares].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  for (const first of sorted) {
+    if (used.has(first)) continue;
+    const w = first.x1 - first.x0;
+    const run = [first];
+    for (;;) {
+      const last = run[run.length - 1];
+      const next = sorted.find((b) => !used.has(b) && Math.abs(b.y0 - first.y0) < 1 && Math.abs(b.y1 - first.y1) < 1 &&
+        Math.abs(b.x1 - b.x0 - w) <= 0.15 * w && b.x0 > last.x1 - 0.5 && b.x0 - last.x1 < 0.5 * w);
+      if (!next) break;
+      run.push(next);
+    }
+    if (run.length < 3) continue;
+    const gaps = run.slice(1).map((b, i) => b.x0 - run[i].x1);
+    const box = { x0: first.x0, y0: Math.min(...run.map((b) => b.y0)), x1: run[run.length - 1].x1, y1: Math.max(...run.map((b) => b.y1)) };
+    if (gaps.some((g) => Math.abs(g - gaps[0]) > 1) || words.some((x) => !x.fill && centreIn(x.box, box))) continue;
+    run.forEach((b) => used.add(b));
+    out.push({ box, kind: 'comb', combCount: run.length, combBoxes: run });
+  }
+  squares.splice(0, squares.length, ...squares.filter((b) => !used.has(b)));
+  return out;
+}
+
+/**
+ * A comb drawn open: a baseline with short ticks rising from it (solid or dotted), one at each end and
+ * the rest evenly spaced about a character cell apart. Each gives a comb cell standing on its baseline,
+ * as tall as an underline's cell or its ticks.
+ */
+function tickedBaselines(lines: Line[], ticks: Line[], words: PtWord[], bodySize: number): PtCell[] {
+  const out: PtCell[] = [];
+  const hgt = Math.min(24, Math.max(12, bodySize * 1.6));
+  for (const l of lines) {
+    const on = ticks.filter((t) => t.pos >= l.a - 1.6 && t.pos <= l.b + 1.6 && Math.abs(t.b - l.pos) < 1.6 && t.b - t.a >= 2 && t.b - t.a <= hgt);
+    const xs = [...new Set(on.map((t) => Math.round(t.pos * 4) / 4))].sort((p, q) => p - q);
+    if (xs.length < 4 || xs[0] - l.a > 1.6 || l.b - xs[xs.length - 1] > 1.6) continue;
+    const ws = xs.slice(1).map((x, i) => x - xs[i]);
+    const mean = (xs[xs.length - 1] - xs[0]) / ws.length;
+    const h = Math.max(hgt, ...on.map((t) => t.b - t.a));
+    if (mean < 5 || mean > 1.6 * h || ws.some((w) => Math.abs(w - mean) > 0.2 * mean)) continue;
+    const box = { x0: xs[0], y0: l.pos - h, x1: xs[xs.length - 1], y1: l.pos };
+    if (words.some((w) => centreIn(w.box, box) && !w.fill)) continue;
+    const combBoxes = ws.map((_, i) => ({ x0: xs[i], y0: box.y0, x1: xs[i + 1], y1: box.y1 }));
+    out.push({ box, kind: 'comb', combCount: combBoxes.length, combBoxes });
+  }
+  return out;
+}
+
+function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell[], table: number, vLines: Line[], dotTicks: Line[]): number {
   const { cells } = grid;
   const big = (b: PtBox) => b.y1 - b.y0 > 220 || words.filter((w) => centreIn(w.box, b)).length > 60;
   if (cells.length === 1) {
     const b = cells[0];
-    const comb = tickedComb(b, vLines, words);
+    const comb = tickedComb(b, vLines, dotTicks, words);
     if (comb) out.push(comb);
     else if (isSquareish(b)) squares.push(b);
     else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
@@ -272,14 +356,15 @@ function classifyGrid(grid: Grid, words: PtWord[], squares: PtBox[], out: PtCell
       return table;
     }
   }
-  if (grid.rows.length >= 2 && grid.cols.length >= 2 && !captionedLayout(grid, words)) {
+  const captioned = captionedLayout(grid, words);
+  if (grid.rows.length >= 2 && grid.cols.length >= 2 && !captioned) {
     const t = tableCells(grid, words, out, table);
     if (t !== null) return t;
   }
   // a ruled layout that is not a table (no header row, no stub column): each cell is a box of its own
   for (const b of cells) {
     if (isSquareish(b)) squares.push(b);
-    else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words));
+    else if (!big(b) && b.y1 - b.y0 >= 7 && b.x1 - b.x0 >= 14) out.push(withInnerLabel({ box: b, kind: 'box' }, words, captioned));
   }
   return table;
 }
@@ -294,7 +379,7 @@ function captionedLayout(grid: Grid, words: PtWord[]): boolean {
   if (!printed.length) return false;
   const rows = new Set<number>();
   for (const b of printed) {
-    const c = withInnerLabel({ box: b, kind: 'box' }, words);
+    const c = withInnerLabel({ box: b, kind: 'box' }, words, true);
     if (!c.innerLabel || c.box.x0 !== b.x0 || words.some((w) => centreIn(w.box, c.box) && !w.fill && !isFillLine(w.text))) return false;
     rows.add(Math.round(b.y0));
   }
@@ -333,27 +418,50 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
 }
 
 /**
- * Label printed inside a box: in the top-left corner of a tall box ("1 Name (as shown on your tax
- * return)", value below) or at its left ending in ":" (value to its right). Words known to be fill-ins
- * (inside /Tx or Quire marked content) never count as labels, so a filled box is read the same way.
+ * Label printed inside a box: a small caption on its top line, at its left ("1 Name (as shown on your
+ * income tax return)", a line of writing left below), or text at its left ending in ":" (value to its
+ * right). In a layout of captioned boxes (`layout`: every printed box of the grid holds a caption and
+ * room to write), a caption may also run to three close lines, stand centred, or sit along the bottom
+ * under the writing area. The value area is what the caption leaves. Words known to be fill-ins (inside
+ * /Tx or Quire marked content) never count as labels, so a filled box is read the same way.
  */
-function withInnerLabel(c: PtCell, words: PtWord[]): PtCell {
+function withInnerLabel(c: PtCell, words: PtWord[], layout = false): PtCell {
   const inside = words.filter((w) => centreIn(w.box, c.box) && !w.fill).sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   if (!inside.length) return c;
-  const first = inside[0];
-  const h = c.box.y1 - c.box.y0, lineH = first.box.y1 - first.box.y0;
-  const lineWords = inside.filter((w) => Math.abs(w.box.y0 - first.box.y0) < lineH * 0.5).sort((a, b) => a.box.x0 - b.box.x0);
-  const nearTop = first.box.y0 - c.box.y0 < 0.3 * h && lineWords[0].box.x0 - c.box.x0 < 12;
-  const alone = !inside.some((w) => w.box.y0 > first.box.y1 - 1);
-  if (nearTop && h >= 2 * lineH + 4 && (alone || first.fontSize < 0.9 * median(inside.map((w) => w.fontSize)))) {
-    return { ...c, innerLabel: lineWords.map((w) => w.text).join(' '), box: { ...c.box, y0: Math.max(...lineWords.map((w) => w.box.y1)) } };
+  const lines = textLines(inside);
+  const first = lines[0], last = lines[lines.length - 1];
+  const h = c.box.y1 - c.box.y0, lineH = first.y1 - first.y0;
+  const text = (ls: typeof lines) => ls.map((l) => l.words.map((w) => w.text).join(' ')).join(' ');
+  const atTop = first.y0 - c.box.y0 < 0.3 * h;
+  if (layout && lines.length <= 3 && lines.every((l, i) => !i || l.y0 - lines[i - 1].y1 < 0.6 * lineH)) {
+    // the caption's height and a line of writing
+    const room = last.y1 - first.y0 + lineH + 4;
+    if (h >= room && atTop && c.box.y1 - last.y1 >= lineH + 2) return { ...c, innerLabel: text(lines), box: { ...c.box, y0: last.y1 } };
+    if (h >= room && c.box.y1 - last.y1 < 0.3 * h && first.y0 - c.box.y0 >= lineH + 4) return { ...c, innerLabel: text(lines), box: { ...c.box, y1: first.y0 } };
+  }
+  // alone in the box, or smaller than a value printed below it (a flattened filled box)
+  const lineWords = first.words;
+  if (atTop && lineWords[0].box.x0 - c.box.x0 < 12 && h >= 2 * lineH + 4 && c.box.y1 - first.y1 >= lineH + 2 &&
+    (lines.length === 1 || lineWords[0].fontSize < 0.9 * median(inside.map((w) => w.fontSize)))) {
+    return { ...c, innerLabel: text([first]), box: { ...c.box, y0: first.y1 } };
   }
   const colon = lineWords.findIndex((w) => /:$/.test(w.text));
-  if (colon >= 0 && lineWords[0].box.x0 - c.box.x0 < 12 && Math.abs((first.box.y0 + first.box.y1) / 2 - (c.box.y0 + c.box.y1) / 2) < h * 0.3) {
+  if (colon >= 0 && lineWords[0].box.x0 - c.box.x0 < 12 && Math.abs((first.y0 + first.y1) / 2 - (c.box.y0 + c.box.y1) / 2) < h * 0.3) {
     const labelWords = lineWords.slice(0, colon + 1);
     return { ...c, innerLabel: labelWords.map((w) => w.text).join(' '), box: { ...c.box, x0: labelWords[labelWords.length - 1].box.x1 + 1 } };
   }
   return c;
+}
+
+/** Words (sorted top to bottom) grouped into lines, each line's words left to right, with its vertical extent. */
+function textLines(ws: PtWord[]): { words: PtWord[]; y0: number; y1: number }[] {
+  const lines: { words: PtWord[]; y0: number; y1: number }[] = [];
+  for (const w of ws) {
+    const l = lines.find((x) => Math.abs(w.box.y0 - x.words[0].box.y0) < 0.5 * (x.words[0].box.y1 - x.words[0].box.y0));
+    if (l) { l.words.push(w); l.y0 = Math.min(l.y0, w.box.y0); l.y1 = Math.max(l.y1, w.box.y1); } else lines.push({ words: [w], y0: w.box.y0, y1: w.box.y1 });
+  }
+  for (const l of lines) l.words.sort((a, b) => a.box.x0 - b.box.x0);
+  return lines;
 }
 
 /** A short box holding only printed text right on top of another cell is that cell's caption, not a cell. */

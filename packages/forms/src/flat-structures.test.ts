@@ -1,6 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { clearForm } from './clear.js';
 import { detectForm } from './detect.js';
+import { fillForm } from './fill.js';
 import type { DetectedCell } from './types.js';
 
 // Flattened (printed-to-PDF) form structures drawn with pdf-lib: rules, rectangles and small printed text,
@@ -8,7 +9,7 @@ import type { DetectedCell } from './types.js';
 const W = 612, H = 792;
 const black = rgb(0, 0, 0);
 
-async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y1: number) => void; line: (x0: number, y0: number, x1: number, y1: number, dash?: number[]) => void; text: (s: string, x: number, baseline: number, size?: number) => void }) => void): Promise<Uint8Array> {
+async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y1: number) => void; line: (x0: number, y0: number, x1: number, y1: number, dash?: number[]) => void; text: (s: string, x: number, baseline: number, size?: number) => void }) => void, more?: (page: PDFPage) => void): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const page: PDFPage = doc.addPage([W, H]);
   const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
@@ -17,6 +18,7 @@ async function drawPage(draw: (p: { rect: (x0: number, y0: number, x1: number, y
     line: (x0, y0, x1, y1, dash) => page.drawLine({ start: { x: x0, y: H - y0 }, end: { x: x1, y: H - y1 }, thickness: 0.5, color: black, dashArray: dash }),
     text: (s, x, baseline, size = 10) => page.drawText(s, { x, y: H - baseline, size, font, color: black }),
   });
+  more?.(page);
   return doc.save();
 }
 
@@ -40,6 +42,52 @@ describe('flat form structures', () => {
     expect(first[1]).toBeGreaterThanOrEqual(107);
     expect(first[1]).toBeLessThanOrEqual(110);
     expect([first[2], first[3]]).toEqual([240, 130]);
+  });
+
+  test('captions of two lines, centred captions and captions under the writing area label their boxes too', async () => {
+    const pdf = await drawPage(({ line, text }) => {
+      // two rows of two boxes, each caption two lines at the top
+      for (const y of [100, 136, 172]) line(40, y, 560, y);
+      for (const x of [40, 300, 560]) line(x, 100, x, 172);
+      text('1 Name of the person or entity that', 42, 107, 6); text('receives the payment', 42, 114, 6);
+      text('2 Business name, if different', 302, 107, 6); text('from the name on line 1', 302, 114, 6);
+      text('3 Street address', 42, 143, 6); text('4 City, state and ZIP code', 302, 143, 6);
+      // captions centred at the top of each box
+      for (const y of [200, 230, 260]) line(40, y, 560, y);
+      for (const x of [40, 240, 440, 560]) line(x, 200, x, 260);
+      [['First name', 'Last name', 'Initial'], ['Street', 'City', 'ZIP']].forEach((row, r) => row.forEach((c, k) => text(c, [120, 320, 490][k], 200 + 30 * r + 7, 6)));
+      // captions under the writing area
+      for (const y of [300, 330, 360]) line(40, y, 560, y);
+      for (const x of [40, 300, 560]) line(x, 300, x, 360);
+      [['Signature of employee', 'Date'], ['Printed name', 'Title']].forEach((row, r) => row.forEach((c, k) => text(c, [42, 302][k], 300 + 30 * r + 28, 6)));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      'T1 Name of the person or entity that receives the payment', 'T2 Business name, if different from the name on line 1', 'T3 Street address', 'T4 City, state and ZIP code',
+      'TFirst name', 'TLast name', 'TInitial', 'TStreet', 'TCity', 'TZIP',
+      'SSignature of employee', 'TDate', 'TPrinted name', 'TTitle',
+    ].map((s) => ({ type: s[0] === 'S' ? 'signature' : 'text', label: s.slice(1) })));
+    // the value area is what the caption leaves: below a caption at the top, above one at the bottom
+    const [x0, y0, x1, y1] = pts(cells[0]);
+    expect([x0, x1, y1]).toEqual([40, 300, 136]);
+    expect(y0).toBeGreaterThanOrEqual(114);
+    expect(y0).toBeLessThanOrEqual(117);
+    const sig = pts(cells[10]);
+    expect([sig[0], sig[1], sig[2]]).toEqual([40, 300, 300]);
+    expect(sig[3]).toBeGreaterThanOrEqual(321);
+    expect(sig[3]).toBeLessThanOrEqual(324);
+  });
+
+  test('a box holding one printed word with no line of writing left under it, or a paragraph over blank margin, is a note, not a field', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('Amount', 360, 312, 8); rect(420, 300, 560, 316);
+      rect(20, 380, 80, 400); text('Dependents', 22, 392, 7);
+      // a margin column box printing a paragraph at its top, blank below
+      rect(20, 420, 100, 570);
+      ['Standard', 'Deduction for-', 'Single or Married', 'filing separately,', '$12,200', 'Head of household,', '$18,350'].forEach((l, i) => text(l, 23, 430 + 9 * i, 7));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(cells.map((c) => [c.label, pts(c)])).toEqual([['Amount', [420, 300, 560, 316]]]);
   });
 
   test('combs whose character cells are parted by short ticks or dotted lines are one field each', async () => {
@@ -84,6 +132,76 @@ describe('flat form structures', () => {
     expect(cells.map((c) => pts(c))).toEqual(lines.map((_, i) => [458, 200 + 18 * i, 570, 218 + 18 * i]));
   });
 
+  test('combs whose ticks are short dotted columns or round dots down the full height are one field each, not a plain box', async () => {
+    const pdf = await drawPage(({ rect, line, text }) => {
+      text('Social security number', 100, 96, 8);
+      rect(100, 100, 100 + 9 * 14, 118);
+      // each tick: three 1 pt dots rising from the bottom edge (too short to be a dotted rule)
+      for (let k = 1; k < 9; k++) for (let y = 117; y > 111; y -= 2) line(100 + 14 * k, y, 100 + 14 * k, y - 1);
+      text('Routing number', 300, 96, 8);
+      rect(300, 100, 300 + 9 * 14, 118);
+    }, (page) => {
+      // round dots (tiny discs) parting the second comb's cells from top to bottom
+      for (let k = 1; k < 9; k++) for (let y = 101.5; y < 117; y += 2.5) page.drawCircle({ x: 300 + 14 * k, y: H - y, size: 0.4, color: black });
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      { type: 'text', label: 'Social security number', maxLength: 9 },
+      { type: 'text', label: 'Routing number', maxLength: 9 },
+    ]);
+    expect(cells.map((c) => pts(c))).toEqual([[100, 100, 226, 118], [300, 100, 426, 118]]);
+  });
+
+  test('equal character boxes drawn a little apart are one comb field; checkboxes with their options beside them stay checkboxes', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('Code', 60, 110, 8);
+      for (let k = 0; k < 5; k++) rect(100 + 13 * k, 100, 110 + 13 * k, 110);
+      text('PIN', 60, 140, 8);
+      for (let k = 0; k < 4; k++) rect(100 + 14 * k, 128, 112 + 14 * k, 142);
+      rect(300, 101, 309, 110); text('Yes', 312, 110, 8); rect(325, 101, 334, 110); text('No', 337, 110, 8); rect(350, 101, 359, 110); text('Maybe', 362, 110, 8);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    const combs = cells.filter((c) => c.comb);
+    expect(brief(combs)).toEqual([{ type: 'text', label: 'Code', maxLength: 5 }, { type: 'text', label: 'PIN', maxLength: 4 }]);
+    expect(combs.map((c) => pts(c))).toEqual([[100, 100, 162, 110], [100, 128, 154, 142]]);
+    expect(cells.filter((c) => c.type === 'checkbox').flatMap((c) => c.checkbox_details ?? []).length).toBe(3);
+  });
+
+  test('a comb drawn open, a baseline with ticks rising from it (solid or dotted), is one field', async () => {
+    const pdf = await drawPage(({ line, text }) => {
+      text('Employer identification number', 100, 96, 8);
+      line(100, 118, 100 + 9 * 14, 118);
+      for (let k = 0; k <= 9; k++) line(100 + 14 * k, 118, 100 + 14 * k, 112);
+      text('Account number', 300, 96, 8);
+      line(300, 118, 300 + 9 * 14, 118);
+      for (let k = 0; k <= 9; k++) for (let y = 117; y > 111; y -= 2) line(300 + 14 * k, y, 300 + 14 * k, y - 1);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual([
+      { type: 'text', label: 'Employer identification number', maxLength: 9 },
+      { type: 'text', label: 'Account number', maxLength: 9 },
+    ]);
+    expect(cells.every((c) => c.comb)).toBe(true);
+    // the cell stands on the baseline, from one end tick to the other
+    const [x0, , x1, y1] = pts(cells[0]);
+    expect([x0, x1, y1]).toEqual([100, 226, 118]);
+  });
+
+  test('stacked amount boxes whose rules stop just short of the column walls are one field per line', async () => {
+    const labels = ['1 Wages', '2 Interest', '3 Dividends', '4 Total'];
+    const pdf = await drawPage(({ line, text }) => {
+      const top = 200, step = 18;
+      line(440, top, 570, top); line(440, top + step * 4, 570, top + step * 4);
+      line(440, top, 440, top + step * 4); line(570, top, 570, top + step * 4);
+      // the rules between the lines are inset 3 pt from each wall
+      for (let i = 1; i < 4; i++) line(443, top + step * i, 567, top + step * i);
+      labels.forEach((label, i) => text(`${label} ${'. '.repeat(Math.floor((420 - 80 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(labels.map((label) => ({ type: 'text', label })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2, 3].map((i) => [440, 200 + 18 * i, 570, 218 + 18 * i]));
+  });
+
   test('stacked boxes parted by dotted rules drawn dot by dot do not merge into one field', async () => {
     const pdf = await drawPage(({ line, text }) => {
       const top = 400, step = 18, rows = 3;
@@ -96,6 +214,21 @@ describe('flat form structures', () => {
     const cells = (await detectForm(pdf)).cells;
     expect(brief(cells)).toEqual(['5a Pensions', '5b Taxable amount', '6 Social security'].map((label) => ({ type: 'text', label })));
     expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 400 + 18 * i, 570, 418 + 18 * i]));
+  });
+
+  test('stacked boxes parted by dashed rules drawn dash by dash do not merge into one field', async () => {
+    const labels = ['1 Wages', '2 Interest', '3 Total'];
+    const pdf = await drawPage(({ line, text }) => {
+      const top = 200, step = 18;
+      line(440, top, 570, top); line(440, top + step * 3, 570, top + step * 3);
+      line(440, top, 440, top + step * 3); line(570, top, 570, top + step * 3);
+      // 6 pt dashes, 3 pt apart, each drawn on its own
+      for (let i = 1; i < 3; i++) for (let x = 440; x < 570; x += 9) line(x, top + step * i, Math.min(570, x + 6), top + step * i);
+      labels.forEach((label, i) => text(`${label} ${'. '.repeat(Math.floor((420 - 80 - 4.5 * label.length) / 4.5))}`, 72, top + step * i + 12, 8));
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(labels.map((label) => ({ type: 'text', label })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [440, 200 + 18 * i, 570, 218 + 18 * i]));
   });
 
   test('a box stroked in white (no ink, a flattened comment\'s frame) is not a field; the inked box beside it is', async () => {
@@ -124,6 +257,37 @@ describe('flat form structures', () => {
     const cells = (await detectForm(pdf)).cells;
     expect(cells.map((c) => c.type)).toEqual(['text', 'text']);
     expect(cells.map((c) => pts(c))).toEqual([[420, 300, 560, 316], [420, 330, 560, 346]]);
+  });
+
+  test('a line-number box standing a little apart from the amount box it numbers is not a checkbox; a value in the amount box does not change that', async () => {
+    const lines = [['7', 'Capital gain'], ['8', 'Other income'], ['9', 'Total income']];
+    const pdf = await drawPage(({ rect, text }) => {
+      lines.forEach(([n, label], i) => {
+        const y = 300 + 18 * i;
+        text(`${label} ${'. '.repeat(Math.floor((400 - 70 - 4.5 * label.length) / 4.5))}`, 60, y + 12, 8);
+        // a 16 pt code box, 4 pt of paper, then the amount box
+        rect(410, y, 426, y + 16); text(n, 415, y + 12, 8);
+        rect(430, y, 560, y + 16);
+      });
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(brief(cells)).toEqual(lines.map(([n, label]) => ({ type: 'text', label: `${n} ${label}` })));
+    expect(cells.map((c) => pts(c))).toEqual([0, 1, 2].map((i) => [430, 300 + 18 * i, 560, 316 + 18 * i]));
+    // filled in (values marked as fill-ins, as a field's appearance is), the code boxes still number the amounts
+    const filled = await fillForm(pdf, cells, [{ cellIndex: 0, value: '1200' }, { cellIndex: 2, value: '1900' }]);
+    const again = (await detectForm(filled.pdf)).cells;
+    expect(brief(again)).toEqual(brief(cells));
+    // the same page as a form filled in and flattened by pdf-lib (its field appearances become page content)
+    const doc = await PDFDocument.load(pdf);
+    const form = doc.getForm();
+    ['1200', '', '1900'].forEach((v, i) => {
+      const field = form.createTextField(`amount${i}`);
+      if (v) field.setText(v);
+      field.addToPage(doc.getPage(0), { x: 431, y: H - (315 + 18 * i), width: 128, height: 14, borderWidth: 0 });
+    });
+    form.flatten();
+    const flattened = (await detectForm(await doc.save())).cells;
+    expect(brief(flattened)).toEqual(brief(cells));
   });
 });
 

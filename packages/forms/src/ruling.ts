@@ -21,20 +21,45 @@ export function mergeLines(lines: Line[]): Line[] {
 export interface Stroke { x0: number; y0: number; x1: number; y1: number }
 
 const DOT_MAX = 4;
+/** Longest dash of a dashed rule drawn dash by dash, in points. */
+const DASH_MAX = 12;
 
 /**
  * Dotted or dashed rules drawn as separate short strokes (a column of dots parting comb cells, a dotted
- * rule between stacked boxes): three or more strokes on one line, evenly close together, are one rule.
+ * or dashed rule between stacked boxes): three or more strokes on one line, evenly close together, are
+ * one rule. A stroke longer than a dot counts only with bare ends (a box's edges meet at its corners).
  * Returns the joined rules and the indices of the strokes they used (left out of the plain rulings).
  */
 export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used: Set<number> } {
-  const short = strokes.map((s, i) => ({ s, i })).filter(({ s }) => Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX);
+  const all = strokes.map((s, i) => ({ s, i }));
+  const short = all.filter(({ s }) => Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX);
+  // strokes by their ends, in 2 pt buckets: a box's edge meets the edges across it at its ends, a dash meets nothing
+  const ends = new Map<string, Set<Stroke>>();
+  const key = (x: number, y: number) => `${Math.round(x / 2)},${Math.round(y / 2)}`;
+  for (const { s } of all) {
+    for (const [x, y] of [[s.x0, s.y0], [s.x1, s.y1]]) {
+      const k = key(x, y);
+      if (!ends.has(k)) ends.set(k, new Set());
+      ends.get(k)!.add(s);
+    }
+  }
+  const upright = (s: Stroke) => Math.abs(s.x1 - s.x0) < 1.2;
+  const touches = (o: Stroke, x: number, y: number) => Math.min(o.x0, o.x1) - 1 <= x && Math.max(o.x0, o.x1) + 1 >= x && Math.min(o.y0, o.y1) - 1 <= y && Math.max(o.y0, o.y1) + 1 >= y;
+  const meets = (s: Stroke, x: number, y: number) => [-1, 0, 1].some((dx) => [-1, 0, 1].some((dy) =>
+    [...(ends.get(key(x + 2 * dx, y + 2 * dy)) ?? [])].some((o) => o !== s && upright(o) !== upright(s) && touches(o, x, y))));
+  // dashes: thin strokes up to DASH_MAX long along the rule whose ends meet no stroke across them
+  const dashes = (vertical: boolean) => all.filter(({ s }) => {
+    const across = vertical ? Math.abs(s.x1 - s.x0) : Math.abs(s.y1 - s.y0), along = vertical ? Math.abs(s.y1 - s.y0) : Math.abs(s.x1 - s.x0);
+    if (across > 1.2 || along <= DOT_MAX || along > DASH_MAX) return false;
+    return vertical ? !meets(s, (s.x0 + s.x1) / 2, Math.min(s.y0, s.y1)) && !meets(s, (s.x0 + s.x1) / 2, Math.max(s.y0, s.y1))
+      : !meets(s, Math.min(s.x0, s.x1), (s.y0 + s.y1) / 2) && !meets(s, Math.max(s.x0, s.x1), (s.y0 + s.y1) / 2);
+  });
   const used = new Set<number>();
   const join = (vertical: boolean): Line[] => {
     const pos = (s: Stroke) => (vertical ? (s.x0 + s.x1) / 2 : (s.y0 + s.y1) / 2);
     const a = (s: Stroke) => (vertical ? Math.min(s.y0, s.y1) : Math.min(s.x0, s.x1));
     const b = (s: Stroke) => (vertical ? Math.max(s.y0, s.y1) : Math.max(s.x0, s.x1));
-    const free = short.filter(({ i }) => !used.has(i)).sort((p, q) => pos(p.s) - pos(q.s) || a(p.s) - a(q.s));
+    const free = [...short, ...dashes(vertical)].filter(({ i }) => !used.has(i)).sort((p, q) => pos(p.s) - pos(q.s) || a(p.s) - a(q.s));
     const out: Line[] = [];
     const taken = new Set<number>();
     for (let f = 0; f < free.length; f++) {
@@ -60,6 +85,50 @@ export function joinDottedRules(strokes: Stroke[]): { h: Line[]; v: Line[]; used
   // a run is vertical when its strokes stack along y (each dot may be drawn either way)
   const v = join(true), h = join(false);
   return { h, v, used };
+}
+
+/**
+ * Columns of dots too short to be a rule: a comb's dotted tick rising from its bottom edge is two or
+ * three dots. Short strokes not used by a dotted rule, stacked on one x with dot-sized gaps, two or
+ * more, make one column each; they part no cell (a comb reads them as its ticks). Returns the columns
+ * and the strokes they used.
+ */
+export function dotColumns(strokes: Stroke[], skip: Set<number>): { v: Line[]; used: Set<number> } {
+  const cx = (s: Stroke) => (s.x0 + s.x1) / 2;
+  const dots = strokes.map((s, i) => ({ s, i })).filter(({ s, i }) => !skip.has(i) && Math.abs(s.x1 - s.x0) <= DOT_MAX && Math.abs(s.y1 - s.y0) <= DOT_MAX)
+    .sort((p, q) => cx(p.s) - cx(q.s) || Math.min(p.s.y0, p.s.y1) - Math.min(q.s.y0, q.s.y1));
+  const v: Line[] = [];
+  const used = new Set<number>();
+  for (let f = 0; f < dots.length; f++) {
+    if (used.has(dots[f].i)) continue;
+    const run = [dots[f]];
+    for (let k = f + 1; k < dots.length && cx(dots[k].s) - cx(dots[f].s) <= 0.6; k++) {
+      const last = run[run.length - 1].s, next = dots[k].s;
+      const gap = Math.min(next.y0, next.y1) - Math.max(last.y0, last.y1);
+      if (!used.has(dots[k].i) && gap >= -0.1 && gap <= DOT_MAX) run.push(dots[k]);
+    }
+    if (run.length < 2) continue;
+    run.forEach((x) => used.add(x.i));
+    v.push({ pos: cx(run[0].s), a: Math.min(...run.map((x) => Math.min(x.s.y0, x.s.y1))), b: Math.max(...run.map((x) => Math.max(x.s.y0, x.s.y1))) });
+  }
+  return { v, used };
+}
+
+/** How far short of a wall a rule may stop and still meet it (a rule inset by the wall's stroke or its line cap). */
+const WALL_GAP = 4;
+
+/**
+ * Rules that stop just short of a wall, within WALL_GAP with nothing between, are drawn to meet it:
+ * rules inset between a column's walls part its stacked boxes as rules touching the walls do.
+ */
+export function meetWalls(h: Line[], v: Line[]): Line[] {
+  return h.map((l) => {
+    const crossing = v.filter((w) => w.a <= l.pos + TOL && w.b >= l.pos - TOL);
+    const wall = (end: number, dir: -1 | 1) => (crossing.some((w) => Math.abs(w.pos - end) <= TOL) ? undefined
+      : crossing.map((w) => (w.pos - end) * dir).filter((d) => d > TOL && d <= WALL_GAP).sort((p, q) => p - q)[0]);
+    const da = wall(l.a, -1), db = wall(l.b, 1);
+    return da === undefined && db === undefined ? l : { ...l, a: l.a - (da ?? 0), b: l.b + (db ?? 0) };
+  });
 }
 
 export interface Grid {
