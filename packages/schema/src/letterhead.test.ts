@@ -1,25 +1,10 @@
 import { documentOf, lines, page } from '../../../tests/fixtures/documents/builder.js';
+import { receiptSchema, receiptWithHead } from '../../../tests/fixtures/documents/receipt.js';
 import { extractSchemaBuiltin } from './extract-schema.js';
 import { fieldSpec } from './field-spec.js';
 import { letterheadKind } from './letterhead.js';
 
-const receiptSchema = {
-  type: 'object',
-  properties: {
-    company: { type: 'string', description: 'Name of the company that issued the receipt' },
-    address: { type: 'string', description: 'Address of the company' },
-    date: { type: 'string', format: 'date' },
-    total: { type: 'number' },
-  },
-};
-
-/** A till receipt: a customer name scribbled on top, the shop's name, registration, address, then furniture and amounts. */
-function receipt(head: string[]) {
-  return documentOf([page(1, [
-    ...lines(head, 0.1, 0.04, 0.8, 0.03),
-    ...lines(['TEL: 03-5121 3881', 'GST NO: 001006288896', 'TAX INVOICE', 'Date: 12/03/2018', 'Coffee 2 x 4.50 9.00', 'TOTAL 9.00'], 0.1, 0.04 + head.length * 0.03, 0.8, 0.03),
-  ])]);
-}
+const receipt = receiptWithHead;
 
 const texts = (doc: ReturnType<typeof receipt>) => new Map(doc.pages[0].elements.map((e) => [e.id!, e.kind === 'text' ? e.text : '']));
 

@@ -1,5 +1,6 @@
 import { assignIds, type Document, type Word } from '@quire/core';
 import { documentOf, lines, page } from '../../../tests/fixtures/documents/builder.js';
+import { receiptSchema, receiptWithHead } from '../../../tests/fixtures/documents/receipt.js';
 import { extractSchemaBuiltin } from './extract-schema.js';
 import { lookalikesRead, unspaced } from './letterhead.js';
 
@@ -9,23 +10,7 @@ import { lookalikesRead, unspaced } from './letterhead.js';
  * colon, a postcode misread) and layout's (a name row split into two blocks, padded line boxes).
  */
 
-const receiptSchema = {
-  type: 'object',
-  properties: {
-    company: { type: 'string', description: 'Name of the company that issued the receipt' },
-    address: { type: 'string', description: 'Address of the company' },
-    date: { type: 'string', format: 'date' },
-    total: { type: 'number' },
-  },
-};
-
-/** A receipt's letterhead lines, then its phone and tax lines, the date and the amounts. */
-function receipt(head: string[]) {
-  return documentOf([page(1, [
-    ...lines(head, 0.1, 0.04, 0.8, 0.03),
-    ...lines(['TEL: 03-5121 3881', 'GST NO: 001006288896', 'TAX INVOICE', 'Date: 12/03/2018', 'Coffee 2 x 4.50 9.00', 'TOTAL 9.00'], 0.1, 0.04 + head.length * 0.03, 0.8, 0.03),
-  ])]);
-}
+const receipt = receiptWithHead;
 
 const read = (doc: Document) => extractSchemaBuiltin({ document: doc, schema: receiptSchema }).values as Record<string, unknown>;
 
