@@ -98,6 +98,26 @@ describe('word gaps in a line crop', () => {
     expect(inkGaps(c)).toEqual([[68, 77]]);
   });
 
+  it('finds the word gaps of an underlined line: the rule under the words is no letter ink', () => {
+    const c = crop(300, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108], [111, 125], [140, 154], [157, 171]]);
+    // an underline 3 px thick just under the letters, from the first word's start to the last one's end
+    for (let y = 40; y < 43; y++) for (let x = 18; x < 173; x++) c.data[y * c.width + x] = 30;
+    expect(inkGaps(c)).toEqual([[68, 77], [125, 140]]);
+  });
+
+  it('finds the word gaps under a fill line that runs on past the words', () => {
+    const c = crop(400, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108]]);
+    // a form's fill line through the bottom of the band, from the words to the crop's end
+    for (let y = 36; y < 38; y++) for (let x = 60; x < 400; x++) c.data[y * c.width + x] = 30;
+    expect(inkGaps(c)).toEqual([[68, 77]]);
+  });
+
+  it('leaves out the descenders of the line above, cut by the crop\'s top edge and apart from the band by blank rows', () => {
+    const c = crop(200, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108]]);
+    for (let y = 0; y < 4; y++) for (let x = 40; x < 110; x++) if (x % 9 < 5) c.data[y * c.width + x] = 30;
+    expect(inkGaps(c)).toEqual([[68, 77]]);
+  });
+
   it('finds none on a crop without contrast', () => {
     expect(inkGaps({ data: new Uint8Array(48 * 100).fill(200), width: 100 })).toEqual([]);
   });
