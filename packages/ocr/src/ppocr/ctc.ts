@@ -68,6 +68,12 @@ export interface LineGaps {
  * width alone cannot tell these apart, the recognizer's hesitation can.
  */
 const SPACE_EVIDENCE = 0.04;
+/**
+ * Between two characters with no ink gap wide enough to measure (tight receipt print, where a space is as
+ * narrow as an "I"'s side bearings), the recognizer's space probability alone parts two words from this:
+ * within words it stays at 0.00–0.04 there, at a missed word space it rose to 0.06–0.45 (dev receipts).
+ */
+const SPACE_WITHOUT_GAP = 0.1;
 
 /** The space class's probability in each of a sequence's columns. */
 export function spaceProbabilities(probs: Float32Array, offset: number, steps: number, classes: number): Float32Array {
@@ -79,7 +85,8 @@ export function spaceProbabilities(probs: Float32Array, offset: number, steps: n
 /**
  * A line's characters → words, split at the spaces the recognizer read and at the blank gaps of the line's
  * image where it hesitated over a space (the Chinese+English recognizer often drops the space between
- * tightly set English words, while the gap between them stays in the picture). A word's extent runs from
+ * tightly set English words, while the gap between them stays in the picture), and between two characters
+ * with no measurable gap where it hesitated more (SPACE_WITHOUT_GAP). A word's extent runs from
  * half a character pitch before its first character's centre to half a pitch after its last one (the pitch
  * is the line's median distance between neighbouring character centres), clamped to the line.
  */
@@ -96,6 +103,8 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     for (let t = Math.max(0, Math.floor(g0)); t < Math.min(ink.spaceProb.length, Math.ceil(g1)); t++) p = Math.max(p, ink.spaceProb[t]);
     return p;
   };
+  // the columns strictly between two characters' runs
+  const spaceBetween = (a: DecodedChar, b: DecodedChar) => spaceIn([a.to + 1, b.from]);
   const words: DecodedWord[] = [];
   let cur: number[] = [];
   const flush = () => {
@@ -110,7 +119,8 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     if (c.char === ' ' || c.char === '') { flush(); return; }
     const prev = cur.length ? chars[cur[cur.length - 1]] : null;
     const g = prev ? gapBetween(centres[cur[cur.length - 1]], centres[i]) : undefined;
-    if (prev && g && spaceIn(g) >= SPACE_EVIDENCE && !withinNumber(prev.char, c.char)) flush();
+    const parted = prev && (g ? spaceIn(g) >= SPACE_EVIDENCE : spaceBetween(prev, c) >= SPACE_WITHOUT_GAP);
+    if (parted && !withinNumber(prev.char, c.char)) flush();
     cur.push(i);
   });
   flush();

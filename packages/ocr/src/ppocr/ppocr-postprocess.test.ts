@@ -137,6 +137,13 @@ describe('words from characters and gaps', () => {
     expect(splitWords(chars, 15).map((w) => w.text)).toEqual(['abcde']);
   });
 
+  it('splits between two characters with no ink gap where the recognizer clearly hesitated over a space (tight receipt print)', () => {
+    // "TAXINVOICE" as read from a dot-matrix line: the space probability rises between X and I, no gap in the ink
+    const tight = [...'TAXINVOICE'].map((c, i) => ch(c, 1 + 2 * i));
+    const sp = new Float32Array(21); sp[6] = 0.2; sp[12] = 0.02;
+    expect(splitWords(tight, 21, { gaps: [], spaceProb: sp }).map((w) => w.text)).toEqual(['TAX', 'INVOICE']);
+  });
+
   it('keeps a decimal point with its digits', () => {
     const number = [ch('4', 2), ch('.', 4), ch('1', 7), ch('0', 9)];
     expect(splitWords(number, 12, { gaps: [[5, 6.5]], spaceProb: spaceProb(5, 0.3) }).map((w) => w.text)).toEqual(['4.10']);
