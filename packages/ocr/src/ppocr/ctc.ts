@@ -109,7 +109,7 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
   let cur: number[] = [];
   const flush = () => {
     if (!cur.length) return;
-    const text = cur.map((i) => chars[i].char).join('');
+    const text = settleHomoglyphs(cur.map((i) => chars[i].char).join(''));
     const confidence = cur.reduce((s, i) => s + chars[i].prob, 0) / cur.length;
     const start = Math.max(0, centres[cur[0]] - pitch / 2), end = Math.min(columns, centres[cur[cur.length - 1]] + pitch / 2);
     words.push({ text, confidence, start, end });
@@ -125,6 +125,28 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
   });
   flush();
   return words;
+}
+
+/**
+ * Letters and digits the recognizer confuses by shape, set right by the rest of their run of letters and
+ * digits: a run that is otherwise letters reads its zeros as O ("N0" → "NO", "AE0N" → "AEON"), and a run
+ * that is as much digits as O, o, I and l reads those as 0 and 1 ("2O18" → "2018", "4l00" → "4100"). A run
+ * mixing other digits with letters is a code ("SA0264195", "M026588") and stays as read, as does a 1 among
+ * letters, which stands for an I as often as for an L.
+ */
+export function settleHomoglyphs(text: string): string {
+  return text.replace(/[\p{L}\p{N}]+/gu, (run) => {
+    const letters = run.match(/\p{L}/gu)?.length ?? 0, digits = run.length - letters;
+    if (digits > 0 && letters >= digits && /^[\p{L}0]+$/u.test(run) && /[^\dOoIl]/u.test(run)) {
+      // the case of the letters beside it (the nearest one before, else after)
+      return run.replace(/0/g, (_, i: number) => {
+        const near = run.slice(0, i).match(/\p{L}(?=0*$)/u)?.[0] ?? run.slice(i).match(/\p{L}/u)?.[0] ?? 'O';
+        return near === near.toLowerCase() ? 'o' : 'O';
+      });
+    }
+    if (letters > 0 && digits >= letters && /^[\dOoIl]+$/u.test(run)) return run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+    return run;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ctcCharset, ctcGreedy, splitWords } from './ctc.js';
+import { ctcCharset, ctcGreedy, settleHomoglyphs, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 import { inkGaps } from './pipeline.js';
 
@@ -120,6 +120,20 @@ describe('word gaps in a line crop', () => {
 
   it('finds none on a crop without contrast', () => {
     expect(inkGaps({ data: new Uint8Array(48 * 100).fill(200), width: 100 })).toEqual([]);
+  });
+});
+
+describe('letters and digits confused by shape', () => {
+  it('reads the zeros of a run of letters as O, in the letters\' case', () => {
+    expect(['N0', 'AE0N', 'RESERVATI0N', '0ctober', 'N0.', 'Tel:N0'].map(settleHomoglyphs)).toEqual(['NO', 'AEON', 'RESERVATION', 'october', 'NO.', 'Tel:NO']);
+  });
+
+  it('reads O, o, I and l among digits as 0 and 1', () => {
+    expect(['2O18', '4l00', '1O.5O', 'RM1O'].map(settleHomoglyphs)).toEqual(['2018', '4100', '10.50', 'RM1O']);
+  });
+
+  it('leaves codes that mix letters with other digits, and 1s among letters, as read', () => {
+    expect(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1'].map(settleHomoglyphs)).toEqual(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1']);
   });
 });
 
