@@ -23,15 +23,30 @@ export function ctcCharset(dictionary: string): string[] {
 }
 
 /**
- * Greedy decode of one sequence: `probs` holds `steps` rows of `classes` probabilities from `offset`.
+ * The classes the page's languages can spell: without Chinese among them, the Han, kana, hangul and
+ * bopomofo characters of the dictionary are left out; null when every class is allowed. On English receipts
+ * and forms the Chinese+English recognizer reads a smudge, a stamp or a line of Chinese as ideographs
+ * (extra words a reader of the English text does not want); its runner-up there is mostly another wrong
+ * character, so such a column reads as nothing.
  */
-export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[]): DecodedChar[] {
+export function allowedClasses(charset: string[], chinese: boolean): Uint8Array | null {
+  if (chinese) return null;
+  const eastAsian = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
+  return Uint8Array.from(charset, (c) => (eastAsian.test(c) ? 0 : 1));
+}
+
+/**
+ * Greedy decode of one sequence: `probs` holds `steps` rows of `classes` probabilities from `offset`;
+ * with `allowed`, a column whose best class is not allowed is a blank.
+ */
+export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[], allowed: Uint8Array | null = null): DecodedChar[] {
   const out: DecodedChar[] = [];
   let prev = 0;
   for (let t = 0; t < steps; t++) {
     const row = offset + t * classes;
     let best = 0, bestP = probs[row];
     for (let c = 1; c < classes; c++) if (probs[row + c] > bestP) { bestP = probs[row + c]; best = c; }
+    if (allowed && !allowed[best]) best = 0;
     if (best !== 0 && best === prev) {
       const last = out[out.length - 1];
       last.prob = (last.prob * (last.to - last.from + 1) + bestP) / (last.to - last.from + 2);

@@ -20,6 +20,8 @@ export interface PpocrModels {
   rec: Ort.InferenceSession;
   cls: Ort.InferenceSession | null;
   charset: string[];
+  /** The classes the page's languages can spell (allowedClasses); null: all of them. */
+  allowed?: Uint8Array | null;
 }
 
 /**
@@ -342,7 +344,7 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
     idx.forEach((i, n) => {
       const { line, flipped, crop } = jobs[i];
       const lineSteps = Math.min(steps, Math.ceil(crop.width / stride));
-      const chars = ctcGreedy(probs, n * steps * classes, lineSteps, classes, m.charset);
+      const chars = ctcGreedy(probs, n * steps * classes, lineSteps, classes, m.charset, m.allowed ?? null);
       const confidence = chars.length ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
       const ink = inkColumns(crop);
       const gaps = inkGaps(crop, ink).map(([a, b]): [number, number] => [a / stride, b / stride]);

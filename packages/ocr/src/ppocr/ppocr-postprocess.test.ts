@@ -1,4 +1,4 @@
-import { ctcCharset, ctcGreedy, settleHomoglyphs, splitWords } from './ctc.js';
+import { allowedClasses, ctcCharset, ctcGreedy, settleHomoglyphs, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 import { inkGaps } from './pipeline.js';
 
@@ -76,6 +76,18 @@ describe('CTC greedy decoding', () => {
     expect(words[0].start).toBeGreaterThanOrEqual(0);
     expect(words[0].end).toBeLessThan(words[1].start);
     expect(words[1].end).toBeLessThanOrEqual(10);
+  });
+
+  it('reads no ideograph on a page whose languages have no Chinese: such a column is a blank', () => {
+    const cjk = ctcCharset('6\n月\nB\n');
+    // classes: 0 blank, 1 "6", 2 "月", 3 "B", 4 space; "月" is best in columns 1 and 3
+    const row = (p: number[]) => p;
+    const probs = new Float32Array([row([0.05, 0.9, 0.03, 0.01, 0.01]), row([0.35, 0.02, 0.6, 0.02, 0.01]), row([0.9, 0.02, 0.04, 0.02, 0.02]), row([0.05, 0.02, 0.5, 0.42, 0.01])].flat());
+    expect(ctcGreedy(probs, 0, 4, cjk.length, cjk).map((c) => c.char).join('')).toBe('6月月');
+    const latin = allowedClasses(cjk, false);
+    expect(Array.from(latin!)).toEqual([1, 1, 0, 1, 1]);
+    expect(ctcGreedy(probs, 0, 4, cjk.length, cjk, latin).map((c) => c.char).join('')).toBe('6');
+    expect(allowedClasses(cjk, true)).toBeNull();
   });
 
   it('reads a sequence at an offset (one line of a batch)', () => {
