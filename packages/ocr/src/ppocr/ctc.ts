@@ -147,7 +147,8 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
  * digits: a run that is otherwise letters reads its zeros as O ("N0" → "NO", "AE0N" → "AEON"), and a run
  * that is as much digits as O, o, I and l reads those as 0 and 1 ("2O18" → "2018", "4l00" → "4100"). A run
  * mixing other digits with letters is a code ("SA0264195", "M026588") and stays as read, as does a 1 among
- * letters, which stands for an I as often as for an L.
+ * letters, which stands for an I as often as for an L. An l that starts a word before a consonant or a
+ * capital is an I.
  */
 export function settleHomoglyphs(text: string): string {
   return text.replace(/[\p{L}\p{N}]+/gu, (run) => {
@@ -160,6 +161,9 @@ export function settleHomoglyphs(text: string): string {
       });
     }
     if (letters > 0 && digits >= letters && /^[\dOoIl]+$/u.test(run)) return run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+    // no English word starts with an l before a consonant ("lnclusive", "ltem") or before capitals ("lNVOICE"):
+    // that l is a capital I (but "lb", "lbs", the pound)
+    if (digits === 0) return run.replace(/^l(?=[cdfghjkmnpqrstvwxz]|\p{Lu})/u, 'I');
     return run;
   });
 }

@@ -144,6 +144,10 @@ describe('letters and digits confused by shape', () => {
     expect(['2O18', '4l00', '1O.5O', 'RM1O'].map(settleHomoglyphs)).toEqual(['2018', '4100', '10.50', 'RM1O']);
   });
 
+  it('reads an l that starts a word before a consonant or a capital as I', () => {
+    expect(['lnclusive', 'ltem', 'lNVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs'].map(settleHomoglyphs)).toEqual(['Inclusive', 'Item', 'INVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs']);
+  });
+
   it('leaves codes that mix letters with other digits, and 1s among letters, as read', () => {
     expect(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1'].map(settleHomoglyphs)).toEqual(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1']);
   });
