@@ -425,6 +425,7 @@ for (const name of FOLDERS) {
       row.emptyPages = doc.pages.filter((pg) => !pg.elements?.length).length;
       const out = renderExtraction(doc);
       row.engines = (out.extensions.ocr?.pages ?? []).map((p) => p.engine);
+      row.truthKind = truthKind(gt);
       const text = markdownToText(out.markdown);
       if (gt.text !== undefined) {
         const ref = gt.perPage ? Array.from({ length: doc.pageCount }, () => gt.text).join('\n') : gt.text;
@@ -439,6 +440,7 @@ for (const name of FOLDERS) {
       } else if (gt.bag !== undefined) {
         const w = wordScores(text, gt.bag);
         Object.assign(row, { p: w.precision, r: w.recall, f1: w.f1 });
+        if (showDiff && part === 'dev') row.diff = wordDiff(text, gt.bag);
       }
       if (gt.invoice) { const f = invoiceFields(gt.invoice, text); row.fields = f.found / f.total; row.fieldsNote = `${f.found}/${f.total}${f.missed.length ? ` missed ${f.missed.join(',')}` : ''}`; }
       if (gt.charts) { const c = compareCharts(gt.charts, doc); row.charts = c.exact / c.expected; row.chartsNote = `${c.exact}/${c.expected} exact`; row.chartProblems = c.problems; }
@@ -463,6 +465,14 @@ function letterShape(text) {
   const ws = words(text), single = ws.filter((w) => [...w].length === 1).length;
   const r = (n, d) => (d ? (Math.round((10 * n) / d) / 10).toFixed(1) : '-');
   return `(vowels ${r(vowels, letters.length)}, capitals ${r(capitals, letters.length)}, 1-letter words ${r(single, ws.length)})`;
+}
+
+/** The kind of document a truth describes: receipt lines (SROIE boxes), form words (FUNSD), invoice fields, or a text. */
+function truthKind(gt) {
+  if (gt.source === 'boxes.csv') return 'receipt';
+  if (gt.bag !== undefined) return 'form';
+  if (gt.invoice) return 'invoice';
+  return gt.text !== undefined ? 'text' : 'none';
 }
 
 /** How many words the output has next to the truth, in coarse steps ("about", "2–10×", "under ½ of"). */
@@ -551,6 +561,24 @@ for (const name of FOLDERS) {
     const tally = new Map();
     for (const e of rows.filter((r) => r.folder === name && r.part === part).flatMap((r) => r.engines ?? [])) tally.set(e, (tally.get(e) ?? 0) + 1);
     if (tally.size) console.log(`OCR engines ${name} ${part}: ${[...tally].map(([e, n]) => `${e} ${n}`).join(', ')}`);
+  }
+}
+// word F1 per kind of truth (receipt lines, form words, text) and per engine set that read the file, per
+// part: where a folder's loss lies, in aggregate only (no file is named, validation included)
+console.log('\nWord F1 per truth kind and per engines that read the file (aggregates):');
+for (const name of FOLDERS) {
+  for (const part of parts) {
+    const rs = rows.filter((r) => r.folder === name && r.part === part && r.f1 !== undefined);
+    const byKind = new Map();
+    for (const r of rs) {
+      const engines = [...new Set(r.engines ?? [])].sort().join('+') || 'none';
+      for (const key of [`${r.truthKind} all`, `${r.truthKind} ${engines}`]) (byKind.get(key) ?? byKind.set(key, []).get(key)).push(r);
+    }
+    if (byKind.size < 2) continue;
+    for (const [key, krs] of [...byKind].sort((a, b) => a[0].localeCompare(b[0]))) {
+      const m = (k) => meanFigure(krs.map((r) => r[k])).value ?? undefined;
+      console.log(`${name.padEnd(13)} ${part.padEnd(10)} ${key.padEnd(24)} ${String(krs.length).padStart(4)} files  P ${fmt(m('p'))}  R ${fmt(m('r'))}  F1 ${fmt(m('f1'))}`);
+    }
   }
 }
 console.log(`\n${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, OCR workers ${ocrPool?.size ?? 0} (${engine})`);

@@ -50,6 +50,31 @@ describe('the onnx-ppocr engine through the OCR pool', () => {
     expect(characterErrorRate(page.words.map((w) => w.text).join(' '), lines.join(' '))).toBeLessThan(0.03);
   }, T);
 
+  it('parts the words of underlined lines and of a name on a fill line (the rule under them is no letter ink)', async () => {
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const { ensureScanFont, SCAN_FONT_FAMILY } = await import('../../../tests/fixtures/scans/generate.js');
+    ensureScanFont();
+    // a form scanned at ~100 DPI: capitals over an underline, a bold name over a fill line running on; words
+    // half an em apart, where the recogniser hesitates over a space it does not read (the ink gap decides)
+    const lines = ['DIRECT ACCOUNTS AND CHAINS WITHIN THE REGION', 'NEW EXPORT PRODUCT DEVELOPMENT CHARTER', 'Alberto Marcheggiano'];
+    const canvas = createCanvas(900, 260);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#ffffff'; g.fillRect(0, 0, 900, 260);
+    g.fillStyle = '#111111';
+    lines.forEach((text, i) => {
+      const y = 60 + i * 70;
+      g.font = `${i === 2 ? 'bold ' : ''}20px ${SCAN_FONT_FAMILY}`;
+      let x = 30;
+      for (const word of text.split(' ')) { g.fillText(word, x, y); x += g.measureText(word).width + 10; }
+      g.fillRect(28, y + 3, i === 2 ? 840 : x - 36, 2);
+    });
+    const sharp = (await import('sharp')).default;
+    const png = await sharp(canvas.toBuffer('image/png')).removeAlpha().greyscale().png().toBuffer();
+    const page = await pool.recognize(png, { number: 1, widthPt: 648, heightPt: 187 });
+    const read = page.words.map((w) => w.text.toUpperCase());
+    for (const word of lines.join(' ').toUpperCase().split(' ')) expect(read).toContain(word);
+  }, T);
+
   it('reads an upside-down page through the orientation search and reports the turn', async () => {
     const { rotateScan } = await import('../../../tests/fixtures/scans/generate.js');
     const scan = await renderScan();

@@ -63,9 +63,11 @@ let counter = 0;
 /** Factory of onnx-ppocr workers: one thread each, started when the models are loaded. */
 export function createOnnxPpocrWorkerFactory(opts: OnnxEngineOptions = {}): OcrWorkerFactory {
   const threads = opts.threads ?? Math.max(1, Math.floor(os.availableParallelism() / Math.max(1, opts.workers ?? 1)));
-  return async () => {
+  return async ({ languages }) => {
     const paths = ppocrModelPaths();
-    const data: PpocrThreadData = { ...paths, clsPath: opts.classify === false ? null : paths.clsPath, threads };
+    // the recognizer spells Chinese too; only pages whose languages name it may come back with ideographs
+    const chinese = languages.split('+').some((l) => l.startsWith('chi_'));
+    const data: PpocrThreadData = { ...paths, clsPath: opts.classify === false ? null : paths.clsPath, threads, chinese };
     const thread = new Worker(ppocrThreadEntry(), { workerData: data });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: PpocrReply) => {

@@ -23,15 +23,30 @@ export function ctcCharset(dictionary: string): string[] {
 }
 
 /**
- * Greedy decode of one sequence: `probs` holds `steps` rows of `classes` probabilities from `offset`.
+ * The classes the page's languages can spell: without Chinese among them, the Han, kana, hangul and
+ * bopomofo characters of the dictionary are left out; null when every class is allowed. On English receipts
+ * and forms the Chinese+English recognizer reads a smudge, a stamp or a line of Chinese as ideographs
+ * (extra words a reader of the English text does not want); its runner-up there is mostly another wrong
+ * character, so such a column reads as nothing.
  */
-export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[]): DecodedChar[] {
+export function allowedClasses(charset: string[], chinese: boolean): Uint8Array | null {
+  if (chinese) return null;
+  const eastAsian = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
+  return Uint8Array.from(charset, (c) => (eastAsian.test(c) ? 0 : 1));
+}
+
+/**
+ * Greedy decode of one sequence: `probs` holds `steps` rows of `classes` probabilities from `offset`;
+ * with `allowed`, a column whose best class is not allowed is a blank.
+ */
+export function ctcGreedy(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[], allowed: Uint8Array | null = null): DecodedChar[] {
   const out: DecodedChar[] = [];
   let prev = 0;
   for (let t = 0; t < steps; t++) {
     const row = offset + t * classes;
     let best = 0, bestP = probs[row];
     for (let c = 1; c < classes; c++) if (probs[row + c] > bestP) { bestP = probs[row + c]; best = c; }
+    if (allowed && !allowed[best]) best = 0;
     if (best !== 0 && best === prev) {
       const last = out[out.length - 1];
       last.prob = (last.prob * (last.to - last.from + 1) + bestP) / (last.to - last.from + 2);
@@ -68,6 +83,12 @@ export interface LineGaps {
  * width alone cannot tell these apart, the recognizer's hesitation can.
  */
 const SPACE_EVIDENCE = 0.04;
+/**
+ * Between two characters with no ink gap wide enough to measure (tight receipt print, where a space is as
+ * narrow as an "I"'s side bearings), the recognizer's space probability alone parts two words from this:
+ * within words it stays at 0.00–0.04 there, at a missed word space it rose to 0.06–0.45 (dev receipts).
+ */
+const SPACE_WITHOUT_GAP = 0.1;
 
 /** The space class's probability in each of a sequence's columns. */
 export function spaceProbabilities(probs: Float32Array, offset: number, steps: number, classes: number): Float32Array {
@@ -79,7 +100,8 @@ export function spaceProbabilities(probs: Float32Array, offset: number, steps: n
 /**
  * A line's characters → words, split at the spaces the recognizer read and at the blank gaps of the line's
  * image where it hesitated over a space (the Chinese+English recognizer often drops the space between
- * tightly set English words, while the gap between them stays in the picture). A word's extent runs from
+ * tightly set English words, while the gap between them stays in the picture), and between two characters
+ * with no measurable gap where it hesitated more (SPACE_WITHOUT_GAP). A word's extent runs from
  * half a character pitch before its first character's centre to half a pitch after its last one (the pitch
  * is the line's median distance between neighbouring character centres), clamped to the line.
  */
@@ -96,11 +118,13 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     for (let t = Math.max(0, Math.floor(g0)); t < Math.min(ink.spaceProb.length, Math.ceil(g1)); t++) p = Math.max(p, ink.spaceProb[t]);
     return p;
   };
+  // the columns strictly between two characters' runs
+  const spaceBetween = (a: DecodedChar, b: DecodedChar) => spaceIn([a.to + 1, b.from]);
   const words: DecodedWord[] = [];
   let cur: number[] = [];
   const flush = () => {
     if (!cur.length) return;
-    const text = cur.map((i) => chars[i].char).join('');
+    const text = settleHomoglyphs(cur.map((i) => chars[i].char).join(''));
     const confidence = cur.reduce((s, i) => s + chars[i].prob, 0) / cur.length;
     const start = Math.max(0, centres[cur[0]] - pitch / 2), end = Math.min(columns, centres[cur[cur.length - 1]] + pitch / 2);
     words.push({ text, confidence, start, end });
@@ -110,11 +134,38 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     if (c.char === ' ' || c.char === '') { flush(); return; }
     const prev = cur.length ? chars[cur[cur.length - 1]] : null;
     const g = prev ? gapBetween(centres[cur[cur.length - 1]], centres[i]) : undefined;
-    if (prev && g && spaceIn(g) >= SPACE_EVIDENCE && !withinNumber(prev.char, c.char)) flush();
+    const parted = prev && (g ? spaceIn(g) >= SPACE_EVIDENCE : spaceBetween(prev, c) >= SPACE_WITHOUT_GAP);
+    if (parted && !withinNumber(prev.char, c.char)) flush();
     cur.push(i);
   });
   flush();
   return words;
+}
+
+/**
+ * Letters and digits the recognizer confuses by shape, set right by the rest of their run of letters and
+ * digits: a run that is otherwise letters reads its zeros as O ("N0" → "NO", "AE0N" → "AEON"), and a run
+ * that is as much digits as O, o, I and l reads those as 0 and 1 ("2O18" → "2018", "4l00" → "4100"). A run
+ * mixing other digits with letters is a code ("SA0264195", "M026588") and stays as read, as does a 1 among
+ * letters, which stands for an I as often as for an L. An l that starts a word before a consonant or a
+ * capital is an I.
+ */
+export function settleHomoglyphs(text: string): string {
+  return text.replace(/[\p{L}\p{N}]+/gu, (run) => {
+    const letters = run.match(/\p{L}/gu)?.length ?? 0, digits = run.length - letters;
+    if (digits > 0 && letters >= digits && /^[\p{L}0]+$/u.test(run) && /[^\dOoIl]/u.test(run)) {
+      // the case of the letters beside it (the nearest one before, else after)
+      return run.replace(/0/g, (_, i: number) => {
+        const near = run.slice(0, i).match(/\p{L}(?=0*$)/u)?.[0] ?? run.slice(i).match(/\p{L}/u)?.[0] ?? 'O';
+        return near === near.toLowerCase() ? 'o' : 'O';
+      });
+    }
+    if (letters > 0 && digits >= letters && /^[\dOoIl]+$/u.test(run)) return run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+    // no English word starts with an l before a consonant ("lnclusive", "ltem") or before capitals ("lNVOICE"):
+    // that l is a capital I (but "lb", "lbs", the pound)
+    if (digits === 0) return run.replace(/^l(?=[cdfghjkmnpqrstvwxz]|\p{Lu})/u, 'I');
+    return run;
+  });
 }
 
 /**

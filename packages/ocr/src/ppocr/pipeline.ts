@@ -20,6 +20,8 @@ export interface PpocrModels {
   rec: Ort.InferenceSession;
   cls: Ort.InferenceSession | null;
   charset: string[];
+  /** The classes the page's languages can spell (allowedClasses); null: all of them. */
+  allowed?: Uint8Array | null;
 }
 
 /**
@@ -226,6 +228,11 @@ function recTensor(m: PpocrModels, crops: { data: Uint8Array; width: number }[],
  * 0.02–0.15 em apart); which wider ones are is splitWords' choice, from the recognizer's space probability.
  */
 const MIN_WORD_GAP_PER_HEIGHT = 0.2;
+/**
+ * A horizontal run of ink this long (crop pixels, 1.5 crop heights) is no letter's: the widest strokes
+ * (a bold dash, an M's or a T's bar) stay under one em, ~45 px in the 48 px crop. It is a rule.
+ */
+const RULE_RUN = Math.round(1.5 * REC_HEIGHT);
 
 /**
  * Which columns of a line crop hold ink of the line's own band (rows with a fair share of the busiest row's
@@ -242,15 +249,30 @@ export function inkColumns(crop: { data: Uint8Array; width: number }): { inked: 
   const lo = level(Math.floor(data.length * 0.05)), hi = level(Math.floor(data.length * 0.95));
   if (hi - lo < 40) return null;
   const ink = (lo + hi) / 2;
+  // ink that belongs to letters: a horizontal run of ink longer than RULE_RUN letters could make is a rule
+  // (an underline, a form's fill line or box edge inside the crop); it would fill every gap it runs under
+  const letterInk = new Uint8Array(data.length);
   const rowInk = new Uint32Array(REC_HEIGHT);
-  for (let y = 0; y < REC_HEIGHT; y++) for (let x = 0; x < width; x++) if (data[y * width + x] < ink) rowInk[y]++;
+  for (let y = 0; y < REC_HEIGHT; y++) {
+    const row = y * width;
+    for (let x = 0; x < width;) {
+      if (data[row + x] >= ink) { x++; continue; }
+      const start = x;
+      while (x < width && data[row + x] < ink) x++;
+      if (x - start >= RULE_RUN) continue;
+      letterInk.fill(1, row + start, row + x);
+      rowInk[y] += x - start;
+    }
+  }
   const peak = Math.max(...rowInk);
   if (peak === 0) return null;
-  let top = 0, bottom = REC_HEIGHT - 1;
-  while (rowInk[top] < 0.15 * peak) top++;
-  while (rowInk[bottom] < 0.15 * peak) bottom--;
+  // the line's band: the rows around the busiest one with a fair share of its ink, contiguous with it (a
+  // neighbouring line's descenders at the crop's top edge, parted from the band by blank rows, stay out)
+  let top = rowInk.indexOf(peak), bottom = top;
+  while (top > 0 && rowInk[top - 1] >= 0.15 * peak) top--;
+  while (bottom < REC_HEIGHT - 1 && rowInk[bottom + 1] >= 0.15 * peak) bottom++;
   const inked = new Uint8Array(width);
-  for (let y = top; y <= bottom; y++) for (let x = 0; x < width; x++) if (data[y * width + x] < ink) inked[x] = 1;
+  for (let y = top; y <= bottom; y++) for (let x = 0; x < width; x++) if (letterInk[y * width + x]) inked[x] = 1;
   // the gap is measured against the letters' whole height: the band grown by the ascender and descender rows
   // next to it (thin, but touching it), where the band alone may be just the x-height
   let up = top, down = bottom;
@@ -322,7 +344,7 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
     idx.forEach((i, n) => {
       const { line, flipped, crop } = jobs[i];
       const lineSteps = Math.min(steps, Math.ceil(crop.width / stride));
-      const chars = ctcGreedy(probs, n * steps * classes, lineSteps, classes, m.charset);
+      const chars = ctcGreedy(probs, n * steps * classes, lineSteps, classes, m.charset, m.allowed ?? null);
       const confidence = chars.length ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
       const ink = inkColumns(crop);
       const gaps = inkGaps(crop, ink).map(([a, b]): [number, number] => [a / stride, b / stride]);

@@ -1,4 +1,4 @@
-import { ctcCharset, ctcGreedy, splitWords } from './ctc.js';
+import { allowedClasses, ctcCharset, ctcGreedy, settleHomoglyphs, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 import { inkGaps } from './pipeline.js';
 
@@ -78,6 +78,18 @@ describe('CTC greedy decoding', () => {
     expect(words[1].end).toBeLessThanOrEqual(10);
   });
 
+  it('reads no ideograph on a page whose languages have no Chinese: such a column is a blank', () => {
+    const cjk = ctcCharset('6\n月\nB\n');
+    // classes: 0 blank, 1 "6", 2 "月", 3 "B", 4 space; "月" is best in columns 1 and 3
+    const row = (p: number[]) => p;
+    const probs = new Float32Array([row([0.05, 0.9, 0.03, 0.01, 0.01]), row([0.35, 0.02, 0.6, 0.02, 0.01]), row([0.9, 0.02, 0.04, 0.02, 0.02]), row([0.05, 0.02, 0.5, 0.42, 0.01])].flat());
+    expect(ctcGreedy(probs, 0, 4, cjk.length, cjk).map((c) => c.char).join('')).toBe('6月月');
+    const latin = allowedClasses(cjk, false);
+    expect(Array.from(latin!)).toEqual([1, 1, 0, 1, 1]);
+    expect(ctcGreedy(probs, 0, 4, cjk.length, cjk, latin).map((c) => c.char).join('')).toBe('6');
+    expect(allowedClasses(cjk, true)).toBeNull();
+  });
+
   it('reads a sequence at an offset (one line of a batch)', () => {
     const probs = new Float32Array([...steps([[1, 0.9], [0, 0.9]]), ...steps([[3, 0.9], [2, 0.9]])]);
     expect(ctcGreedy(probs, 2 * charset.length, 2, charset.length, charset).map((c) => c.char).join('')).toBe('cb');
@@ -98,8 +110,46 @@ describe('word gaps in a line crop', () => {
     expect(inkGaps(c)).toEqual([[68, 77]]);
   });
 
+  it('finds the word gaps of an underlined line: the rule under the words is no letter ink', () => {
+    const c = crop(300, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108], [111, 125], [140, 154], [157, 171]]);
+    // an underline 3 px thick just under the letters, from the first word's start to the last one's end
+    for (let y = 40; y < 43; y++) for (let x = 18; x < 173; x++) c.data[y * c.width + x] = 30;
+    expect(inkGaps(c)).toEqual([[68, 77], [125, 140]]);
+  });
+
+  it('finds the word gaps under a fill line that runs on past the words', () => {
+    const c = crop(400, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108]]);
+    // a form's fill line through the bottom of the band, from the words to the crop's end
+    for (let y = 36; y < 38; y++) for (let x = 60; x < 400; x++) c.data[y * c.width + x] = 30;
+    expect(inkGaps(c)).toEqual([[68, 77]]);
+  });
+
+  it('leaves out the descenders of the line above, cut by the crop\'s top edge and apart from the band by blank rows', () => {
+    const c = crop(200, [[20, 34], [37, 51], [54, 68], [77, 91], [94, 108]]);
+    for (let y = 0; y < 4; y++) for (let x = 40; x < 110; x++) if (x % 9 < 5) c.data[y * c.width + x] = 30;
+    expect(inkGaps(c)).toEqual([[68, 77]]);
+  });
+
   it('finds none on a crop without contrast', () => {
     expect(inkGaps({ data: new Uint8Array(48 * 100).fill(200), width: 100 })).toEqual([]);
+  });
+});
+
+describe('letters and digits confused by shape', () => {
+  it('reads the zeros of a run of letters as O, in the letters\' case', () => {
+    expect(['N0', 'AE0N', 'RESERVATI0N', '0ctober', 'N0.', 'Tel:N0'].map(settleHomoglyphs)).toEqual(['NO', 'AEON', 'RESERVATION', 'october', 'NO.', 'Tel:NO']);
+  });
+
+  it('reads O, o, I and l among digits as 0 and 1', () => {
+    expect(['2O18', '4l00', '1O.5O', 'RM1O'].map(settleHomoglyphs)).toEqual(['2018', '4100', '10.50', 'RM1O']);
+  });
+
+  it('reads an l that starts a word before a consonant or a capital as I', () => {
+    expect(['lnclusive', 'ltem', 'lNVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs'].map(settleHomoglyphs)).toEqual(['Inclusive', 'Item', 'INVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs']);
+  });
+
+  it('leaves codes that mix letters with other digits, and 1s among letters, as read', () => {
+    expect(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1'].map(settleHomoglyphs)).toEqual(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1']);
   });
 });
 
@@ -115,6 +165,13 @@ describe('words from characters and gaps', () => {
   it('keeps a word whole across a gap the recognizer saw no space in (the air around an "i" in monospaced print)', () => {
     expect(splitWords(chars, 15, { gaps: [[7.5, 9]], spaceProb: spaceProb(8, 0.005) }).map((w) => w.text)).toEqual(['abcde']);
     expect(splitWords(chars, 15).map((w) => w.text)).toEqual(['abcde']);
+  });
+
+  it('splits between two characters with no ink gap where the recognizer clearly hesitated over a space (tight receipt print)', () => {
+    // "TAXINVOICE" as read from a dot-matrix line: the space probability rises between X and I, no gap in the ink
+    const tight = [...'TAXINVOICE'].map((c, i) => ch(c, 1 + 2 * i));
+    const sp = new Float32Array(21); sp[6] = 0.2; sp[12] = 0.02;
+    expect(splitWords(tight, 21, { gaps: [], spaceProb: sp }).map((w) => w.text)).toEqual(['TAX', 'INVOICE']);
   });
 
   it('keeps a decimal point with its digits', () => {

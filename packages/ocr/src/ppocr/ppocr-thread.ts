@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { decodeGrey } from '../preprocess.js';
 import type { GreyImage } from '../analysis.js';
-import { ctcCharset } from './ctc.js';
+import { allowedClasses, ctcCharset } from './ctc.js';
 import { readPage, type PpocrModels } from './pipeline.js';
 
 export interface PpocrThreadData {
@@ -17,6 +17,8 @@ export interface PpocrThreadData {
   dictionaryPath: string;
   /** ONNX Runtime intra-op threads per model run. */
   threads: number;
+  /** Whether the pages may hold Chinese (the pool's languages name it): else ideographs are not read (allowedClasses). */
+  chinese: boolean;
 }
 export type PpocrRequest = { id: number; image: Uint8Array };
 export type PpocrReply = { id: number; result?: unknown; error?: string } | { ready: true } | { initError: string };
@@ -52,7 +54,8 @@ async function main(): Promise<void> {
       ort.InferenceSession.create(d.recPath, options),
       d.clsPath ? ort.InferenceSession.create(d.clsPath, options) : Promise.resolve(null),
     ]);
-    models = { ort, det, rec, cls, charset: ctcCharset(fs.readFileSync(d.dictionaryPath, 'utf8')) };
+    const charset = ctcCharset(fs.readFileSync(d.dictionaryPath, 'utf8'));
+    models = { ort, det, rec, cls, charset, allowed: allowedClasses(charset, d.chinese) };
   } catch (e) {
     parentPort!.postMessage({ initError: String((e as Error)?.message ?? e) } satisfies PpocrReply);
     return;
