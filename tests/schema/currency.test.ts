@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
+import { standardFontFile } from '@quire/format-pdf';
 
 /**
  * The currency of generated invoices that print no ISO code: a currency written as a word or sign
@@ -12,12 +11,11 @@ import { extractSchemaBuiltin } from '@quire/schema';
  * VAT number, tax words, phone), and bare figures on paper from a country with one currency.
  */
 
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
 
 async function currencyOf(lines: string[], price: string): Promise<unknown> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
   const page = pdf.addPage([595, 842]);
   page.drawText('Brightwater Works', { x: 50, y: 790, size: 16, font });
   lines.forEach((t, i) => page.drawText(t, { x: 50, y: 770 - i * 13, size: 10, font }));

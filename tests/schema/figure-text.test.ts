@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb } from 'pdf-lib';
 import sharp from 'sharp';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
+import { standardFontFile } from '@quire/format-pdf';
 
 /**
  * Invoices whose head is printed over a picture (a tinted band, a letterhead background): layout
@@ -14,7 +13,6 @@ import { extractSchemaBuiltin } from '@quire/schema';
  * invoice number printed on the band.
  */
 
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
 const schema = {
   type: 'object',
   properties: {
@@ -32,7 +30,7 @@ type Line = [string, number, number, number?];
 async function invoiceOverBand(head: Line[], body: Line[]) {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
   const page = pdf.addPage([595, 842]);
   const band = await sharp({ create: { width: 300, height: 100, channels: 3, background: { r: 236, g: 240, b: 246 } } }).png().toBuffer();
   page.drawImage(await pdf.embedPng(new Uint8Array(band)), { x: 0, y: 632, width: 595, height: 210 });

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
+import { standardFontFile } from '@quire/format-pdf';
 
 /**
  * The issuer of generated invoices whose letterhead holds lines that name no one: the paper's own
@@ -14,7 +13,6 @@ import { extractSchemaBuiltin } from '@quire/schema';
  * Lyon 12", "Place de la Gare 3").
  */
 
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
 const schema = {
   type: 'object',
   properties: {
@@ -29,7 +27,7 @@ type Line = [string, number, number, number?];
 async function read(lines: Line[]) {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
   const page = pdf.addPage([595, 842]);
   for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
   const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });

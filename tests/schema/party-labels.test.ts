@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
+import { standardFontFile } from '@quire/format-pdf';
 
 /**
  * The issuer and the customer of generated invoices whose party blocks are labelled the way each
@@ -13,7 +12,6 @@ import { extractSchemaBuiltin } from '@quire/schema';
  * nabywcy"); and a customer block printed at the top of the page, beside the issuer's.
  */
 
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
 const schema = {
   type: 'object',
   properties: {
@@ -28,8 +26,8 @@ type Line = [string, number, number, number?, boolean?];
 async function parties(lines: Line[]): Promise<Record<string, unknown>> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
-  const bold = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Bold.ttf'))), { subset: true });
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
+  const bold = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Bold.ttf'))), { subset: true });
   const page = pdf.addPage([595, 842]);
   for (const [text, x, y, size, b] of lines) page.drawText(text, { x, y, size: size ?? 10, font: b ? bold : font });
   const doc = await extractDocument(await pdf.save(), 'pdf', {});

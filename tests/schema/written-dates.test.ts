@@ -1,14 +1,12 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
+import { standardFontFile } from '@quire/format-pdf';
 
 /** The invoice date of generated invoices that write the month as the language abbreviates it ("27. Okt. 2024", "3 ott 2024"). */
 
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
 
 it.each([
   ['de', 'RECHNUNG', 'Rechnungsdatum:', '27. Okt. 2024', '2024-10-27'],
@@ -18,7 +16,7 @@ it.each([
 ])('%s: "%s" with the date under "%s" written "%s"', async (_lang, title, label, printed, iso) => {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(path.join(fontDir, 'LiberationSans-Regular.ttf'))), { subset: true });
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
   const page = pdf.addPage([595, 842]);
   const lines: [string, number, number, number?][] = [
     ['Brightwater Works', 50, 790, 16], ['Keizersgracht 10', 50, 772], ['1015 CX Amsterdam', 50, 759],
