@@ -57,6 +57,10 @@ const PREFERENCE = {
 
 const read = (f) => fs.readFileSync(f, 'utf8');
 
+/** The writing systems the eval's diagnostics tell apart (dominantScript), compiled once. */
+const SCRIPTS = ['Latin', 'Han', 'Arabic', 'Hebrew', 'Cyrillic', 'Greek', 'Devanagari', 'Hiragana', 'Katakana', 'Hangul', 'Thai']
+  .map((name) => [name, new RegExp(`\\p{Script=${name}}`, 'u')]);
+
 /** "## name" sections of a SOURCES.md, for documents whose truth is another file's ("same text as X"). */
 function sourcesSections(folder) {
   const f = path.join(folder, 'SOURCES.md');
@@ -433,8 +437,8 @@ for (const name of FOLDERS) {
         if (words(ref).length === 0) row.gt += ' (no text)';
         else Object.assign(row, { truthWords: words(ref).length, sim: charSimilarity(text, ref), p: w.precision, r: w.recall, f1: w.f1, order: orderScore(text, ref) ?? undefined });
         // which writing system the truth and the output are mostly in: tells a missing script or
-        // a garbled text layer (truth Han, output Latin) without showing any text
-        row.scripts = `truth ${gt.source} ${dominantScript(ref)} ${letterShape(ref)}, output ${dominantScript(text)} ${letterShape(text)} ${lengthRatio(words(text).length, words(ref).length)} the truth's words`;
+        // a garbled text layer (truth Han, output Latin) without showing any text; only files under F1 0.5 are described
+        if (row.f1 !== undefined && row.f1 < 0.5) row.scripts = `truth ${gt.source} ${dominantScript(ref)} ${letterShape(ref)}, output ${dominantScript(text)} ${letterShape(text)} ${lengthRatio(words(text).length, words(ref).length)} the truth's words`;
         if (showDiff && part === 'dev') row.diff = wordDiff(text, ref);
         if (words(ref).length) row.loss = lossClasses(text, ref, gt.sources, doc);
       } else if (gt.bag !== undefined) {
@@ -485,8 +489,7 @@ function lengthRatio(output, truth) {
 function dominantScript(text) {
   const counts = new Map();
   for (const ch of text.match(/\p{L}/gu) ?? []) {
-    const script = ['Latin', 'Han', 'Arabic', 'Hebrew', 'Cyrillic', 'Greek', 'Devanagari', 'Hiragana', 'Katakana', 'Hangul', 'Thai']
-      .find((s) => new RegExp(`\\p{Script=${s}}`, 'u').test(ch)) ?? 'other';
+    const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
     counts.set(script, (counts.get(script) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'none';
