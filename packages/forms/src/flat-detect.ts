@@ -14,6 +14,13 @@ export interface PtCell {
   combCount?: number;
   combBoxes?: PtBox[];
   header?: string;
+  /**
+   * A grid cell on a numbered line of an amount column: the line's code printed in the grid's first
+   * column ("7", "8a"), and that code cell's box (the line's wording is printed left of it, outside the grid).
+   */
+  line?: { code: string; stub: PtBox };
+  /** The narrow cell right of a line's amount cell: the cents of the amount (dollars | cents boxes). */
+  cents?: boolean;
 }
 
 const isSquareish = (b: PtBox) => {
@@ -392,7 +399,8 @@ function captionedLayout(grid: Grid, words: PtWord[]): boolean {
  */
 function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): number | null {
   const idx = (vals: number[], v: number) => vals.findIndex((x) => Math.abs(x - v) <= 2);
-  const textOf = (b: PtBox) => words.filter((w) => centreIn(w.box, b) && !isFillLine(w.text)).map((w) => w.text).join(' ');
+  // printed text only: values filled in (fill-ins) never make a header row or a stub column
+  const textOf = (b: PtBox) => words.filter((w) => centreIn(w.box, b) && !w.fill && !isFillLine(w.text)).map((w) => w.text).join(' ');
   const cells = grid.cells.map((b) => ({ b, r: idx(grid.rows, b.y0), c: idx(grid.cols, b.x0), t: textOf(b) }));
   const row0 = cells.filter((c) => c.r === 0), col0 = cells.filter((c) => c.c === 0 && c.r > 0);
   const headerRow = row0.length > 1 && row0.every((c) => c.t);
@@ -400,11 +408,17 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
   if (!headerRow && !stubCol && cells.some((c) => c.t)) return null;
   const headers = new Map(row0.map((c) => [c.c, c.t]));
   const stubs = new Map(col0.map((c) => [c.r, c.t]));
+  // a first column of line codes only ("7", "8a", "10") on a grid with no header row is the line-number
+  // column of an amount column: each row's meaning is the wording printed left of the grid, after its code
+  const codeCol = cells.filter((c) => c.c === 0);
+  const lineCodes = stubCol && !headerRow && codeCol.every((c) => LINE_CODE.test(c.t));
+  const codes = new Map(codeCol.map((c) => [c.r, c]));
   // a column printed all the way down (a chart in the instructions) has nothing to fill in; a column
   // with an empty or filled-in cell is a fill-in column, and its cells with values count too
   const body = cells.filter((c) => !(headerRow && c.r === 0) && !(stubCol && c.c === 0));
   const fillable = (c: (typeof cells)[number]) => !c.t || words.some((w) => w.fill && centreIn(w.box, c.b));
   const fillColumns = new Set(body.filter(fillable).map((c) => c.c));
+  const cents = centsColumn(cells, fillColumns, headerRow ? headers : new Map());
   for (const c of cells) {
     if ((headerRow && c.r === 0) || (stubCol && c.c === 0)) continue;
     if (!fillColumns.has(c.c)) continue;
@@ -412,9 +426,30 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
     const head = headerRow ? headers.get(c.c) ?? '' : '';
     const stub = stubCol ? stubs.get(c.r) ?? '' : '';
     const header = [head, stub || (headerRow ? `row ${c.r}` : '')].filter(Boolean).join(' ');
-    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: header || undefined });
+    const code = lineCodes ? codes.get(c.r) : undefined;
+    const line = code ? { code: code.t, stub: code.b } : undefined;
+    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: line ? undefined : header || undefined, ...(line ? { line } : {}), ...(c.c === cents ? { cents: true } : {}) });
   }
   return table + 1;
+}
+
+/** A printed line code: a line number with an optional letter ("7", "8a", "12b", "A1"). */
+const LINE_CODE = /^(?=[^\s]*\d)[\p{L}\p{N}().-]{1,4}$/u;
+
+/**
+ * The column of a grid that holds the cents of an amount: its last fill-in column, narrow (room for about
+ * two digits: no wider than twice the row height and under half the column before it), the column before
+ * it a fill-in column too, and no header of its own other than one saying cents. -1 when there is none.
+ */
+function centsColumn(cells: { b: PtBox; c: number }[], fillColumns: Set<number>, headers: Map<number, string>): number {
+  const last = Math.max(...cells.map((x) => x.c));
+  if (last < 1 || !fillColumns.has(last) || !fillColumns.has(last - 1)) return -1;
+  const widest = (k: number) => Math.max(...cells.filter((x) => x.c === k).map((x) => x.b.x1 - x.b.x0));
+  const lowest = Math.min(...cells.filter((x) => x.c === last).map((x) => x.b.y1 - x.b.y0));
+  const w = widest(last);
+  if (w > 2 * lowest || w > 0.5 * widest(last - 1) || w > 40) return -1;
+  const head = headers.get(last);
+  return !head || /\bcents?\b|¢/i.test(head) ? last : -1;
 }
 
 /**
@@ -542,6 +577,7 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
   const text = cellText(inside, c.kind === 'comb');
   let label = c.innerLabel ? cleanLabel(c.innerLabel) : '';
   if (c.kind === 'grid' && c.header) label = cleanLabel(c.header);
+  if (c.line) label = lineLabel(c.line, phrases, blockers);
   if (!label) label = nearestLabel(c.box, phrases, { allowBelow: c.kind === 'underline' || c.kind === 'underscores', blockers, rules });
   const signature = /\bsign(ature|ed|\s+here)?\b/i.test(label) && !/\bdate\b/i.test(label);
   const cell: DetectedCell = {
@@ -555,11 +591,28 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
     cell.comb = true; cell.maxLength = c.combCount;
     cell.source = { kind: 'drawn', shape: 'comb', boxes: c.combBoxes.map((b) => roundBox([b.x0 / W, b.y0 / H, b.x1 / W, b.y1 / H])) };
   }
+  if (c.cents) { cell.label = label ? `${label} (cents)` : 'cents'; cell.maxLength = 2; }
   if (c.kind === 'box' && c.box.y1 - c.box.y0 > bodySize * 3.2) cell.multiline = true;
   const near = nearestLabel(c.box, phrases, { allowBelow: true });
   const dp = findDatePattern(label) ?? findDatePattern(near) ?? findDatePattern(text);
   if (dp) cell.datePattern = dp;
   return cell;
+}
+
+/**
+ * The label of a numbered line of an amount column: its code and the wording printed on its row left of
+ * the code cell, up to the nearest other cell ("7 Wages, salaries, tips, etc."); leader dots are dropped.
+ */
+function lineLabel(line: { code: string; stub: PtBox }, phrases: Phrase[], blockers: PtBox[]): string {
+  const { stub } = line;
+  const onRow = (b: PtBox) => (b.y0 + b.y1) / 2 > stub.y0 && (b.y0 + b.y1) / 2 < stub.y1;
+  const stop = Math.max(0, ...blockers.filter((b) => onRow(b) && b.x1 <= stub.x0 + 1).map((b) => b.x1));
+  const words = phrases.filter((p) => onRow(p.box) && p.box.x1 <= stub.x0 + 1 && p.box.x0 >= stop - 1)
+    .sort((a, b) => a.box.x0 - b.box.x0).map((p) => p.text);
+  // the code is often printed again at the line's start
+  if (words[0]?.trim() === line.code) words.shift();
+  const wording = cleanLabel(words.join(' '));
+  return wording ? `${line.code} ${wording}` : line.code;
 }
 
 export function cellText(ws: PtWord[], comb: boolean): string {
