@@ -19,8 +19,6 @@ export interface PtCell {
    * column ("7", "8a"), and that code cell's box (the line's wording is printed left of it, outside the grid).
    */
   line?: { code: string; stub: PtBox };
-  /** The narrow cell right of a line's amount cell: the cents of the amount (dollars | cents boxes). */
-  cents?: boolean;
 }
 
 const isSquareish = (b: PtBox) => {
@@ -75,7 +73,8 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const rules = verticalRules(g);
   const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize, occupied, rules));
   labelCombParts(out, pt, words);
-  prefixLineCodes(out, pt, codeBoxes, words);
+  prefixLineCodes(out, pt, codeBoxes, words, phrases, occupied);
+  markCents(out, pt, words);
   if (opts.scanned) {
     // what the scan itself shows in each cell, apart from fill-ins drawn over it
     pt.forEach((c, i) => { out[i].scan = { text: cellText(words.filter((w) => !w.fill && centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text)), c.kind === 'comb') }; });
@@ -128,14 +127,44 @@ function printedCode(b: PtBox, words: PtWord[]): string | null {
  * A code box right at a cell's left edge on its row numbers that cell's line ("23" beside the amount
  * box of line 23): the label starts with it, so the cell can be addressed as "line 23".
  */
-function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[]) {
+function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[], phrases: Phrase[], blockers: PtBox[]) {
   pt.forEach((c, i) => {
     const code = codeBoxes.find((b) => numbersCell(b, c.box, words));
     if (!code) return;
     const text = printedCode(code, words)!;
     const label = cells[i].label;
-    if (!label.startsWith(text)) cells[i].label = label ? `${text} ${label}` : text;
+    // no label near the cell: the line's wording is printed far to the left, past the code box
+    if (!label) cells[i].label = lineLabel({ code: text, stub: code }, phrases, blockers);
+    else if (!label.startsWith(text)) cells[i].label = `${text} ${label}`;
   });
+}
+
+/**
+ * The narrow empty cell right against a line's amount cell holds the amount's cents (tax forms print
+ * dollars | cents boxes): no wider than twice its height, 40 pt at most, under half the amount cell, on
+ * the same row, with no label of its own; and either the page prints such pairs on two lines or more
+ * (split at one x) or the amount cell's label starts with a line code. It is labelled "<amount label>
+ * (cents)" with a maximum length of 2, so a value "52,340.17" can be written across the pair.
+ */
+function markCents(cells: DetectedCell[], pt: PtCell[], words: PtWord[]) {
+  const pairs: { cents: number; amount: number }[] = [];
+  pt.forEach((c, i) => {
+    const b = c.box, h = b.y1 - b.y0, w = b.x1 - b.x0;
+    if (cells[i].type !== 'text' || (c.kind !== 'box' && c.kind !== 'grid') || c.innerLabel || w > 2 * h || w > 40) return;
+    if (words.some((x) => centreIn(x.box, b) && !x.fill && !isFillLine(x.text))) return;
+    const amount = pt.findIndex((a, j) => j !== i && cells[j].type === 'text' && (a.kind === 'box' || a.kind === 'grid') && Math.abs(a.box.x1 - b.x0) <= 1.5 &&
+      Math.abs(a.box.y0 - b.y0) <= 1.5 && Math.abs(a.box.y1 - b.y1) <= 1.5 && a.box.x1 - a.box.x0 > 2 * w);
+    if (amount < 0 || (cells[i].label && cells[i].label !== cells[amount].label)) return;
+    pairs.push({ cents: i, amount });
+  });
+  for (const p of pairs) {
+    const x = pt[p.cents].box.x0;
+    const repeated = pairs.filter((q) => Math.abs(pt[q.cents].box.x0 - x) <= 1.5).length >= 2;
+    const label = cells[p.amount].label;
+    if (!repeated && !LINE_CODE.test(label.split(' ')[0] ?? '')) continue;
+    cells[p.cents].label = label ? `${label} (cents)` : 'cents';
+    cells[p.cents].maxLength = 2;
+  }
 }
 
 /**
@@ -418,7 +447,6 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
   const body = cells.filter((c) => !(headerRow && c.r === 0) && !(stubCol && c.c === 0));
   const fillable = (c: (typeof cells)[number]) => !c.t || words.some((w) => w.fill && centreIn(w.box, c.b));
   const fillColumns = new Set(body.filter(fillable).map((c) => c.c));
-  const cents = centsColumn(cells, fillColumns, headerRow ? headers : new Map());
   for (const c of cells) {
     if ((headerRow && c.r === 0) || (stubCol && c.c === 0)) continue;
     if (!fillColumns.has(c.c)) continue;
@@ -428,29 +456,13 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
     const header = [head, stub || (headerRow ? `row ${c.r}` : '')].filter(Boolean).join(' ');
     const code = lineCodes ? codes.get(c.r) : undefined;
     const line = code ? { code: code.t, stub: code.b } : undefined;
-    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: line ? undefined : header || undefined, ...(line ? { line } : {}), ...(c.c === cents ? { cents: true } : {}) });
+    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: line ? undefined : header || undefined, ...(line ? { line } : {}) });
   }
   return table + 1;
 }
 
 /** A printed line code: a line number with an optional letter ("7", "8a", "12b", "A1"). */
 const LINE_CODE = /^(?=[^\s]*\d)[\p{L}\p{N}().-]{1,4}$/u;
-
-/**
- * The column of a grid that holds the cents of an amount: its last fill-in column, narrow (room for about
- * two digits: no wider than twice the row height and under half the column before it), the column before
- * it a fill-in column too, and no header of its own other than one saying cents. -1 when there is none.
- */
-function centsColumn(cells: { b: PtBox; c: number }[], fillColumns: Set<number>, headers: Map<number, string>): number {
-  const last = Math.max(...cells.map((x) => x.c));
-  if (last < 1 || !fillColumns.has(last) || !fillColumns.has(last - 1)) return -1;
-  const widest = (k: number) => Math.max(...cells.filter((x) => x.c === k).map((x) => x.b.x1 - x.b.x0));
-  const lowest = Math.min(...cells.filter((x) => x.c === last).map((x) => x.b.y1 - x.b.y0));
-  const w = widest(last);
-  if (w > 2 * lowest || w > 0.5 * widest(last - 1) || w > 40) return -1;
-  const head = headers.get(last);
-  return !head || /\bcents?\b|¢/i.test(head) ? last : -1;
-}
 
 /**
  * Label printed inside a box: a small caption on its top line, at its left ("1 Name (as shown on your
@@ -591,7 +603,6 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
     cell.comb = true; cell.maxLength = c.combCount;
     cell.source = { kind: 'drawn', shape: 'comb', boxes: c.combBoxes.map((b) => roundBox([b.x0 / W, b.y0 / H, b.x1 / W, b.y1 / H])) };
   }
-  if (c.cents) { cell.label = label ? `${label} (cents)` : 'cents'; cell.maxLength = 2; }
   if (c.kind === 'box' && c.box.y1 - c.box.y0 > bodySize * 3.2) cell.multiline = true;
   const near = nearestLabel(c.box, phrases, { allowBelow: true });
   const dp = findDatePattern(label) ?? findDatePattern(near) ?? findDatePattern(text);

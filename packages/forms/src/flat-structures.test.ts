@@ -305,15 +305,39 @@ describe('amount columns of tax forms', () => {
     for (let r = 0; r <= lines.length; r++) line(430, 100 + 18 * r, 566, 100 + 18 * r);
     for (const x of [430, 450, 540, 566]) line(x, 100, x, 100 + 18 * lines.length);
   });
+  // the same lines drawn as separate boxes: a code box standing apart, then a dollars box and a cents box
+  const amountBoxes = () => drawPage(({ rect, text }) => {
+    lines.forEach(([code, label], r) => {
+      const y = 100 + 22 * r;
+      text(code, 40, y + 12, 8); text(`${label} ${'. '.repeat(12)}`, 60, y + 12, 8);
+      rect(410, y, 426, y + 16); text(code, 413, y + 12, 8);
+      rect(430, y, 540, y + 16); rect(540, y, 562, y + 16);
+    });
+  });
+  const expected = lines.flatMap(([code, label]) => [
+    { type: 'text', label: `${code} ${label}` },
+    { type: 'text', label: `${code} ${label} (cents)`, maxLength: 2 },
+  ]);
 
   test('each line is labelled by its code and wording, and the narrow column beside the amount is its cents', async () => {
     const cells = (await detectForm(await amountColumn())).cells;
-    expect(brief(cells)).toEqual(lines.flatMap(([code, label]) => [
-      { type: 'text', label: `${code} ${label}` },
-      { type: 'text', label: `${code} ${label} (cents)`, maxLength: 2 },
-    ]));
+    expect(brief(cells)).toEqual(expected);
     expect(pts(cells[0])).toEqual([450, 100, 540, 118]);
     expect(pts(cells[1])).toEqual([540, 100, 566, 118]);
+    // drawn as boxes, with the code in a box of its own, the lines read the same
+    const boxes = (await detectForm(await amountBoxes())).cells;
+    expect(brief(boxes)).toEqual(expected);
+    expect(pts(boxes[1])).toEqual([540, 100, 562, 116]);
+  });
+
+  test('a narrow box beside a wider one is no cents box when it has a label of its own or the pair is alone and unnumbered', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('State', 432, 96, 7); text('ZIP', 542, 96, 7);
+      rect(430, 100, 540, 116); rect(540, 100, 562, 116);
+      text('Amount', 60, 160, 8); rect(430, 148, 540, 164); rect(540, 148, 562, 164);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(cells.some((c) => /cents/.test(c.label) || c.maxLength === 2)).toBe(false);
   });
 
   test('an amount with cents given for a line is written across its dollars and cents boxes', async () => {
