@@ -14,6 +14,11 @@ export interface PtCell {
   combCount?: number;
   combBoxes?: PtBox[];
   header?: string;
+  /**
+   * A grid cell on a numbered line of an amount column: the line's code printed in the grid's first
+   * column ("7", "8a"), and that code cell's box (the line's wording is printed left of it, outside the grid).
+   */
+  line?: { code: string; stub: PtBox };
 }
 
 const isSquareish = (b: PtBox) => {
@@ -68,7 +73,8 @@ export function flatCells(pageNumber: number, g: PageGeometry, tableStart: numbe
   const rules = verticalRules(g);
   const out: DetectedCell[] = pt.map((c) => toCell(pageNumber, c, words, phrases, W, H, bodySize, occupied, rules));
   labelCombParts(out, pt, words);
-  prefixLineCodes(out, pt, codeBoxes, words);
+  prefixLineCodes(out, pt, codeBoxes, words, phrases, occupied);
+  markCents(out, pt, words);
   if (opts.scanned) {
     // what the scan itself shows in each cell, apart from fill-ins drawn over it
     pt.forEach((c, i) => { out[i].scan = { text: cellText(words.filter((w) => !w.fill && centreIn(w.box, c.box) && !isFillLine(w.text) && !isCheckGlyph(w.text)), c.kind === 'comb') }; });
@@ -121,14 +127,44 @@ function printedCode(b: PtBox, words: PtWord[]): string | null {
  * A code box right at a cell's left edge on its row numbers that cell's line ("23" beside the amount
  * box of line 23): the label starts with it, so the cell can be addressed as "line 23".
  */
-function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[]) {
+function prefixLineCodes(cells: DetectedCell[], pt: PtCell[], codeBoxes: PtBox[], words: PtWord[], phrases: Phrase[], blockers: PtBox[]) {
   pt.forEach((c, i) => {
     const code = codeBoxes.find((b) => numbersCell(b, c.box, words));
     if (!code) return;
     const text = printedCode(code, words)!;
     const label = cells[i].label;
-    if (!label.startsWith(text)) cells[i].label = label ? `${text} ${label}` : text;
+    // no label near the cell: the line's wording is printed far to the left, past the code box
+    if (!label) cells[i].label = lineLabel({ code: text, stub: code }, phrases, blockers);
+    else if (!label.startsWith(text)) cells[i].label = `${text} ${label}`;
   });
+}
+
+/**
+ * The narrow empty cell right against a line's amount cell holds the amount's cents (tax forms print
+ * dollars | cents boxes): no wider than twice its height, 40 pt at most, under half the amount cell, on
+ * the same row, with no label of its own; and either the page prints such pairs on two lines or more
+ * (split at one x) or the amount cell's label starts with a line code. It is labelled "<amount label>
+ * (cents)" with a maximum length of 2, so a value "52,340.17" can be written across the pair.
+ */
+function markCents(cells: DetectedCell[], pt: PtCell[], words: PtWord[]) {
+  const pairs: { cents: number; amount: number }[] = [];
+  pt.forEach((c, i) => {
+    const b = c.box, h = b.y1 - b.y0, w = b.x1 - b.x0;
+    if (cells[i].type !== 'text' || (c.kind !== 'box' && c.kind !== 'grid') || c.innerLabel || w > 2 * h || w > 40) return;
+    if (words.some((x) => centreIn(x.box, b) && !x.fill && !isFillLine(x.text))) return;
+    const amount = pt.findIndex((a, j) => j !== i && cells[j].type === 'text' && (a.kind === 'box' || a.kind === 'grid') && Math.abs(a.box.x1 - b.x0) <= 1.5 &&
+      Math.abs(a.box.y0 - b.y0) <= 1.5 && Math.abs(a.box.y1 - b.y1) <= 1.5 && a.box.x1 - a.box.x0 > 2 * w);
+    if (amount < 0 || (cells[i].label && cells[i].label !== cells[amount].label)) return;
+    pairs.push({ cents: i, amount });
+  });
+  for (const p of pairs) {
+    const x = pt[p.cents].box.x0;
+    const repeated = pairs.filter((q) => Math.abs(pt[q.cents].box.x0 - x) <= 1.5).length >= 2;
+    const label = cells[p.amount].label;
+    if (!repeated && !LINE_CODE.test(label.split(' ')[0] ?? '')) continue;
+    cells[p.cents].label = label ? `${label} (cents)` : 'cents';
+    cells[p.cents].maxLength = 2;
+  }
 }
 
 /**
@@ -392,7 +428,8 @@ function captionedLayout(grid: Grid, words: PtWord[]): boolean {
  */
 function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): number | null {
   const idx = (vals: number[], v: number) => vals.findIndex((x) => Math.abs(x - v) <= 2);
-  const textOf = (b: PtBox) => words.filter((w) => centreIn(w.box, b) && !isFillLine(w.text)).map((w) => w.text).join(' ');
+  // printed text only: values filled in (fill-ins) never make a header row or a stub column
+  const textOf = (b: PtBox) => words.filter((w) => centreIn(w.box, b) && !w.fill && !isFillLine(w.text)).map((w) => w.text).join(' ');
   const cells = grid.cells.map((b) => ({ b, r: idx(grid.rows, b.y0), c: idx(grid.cols, b.x0), t: textOf(b) }));
   const row0 = cells.filter((c) => c.r === 0), col0 = cells.filter((c) => c.c === 0 && c.r > 0);
   const headerRow = row0.length > 1 && row0.every((c) => c.t);
@@ -400,6 +437,11 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
   if (!headerRow && !stubCol && cells.some((c) => c.t)) return null;
   const headers = new Map(row0.map((c) => [c.c, c.t]));
   const stubs = new Map(col0.map((c) => [c.r, c.t]));
+  // a first column of line codes only ("7", "8a", "10") on a grid with no header row is the line-number
+  // column of an amount column: each row's meaning is the wording printed left of the grid, after its code
+  const codeCol = cells.filter((c) => c.c === 0);
+  const lineCodes = stubCol && !headerRow && codeCol.every((c) => LINE_CODE.test(c.t));
+  const codes = new Map(codeCol.map((c) => [c.r, c]));
   // a column printed all the way down (a chart in the instructions) has nothing to fill in; a column
   // with an empty or filled-in cell is a fill-in column, and its cells with values count too
   const body = cells.filter((c) => !(headerRow && c.r === 0) && !(stubCol && c.c === 0));
@@ -412,10 +454,15 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
     const head = headerRow ? headers.get(c.c) ?? '' : '';
     const stub = stubCol ? stubs.get(c.r) ?? '' : '';
     const header = [head, stub || (headerRow ? `row ${c.r}` : '')].filter(Boolean).join(' ');
-    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: header || undefined });
+    const code = lineCodes ? codes.get(c.r) : undefined;
+    const line = code ? { code: code.t, stub: code.b } : undefined;
+    out.push({ box: c.b, kind: 'grid', row: c.r, col: c.c, table, header: line ? undefined : header || undefined, ...(line ? { line } : {}) });
   }
   return table + 1;
 }
+
+/** A printed line code: a line number with an optional letter ("7", "8a", "12b", "A1"). */
+const LINE_CODE = /^(?=[^\s]*\d)[\p{L}\p{N}().-]{1,4}$/u;
 
 /**
  * Label printed inside a box: a small caption on its top line, at its left ("1 Name (as shown on your
@@ -542,6 +589,7 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
   const text = cellText(inside, c.kind === 'comb');
   let label = c.innerLabel ? cleanLabel(c.innerLabel) : '';
   if (c.kind === 'grid' && c.header) label = cleanLabel(c.header);
+  if (c.line) label = lineLabel(c.line, phrases, blockers);
   if (!label) label = nearestLabel(c.box, phrases, { allowBelow: c.kind === 'underline' || c.kind === 'underscores', blockers, rules });
   const signature = /\bsign(ature|ed|\s+here)?\b/i.test(label) && !/\bdate\b/i.test(label);
   const cell: DetectedCell = {
@@ -560,6 +608,22 @@ function toCell(page: number, c: PtCell, words: PtWord[], phrases: Phrase[], W: 
   const dp = findDatePattern(label) ?? findDatePattern(near) ?? findDatePattern(text);
   if (dp) cell.datePattern = dp;
   return cell;
+}
+
+/**
+ * The label of a numbered line of an amount column: its code and the wording printed on its row left of
+ * the code cell, up to the nearest other cell ("7 Wages, salaries, tips, etc."); leader dots are dropped.
+ */
+function lineLabel(line: { code: string; stub: PtBox }, phrases: Phrase[], blockers: PtBox[]): string {
+  const { stub } = line;
+  const onRow = (b: PtBox) => (b.y0 + b.y1) / 2 > stub.y0 && (b.y0 + b.y1) / 2 < stub.y1;
+  const stop = Math.max(0, ...blockers.filter((b) => onRow(b) && b.x1 <= stub.x0 + 1).map((b) => b.x1));
+  const words = phrases.filter((p) => onRow(p.box) && p.box.x1 <= stub.x0 + 1 && p.box.x0 >= stop - 1)
+    .sort((a, b) => a.box.x0 - b.box.x0).map((p) => p.text);
+  // the code is often printed again at the line's start
+  if (words[0]?.trim() === line.code) words.shift();
+  const wording = cleanLabel(words.join(' '));
+  return wording ? `${line.code} ${wording}` : line.code;
 }
 
 export function cellText(ws: PtWord[], comb: boolean): string {

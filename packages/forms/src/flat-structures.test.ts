@@ -2,6 +2,8 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 import { clearForm } from './clear.js';
 import { detectForm } from './detect.js';
 import { fillForm } from './fill.js';
+import { toFillableCells } from './convert.js';
+import { mapFormInstructionsByLabel } from './instructions/map.js';
 import type { DetectedCell } from './types.js';
 
 // Flattened (printed-to-PDF) form structures drawn with pdf-lib: rules, rectangles and small printed text,
@@ -288,6 +290,69 @@ describe('flat form structures', () => {
     form.flatten();
     const flattened = (await detectForm(await doc.save())).cells;
     expect(brief(flattened)).toEqual(brief(cells));
+  });
+});
+
+describe('amount columns of tax forms', () => {
+  // A return's amount column: a ruled grid of a line-number column, a dollars column and a narrow cents
+  // column; the wording of each line is printed left of the grid, ended by leader dots.
+  const lines = [['7', 'Wages, salaries, tips'], ['8a', 'Taxable interest'], ['9', 'Ordinary dividends'], ['10', 'Total income. Add lines 7 through 9']];
+  const amountColumn = () => drawPage(({ line, text }) => {
+    lines.forEach(([code, label], r) => {
+      const bottom = 118 + 18 * r;
+      text(code, 40, bottom - 5, 8); text(`${label} ${'. '.repeat(12)}`, 60, bottom - 5, 8); text(code, 434, bottom - 5, 8);
+    });
+    for (let r = 0; r <= lines.length; r++) line(430, 100 + 18 * r, 566, 100 + 18 * r);
+    for (const x of [430, 450, 540, 566]) line(x, 100, x, 100 + 18 * lines.length);
+  });
+  // the same lines drawn as separate boxes: a code box standing apart, then a dollars box and a cents box
+  const amountBoxes = () => drawPage(({ rect, text }) => {
+    lines.forEach(([code, label], r) => {
+      const y = 100 + 22 * r;
+      text(code, 40, y + 12, 8); text(`${label} ${'. '.repeat(12)}`, 60, y + 12, 8);
+      rect(410, y, 426, y + 16); text(code, 413, y + 12, 8);
+      rect(430, y, 540, y + 16); rect(540, y, 562, y + 16);
+    });
+  });
+  const expected = lines.flatMap(([code, label]) => [
+    { type: 'text', label: `${code} ${label}` },
+    { type: 'text', label: `${code} ${label} (cents)`, maxLength: 2 },
+  ]);
+
+  test('each line is labelled by its code and wording, and the narrow column beside the amount is its cents', async () => {
+    const cells = (await detectForm(await amountColumn())).cells;
+    expect(brief(cells)).toEqual(expected);
+    expect(pts(cells[0])).toEqual([450, 100, 540, 118]);
+    expect(pts(cells[1])).toEqual([540, 100, 566, 118]);
+    // drawn as boxes, with the code in a box of its own, the lines read the same
+    const boxes = (await detectForm(await amountBoxes())).cells;
+    expect(brief(boxes)).toEqual(expected);
+    expect(pts(boxes[1])).toEqual([540, 100, 562, 116]);
+  });
+
+  test('a narrow box beside a wider one is no cents box when it has a label of its own or the pair is alone and unnumbered', async () => {
+    const pdf = await drawPage(({ rect, text }) => {
+      text('State', 432, 96, 7); text('ZIP', 542, 96, 7);
+      rect(430, 100, 540, 116); rect(540, 100, 562, 116);
+      text('Amount', 60, 160, 8); rect(430, 148, 540, 164); rect(540, 148, 562, 164);
+    });
+    const cells = (await detectForm(pdf)).cells;
+    expect(cells.some((c) => /cents/.test(c.label) || c.maxLength === 2)).toBe(false);
+  });
+
+  test('an amount with cents given for a line is written across its dollars and cents boxes', async () => {
+    const pdf = await amountColumn();
+    const cells = (await detectForm(pdf)).cells;
+    const answer = mapFormInstructionsByLabel({ instructions: 'Wages: $52,340.17\nline 8a: 120.50\nOrdinary dividends 75', cells: toFillableCells(cells) });
+    const placed = Object.fromEntries(answer.assignments.map((a) => [cells[a.cellIndex].label, a.value]));
+    expect(placed).toEqual({
+      '7 Wages, salaries, tips': '$52,340', '7 Wages, salaries, tips (cents)': '17',
+      '8a Taxable interest': '120', '8a Taxable interest (cents)': '50',
+      '9 Ordinary dividends': '75',
+    });
+    const filled = await fillForm(pdf, cells, answer.assignments);
+    const again = (await detectForm(filled.pdf)).cells;
+    expect(again.slice(0, 6).map((c) => c.text)).toEqual(['$52,340', '17', '120', '50', '75', '']);
   });
 });
 

@@ -99,7 +99,7 @@ export function mapFormInstructionsByLabel(req: FormInstructionsRequest): FormIn
     const w = expanded[i];
     if (j < 0) { unplaced.push({ instruction: w.fragment, value: w.value, reason: whyNot(w, i, scores, fields, taken, expanded) }); return; }
     const c = scores[i][j]!;
-    const split = splitAcrossBoxes(fields, j, w.value, taken);
+    const split = splitAcrossBoxes(fields, j, w.value, taken) ?? splitDollarsCents(fields, j, c.value, taken);
     if (split) {
       split.forEach(({ index, part }) => {
         assignments.push({ cellIndex: fields[index].cell.index, value: part, confidence: round(c.score), instruction: w.fragment, note: `split across ${split.length} boxes` });
@@ -387,6 +387,23 @@ function splitAcrossBoxes(fields: Field[], j: number, value: string, taken: Map<
     return run.map((r) => { const part = digits.slice(at, at + r.f.cell.maxLength!); at += r.f.cell.maxLength!; return { index: r.index, part }; });
   }
   return undefined;
+}
+
+/**
+ * An amount given to a line's amount cell when the cell right beside it holds two characters (a dollars |
+ * cents pair of boxes, as tax forms print amount columns): the whole units go to the wide cell, the two
+ * decimals to the narrow one ("52,340.17" → "52,340" and "17"). Undefined when the value is no amount with
+ * decimals, or there is no such free neighbour.
+ */
+function splitDollarsCents(fields: Field[], j: number, value: string, taken: Map<number, number>): { index: number; part: string }[] | undefined {
+  const c = fields[j].cell;
+  const amount = /^([-−(]?\s*[$€£]?\s*\d{1,3}(?:[,\s]\d{3})*|[-−(]?\s*[$€£]?\s*\d+)\.(\d{2})\)?$/.exec(value.trim());
+  if (!amount || c.type !== 'text' || !c.box || (c.maxLength !== undefined && c.maxLength <= 2)) return undefined;
+  const [x0, y0, x1, y1] = c.box, h = y1 - y0;
+  const k = fields.findIndex((f, i) => i !== j && !taken.has(i) && f.cell.type === 'text' && f.cell.page === c.page && f.cell.maxLength === 2 && f.cell.box &&
+    Math.abs(f.cell.box[0] - x1) <= 0.01 && Math.abs(f.cell.box[1] - y0) <= 0.5 * h && Math.abs(f.cell.box[3] - y1) <= 0.5 * h && f.cell.box[2] - f.cell.box[0] < 0.5 * (x1 - x0));
+  if (k < 0) return undefined;
+  return [{ index: j, part: amount[1].trim() }, { index: k, part: amount[2] }];
 }
 
 function whyNot(w: Want, i: number, scores: (Candidate | undefined)[][], fields: Field[], taken: Map<number, number>, wants: Want[]): string {
