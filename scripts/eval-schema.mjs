@@ -22,7 +22,7 @@ import { assignIds } from '../packages/core/dist/index.js';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
 import { loadConfig } from '../packages/runtime/dist/index.js';
-import { extractSchemaBuiltin } from '../packages/schema/dist/index.js';
+import { extractSchemaBuiltin, findDates, inferDayFirst } from '../packages/schema/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
 import { takeOption, writeSummary } from './lib/eval-summary.mjs';
 
@@ -192,6 +192,35 @@ function lineMisses(missed, rows, used) {
   return m;
 }
 
+/**
+ * Why a receipt's date or total was missed (aggregates, safe to print for the validation part). A date:
+ * no date read at all, the true date not among the dates read, or among them (then the order the
+ * text's unambiguous dates vote for: month first swaps an ambiguous one). A total: an answer that is the
+ * truth plus another printed amount (the cash handed over: truth + change), the truth less a printed
+ * amount (a part: the subtotal before a tax or charge), or other.
+ */
+function receiptMissWhy(doc, scored, amounts) {
+  const why = {};
+  const texts = doc.pages.flatMap((p) => p.elements.flatMap((e) => (e.text ?? '').split(/\n/)));
+  const e = scored.expected.date, g = scored.got.date;
+  if (e != null && !(g !== null && COMPARE.date(e, g))) {
+    const want = isoDate(e);
+    const read = texts.flatMap((t) => [...findDates(t, { dayFirst: true }), ...findDates(t, { dayFirst: false })].map((d) => d.iso));
+    const votes = inferDayFirst(texts);
+    const dollar = texts.some((t) => /\$\s?\d/.test(t)) ? ', a $ amount printed' : '';
+    why.date = !read.length ? 'no date read' : `true date ${read.includes(want) ? 'among' : 'not among'} the dates read, text votes ${votes === undefined ? 'neither order' : votes ? 'day first' : 'month first'}${dollar}`;
+  }
+  const et = scored.expected.total, gt = scored.got.total;
+  if (et != null && !(gt !== null && COMPARE.number(et, gt))) {
+    const E = num(et), G = gt === null ? null : num(gt), printed = [...amounts];
+    if (G === null) why.total = amounts.has(E) ? 'null, truth printed' : 'null, truth not printed';
+    else if (printed.some((a) => a > 0 && Math.abs(G - a - E) < 0.005)) why.total = 'answer = truth + a printed amount';
+    else if (printed.some((a) => a > 0 && Math.abs(G + a - E) < 0.005)) why.total = 'answer + a printed amount = truth';
+    else why.total = amounts.has(E) ? 'other, truth printed' : 'other, truth not printed';
+  }
+  return why;
+}
+
 const RECEIPT_FIELDS = [
   { name: 'company', truth: 'company', compare: 'text', schema: { type: 'string', description: 'Name of the company that issued the receipt' } },
   { name: 'date', truth: 'date', compare: 'date', schema: { type: 'string', format: 'date' } },
@@ -254,6 +283,7 @@ export const SUITES = {
         // and whether the true amount is printed as an amount with cents ("53.55", "53,55")
         const amounts = new Set(doc.pages.flatMap((p) => p.elements.flatMap((e) => [...(e.text ?? '').matchAll(/\d+[.,]\d{2}(?!\d)/g)].map((m) => Number(m[0].replace(',', '.'))))));
         for (const f of RECEIPT_FIELDS.filter((x) => x.compare === 'number' && scored.expected[x.name] != null)) scored.printed[f.name] = amounts.has(num(scored.expected[f.name]));
+        scored.why = receiptMissWhy(doc, scored, amounts);
         docs.push(scored);
       }
       out[`receipts (${mode === 'boxes' ? 'SROIE OCR lines' : 'Quire OCR'})`] = { fields: RECEIPT_FIELDS, docs };
@@ -295,6 +325,7 @@ export function summarize({ fields, docs }) {
         // a party's field answered with another text field's true value (the issuer given as the customer)
         if (f.compare === 'text' && fields.some((o) => o !== f && o.compare === 'text' && typeof d.expected[o.name] === 'string' && normText(d.expected[o.name]) === normText(g))) swapped++;
       }
+      if (!ok && d.why?.[f.name]) how[`why: ${d.why[f.name]}`] = (how[`why: ${d.why[f.name]}`] ?? 0) + 1;
       if (!ok && d.printed && d.printed[f.name] === false) unprinted++;
       if (!ok && d.ocr) ocrMissed++;
       tokenF1 += e === null ? (ok ? 1 : 0) : tokenOverlapF1(e, g);
