@@ -24,6 +24,7 @@ import { createOcrPool } from '../packages/ocr/dist/index.js';
 import { loadConfig } from '../packages/runtime/dist/index.js';
 import { extractSchemaBuiltin, findDates, inferDayFirst } from '../packages/schema/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
+import { buildIndex, pageLines } from '../packages/schema/dist/doc-index.js';
 import { takeOption, writeSummary } from './lib/eval-summary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -217,6 +218,15 @@ function receiptMissWhy(doc, scored, amounts) {
     else if (printed.some((a) => a > 0 && Math.abs(G - a - E) < 0.005)) why.total = 'answer = truth + a printed amount';
     else if (printed.some((a) => a > 0 && Math.abs(G + a - E) < 0.005)) why.total = 'answer + a printed amount = truth';
     else why.total = amounts.has(E) ? 'other, truth printed' : 'other, truth not printed';
+    // the words on the printed rows that carry the answer and the truth, as a kind of label
+    const ix = buildIndex(doc), rows = doc.pages.flatMap((p) => pageLines(ix, p.number) ?? []);
+    const kind = (v) => {
+      const row = rows.find((r) => [...r.text.matchAll(/\d+[.,]\d{2}(?!\d)/g)].some((m) => Math.abs(Number(m[0].replace(',', '.')) - v) < 0.005));
+      if (!row) return 'no row';
+      const t = row.text.toLowerCase();
+      return /cash|tender|paid|payment|card|visa|master/.test(t) ? 'payment' : /change|balance/.test(t) ? 'change' : /sub/.test(t) ? 'subtotal' : /total|amount|amt|net|due|payable/.test(t) ? 'total' : /round/.test(t) ? 'rounding' : /\p{L}{3}/u.test(t) ? 'other words' : 'no words';
+    };
+    why.total += ` (answer's row: ${G === null ? 'none' : kind(G)}, truth's row: ${kind(E)})`;
   }
   return why;
 }
