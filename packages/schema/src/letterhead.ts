@@ -372,7 +372,24 @@ function topLines(ix: DocIndex): Line[] {
   if (!ix.units.length) return [];
   const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
   const lines = linesOf(ix, first);
-  return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16);
+  return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16).flatMap(addressThenFurniture);
+}
+
+/** A phone, fax or tax label that opens the furniture printed on an address line's end. */
+const FURNITURE_LABEL = /(?<=[\s,.;])[([]?\s*(?=(tel|telp|fax|phone|ph|hp|h\/p|mobile|gst|sst|vat|co\.? ?reg|reg|roc)\b)/gi;
+
+/**
+ * The last line of an address often goes on into the phone or tax number ("81100 JOHOR BAHRU, JOHOR. TEL:
+ * 07-350 7405", "TAMAN SRI 47100 PUCHONG (GST ID: …)"): where the words before the first such label hold a
+ * postcode, they are a line of the address and the rest another line (the furniture that ends it).
+ */
+function addressThenFurniture(l: Line): Line[] {
+  for (const m of l.text.matchAll(FURNITURE_LABEL)) {
+    const head = l.text.slice(0, m.index).replace(/[\s,;:]+$/, ''), tail = l.text.slice(m.index + m[0].length).trim();
+    if (!head || !hasPostcode(head) || PHONE.test(head) || WEB.test(head) || REGISTRATION.test(normalizeLabel(head))) return [l];
+    return [{ ...l, text: head }, { ...l, text: tail }];
+  }
+  return [l];
 }
 
 /**

@@ -29,6 +29,16 @@ describe('receipt letterheads read by OCR', () => {
     expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3', 'BLUEPEAK ENGINEERING SDN BHD'])).address).toBe('12, JALAN KENANGA 3');
   });
 
+  it('takes the town from a postcode line that goes on into the phone or tax number', () => {
+    expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3,', '81100 JOHOR BAHRU, JOHOR. TEL: 07-350 7405'])).address)
+      .toBe('12, JALAN KENANGA 3, 81100 JOHOR BAHRU, JOHOR.');
+    expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3,', 'TAMAN SRI 47100 PUCHONG (GST ID: 000123456789)'])).address)
+      .toBe('12, JALAN KENANGA 3, TAMAN SRI 47100 PUCHONG');
+    // a phone line without an address before its label stays out
+    expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3,', '47100 PUCHONG', 'HOTLINE TEL: 07-350 7405'])).address)
+      .toBe('12, JALAN KENANGA 3, 47100 PUCHONG');
+  });
+
   it('reads a colon OCR put for a comma in an address line as the comma', () => {
     const v = read(receipt(['TOKO CERAH', 'NO.5: 55,57 & 59,JALAN SAGU 18', '81100 JOHOR BAHRU']));
     expect(v.company).toBe('TOKO CERAH');
