@@ -313,6 +313,37 @@ export function lookalikesRead(text: string, kind: 'name' | 'address'): string {
   });
 }
 
+/** How often each word (letters and digits, upper-cased) is printed in the document's lines. */
+function documentWords(ix: DocIndex): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const u of ix.units) for (const w of u.text.toUpperCase().match(/[\p{L}\d]+/gu) ?? []) out.set(w, (out.get(w) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * A letterhead repeats its words: the town is in the name and the address ("… (SETIA ALAM) SDN BHD",
+ * "JALAN SETIA INDAH", "SETIA ALAM"), a street and its district share a name. OCR misreads one copy
+ * ("SE11A", "GETIA") and not the others. A word of five characters or more, printed once, that differs
+ * from a word of letters printed at least twice by one letter — or only in its look-alike digits, two at
+ * most ("SE11A") — is that word. A word the document prints twice itself is left as printed.
+ */
+export function repeatedWordsRead(text: string, vocab: ReadonlyMap<string, number>): string {
+  const common = [...vocab.entries()].filter(([w, n]) => n >= 2 && w.length >= 5 && /^\p{L}+$/u.test(w)).map(([w]) => w);
+  if (!common.length) return text;
+  return text.replace(/[\p{L}\d]{5,}/gu, (w) => {
+    const up = w.toUpperCase();
+    if ((vocab.get(up) ?? 0) >= 2 || (up.match(/\p{L}/gu) ?? []).length < 3) return w;
+    const match = common.filter((c) => {
+      if (c.length !== up.length || c === up) return false;
+      let letters = 0, digits = 0;
+      for (let k = 0; k < c.length; k++) if (c[k] !== up[k]) /\d/.test(up[k]) ? digits++ : letters++;
+      return letters + digits > 0 && (letters === 0 ? digits <= 2 : letters === 1 && digits === 0);
+    });
+    if (match.length !== 1) return w;
+    return w === w.toUpperCase() ? match[0] : [...match[0]].map((c, k) => (w[k] === w[k].toLowerCase() ? c.toLowerCase() : c)).join('');
+  });
+}
+
 /**
  * OCR reads a comma in an address as a colon or semicolon ("NO.5: 55,57 & 59,JALAN SAGU 18",
  * "45600 BATANG BERJUNTAI:"). A colon after a digit, or ending the line, in a line that then reads as an
@@ -420,7 +451,8 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   if (kind === 'address') {
     if (!block) return [];
     const part = lines.slice(block.start, block.end + 1);
-    const value = part.map((l) => lookalikesRead(commasMisread(l.text), 'address')).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
+    const vocab = documentWords(ix);
+    const value = part.map((l) => repeatedWordsRead(lookalikesRead(commasMisread(l.text), 'address'), vocab)).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
     // a postcode or a street word is stronger evidence than a house number alone
     const strong = part.some((l) => POSTCODE.test(l.text) || STREET.test(normalizeLabel(l.text)));
     return [{ value, ids: [...new Set(part.flatMap((l) => l.ids))], score: strong ? 0.62 : 0.5, order: part[0].order, at: part[0].at }];
@@ -433,8 +465,9 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name) && !isPaperPhrase(l.text));
   const groups = nameGroups(named, lines);
   const nearest = groups.length ? groups[groups.length - 1] : undefined;
+  const vocab = documentWords(ix);
   const out = groups.map((g) => {
-    const first = g[0].l, name = lookalikesRead(g.map((n) => n.name).join(' '), 'name');
+    const first = g[0].l, name = repeatedWordsRead(lookalikesRead(g.map((n) => n.name).join(' '), 'name'), vocab);
     let score = 0.5;
     if (isLegal(g[g.length - 1].name)) score += 0.15;
     if (g.some((n) => n.l.title)) score += 0.05;

@@ -39,6 +39,13 @@ describe('receipt letterheads read by OCR', () => {
       .toBe('12, JALAN KENANGA 3, 47100 PUCHONG');
   });
 
+  it('reads a word OCR misread in one copy as the word the letterhead prints again elsewhere', () => {
+    const v = read(receipt(['TOKO RIA (KELIA JAYA) SDN BHD', 'NO. 9, JALAN KE11A 2,', 'TAMAN GELIA, KELIA JAYA,', '81200 JOHOR BAHRU']));
+    expect(v.address).toBe('NO. 9, JALAN KELIA 2, TAMAN KELIA, KELIA JAYA, 81200 JOHOR BAHRU');
+    // a word printed once with no repeated word a slip away stays as printed
+    expect(read(receipt(['TOKO RIA SDN BHD', 'NO. 9, JALAN KE11A 2,', 'TAMAN GELIA,', '81200 JOHOR BAHRU'])).address).toBe('NO. 9, JALAN KE11A 2, TAMAN GELIA, 81200 JOHOR BAHRU');
+  });
+
   it('reads a colon OCR put for a comma in an address line as the comma', () => {
     const v = read(receipt(['TOKO CERAH', 'NO.5: 55,57 & 59,JALAN SAGU 18', '81100 JOHOR BAHRU']));
     expect(v.company).toBe('TOKO CERAH');
