@@ -211,6 +211,24 @@ function receiptMissWhy(doc, scored, amounts) {
     const dollar = texts.some((t) => /\$\s?\d/.test(t)) ? ', a $ amount printed' : '';
     why.date = !read.length ? 'no date read' : `true date ${read.includes(want) ? 'among' : 'not among'} the dates read, text votes ${votes === undefined ? 'neither order' : votes ? 'day first' : 'month first'}${dollar}`;
   }
+  // an address cut short or run on: the kind of printed row after the answer's last row (what stopped it, or what it should have taken)
+  const ea = scored.expected.address, ga = scored.got.address;
+  if (typeof ea === 'string' && typeof ga === 'string' && normText(ea) !== normText(ga)) {
+    const k = textMissClass(ea, ga);
+    if (/cut at the end|extra after/.test(k)) {
+      const ix = buildIndex(doc), rows = doc.pages.flatMap((p) => pageLines(ix, p.number) ?? []);
+      const G = normText(ga);
+      let last = -1;
+      rows.forEach((r, i) => { const t = normText(r.text); if (t.length >= 3 && G.includes(t.slice(-Math.min(t.length, 12)))) last = i; });
+      const kindOf = (r) => {
+        if (!r) return 'none';
+        const t = r.text;
+        return /\b(tel|telp|fax|phone|h\/p|hp|mobile)\b/i.test(t) ? 'phone' : /\b(gst|sst|reg|roc|co\.? ?no|company no|tax)\b/i.test(t) ? 'registration or tax'
+          : findDates(t).length ? 'date' : /:/.test(t) ? 'has a colon' : /\b\d{5}\b/.test(t) ? `postcode${/\+?\d[\d ()-]{7,}\d/.test(t) ? ' and a long number' : ''}${/,\s*$/.test(t) ? ', ends in a comma' : ''}` : /\d/.test(t) ? 'other with digits' : /\p{L}{2}/u.test(t) ? 'words only' : 'other';
+      };
+      why.address = last < 0 ? `${k}: answer not found in the rows` : k.startsWith('cut') ? `${k}: next row ${kindOf(rows[last + 1])}` : `${k}: last row taken ${kindOf(rows[last])}, row before it ${kindOf(rows[last - 1])}`;
+    }
+  }
   const et = scored.expected.total, gt = scored.got.total;
   if (et != null && !(gt !== null && COMPARE.number(et, gt))) {
     const E = num(et), G = gt === null ? null : num(gt), printed = [...amounts];

@@ -246,7 +246,7 @@ export interface LetterheadCandidate { value: string; ids: string[]; score: numb
 function addressBlock(printed: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
   const lines = printed.map((l) => ({ ...l, text: commasMisread(l.text) }));
   for (let i = 0; i < lines.length; i++) {
-    if (recipient.has(i)) continue;
+    if (recipient.has(i) || !inZone(lines[i])) continue;
     // "No: 28, JALAN ASTANA 1C,": the colon after "No" is the house number's, not a label's
     const t = lines[i].text.replace(/^\s*no\s*:\s*(?=\d)/i, 'No ');
     // a house number or postcode line has more digits than letters, yet is no phone or tax number
@@ -398,13 +398,18 @@ function addressOpening(lines: Line[], recipient: Set<number>, i: number, stops:
 /** A registration number on its own line, labelled or bare ("(001451637-M)", "822737-X", "Co. Reg. 1203194-W"). */
 const isRegistrationLine = (t: string) => REGISTRATION.test(normalizeLabel(t)) || !findDates(t).length && /^[\s([{（]*\p{L}{0,3}\s*\d[\d -]{4,}\s*-?\s*\p{L}{0,2}[\s)\]}）.]*$/u.test(t);
 
-/** Lines in the top part of page 1 (the letterhead zone): above 40 % of the page, at most 16 lines. */
+/** Lines in the top part of page 1 (the letterhead zone, and below it as far as an address may run on), at most 16 lines. */
 function topLines(ix: DocIndex): Line[] {
   if (!ix.units.length) return [];
   const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
   const lines = linesOf(ix, first);
-  return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16).flatMap(addressThenFurniture);
+  // an address that opens in the zone may run on below it (a short slip's letterhead fills its upper half)
+  return lines.filter((l) => l.top === null || l.top < RUN_ON).slice(0, 16).flatMap(addressThenFurniture);
 }
+
+/** The letterhead zone, where a name or an address opens (a share of the page's height), and how far down an address opened there may run on. */
+const ZONE = 0.4, RUN_ON = 0.6;
+const inZone = (l: Line) => l.top === null || l.top < ZONE;
 
 /** A phone, fax or tax label that opens the furniture printed on an address line's end. */
 const FURNITURE_LABEL = /(?<=[\s,.;])[([]?\s*(?=(tel|telp|fax|phone|ph|hp|h\/p|mobile|gst|sst|vat|co\.? ?reg|reg|roc)\b)/gi;
@@ -458,7 +463,7 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
     return [{ value, ids: [...new Set(part.flatMap((l) => l.ids))], score: strong ? 0.62 : 0.5, order: part[0].order, at: part[0].at }];
   }
   // the name is above the address (or, without one, among the first lines)
-  const zone = block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6);
+  const zone = (block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6)).filter(inZone);
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
   const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))

@@ -46,6 +46,16 @@ describe('receipt letterheads read by OCR', () => {
     expect(read(receipt(['TOKO RIA SDN BHD', 'NO. 9, JALAN KE11A 2,', 'TAMAN GELIA,', '81200 JOHOR BAHRU'])).address).toBe('NO. 9, JALAN KE11A 2, TAMAN GELIA, 81200 JOHOR BAHRU');
   });
 
+  it('follows an address that opens in the top part of a short slip down past it', () => {
+    // a short slip: the letterhead, set large, fills most of its upper half
+    const slip = documentOf([page(1, [
+      ...lines(['KEDAI RUNCIT MAJU', 'NO. 12, JALAN MERPATI 3,', 'TAMAN MERPATI INDAH,', 'BATU 9, JALAN KLANG LAMA,', '58200 KUALA LUMPUR'], 0.1, 0.1, 0.8, 0.08),
+      ...lines(['TEL: 03-7781 2345', 'Date: 12/03/2018', 'TOTAL 9.00'], 0.1, 0.5, 0.8, 0.08),
+    ])]);
+    expect(read(slip).address).toBe('NO. 12, JALAN MERPATI 3, TAMAN MERPATI INDAH, BATU 9, JALAN KLANG LAMA, 58200 KUALA LUMPUR');
+    expect(read(slip).company).toBe('KEDAI RUNCIT MAJU');
+  });
+
   it('reads a colon OCR put for a comma in an address line as the comma', () => {
     const v = read(receipt(['TOKO CERAH', 'NO.5: 55,57 & 59,JALAN SAGU 18', '81100 JOHOR BAHRU']));
     expect(v.company).toBe('TOKO CERAH');
