@@ -468,7 +468,10 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
   const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name) && !isPaperPhrase(l.text));
-  const groups = nameGroups(named, lines);
+  // a line that only says what kind of business it is describes the name above it ("THREE STOOGES / BISTRO &
+  // CAFE"); it is no name of its own — unless the name above goes on into it ("HARDWARE & / ELECTRICAL")
+  const described = named.filter((n, k) => !(k > 0 && isTradeLine(n.name) && lines.indexOf(named[k - 1].l) === lines.indexOf(n.l) - 1 && !CONNECTOR_END.test(named[k - 1].name)));
+  const groups = nameGroups(described, lines);
   const nearest = groups.length ? groups[groups.length - 1] : undefined;
   const vocab = documentWords(ix);
   const out = groups.map((g) => {
@@ -507,15 +510,28 @@ function nameGroups<T extends { l: Line; name: string }>(named: T[], lines: Line
 
 type Named = { l: Line; name: string };
 
+/** A name line that ends in a connector goes on on the next line ("HOME MASTER HARDWARE &"). */
+const CONNECTOR_END = /(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i;
+
 /** Whether `lower` carries on the name begun on `upper` (`after` is the name line below `lower`, if any). */
 function continuesName(upper: Named, lower: Named, after: Named | undefined): boolean {
   if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l) || !sameSize(upper.l, lower.l)) return false;
-  if (/(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
+  if (CONNECTOR_END.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
   // "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD": the line below goes on into a legal form
   if (after !== undefined && opensBracket(lower.name) && isLegal(after.name) && setTogether(lower.l, after.l)) return true;
-  // set solid, with no leading between the lines, as a name printed large over two lines is
-  return tight(upper.l, lower.l);
+  // set solid, with no leading between the lines, as a name printed large over two lines is — unless the
+  // line below only says what kind of business it is ("THREE STOOGES / BISTRO & CAFE"): a descriptor, not the name
+  return tight(upper.l, lower.l) && !isTradeLine(lower.name);
 }
+
+/** Words that say what kind of business a name is (a descriptor under a name: "BISTRO & CAFE", "BAKERY & CONFECTIONERY"). */
+const TRADE = new Set(['bistro', 'cafe', 'café', 'coffee', 'restaurant', 'restoran', 'bar', 'pub', 'grill', 'kitchen', 'bakery', 'confectionery', 'catering',
+  'hardware', 'electrical', 'stationery', 'books', 'bookstore', 'mart', 'minimart', 'supermarket', 'market', 'store', 'stores', 'shop', 'boutique', 'pharmacy',
+  'florist', 'salon', 'spa', 'laundry', 'tailor', 'optical', 'clinic', 'food', 'foods', 'beverage', 'beverages', 'lounge', 'house', 'court', 'deli', 'steakhouse']);
+const isTradeLine = (t: string) => {
+  const words = normalizeLabel(t).split(' ').filter((w) => !['and', '&', 'n'].includes(w));
+  return words.length > 0 && words.length <= 4 && words.every((w) => TRADE.has(w));
+};
 
 /** One name wraps in one size of type; a trading name set larger over the legal name is another line. */
 function sameSize(a: Line, b: Line): boolean {

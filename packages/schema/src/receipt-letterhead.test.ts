@@ -56,6 +56,18 @@ describe('receipt letterheads read by OCR', () => {
     expect(read(slip).company).toBe('KEDAI RUNCIT MAJU');
   });
 
+  it('takes the name, not the line under it that only says what kind of business it is', () => {
+    // set apart or set solid under the name, "BISTRO & CAFE" describes the name
+    expect(read(receipt(['KOPI SEKAWAN', 'BISTRO & CAFE', '12, JALAN MERPATI 3,', '58200 KUALA LUMPUR'])).company).toBe('KOPI SEKAWAN');
+    const solid = documentOf([page(1, [
+      ...lines(['KOPI SEKAWAN', 'BISTRO & CAFE'], 0.1, 0.04, 0.8, 0.025).map((l) => ({ ...l, at: [l.at[0], l.at[1], l.at[2], l.at[1] + 0.025] as [number, number, number, number] })),
+      ...lines(['12, JALAN MERPATI 3,', '58200 KUALA LUMPUR', 'TEL: 03-7781 2345', 'Date: 12/03/2018', 'TOTAL 9.00'], 0.1, 0.1, 0.8, 0.03),
+    ])]);
+    expect(read(solid).company).toBe('KOPI SEKAWAN');
+    // a name that goes on into its trade ("… HARDWARE & / ELECTRICAL") keeps it
+    expect(read(receipt(['SRI MAJU HARDWARE &', 'ELECTRICAL', '12, JALAN MERPATI 3,', '58200 KUALA LUMPUR'])).company).toBe('SRI MAJU HARDWARE & ELECTRICAL');
+  });
+
   it('reads a colon OCR put for a comma in an address line as the comma', () => {
     const v = read(receipt(['TOKO CERAH', 'NO.5: 55,57 & 59,JALAN SAGU 18', '81100 JOHOR BAHRU']));
     expect(v.company).toBe('TOKO CERAH');
