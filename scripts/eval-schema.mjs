@@ -209,7 +209,9 @@ function receiptMissWhy(doc, scored, amounts) {
     const read = texts.flatMap((t) => [...findDates(t, { dayFirst: true }), ...findDates(t, { dayFirst: false })].map((d) => d.iso));
     const votes = inferDayFirst(texts);
     const dollar = texts.some((t) => /\$\s?\d/.test(t)) ? ', a $ amount printed' : '';
-    why.date = !read.length ? 'no date read' : `true date ${read.includes(want) ? 'among' : 'not among'} the dates read, text votes ${votes === undefined ? 'neither order' : votes ? 'day first' : 'month first'}${dollar}`;
+    const loose = texts.some((t) => /(?<![\dOoIlSB])[\dOoIlSB]{1,2}\s*[/.-]\s*[\dOoIlSB]{1,2}\s*[/.-]\s*[\dOoIlSB]{2,4}(?![\dOoIlSB])/.test(t) && /\d/.test(t));
+    const written = texts.some((t) => /\b\d{1,2}\s*[-/ ]?\s*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*/i.test(t));
+    why.date = !read.length ? `no date read${loose ? ', a date-like run with spaces or look-alike letters' : ''}${written ? ', a written month' : ''}` : `true date ${read.includes(want) ? 'among' : 'not among'} the dates read, text votes ${votes === undefined ? 'neither order' : votes ? 'day first' : 'month first'}${dollar}`;
   }
   // an address cut short or run on: the kind of printed row after the answer's last row (what stopped it, or what it should have taken)
   const ea = scored.expected.address, ga = scored.got.address;
@@ -228,6 +230,20 @@ function receiptMissWhy(doc, scored, amounts) {
       };
       why.address = last < 0 ? `${k}: answer not found in the rows` : k.startsWith('cut') ? `${k}: next row ${kindOf(rows[last + 1])}` : `${k}: last row taken ${kindOf(rows[last])}, row before it ${kindOf(rows[last - 1])}`;
     }
+  }
+  // a company missed: where the rows that best match the truth and the answer lie (the truth read with OCR slips, or another line taken)
+  const ec = scored.expected.company, gc = scored.got.company;
+  if (typeof ec === 'string' && !(gc !== null && COMPARE.text(ec, gc))) {
+    const ix = buildIndex(doc), rows = doc.pages.flatMap((p) => pageLines(ix, p.number) ?? []).slice(0, 20);
+    const best = (v) => {
+      const V = normText(v);
+      let at = -1, d = Infinity;
+      rows.forEach((r, i) => { const t = normText(r.text); if (!t) return; const x = editDistance(V.slice(0, Math.max(t.length, 1)), t) / Math.max(V.length, t.length); if (x < d) { d = x; at = i; } });
+      return { at, d };
+    };
+    const t = best(ec), g = gc === null ? undefined : best(gc);
+    const where = (i) => (i < 0 ? 'nowhere' : i < 3 ? `row ${i + 1}` : 'below row 3');
+    why.company = `truth's first row at ${where(t.at)} (${t.d <= 0.15 ? 'close' : 'far'})${g ? `, answer's at ${g.at === t.at ? 'the same row' : g.at < t.at ? 'a row above' : 'a row below'}` : ''}`;
   }
   const et = scored.expected.total, gt = scored.got.total;
   if (et != null && !(gt !== null && COMPARE.number(et, gt))) {

@@ -242,6 +242,12 @@ const withoutRegistration = (name: string) => name.replace(TRAILING_REGISTRATION
 
 export interface LetterheadCandidate { value: string; ids: string[]; score: number; order: number; at?: number }
 
+/**
+ * The most lines an address runs over: a unit, a floor, a building, a street, a district, the postcode and town,
+ * the state (OCR may cut a printed line in two where its words are set apart).
+ */
+const MAX_ADDRESS_LINES = 8;
+
 /** The issuer's address block: the first address-looking line near the top of page 1 and the lines that continue it. */
 function addressBlock(printed: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
   const lines = printed.map((l) => ({ ...l, text: commasMisread(l.text) }));
@@ -257,7 +263,7 @@ function addressBlock(printed: Line[], recipient: Set<number>): { start: number;
     let end = i;
     const stops = (t: string) => PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t)) || /:/.test(t) || findDates(t).length > 0 || namesDocumentLine(t);
     const postcoded = () => lines.slice(i, end + 1).some((l) => hasPostcode(l.text));
-    while (end + 1 < lines.length && end - i < 5) {
+    while (end + 1 < lines.length && end - i < MAX_ADDRESS_LINES - 1) {
       const next = lines[end + 1].text, prev = lines[end].text;
       if (stops(next)) break;
       // a line goes on after a trailing comma, is itself address-like (street word, postcode), or
@@ -346,12 +352,15 @@ export function repeatedWordsRead(text: string, vocab: ReadonlyMap<string, numbe
 
 /**
  * OCR reads a comma in an address as a colon or semicolon ("NO.5: 55,57 & 59,JALAN SAGU 18",
- * "45600 BATANG BERJUNTAI:"). A colon after a digit, or ending the line, in a line that then reads as an
- * address and names no phone, web or tax number is such a comma (a label's colon follows a word).
+ * "45600 BATANG BERJUNTAI:", "TAMAN SRI MUDA: 40400 SHAH ALAM"). A colon after a digit, ending the line, or
+ * between a word that is no label and a postcode with its town, in a line that then reads as an address and
+ * names no phone, web or tax number, is such a comma (a label's colon follows a label word).
  */
 function commasMisread(t: string): string {
   if (!/[:;]/.test(t)) return t;
-  const read = t.replace(/(\d)\s*[:;](?=\s*\S)/g, '$1,').replace(/([\p{L}\d.])\s*[:;]\s*$/u, '$1,');
+  const read = t.replace(/(\d)\s*[:;](?=\s*\S)/g, '$1,').replace(/([\p{L}\d.])\s*[:;]\s*$/u, '$1,')
+    // "TAMAN SRI MUDA: 40400 SHAH ALAM": before a postcode and its town, after a word that is no label
+    .replace(/(\p{L}+)\s*[:;]\s*(?=\d{5}\s*,?\s*\p{L}{2,})/gu, (m, w: string) => (readLabel(w).known ? m : `${w}, `));
   if (read === t || /[:;]/.test(read) || PHONE.test(read) || WEB.test(read) || REGISTRATION.test(normalizeLabel(read))) return t;
   return isAddress(read) ? read : t;
 }
@@ -363,7 +372,7 @@ function commasMisread(t: string): string {
  * garbled, a line that lost its trailing comma. Without a furniture line right after them, nothing is added.
  */
 function runToFurniture(lines: Line[], i: number, end: number, stops: (t: string) => boolean): number {
-  for (let k = end + 1; k <= end + 3 && k < lines.length && k - i <= 6; k++) {
+  for (let k = end + 1; k <= end + 3 && k < lines.length && k - i < MAX_ADDRESS_LINES; k++) {
     if (k > end + 1 && stops(lines[k].text)) return k - 1;
     const t = lines[k].text;
     if (stops(t) || isLegal(t) || findAmounts(t).some((a) => /[.,]\d{2}$/.test(a.raw)) || !/\p{L}{2,}/u.test(t) || t.split(/\s+/).length > 8 || !setTogether(lines[k - 1], lines[k])) return end;

@@ -68,10 +68,19 @@ describe('receipt letterheads read by OCR', () => {
     expect(read(receipt(['SRI MAJU HARDWARE &', 'ELECTRICAL', '12, JALAN MERPATI 3,', '58200 KUALA LUMPUR'])).company).toBe('SRI MAJU HARDWARE & ELECTRICAL');
   });
 
+  it('follows an address over seven lines, each ending in a comma, to its postcode and state', () => {
+    const head = ['KEDAI RUNCIT MAJU', 'LOT 117,', 'SECOND FLOOR,', 'PLAZA MERPATI,', '1, JALAN MERPATI 3,', 'TAMAN MERPATI INDAH,', '58200 KUALA LUMPUR,', 'WILAYAH PERSEKUTUAN.'];
+    expect(read(receipt(head)).address).toBe(head.slice(1).join(' '));
+  });
+
   it('reads a colon OCR put for a comma in an address line as the comma', () => {
     const v = read(receipt(['TOKO CERAH', 'NO.5: 55,57 & 59,JALAN SAGU 18', '81100 JOHOR BAHRU']));
     expect(v.company).toBe('TOKO CERAH');
     expect(v.address).toBe('NO.5, 55,57 & 59,JALAN SAGU 18, 81100 JOHOR BAHRU');
+    // a colon between a place and its postcode
+    expect(read(receipt(['TOKO CERAH', '67, JLN MEWAH 25/63,', 'TMN SRI MUDA: 40400 SHAH ALAM.'])).address).toBe('67, JLN MEWAH 25/63, TMN SRI MUDA, 40400 SHAH ALAM.');
+    // a label's colon before a number is no comma
+    expect(read(receipt(['TOKO CERAH', '67, JLN MEWAH 25/63,', '40400 SHAH ALAM.', 'INVOICE: 12345 CASH'])).address).toBe('67, JLN MEWAH 25/63, 40400 SHAH ALAM.');
     // a line ending in a stray colon is still the address
     expect(read(receipt(['TOKO CERAH', 'NO.53, JALAN BESAR,45600 BATANG KALI:', 'SELANGOR DARUL EHSAN'])).address)
       .toBe('NO.53, JALAN BESAR,45600 BATANG KALI, SELANGOR DARUL EHSAN');
