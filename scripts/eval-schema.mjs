@@ -258,9 +258,10 @@ function receiptMissWhy(doc, scored, amounts) {
       const row = rows.find((r) => [...r.text.matchAll(/\d+[.,]\d{2}(?!\d)/g)].some((m) => Math.abs(Number(m[0].replace(',', '.')) - v) < 0.005));
       if (!row) return 'no row';
       const t = row.text.toLowerCase();
-      return /cash|tender|paid|payment|card|visa|master/.test(t) ? 'payment' : /change|balance/.test(t) ? 'change' : /sub/.test(t) ? 'subtotal' : /total|amount|amt|net|due|payable/.test(t) ? 'total' : /round/.test(t) ? 'rounding' : /\p{L}{3}/u.test(t) ? 'other words' : 'no words';
+      return /disc|less|deposit|voucher|rebate|saving|member/.test(t) ? 'discount or deposit' : /cash|tender|paid|payment|card|visa|master/.test(t) ? 'payment' : /change|balance/.test(t) ? 'change' : /sub/.test(t) ? 'subtotal' : /total|amount|amt|net|due|payable/.test(t) ? 'total' : /round/.test(t) ? 'rounding' : /\p{L}{3}/u.test(t) ? 'other words' : 'no words';
     };
-    why.total += ` (answer's row: ${G === null ? 'none' : kind(G)}, truth's row: ${kind(E)})`;
+    const diff = G === null ? undefined : printed.find((a) => a > 0 && Math.abs(Math.abs(G - E) - a) < 0.005);
+    why.total += ` (answer's row: ${G === null ? 'none' : kind(G)}, truth's row: ${kind(E)}${diff !== undefined ? `, the difference's row: ${kind(diff)}` : ''})`;
   }
   return why;
 }
