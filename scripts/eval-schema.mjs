@@ -22,8 +22,9 @@ import { assignIds } from '../packages/core/dist/index.js';
 import { extractDocument } from '../packages/extract/dist/index.js';
 import { createOcrPool } from '../packages/ocr/dist/index.js';
 import { loadConfig } from '../packages/runtime/dist/index.js';
-import { extractSchemaBuiltin } from '../packages/schema/dist/index.js';
+import { extractSchemaBuiltin, findDates, inferDayFirst } from '../packages/schema/dist/index.js';
 import { partOf, partsFromArgs } from './lib/corpus.mjs';
+import { buildIndex, pageLines } from '../packages/schema/dist/doc-index.js';
 import { takeOption, writeSummary } from './lib/eval-summary.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -192,6 +193,79 @@ function lineMisses(missed, rows, used) {
   return m;
 }
 
+/**
+ * Why a receipt's date or total was missed (aggregates, safe to print for the validation part). A date:
+ * no date read at all, the true date not among the dates read, or among them (then the order the
+ * text's unambiguous dates vote for: month first swaps an ambiguous one). A total: an answer that is the
+ * truth plus another printed amount (the cash handed over: truth + change), the truth less a printed
+ * amount (a part: the subtotal before a tax or charge), or other.
+ */
+function receiptMissWhy(doc, scored, amounts) {
+  const why = {};
+  const texts = doc.pages.flatMap((p) => p.elements.flatMap((e) => (e.text ?? '').split(/\n/)));
+  const e = scored.expected.date, g = scored.got.date;
+  if (e != null && !(g !== null && COMPARE.date(e, g))) {
+    const want = isoDate(e);
+    const read = texts.flatMap((t) => [...findDates(t, { dayFirst: true }), ...findDates(t, { dayFirst: false })].map((d) => d.iso));
+    const votes = inferDayFirst(texts);
+    const dollar = texts.some((t) => /\$\s?\d/.test(t)) ? ', a $ amount printed' : '';
+    const loose = texts.some((t) => /(?<![\dOoIlSB])[\dOoIlSB]{1,2}\s*[/.-]\s*[\dOoIlSB]{1,2}\s*[/.-]\s*[\dOoIlSB]{2,4}(?![\dOoIlSB])/.test(t) && /\d/.test(t));
+    const written = texts.some((t) => /\b\d{1,2}\s*[-/ ]?\s*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*/i.test(t));
+    why.date = !read.length ? `no date read${loose ? ', a date-like run with spaces or look-alike letters' : ''}${written ? ', a written month' : ''}` : `true date ${read.includes(want) ? 'among' : 'not among'} the dates read, text votes ${votes === undefined ? 'neither order' : votes ? 'day first' : 'month first'}${dollar}`;
+  }
+  // an address cut short or run on: the kind of printed row after the answer's last row (what stopped it, or what it should have taken)
+  const ea = scored.expected.address, ga = scored.got.address;
+  if (typeof ea === 'string' && typeof ga === 'string' && normText(ea) !== normText(ga)) {
+    const k = textMissClass(ea, ga);
+    if (/cut at the end|extra after/.test(k)) {
+      const ix = buildIndex(doc), rows = doc.pages.flatMap((p) => pageLines(ix, p.number) ?? []);
+      const G = normText(ga);
+      let last = -1;
+      rows.forEach((r, i) => { const t = normText(r.text); if (t.length >= 3 && G.includes(t.slice(-Math.min(t.length, 12)))) last = i; });
+      const kindOf = (r) => {
+        if (!r) return 'none';
+        const t = r.text;
+        return /\b(tel|telp|fax|phone|h\/p|hp|mobile)\b/i.test(t) ? 'phone' : /\b(gst|sst|reg|roc|co\.? ?no|company no|tax)\b/i.test(t) ? 'registration or tax'
+          : findDates(t).length ? 'date' : /:/.test(t) ? 'has a colon' : /\b\d{5}\b/.test(t) ? `postcode${/\+?\d[\d ()-]{7,}\d/.test(t) ? ' and a long number' : ''}${/,\s*$/.test(t) ? ', ends in a comma' : ''}` : /\d/.test(t) ? 'other with digits' : /\p{L}{2}/u.test(t) ? 'words only' : 'other';
+      };
+      why.address = last < 0 ? `${k}: answer not found in the rows` : k.startsWith('cut') ? `${k}: next row ${kindOf(rows[last + 1])}` : `${k}: last row taken ${kindOf(rows[last])}, row before it ${kindOf(rows[last - 1])}`;
+    }
+  }
+  // a company missed: where the rows that best match the truth and the answer lie (the truth read with OCR slips, or another line taken)
+  const ec = scored.expected.company, gc = scored.got.company;
+  if (typeof ec === 'string' && !(gc !== null && COMPARE.text(ec, gc))) {
+    const ix = buildIndex(doc), rows = doc.pages.flatMap((p) => pageLines(ix, p.number) ?? []).slice(0, 20);
+    const best = (v) => {
+      const V = normText(v);
+      let at = -1, d = Infinity;
+      rows.forEach((r, i) => { const t = normText(r.text); if (!t) return; const x = editDistance(V.slice(0, Math.max(t.length, 1)), t) / Math.max(V.length, t.length); if (x < d) { d = x; at = i; } });
+      return { at, d };
+    };
+    const t = best(ec), g = gc === null ? undefined : best(gc);
+    const where = (i) => (i < 0 ? 'nowhere' : i < 3 ? `row ${i + 1}` : 'below row 3');
+    why.company = `truth's first row at ${where(t.at)} (${t.d <= 0.15 ? 'close' : 'far'})${g ? `, answer's at ${g.at === t.at ? 'the same row' : g.at < t.at ? 'a row above' : 'a row below'}` : ''}`;
+  }
+  const et = scored.expected.total, gt = scored.got.total;
+  if (et != null && !(gt !== null && COMPARE.number(et, gt))) {
+    const E = num(et), G = gt === null ? null : num(gt), printed = [...amounts];
+    if (G === null) why.total = amounts.has(E) ? 'null, truth printed' : 'null, truth not printed';
+    else if (printed.some((a) => a > 0 && Math.abs(G - a - E) < 0.005)) why.total = 'answer = truth + a printed amount';
+    else if (printed.some((a) => a > 0 && Math.abs(G + a - E) < 0.005)) why.total = 'answer + a printed amount = truth';
+    else why.total = amounts.has(E) ? 'other, truth printed' : 'other, truth not printed';
+    // the words on the printed rows that carry the answer and the truth, as a kind of label
+    const ix = buildIndex(doc), rows = doc.pages.flatMap((p) => pageLines(ix, p.number) ?? []);
+    const kind = (v) => {
+      const row = rows.find((r) => [...r.text.matchAll(/\d+[.,]\d{2}(?!\d)/g)].some((m) => Math.abs(Number(m[0].replace(',', '.')) - v) < 0.005));
+      if (!row) return 'no row';
+      const t = row.text.toLowerCase();
+      return /disc|less|deposit|voucher|rebate|saving|member/.test(t) ? 'discount or deposit' : /cash|tender|paid|payment|card|visa|master/.test(t) ? 'payment' : /change|balance/.test(t) ? 'change' : /sub/.test(t) ? 'subtotal' : /total|amount|amt|net|due|payable/.test(t) ? 'total' : /round/.test(t) ? 'rounding' : /\p{L}{3}/u.test(t) ? 'other words' : 'no words';
+    };
+    const diff = G === null ? undefined : printed.find((a) => a > 0 && Math.abs(Math.abs(G - E) - a) < 0.005);
+    why.total += ` (answer's row: ${G === null ? 'none' : kind(G)}, truth's row: ${kind(E)}${diff !== undefined ? `, the difference's row: ${kind(diff)}` : ''})`;
+  }
+  return why;
+}
+
 const RECEIPT_FIELDS = [
   { name: 'company', truth: 'company', compare: 'text', schema: { type: 'string', description: 'Name of the company that issued the receipt' } },
   { name: 'date', truth: 'date', compare: 'date', schema: { type: 'string', format: 'date' } },
@@ -254,6 +328,7 @@ export const SUITES = {
         // and whether the true amount is printed as an amount with cents ("53.55", "53,55")
         const amounts = new Set(doc.pages.flatMap((p) => p.elements.flatMap((e) => [...(e.text ?? '').matchAll(/\d+[.,]\d{2}(?!\d)/g)].map((m) => Number(m[0].replace(',', '.'))))));
         for (const f of RECEIPT_FIELDS.filter((x) => x.compare === 'number' && scored.expected[x.name] != null)) scored.printed[f.name] = amounts.has(num(scored.expected[f.name]));
+        scored.why = receiptMissWhy(doc, scored, amounts);
         docs.push(scored);
       }
       out[`receipts (${mode === 'boxes' ? 'SROIE OCR lines' : 'Quire OCR'})`] = { fields: RECEIPT_FIELDS, docs };
@@ -295,6 +370,7 @@ export function summarize({ fields, docs }) {
         // a party's field answered with another text field's true value (the issuer given as the customer)
         if (f.compare === 'text' && fields.some((o) => o !== f && o.compare === 'text' && typeof d.expected[o.name] === 'string' && normText(d.expected[o.name]) === normText(g))) swapped++;
       }
+      if (!ok && d.why?.[f.name]) how[`why: ${d.why[f.name]}`] = (how[`why: ${d.why[f.name]}`] ?? 0) + 1;
       if (!ok && d.printed && d.printed[f.name] === false) unprinted++;
       if (!ok && d.ocr) ocrMissed++;
       tokenF1 += e === null ? (ok ? 1 : 0) : tokenOverlapF1(e, g);

@@ -1,4 +1,4 @@
-import { findDates } from './dates.js';
+import { findDates, inferDayFirst } from './dates.js';
 
 describe('written dates in the languages of European and Asian business paper', () => {
   it.each([
@@ -11,5 +11,14 @@ describe('written dates in the languages of European and Asian business paper', 
     ['3 ott 2024', '2024-10-03'], ['14 giu 2024', '2024-06-14'], ['21 ago 2024', '2024-08-21'], ['2 de setiembre de 2024', '2024-09-02'],
   ])('%s → %s', (text, iso) => {
     expect(findDates(text)[0]?.iso).toBe(iso);
+  });
+});
+
+describe('day/month order from the document', () => {
+  it('counts only real dates: a time printed with dots ("10.59.33") is no month-first date', () => {
+    expect(inferDayFirst(['TIME 10.59.33', 'DATE 06.03.2018'])).toBeUndefined();
+    expect(inferDayFirst(['TIME 10.59.33', 'DATE 06.03.2018'], true)).toBe(true);
+    expect(inferDayFirst(['DUE 03/25/2018', 'DATE 06/03/2018'])).toBe(false);
+    expect(inferDayFirst(['25/03/2018'])).toBe(true);
   });
 });

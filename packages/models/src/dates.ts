@@ -155,9 +155,10 @@ export function inferDayFirst(texts: readonly string[], hint?: boolean): boolean
   let dayFirst = 0, monthFirst = 0;
   for (const t of texts) {
     for (const m of t.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d])/g)) {
-      const a = Number(m[1]), b = Number(m[3]);
-      if (a > 12 && b <= 12) dayFirst++;
-      else if (b > 12 && a <= 12) monthFirst++;
+      const a = Number(m[1]), b = Number(m[3]), y = fullYear(m[4]);
+      // only a real date votes: "10.59.33" (a time printed with dots) is no month-first date (there is no 59th day)
+      if (a > 12 && b <= 12 && isValidDate(y, b, a)) dayFirst++;
+      else if (b > 12 && a <= 12 && isValidDate(y, a, b)) monthFirst++;
     }
   }
   if (dayFirst !== monthFirst) return dayFirst > monthFirst;

@@ -520,8 +520,8 @@ function taxLines(field: FieldSpec, ctx: SearchContext, out: Candidate[]): void 
   }
 }
 
-/** A subtotal that the lines below it add to: "Sub total", "Total (excluding GST)", "Total HT", "Net amount". */
-const SUBTOTAL = /\b(sub ?total|total\b.*\b(excl\w*|exclusive|before|ht|pre ?tax)|net (amount|total)|montant ht|zwischensumme|nettobetrag)\b/;
+/** A subtotal that the lines below it add to: "Sub total", "Total (excluding GST)", "(Excluded GST) Sub Total", "Total HT", "Net amount". */
+const SUBTOTAL = /\b(sub ?total|total\b.*\b(excl\w*|exclusive|before|ht|pre ?tax)|(excl\w*|exclusive) (of )?(gst|vat|tax|sst)\b.*\btotal|net (amount|total)|montant ht|zwischensumme|nettobetrag)\b/;
 /** Lines that take away from the running sum when printed without a sign. */
 const DEDUCTION = /\b(discount|less|savings?|rebate|voucher|remise|rabais|reduction|descuento|rabatt|deposit paid)\b/;
 
@@ -583,11 +583,21 @@ function summedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): v
       let sum = start.amount.value, parts = 0;
       const components = [start.amount.value];
       let found: SummaryLine | undefined;
+      // a line that restates the sum with one character misread ("Total 112.46" under parts that add to 112.45)
+      let misread: { line: SummaryLine; sum: number } | undefined;
       for (let j = i + 1; j < Math.min(lines.length, i + 10); j++) {
         const line = lines[j];
         if (!line) continue;
-        if (PAYMENT.test(line.label)) break;
+        if (PAYMENT.test(line.label)) {
+          // two checks agree on the amount OCR misread: the parts add up to it and the customer paid it (cash − change)
+          if (!found && misread && Math.abs((paidFrom(lines, j) ?? changeBelow(lines, j) ?? NaN) - misread.sum) < 0.005) {
+            const tv = typedValue(field, misread.sum.toFixed(2), ctx.dates);
+            if (tv) out.push({ ...make(field, { ...tv, printed: misread.line.amount.raw }, misread.line.unit, SUM_LABEL, 'below'), summed: true, tendered: true, components: [...components, misread.line.amount.value] });
+          }
+          break;
+        }
         const v = line.amount.value;
+        if (parts > 0 && !misread && oneCharacterOff(v, sum)) misread = { line, sum };
         if (Math.abs(v - sum) < 0.005 && v > 0) {
           if (parts > 0) {
             if (found) components.push(found.amount.value);
@@ -605,6 +615,30 @@ function summedTotals(field: FieldSpec, ctx: SearchContext, out: Candidate[]): v
       if (tv) out.push({ ...make(field, { ...tv, printed: found.amount.raw }, found.unit, SUM_LABEL, 'below'), summed: true, components });
     });
   }
+}
+
+/** Two amounts printed alike but for one character ("112.46", "112.45"): an OCR slip of one digit. */
+function oneCharacterOff(a: number, b: number): boolean {
+  const x = a.toFixed(2), y = b.toFixed(2);
+  return x !== y && x.length === y.length && [...x].filter((c, k) => c !== y[k]).length === 1;
+}
+
+/** What the customer paid by the payment line at i: the amount handed over less the change printed within three lines below it. */
+function paidFrom(lines: (SummaryLine | undefined)[], i: number): number | undefined {
+  const given = lines[i];
+  if (!given || !TENDERED.test(given.label) || CHANGE.test(given.label)) return undefined;
+  for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {
+    const back = lines[j];
+    if (back && CHANGE.test(back.label)) return Math.round((given.amount.value - back.amount.value) * 100) / 100;
+  }
+  return undefined;
+}
+
+/** At a change line whose tendered line above it OCR garbled ("GASH  112.45 / Change  0.00"): that line's amount less the change. */
+function changeBelow(lines: (SummaryLine | undefined)[], j: number): number | undefined {
+  const back = lines[j], given = lines[j - 1];
+  if (!back || !given || !CHANGE.test(back.label) || TENDERED.test(given.label)) return undefined;
+  return Math.round((given.amount.value - back.amount.value) * 100) / 100;
 }
 
 /** The heading of a tax analysis table: "GST SUMMARY", "VAT analysis", "Tax code  %  Amount  Tax". */
@@ -664,7 +698,32 @@ function markTendered(field: FieldSpec, ctx: SearchContext, out: Candidate[]): v
         }
         return;
       }
+      paidInFull(field, ctx, lines, i, out);
     });
+  }
+}
+
+/**
+ * A till slip that prints no total: its amounts, then what was paid ("DEPT 05  RM 149.00 / DEPT 04  RM 21.00 /
+ * CASH  RM 170.00"), no change. Where nothing is labelled a total and the amounts printed just above the
+ * payment (two or more, read upwards) add up to it, the payment is the total — checked by arithmetic.
+ */
+function paidInFull(field: FieldSpec, ctx: SearchContext, lines: (SummaryLine | undefined)[], i: number, out: Candidate[]): void {
+  const given = lines[i]!;
+  if (given.amount.value <= 0 || out.some((c) => typeof c.value === 'number' && c.label >= LABEL_MIN && c.how !== 'pattern')) return;
+  let sum = 0, n = 0;
+  for (let k = i - 1; k >= Math.max(0, i - 12); k--) {
+    const line = lines[k];
+    if (!line) continue;
+    if (TENDERED.test(line.label) || CHANGE.test(line.label)) return;
+    sum = Math.round((sum + line.amount.value) * 100) / 100;
+    n++;
+    if (n >= 2 && Math.abs(sum - given.amount.value) < 0.005) {
+      const tv = typedValue(field, given.amount.raw, ctx.dates);
+      if (tv) out.push({ ...make(field, { ...tv, printed: given.amount.raw }, given.unit, SUM_LABEL, 'inline'), summed: true, tendered: true });
+      return;
+    }
+    if (sum > given.amount.value) return;
   }
 }
 
@@ -695,7 +754,8 @@ function netAfterTax(field: FieldSpec, ctx: SearchContext, out: Candidate[]): vo
 /** How much a sum that adds up counts as a label: about a printed "Total". */
 const SUM_LABEL = 0.95;
 
-const ROUNDING = /^(rounding|round(ing)? adj(ustment)?|rounding adj(ustment)?|arrondi)\b/i;
+/** "Rounding", "Round adj", "Rounding adjustment" — and a first word that OCR garbled after "roun" ("Roundlng", "Roundinq"). */
+const ROUNDING = /^(roun\w*|arrondi)\b/i;
 
 /**
  * "TOTAL 60.31 / Rounding adj -0.01 / 60.30": cash totals rounded to the coin. A rounding line with

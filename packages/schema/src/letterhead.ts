@@ -242,11 +242,17 @@ const withoutRegistration = (name: string) => name.replace(TRAILING_REGISTRATION
 
 export interface LetterheadCandidate { value: string; ids: string[]; score: number; order: number; at?: number }
 
+/**
+ * The most lines an address runs over: a unit, a floor, a building, a street, a district, the postcode and town,
+ * the state (OCR may cut a printed line in two where its words are set apart).
+ */
+const MAX_ADDRESS_LINES = 8;
+
 /** The issuer's address block: the first address-looking line near the top of page 1 and the lines that continue it. */
 function addressBlock(printed: Line[], recipient: Set<number>): { start: number; end: number } | undefined {
   const lines = printed.map((l) => ({ ...l, text: commasMisread(l.text) }));
   for (let i = 0; i < lines.length; i++) {
-    if (recipient.has(i)) continue;
+    if (recipient.has(i) || !inZone(lines[i])) continue;
     // "No: 28, JALAN ASTANA 1C,": the colon after "No" is the house number's, not a label's
     const t = lines[i].text.replace(/^\s*no\s*:\s*(?=\d)/i, 'No ');
     // a house number or postcode line has more digits than letters, yet is no phone or tax number
@@ -257,7 +263,7 @@ function addressBlock(printed: Line[], recipient: Set<number>): { start: number;
     let end = i;
     const stops = (t: string) => PHONE.test(t) || WEB.test(t) || REGISTRATION.test(normalizeLabel(t)) || /:/.test(t) || findDates(t).length > 0 || namesDocumentLine(t);
     const postcoded = () => lines.slice(i, end + 1).some((l) => hasPostcode(l.text));
-    while (end + 1 < lines.length && end - i < 5) {
+    while (end + 1 < lines.length && end - i < MAX_ADDRESS_LINES - 1) {
       const next = lines[end + 1].text, prev = lines[end].text;
       if (stops(next)) break;
       // a line goes on after a trailing comma, is itself address-like (street word, postcode), or
@@ -313,14 +319,48 @@ export function lookalikesRead(text: string, kind: 'name' | 'address'): string {
   });
 }
 
+/** How often each word (letters and digits, upper-cased) is printed in the document's lines. */
+function documentWords(ix: DocIndex): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const u of ix.units) for (const w of u.text.toUpperCase().match(/[\p{L}\d]+/gu) ?? []) out.set(w, (out.get(w) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * A letterhead repeats its words: the town is in the name and the address ("… (SETIA ALAM) SDN BHD",
+ * "JALAN SETIA INDAH", "SETIA ALAM"), a street and its district share a name. OCR misreads one copy
+ * ("SE11A", "GETIA") and not the others. A word of five characters or more, printed once, that differs
+ * from a word of letters printed at least twice by one letter — or only in its look-alike digits, two at
+ * most ("SE11A") — is that word. A word the document prints twice itself is left as printed.
+ */
+export function repeatedWordsRead(text: string, vocab: ReadonlyMap<string, number>): string {
+  const common = [...vocab.entries()].filter(([w, n]) => n >= 2 && w.length >= 5 && /^\p{L}+$/u.test(w)).map(([w]) => w);
+  if (!common.length) return text;
+  return text.replace(/[\p{L}\d]{5,}/gu, (w) => {
+    const up = w.toUpperCase();
+    if ((vocab.get(up) ?? 0) >= 2 || (up.match(/\p{L}/gu) ?? []).length < 3) return w;
+    const match = common.filter((c) => {
+      if (c.length !== up.length || c === up) return false;
+      let letters = 0, digits = 0;
+      for (let k = 0; k < c.length; k++) if (c[k] !== up[k]) /\d/.test(up[k]) ? digits++ : letters++;
+      return letters + digits > 0 && (letters === 0 ? digits <= 2 : letters === 1 && digits === 0);
+    });
+    if (match.length !== 1) return w;
+    return w === w.toUpperCase() ? match[0] : [...match[0]].map((c, k) => (w[k] === w[k].toLowerCase() ? c.toLowerCase() : c)).join('');
+  });
+}
+
 /**
  * OCR reads a comma in an address as a colon or semicolon ("NO.5: 55,57 & 59,JALAN SAGU 18",
- * "45600 BATANG BERJUNTAI:"). A colon after a digit, or ending the line, in a line that then reads as an
- * address and names no phone, web or tax number is such a comma (a label's colon follows a word).
+ * "45600 BATANG BERJUNTAI:", "TAMAN SRI MUDA: 40400 SHAH ALAM"). A colon after a digit, ending the line, or
+ * between a word that is no label and a postcode with its town, in a line that then reads as an address and
+ * names no phone, web or tax number, is such a comma (a label's colon follows a label word).
  */
 function commasMisread(t: string): string {
   if (!/[:;]/.test(t)) return t;
-  const read = t.replace(/(\d)\s*[:;](?=\s*\S)/g, '$1,').replace(/([\p{L}\d.])\s*[:;]\s*$/u, '$1,');
+  const read = t.replace(/(\d)\s*[:;](?=\s*\S)/g, '$1,').replace(/([\p{L}\d.])\s*[:;]\s*$/u, '$1,')
+    // "TAMAN SRI MUDA: 40400 SHAH ALAM": before a postcode and its town, after a word that is no label
+    .replace(/(\p{L}+)\s*[:;]\s*(?=\d{5}\s*,?\s*\p{L}{2,})/gu, (m, w: string) => (readLabel(w).known ? m : `${w}, `));
   if (read === t || /[:;]/.test(read) || PHONE.test(read) || WEB.test(read) || REGISTRATION.test(normalizeLabel(read))) return t;
   return isAddress(read) ? read : t;
 }
@@ -332,7 +372,7 @@ function commasMisread(t: string): string {
  * garbled, a line that lost its trailing comma. Without a furniture line right after them, nothing is added.
  */
 function runToFurniture(lines: Line[], i: number, end: number, stops: (t: string) => boolean): number {
-  for (let k = end + 1; k <= end + 3 && k < lines.length && k - i <= 6; k++) {
+  for (let k = end + 1; k <= end + 3 && k < lines.length && k - i < MAX_ADDRESS_LINES; k++) {
     if (k > end + 1 && stops(lines[k].text)) return k - 1;
     const t = lines[k].text;
     if (stops(t) || isLegal(t) || findAmounts(t).some((a) => /[.,]\d{2}$/.test(a.raw)) || !/\p{L}{2,}/u.test(t) || t.split(/\s+/).length > 8 || !setTogether(lines[k - 1], lines[k])) return end;
@@ -367,12 +407,34 @@ function addressOpening(lines: Line[], recipient: Set<number>, i: number, stops:
 /** A registration number on its own line, labelled or bare ("(001451637-M)", "822737-X", "Co. Reg. 1203194-W"). */
 const isRegistrationLine = (t: string) => REGISTRATION.test(normalizeLabel(t)) || !findDates(t).length && /^[\s([{（]*\p{L}{0,3}\s*\d[\d -]{4,}\s*-?\s*\p{L}{0,2}[\s)\]}）.]*$/u.test(t);
 
-/** Lines in the top part of page 1 (the letterhead zone): above 40 % of the page, at most 16 lines. */
+/** Lines in the top part of page 1 (the letterhead zone, and below it as far as an address may run on), at most 16 lines. */
 function topLines(ix: DocIndex): Line[] {
   if (!ix.units.length) return [];
   const first = ix.units.reduce((m, u) => Math.min(m, u.page), Infinity);
   const lines = linesOf(ix, first);
-  return lines.filter((l) => l.top === null || l.top < 0.4).slice(0, 16);
+  // an address that opens in the zone may run on below it (a short slip's letterhead fills its upper half)
+  return lines.filter((l) => l.top === null || l.top < RUN_ON).slice(0, 16).flatMap(addressThenFurniture);
+}
+
+/** The letterhead zone, where a name or an address opens (a share of the page's height), and how far down an address opened there may run on. */
+const ZONE = 0.4, RUN_ON = 0.6;
+const inZone = (l: Line) => l.top === null || l.top < ZONE;
+
+/** A phone, fax or tax label that opens the furniture printed on an address line's end. */
+const FURNITURE_LABEL = /(?<=[\s,.;])[([]?\s*(?=(tel|telp|fax|phone|ph|hp|h\/p|mobile|gst|sst|vat|co\.? ?reg|reg|roc)\b)/gi;
+
+/**
+ * The last line of an address often goes on into the phone or tax number ("81100 JOHOR BAHRU, JOHOR. TEL:
+ * 07-350 7405", "TAMAN SRI 47100 PUCHONG (GST ID: …)"): where the words before the first such label hold a
+ * postcode, they are a line of the address and the rest another line (the furniture that ends it).
+ */
+function addressThenFurniture(l: Line): Line[] {
+  for (const m of l.text.matchAll(FURNITURE_LABEL)) {
+    const head = l.text.slice(0, m.index).replace(/[\s,;:]+$/, ''), tail = l.text.slice(m.index + m[0].length).trim();
+    if (!head || !hasPostcode(head) || PHONE.test(head) || WEB.test(head) || REGISTRATION.test(normalizeLabel(head))) return [l];
+    return [{ ...l, text: head }, { ...l, text: tail }];
+  }
+  return [l];
 }
 
 /**
@@ -403,21 +465,26 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
   if (kind === 'address') {
     if (!block) return [];
     const part = lines.slice(block.start, block.end + 1);
-    const value = part.map((l) => lookalikesRead(commasMisread(l.text), 'address')).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
+    const vocab = documentWords(ix);
+    const value = part.map((l) => repeatedWordsRead(lookalikesRead(commasMisread(l.text), 'address'), vocab)).reduce((acc, t) => (acc ? (/[,.]$/.test(acc) ? `${acc} ${t}` : `${acc}, ${t}`) : t), '');
     // a postcode or a street word is stronger evidence than a house number alone
     const strong = part.some((l) => POSTCODE.test(l.text) || STREET.test(normalizeLabel(l.text)));
     return [{ value, ids: [...new Set(part.flatMap((l) => l.ids))], score: strong ? 0.62 : 0.5, order: part[0].order, at: part[0].at }];
   }
   // the name is above the address (or, without one, among the first lines)
-  const zone = block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6);
+  const zone = (block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6)).filter(inZone);
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
   const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name) && !isPaperPhrase(l.text));
-  const groups = nameGroups(named, lines);
+  // a line that only says what kind of business it is describes the name above it ("THREE STOOGES / BISTRO &
+  // CAFE"); it is no name of its own — unless the name above goes on into it ("HARDWARE & / ELECTRICAL")
+  const described = named.filter((n, k) => !(k > 0 && isTradeLine(n.name) && lines.indexOf(named[k - 1].l) === lines.indexOf(n.l) - 1 && !CONNECTOR_END.test(named[k - 1].name)));
+  const groups = nameGroups(described, lines);
   const nearest = groups.length ? groups[groups.length - 1] : undefined;
+  const vocab = documentWords(ix);
   const out = groups.map((g) => {
-    const first = g[0].l, name = lookalikesRead(g.map((n) => n.name).join(' '), 'name');
+    const first = g[0].l, name = repeatedWordsRead(lookalikesRead(g.map((n) => n.name).join(' '), 'name'), vocab);
     let score = 0.5;
     if (isLegal(g[g.length - 1].name)) score += 0.15;
     if (g.some((n) => n.l.title)) score += 0.05;
@@ -452,15 +519,28 @@ function nameGroups<T extends { l: Line; name: string }>(named: T[], lines: Line
 
 type Named = { l: Line; name: string };
 
+/** A name line that ends in a connector goes on on the next line ("HOME MASTER HARDWARE &"). */
+const CONNECTOR_END = /(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i;
+
 /** Whether `lower` carries on the name begun on `upper` (`after` is the name line below `lower`, if any). */
 function continuesName(upper: Named, lower: Named, after: Named | undefined): boolean {
   if (upper.name.length < 0.8 * lower.name.length || isLegal(upper.name) || !setTogether(upper.l, lower.l) || !sameSize(upper.l, lower.l)) return false;
-  if (/(&|\+|-|\band|\bof|\bthe|\bdan)\s*$/i.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
+  if (CONNECTOR_END.test(upper.name) || opensBracket(upper.name) || isLegal(lower.name)) return true;
   // "AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD": the line below goes on into a legal form
   if (after !== undefined && opensBracket(lower.name) && isLegal(after.name) && setTogether(lower.l, after.l)) return true;
-  // set solid, with no leading between the lines, as a name printed large over two lines is
-  return tight(upper.l, lower.l);
+  // set solid, with no leading between the lines, as a name printed large over two lines is — unless the
+  // line below only says what kind of business it is ("THREE STOOGES / BISTRO & CAFE"): a descriptor, not the name
+  return tight(upper.l, lower.l) && !isTradeLine(lower.name);
 }
+
+/** Words that say what kind of business a name is (a descriptor under a name: "BISTRO & CAFE", "BAKERY & CONFECTIONERY"). */
+const TRADE = new Set(['bistro', 'cafe', 'café', 'coffee', 'restaurant', 'restoran', 'bar', 'pub', 'grill', 'kitchen', 'bakery', 'confectionery', 'catering',
+  'hardware', 'electrical', 'stationery', 'books', 'bookstore', 'mart', 'minimart', 'supermarket', 'market', 'store', 'stores', 'shop', 'boutique', 'pharmacy',
+  'florist', 'salon', 'spa', 'laundry', 'tailor', 'optical', 'clinic', 'food', 'foods', 'beverage', 'beverages', 'lounge', 'house', 'court', 'deli', 'steakhouse']);
+const isTradeLine = (t: string) => {
+  const words = normalizeLabel(t).split(' ').filter((w) => !['and', '&', 'n'].includes(w));
+  return words.length > 0 && words.length <= 4 && words.every((w) => TRADE.has(w));
+};
 
 /** One name wraps in one size of type; a trading name set larger over the legal name is another line. */
 function sameSize(a: Line, b: Line): boolean {

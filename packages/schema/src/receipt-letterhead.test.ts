@@ -29,10 +29,58 @@ describe('receipt letterheads read by OCR', () => {
     expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3', 'BLUEPEAK ENGINEERING SDN BHD'])).address).toBe('12, JALAN KENANGA 3');
   });
 
+  it('takes the town from a postcode line that goes on into the phone or tax number', () => {
+    expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3,', '81100 JOHOR BAHRU, JOHOR. TEL: 07-350 7405'])).address)
+      .toBe('12, JALAN KENANGA 3, 81100 JOHOR BAHRU, JOHOR.');
+    expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3,', 'TAMAN SRI 47100 PUCHONG (GST ID: 000123456789)'])).address)
+      .toBe('12, JALAN KENANGA 3, TAMAN SRI 47100 PUCHONG');
+    // a phone line without an address before its label stays out
+    expect(read(receipt(['SRI MAJU HARDWARE', '12, JALAN KENANGA 3,', '47100 PUCHONG', 'HOTLINE TEL: 07-350 7405'])).address)
+      .toBe('12, JALAN KENANGA 3, 47100 PUCHONG');
+  });
+
+  it('reads a word OCR misread in one copy as the word the letterhead prints again elsewhere', () => {
+    const v = read(receipt(['TOKO RIA (KELIA JAYA) SDN BHD', 'NO. 9, JALAN KE11A 2,', 'TAMAN GELIA, KELIA JAYA,', '81200 JOHOR BAHRU']));
+    expect(v.address).toBe('NO. 9, JALAN KELIA 2, TAMAN KELIA, KELIA JAYA, 81200 JOHOR BAHRU');
+    // a word printed once with no repeated word a slip away stays as printed
+    expect(read(receipt(['TOKO RIA SDN BHD', 'NO. 9, JALAN KE11A 2,', 'TAMAN GELIA,', '81200 JOHOR BAHRU'])).address).toBe('NO. 9, JALAN KE11A 2, TAMAN GELIA, 81200 JOHOR BAHRU');
+  });
+
+  it('follows an address that opens in the top part of a short slip down past it', () => {
+    // a short slip: the letterhead, set large, fills most of its upper half
+    const slip = documentOf([page(1, [
+      ...lines(['KEDAI RUNCIT MAJU', 'NO. 12, JALAN MERPATI 3,', 'TAMAN MERPATI INDAH,', 'BATU 9, JALAN KLANG LAMA,', '58200 KUALA LUMPUR'], 0.1, 0.1, 0.8, 0.08),
+      ...lines(['TEL: 03-7781 2345', 'Date: 12/03/2018', 'TOTAL 9.00'], 0.1, 0.5, 0.8, 0.08),
+    ])]);
+    expect(read(slip).address).toBe('NO. 12, JALAN MERPATI 3, TAMAN MERPATI INDAH, BATU 9, JALAN KLANG LAMA, 58200 KUALA LUMPUR');
+    expect(read(slip).company).toBe('KEDAI RUNCIT MAJU');
+  });
+
+  it('takes the name, not the line under it that only says what kind of business it is', () => {
+    // set apart or set solid under the name, "BISTRO & CAFE" describes the name
+    expect(read(receipt(['KOPI SEKAWAN', 'BISTRO & CAFE', '12, JALAN MERPATI 3,', '58200 KUALA LUMPUR'])).company).toBe('KOPI SEKAWAN');
+    const solid = documentOf([page(1, [
+      ...lines(['KOPI SEKAWAN', 'BISTRO & CAFE'], 0.1, 0.04, 0.8, 0.025).map((l) => ({ ...l, at: [l.at[0], l.at[1], l.at[2], l.at[1] + 0.025] as [number, number, number, number] })),
+      ...lines(['12, JALAN MERPATI 3,', '58200 KUALA LUMPUR', 'TEL: 03-7781 2345', 'Date: 12/03/2018', 'TOTAL 9.00'], 0.1, 0.1, 0.8, 0.03),
+    ])]);
+    expect(read(solid).company).toBe('KOPI SEKAWAN');
+    // a name that goes on into its trade ("… HARDWARE & / ELECTRICAL") keeps it
+    expect(read(receipt(['SRI MAJU HARDWARE &', 'ELECTRICAL', '12, JALAN MERPATI 3,', '58200 KUALA LUMPUR'])).company).toBe('SRI MAJU HARDWARE & ELECTRICAL');
+  });
+
+  it('follows an address over seven lines, each ending in a comma, to its postcode and state', () => {
+    const head = ['KEDAI RUNCIT MAJU', 'LOT 117,', 'SECOND FLOOR,', 'PLAZA MERPATI,', '1, JALAN MERPATI 3,', 'TAMAN MERPATI INDAH,', '58200 KUALA LUMPUR,', 'WILAYAH PERSEKUTUAN.'];
+    expect(read(receipt(head)).address).toBe(head.slice(1).join(' '));
+  });
+
   it('reads a colon OCR put for a comma in an address line as the comma', () => {
     const v = read(receipt(['TOKO CERAH', 'NO.5: 55,57 & 59,JALAN SAGU 18', '81100 JOHOR BAHRU']));
     expect(v.company).toBe('TOKO CERAH');
     expect(v.address).toBe('NO.5, 55,57 & 59,JALAN SAGU 18, 81100 JOHOR BAHRU');
+    // a colon between a place and its postcode
+    expect(read(receipt(['TOKO CERAH', '67, JLN MEWAH 25/63,', 'TMN SRI MUDA: 40400 SHAH ALAM.'])).address).toBe('67, JLN MEWAH 25/63, TMN SRI MUDA, 40400 SHAH ALAM.');
+    // a label's colon before a number is no comma
+    expect(read(receipt(['TOKO CERAH', '67, JLN MEWAH 25/63,', '40400 SHAH ALAM.', 'INVOICE: 12345 CASH'])).address).toBe('67, JLN MEWAH 25/63, 40400 SHAH ALAM.');
     // a line ending in a stray colon is still the address
     expect(read(receipt(['TOKO CERAH', 'NO.53, JALAN BESAR,45600 BATANG KALI:', 'SELANGOR DARUL EHSAN'])).address)
       .toBe('NO.53, JALAN BESAR,45600 BATANG KALI, SELANGOR DARUL EHSAN');

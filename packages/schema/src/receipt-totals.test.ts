@@ -96,6 +96,37 @@ describe('receipt totals', () => {
       ])).toBe(32.7);
     });
 
+    it('corrects a total OCR misread by one digit when the parts add up to another amount and cash − change agrees', () => {
+      const lines: [string, number, number][] = [
+        ['(EXCLUDED GST) SUB TOTAL (RM) :', 0.05, 0], ['106.10', 0.7, 0],
+        ['DISCOUNT (RM) :', 0.05, 1], ['0.00', 0.7, 1],
+        ['TOTAL GST (RM) :', 0.05, 2], ['6.37', 0.7, 2],
+        ['ROUNDING (RM) :', 0.05, 3], ['-0.02', 0.7, 3],
+        ['TOTAL (RM) :', 0.05, 4], ['112.46', 0.7, 4],
+        ['CASH :', 0.05, 5], ['112.45', 0.7, 5],
+        ['CHANGE (RM) :', 0.05, 6], ['0.00', 0.7, 6],
+      ];
+      expect(totalOf(lines)).toBe(112.45);
+      // OCR slips in the rounding and cash labels ("Roundlng", "GASH"): the change line still says what was paid
+      expect(totalOf(lines.map(([t, x, r]) => [t.replace('ROUNDING', 'ROUNDLNG').replace('CASH', 'GASH'), x, r]))).toBe(112.45);
+      // one check alone does not overrule the printed total: without the change line the cash may be anything
+      expect(totalOf(lines.filter(([t]) => !t.startsWith('CHANGE') && t !== '0.00'))).toBe(112.46);
+      // nor does a payment that disagrees with the parts
+      expect(totalOf(lines.map(([t, x, r]) => [t === '112.45' ? '120.00' : t === '0.00' && r === 6 ? '7.54' : t, x, r]))).toBe(112.46);
+    });
+
+    it('takes the payment for the total on a slip that prints no total, when the amounts above it add up to it', () => {
+      const slip: [string, number, number][] = [
+        ['09/03/2018 21:28', 0.05, 0], ['000000#7259 CASHIER01', 0.05, 1],
+        ['DPT.05', 0.05, 2], ['RM', 0.5, 2], ['149.00', 0.7, 2],
+        ['DPT.04', 0.05, 3], ['RM', 0.5, 3], ['21.00', 0.7, 3],
+        ['CASH', 0.05, 4], ['RM', 0.5, 4], ['170.00', 0.7, 4],
+      ];
+      expect(totalOf(slip)).toBe(170);
+      // a payment the amounts above do not add up to is only what was handed over
+      expect(totalOf(slip.map(([t, x, r]) => [t === '170.00' ? '200.00' : t, x, r]))).toBeNull();
+    });
+
     it('reads a label and the amount OCR set on a row of its own just below it as one summary line', () => {
       expect(totalOf([
         ['Total Sales (Excluding GST)', 0.05, 0], ['31.03', 0.75, 0.5],
