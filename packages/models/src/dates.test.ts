@@ -9,7 +9,24 @@ describe('written dates in the languages of European and Asian business paper', 
     // abbreviated month words of German, Dutch, Spanish and Italian paper
     ['27. Okt. 2024', '2024-10-27'], ['3. Dez. 2024', '2024-12-03'], ['12 mrt 2024', '2024-03-12'], ['5 dic. 2024', '2024-12-05'], ['9 ene 2024', '2024-01-09'],
     ['3 ott 2024', '2024-10-03'], ['14 giu 2024', '2024-06-14'], ['21 ago 2024', '2024-08-21'], ['2 de setiembre de 2024', '2024-09-02'],
+    // Danish and Norwegian, Czech and Slovak (genitive), Romanian, Catalan, Turkish, Russian; Hungarian year first
+    ['14. marts 2024', '2024-03-14'], ['14. desember 2024', '2024-12-14'], ['14. března 2024', '2024-03-14'], ['2. října 2023', '2023-10-02'],
+    ['14. apríla 2024', '2024-04-14'], ['14 martie 2024', '2024-03-14'], ['14 de juliol de 2024', '2024-07-14'], ['14 Şubat 2024', '2024-02-14'],
+    ['14 марта 2024', '2024-03-14'], ['2024. március 14.', '2024-03-14'],
   ])('%s → %s', (text, iso) => {
     expect(findDates(text)[0]?.iso).toBe(iso);
+  });
+});
+
+describe('numeric dates with a space after each point', () => {
+  it.each([
+    ['Datum vystavení: 14. 3. 2024', '2024-03-14'], ['14. 03. 2024', '2024-03-14'], ['Kelt: 2024. 03. 14.', '2024-03-14'],
+  ])('%s → %s', (text, iso) => {
+    expect(findDates(text)[0]?.iso).toBe(iso);
+  });
+
+  it('reads no date in amounts and short numbers set the same way ("Pos. 1. 2. 24", "12. 50")', () => {
+    expect(findDates('Pos. 1. 2. 24')).toEqual([]);
+    expect(findDates('Preis 12. 50')).toEqual([]);
   });
 });

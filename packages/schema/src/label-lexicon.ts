@@ -23,8 +23,12 @@ export type Concept =
 const HEADS: Record<Head, string[]> = {
   // "Code article", "Code client": an article's or a customer's number
   number: ['number', 'numbers', 'code', 'no', 'nr', 'nro', 'num', 'nummer', 'numero', 'numer', 'nummber', 'n', '#', 'id', 'nb', 'idnr',
-    '番号', '号码', '號碼', '编号', '編號', '번호', 'номер'],
-  date: ['date', 'dated', 'datum', 'fecha', 'data', 'dato', 'paivays', 'paivamaara', 'paiva', 'datetime', 'dt', '日付', '日期', '날짜', '일자', '日', 'дата'],
+    '番号', '号码', '號碼', '编号', '編號', '번호', 'номер',
+    // Czech and Slovak "číslo", Hungarian "szám"/"sorszám", Romanian "număr"
+    'cislo', 'szam', 'szama', 'sorszam', 'sorszama', 'numar', 'numarul'],
+  date: ['date', 'dated', 'datum', 'fecha', 'data', 'dato', 'paivays', 'paivamaara', 'paiva', 'datetime', 'dt',
+    // Hungarian "Kiállítás dátuma", "Számla kelte"; Turkish "Fatura tarihi"
+    'datuma', 'kelte', 'kelt', 'tarih', 'tarihi', '日付', '日期', '날짜', '일자', '日', 'дата'],
   amount: ['total', 'totals', 'totaal', 'totale', 'totalt', 'summe', 'summa', 'suma', 'sum', 'betrag', 'montant', 'importe', 'importo', 'bedrag',
     'belopp', 'beloeb', 'belob', 'belop', 'kwota', 'razem', 'gesamt', 'amount', 'amt', 'yhteensa', 'valor', 'ogolem', 'subtotal', 'zwischensumme',
     'endsumme', 'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'gp', 'extended',
@@ -51,14 +55,15 @@ const HEADS: Record<Head, string[]> = {
 const MODIFIERS: Record<Modifier, string[]> = {
   document: ['invoice', 'inv', 'bill', 'receipt', 'facture', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'fakturan', 'faktury', 'rechnung',
     'beleg', 'quittung', 'kvitto', 'kvittering', 'rachunek', 'rachunku', 'nota', 'document', 'doc', 'dokument', 'documento', 'lasku', 'laskun', 'bon',
-    'ticket', 'recibo', 'ricevuta', 'statement', 'credit', 'gutschrift', '請求書', '請求', '发票', '發票', '領収書', '领收书', '收据', '收據', '청구서', '영수증', 'счет'],
+    'ticket', 'recibo', 'ricevuta', 'statement', 'credit', 'gutschrift', 'doklad', 'dokladu', 'facturii', 'szamla', 'szamlaszam', '請求書', '請求', '发票', '發票', '領収書', '领收书', '收据', '收據', '청구서', '영수증', 'счет'],
   issue: ['issue', 'issued', 'issuing', 'emission', 'emissione', 'emision', 'emissao', 'ausstellung', 'ausstellungs', 'wystawienia', 'utstedelse',
-    'utfardande', 'fakturerings', 'fakturering', 'invoicing', 'billing', 'erstellung', 'uitgifte', '発行', '开票', '開票', '发行', '발행'],
+    'utfardande', 'fakturerings', 'fakturering', 'invoicing', 'billing', 'erstellung', 'uitgifte', 'vystaveni', 'vystavenia', 'emiterii', 'emitere',
+    'kiallitas', 'kiallitasi', 'duzenleme', 'duzenlenme', '発行', '开票', '開票', '发行', '발행'],
   due: ['due', 'faellig', 'fallig', 'faelligkeit', 'falligkeit', 'faelligkeits', 'falligkeits', 'verval', 'vervaldag', 'scadenza', 'vencimiento', 'vencimento',
     'echeance', 'limite', 'deadline', 'expiry', 'expiration', 'forfall', 'forfalls', 'forfallo', 'forfald', 'forfalds', 'era', 'termin',
-    'until', 'zahlbar', 'payable', 'zahlungsziel', 'betaaldatum', 'uiterste', '期限', '支払期限', '到期', '截止', '납기', '만기'],
+    'until', 'zahlbar', 'payable', 'zahlungsziel', 'betaaldatum', 'uiterste', 'splatnosti', 'scadenta', 'scadentei', 'esedekesseg', 'esedekessegi', 'hatarido', 'vade', '期限', '支払期限', '到期', '截止', '납기', '만기'],
   service: ['leistung', 'leistungs', 'liefer', 'lieferung', 'delivery', 'shipping', 'ship', 'shipment', 'versand', 'period', 'zeitraum', 'levering',
-    'consegna', 'entrega', 'livraison', 'sprzedazy', 'dostawy', 'wykonania', 'supply', 'service', 'prestation', 'leverans', 'toimitus', 'valuta', 'value',
+    'consegna', 'entrega', 'livraison', 'sprzedazy', 'dostawy', 'wykonania', 'plneni', 'plnenia', 'dodani', 'dodania', 'teljesites', 'teljesitesi', 'livrarii', 'livrare', 'supply', 'service', 'prestation', 'leverans', 'toimitus', 'valuta', 'value',
     'start', 'end', 'from', 'to', 'birth', 'print', 'printed', '納品', '交货', '配送', '发货'],
   order: ['order', 'bestell', 'bestellung', 'auftrag', 'auftrags', 'purchase', 'po', 'commande', 'pedido', 'ordine', 'zamowienia', 'zamowienie', 'bestelling',
     'tilaus', 'ordre', 'reference', 'ref', 'referenz', 'referentie', 'contract', 'vertrag', 'project', 'projekt', 'tracking', 'transaction', 'txn', 'trans',
