@@ -26,7 +26,7 @@ async function currencyAnswer(lines: string[], price: string): Promise<{ value: 
   const doc = await extractDocument(await pdf.save(), 'pdf', {});
   const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' } } };
   const out = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true });
-  return { value: (out.values as { currency: unknown }).currency, confidence: out.confidence?.currency ?? 0 };
+  return { value: (out.values as { currency: unknown }).currency, confidence: (out.confidence as Record<string, number> | undefined)?.currency ?? 0 };
 }
 
 const currencyOf = async (lines: string[], price: string) => (await currencyAnswer(lines, price)).value;
