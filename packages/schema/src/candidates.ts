@@ -5,7 +5,7 @@ import { headerRole } from './item-grid.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
 import { documentCurrency } from './values/currency.js';
 import { letterheadAddress, letterheadCandidates, letterheadKind, notAName, notAnAddress } from './letterhead.js';
-import { customerField, isNameLike, partyCandidates } from './parties.js';
+import { customerField, isNameLike, nameBeforeAddress, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 import { findDates, type DateContext } from '@quire/models';
@@ -165,8 +165,10 @@ function inlinePairs(text: string): { label: string; value: string }[] {
     if (k + 1 < colons.length) {
       const seg = text.slice(c + 1, colons[k + 1]);
       const gap = /(\s{2,}|\t|\|)(?=[^\s|][^\t|]*$)/.exec(seg);
-      // the next label is after a wide gap, else its trailing capitalized words (at most three)
-      const cut = gap ? gap.index : seg.search(/(?:\s+[A-Z#][\w#.]*){1,3}\s*$/);
+      // the next label is after a wide gap, else its trailing capitalized words (at most three, and
+      // fewer where three would take the whole value: "No: FAB123 Invoice Date: 03-02-2017")
+      let cut = gap ? gap.index : -1;
+      for (let n = 3; !gap && n >= 1 && cut <= 0; n--) cut = seg.search(new RegExp(`(?:\\s+[A-Z#][\\w#.]*){${n}}\\s*$`));
       valueEnd = nextStart = c + 1 + (cut > 0 ? cut : seg.length);
     }
     pairs.push({ label, value: text.slice(c + 1, valueEnd).trim() });
@@ -443,6 +445,10 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   const head = letterheadKind(field);
   const customer = !head && field.kind === 'string' && customerField(field.name, field.labels.map((l) => l.text), field.description);
   if (!head && !customer) return out;
+  // a party's name printed with its address after it on one line: the name alone
+  if (head === 'organisation' || customer) {
+    for (const c of out) if (typeof c.value === 'string') { const name = nameBeforeAddress(c.value); if (name !== c.value) { c.value = name; c.printed = name; } }
+  }
   // a name is not a registration number, a customer code or a date ("Company No: 1174703-K" labels a number, not the name)
   // a field's description mentioning a printed word ("the company that issued the receipt" and "RECEIPT",
   // "NAME : CASH" in the customer's block) is no label for the issuer; an address is no tax number ("ADDRESS : / GST NO.")
@@ -452,6 +458,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   if (!kept.some((c) => c.label >= LABEL_MIN)) {
     const layout = head ? letterheadCandidates(head, ctx.ix) : [];
     for (const h of layout) {
+      if (head === 'organisation') h.value = nameBeforeAddress(h.value);
       kept.push({ value: h.value, printed: h.value, ids: h.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: h.score, order: h.order, at: h.at, how: 'letterhead' });
     }
     // the parties as an invoice names them: labelled blocks, the sender line and the recipient under it, the repeated issuer name

@@ -72,6 +72,8 @@ function labelRole(head: string): { role: PartyRole; weight: number } | undefine
     }
   }
   if (ADDRESSEE.has(head)) return { role: 'customer', weight: 0.75 };
+  // "Account holder", "Kontoinhaber", "Titulaire du compte": the bank details' payee, who issued the bill
+  if (head.split(' ').length <= 4 && PAYEE.test(head)) return { role: 'vendor', weight: 0.7 };
   const all = head.split(' ').filter(Boolean);
   if (all.length === 2 && DOC_WORDS.has(all[0]) && TO_WORDS.has(all[1])) return { role: 'customer', weight: 0.78 };
   if (all.length === 2 && DOC_WORDS.has(all[0]) && FROM_WORDS.has(all[1])) return { role: 'vendor', weight: 0.78 };
@@ -180,6 +182,31 @@ function nameBelow(rows: Seg[][], seg: Seg, maxRows = 4): Seg | undefined {
 
 export interface PartyCandidate { value: string; ids: string[]; score: number; at: number }
 
+/** What separates the parts of a name-and-address line: a comma, a middle dot or bar, a spaced dash. */
+const PART_SEPARATOR = /\s*(?:,|\s[·•|∙⋅–—]\s|\s-\s)\s*/g;
+
+/** A part of a line that starts an address or the contact details: a street, a house number, a postcode and place, a phone or mail. */
+function opensAddress(part: string): boolean {
+  const p = part.trim();
+  return isStreetLine(p) || /^\d/.test(p) || POSTCODE_LINE.test(p) || ADDRESS_OPENER.test(fold(p)) || FURNITURE.test(fold(p));
+}
+
+/**
+ * A party's name printed with its address on one line ("Brightwater Studio Ltd, 12 High Street, Leeds LS1 4AB",
+ * "Shree Traders Pvt. Ltd., 12 MG Road, Pune 411001", "Rahul Sharma, 4 Park Street, Kolkata"): the name is what
+ * comes before the first part that opens the address; a legal form set off by a comma ("Amazon Web Services,
+ * Inc.") is no address and stays with the name. The text as printed when no part opens an address.
+ */
+export function nameBeforeAddress(text: string): string {
+  for (const m of text.matchAll(PART_SEPARATOR)) {
+    const next = text.slice(m.index + m[0].length).split(PART_SEPARATOR)[0];
+    if (!next || !opensAddress(next)) continue;
+    const name = text.slice(0, m.index).trim();
+    return /\p{L}{2}/u.test(name) ? name : text;
+  }
+  return text;
+}
+
 /** "Lieferant", "Bill to:", "CLIENT :", "Rechnungsempfänger (Name, Anschrift)": a party label, and any value after its colon. */
 function partyLabel(text: string): { role: PartyRole; weight: number; inline?: string } | undefined {
   const m = /^([^:]{2,40}?)\s*:\s*(.*)$/.exec(text);
@@ -277,6 +304,8 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
   for (const row of rows) {
     for (const seg of row) {
       const label = partyLabel(seg.text);
+      // "Sold By: Shree Traders Pvt. Ltd., 12 MG Road, Pune": the name printed with its address after the label
+      if (label?.inline) label.inline = nameBeforeAddress(label.inline);
       // "Customer: 2": the label's value is printed after it, and is no name
       if (label && !(label.inline && !isNameLike(label.inline))) {
         const value = label.inline && isNameLike(label.inline) ? { text: label.inline, ids: seg.ids, row: seg.row, box: seg.box } : nameBelow(rows, seg);
