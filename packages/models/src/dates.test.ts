@@ -13,6 +13,8 @@ describe('written dates in the languages of European and Asian business paper', 
     ['14. marts 2024', '2024-03-14'], ['14. desember 2024', '2024-12-14'], ['14. března 2024', '2024-03-14'], ['2. října 2023', '2023-10-02'],
     ['14. apríla 2024', '2024-04-14'], ['14 martie 2024', '2024-03-14'], ['14 de juliol de 2024', '2024-07-14'], ['14 Şubat 2024', '2024-02-14'],
     ['14 марта 2024', '2024-03-14'], ['2024. március 14.', '2024-03-14'],
+    // the month word between dashes or slashes, month or year first
+    ['Feb-03-2017', '2017-02-03'], ['Invoice date: Mar/14/2024', '2024-03-14'], ['2017-Feb-03', '2017-02-03'], ['2024 Mar 14', '2024-03-14'],
   ])('%s → %s', (text, iso) => {
     expect(findDates(text)[0]?.iso).toBe(iso);
   });

@@ -134,8 +134,14 @@ const findWritten: Finder = (text) => {
     const y = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], d = Number(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1 });
   }
-  // March 5, 2021; Feb 2nd 1990
-  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s+(\\d{4})(?![\\w])`, 'gi');
+  // ISO order with the month as a word: "2017-Feb-03", "2017 Feb 03"
+  const ywd = new RegExp(`(?<![\\w])(\\d{4})[\\s\\-/]${MONTH_RE}[\\s\\-/](\\d{1,2})(?![\\w])`, 'gi');
+  for (const m of norm.matchAll(ywd)) {
+    const y = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], d = Number(m[3]);
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1 });
+  }
+  // March 5, 2021; Feb 2nd 1990; "Feb-03-2017", "Feb/03/2017"
+  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}(?:\\s+|[-/])(\\d{1,2})(?:st|nd|rd|th)?\\s*,?(?:\\s+|[-/])(\\d{4})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(mdy)) {
     const mo = MONTHS[m[1].toLowerCase()], d = Number(m[2]), y = Number(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
