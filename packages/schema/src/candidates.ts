@@ -309,10 +309,14 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   const deadlines = isDateKind(field) && !asksForDeadline(field) ? deadlineDates(ctx) : new Set<string>();
   const found: Candidate[] = [];
   const firstPage = Math.min(...ctx.ix.units.map((u) => u.page));
+  const ownDate = isDateKind(field) && field.concept === 'doc-date';
   for (const u of ctx.ix.units) {
     if (deadlines.size && findDates(u.text, ctx.dates).some((d) => deadlines.has(d.iso))) continue;
     const tv = typedValue(field, u.text, ctx.dates);
     if (!tv) continue;
+    // "Bestelldatum: 01.07.2015", "Livraison prévue le 02/07/2015": the words before it make it another date
+    const d = ownDate ? findDates(u.text, ctx.dates)[0] : undefined;
+    if (d && namesOtherDate(u.text.slice(0, d.index))) continue;
     const c = make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern');
     // a document's own date stands on a line of its own in the header ("Le lundi 21 novembre 2022");
     // one inside a sentence ("Loi 2008-776 du 4 août 2008 …") is what the text refers to
@@ -321,8 +325,29 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   }
   // the only date (email, …) a document prints is good evidence for a field that asks for just that
   const distinct = new Set(found.map((c) => JSON.stringify(c.value)));
+  // (so is the one date left when the others are labelled as the order's, the delivery's: the document's
+  // own by elimination, "Erstellt am: 05.07.2015" beside "Bestelldatum" and "Lieferdatum")
   if (distinct.size === 1 && isGenericField(field)) for (const c of found) c.score = Math.min(0.75, c.score * 1.6);
   out.push(...found);
+}
+
+/** Modifiers that make a date another one than the document's: an order's, a delivery's or service's, a payment's, a deadline. */
+const OTHER_DATE_MODS = ['due', 'service', 'order', 'payment', 'customer', 'related'] as const;
+
+/**
+ * Whether the words printed just before a date (after any value before them) name another date than the
+ * document's: "Order date", "Lieferdatum", "Commande du", "Livraison prévue le". A document word ("Invoice
+ * date", "Facture du") or an issue word keeps it the document's.
+ */
+function namesOtherDate(before: string): boolean {
+  const tokens = normalizeLabel(before).split(' ').filter(Boolean);
+  let from = tokens.length;
+  while (from > 0 && !/\d/.test(tokens[from - 1]) && tokens.length - from < 4) from--;
+  const words = tokens.slice(from).join(' ');
+  if (!words) return false;
+  const r = readLabel(words);
+  if (r.mods.has('document') || r.mods.has('issue')) return false;
+  return OTHER_DATE_MODS.some((m) => r.mods.has(m));
 }
 
 /**
