@@ -227,3 +227,24 @@ it('takes the issuer from the account holder of the bank details printed under t
   ]);
   expect(values).toEqual({ issuer: 'Brightwater Studio Ltd', customer: 'Lakeside Dental' });
 }, 60_000);
+
+it('answers the labelled seller under a marketplace\'s letterhead, less surely than a labelled seller under no other name', async () => {
+  const answer = async (lines: Line[]) => {
+    const pdf = await PDFDocument.create();
+    pdf.registerFontkit(fontkit);
+    const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
+    const page = pdf.addPage([595, 842]);
+    for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
+    const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });
+    return { issuer: (out.values as Record<string, unknown>).issuer, confidence: (out.confidence as Record<string, number>).issuer };
+  };
+  const body: Line[] = [
+    ['Sold By: Suryodaya Traders, 14 MG Road, Bengaluru 560001', 50, 760], ['Billing Address: Kaveri Textiles, 22 Residency Road, Mysuru 570001', 50, 744],
+    ['Cotton shirt', 50, 480], ['1,250.00', 470, 480], ['Grand Total', 360, 450], ['1,250.00', 470, 450],
+  ];
+  const market = await answer([['ShopKart Internet Pvt. Ltd.', 50, 800, 16], ['Tax Invoice', 400, 800, 14], ...body]);
+  const alone = await answer([['Tax Invoice', 400, 800, 14], ...body]);
+  expect(market.issuer).toBe('Suryodaya Traders');
+  expect(alone.issuer).toBe('Suryodaya Traders');
+  expect(market.confidence).toBeLessThan(alone.confidence - 0.1);
+}, 60_000);

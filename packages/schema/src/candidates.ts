@@ -505,8 +505,30 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
       const billed = new Set(partyCandidates('customer', ctx.ix).map((p) => normalizeLabel(p.value)));
       return kept.filter((c) => c.label >= LABEL_MIN || !billed.has(normalizeLabel(String(c.value))));
     }
-  }
+  } else if (head === 'organisation') rivalLetterhead(ctx, kept);
   return kept;
+}
+
+/** Legal forms and the like, which two different companies' names share. */
+const LEGAL_WORDS = /^(gmbh|ltd|limited|inc|pvt|private|llc|llp|plc|corp|company|co|sarl|sas|srl|spa|bv|nv|ag|kg|pty|pte|sdn|bhd|the|and|und|et)$/;
+
+/**
+ * A labelled issuer ("Sold By:", "Seller:", "Lieferant") under a letterhead that names another company —
+ * a marketplace's brand over the seller it sells for, a group over its branch — is what the label says,
+ * but less surely: the letterhead's name (some evidence: a legal form, set large, above the address) is
+ * kept as a runner-up below the labelled value, which lowers the choice's confidence and never changes it.
+ */
+function rivalLetterhead(ctx: SearchContext, kept: Candidate[]): void {
+  const labelled = kept.filter((c) => c.label >= LABEL_MIN);
+  const best = Math.max(...labelled.map((c) => c.score));
+  const words = (v: unknown) => new Set(normalizeLabel(String(v)).split(' ').filter((w) => w.length >= 3 && !LEGAL_WORDS.test(w)));
+  const named = labelled.map((c) => words(c.value));
+  const top = letterheadCandidates('organisation', ctx.ix)[0];
+  if (!top || top.score < 0.6) return;
+  const value = nameBeforeAddress(top.value), own = words(value);
+  if (!own.size || named.some((n) => [...own].some((w) => n.has(w)))) return;
+  if (partyCandidates('customer', ctx.ix).some((p) => normalizeLabel(p.value) === normalizeLabel(value))) return;
+  kept.push({ value, printed: value, ids: top.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: Math.min(top.score, 0.85 * best), order: top.order, at: top.at, how: 'letterhead' });
 }
 
 /**
