@@ -18,6 +18,7 @@ describe('label lexicon: what a printed label means, in many languages', () => {
     ['Datum vystavení', 'doc-date'], ['Datum splatnosti', 'due-date'], ['Datum uskutečnění zdanitelného plnění', 'other-date'], ['Číslo faktury', 'doc-number'],
     ['Kiállítás dátuma', 'doc-date'], ['Teljesítés dátuma', 'other-date'], ['Számla sorszáma', 'doc-number'], ['Data emiterii', 'doc-date'], ['Data scadenței', 'due-date'],
     ['Fatura tarihi', 'doc-date'], ['Vade tarihi', 'due-date'],
+    ['Celkem k úhradě', 'total'], ['Összesen', 'total'], ['Genel toplam', 'total'], ['Jednotková cena', 'unit-price'], ['Popis', 'description'],
   ])('%s → %s', (label, concept) => {
     expect(labelConcept(label)).toBe(concept);
   });

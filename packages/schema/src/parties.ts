@@ -23,7 +23,7 @@ const VENDOR_LABELS = new Set([
   'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
   'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
   'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'auftragnehmer', 'remit to', 'pay to', 'payable to', 'ship from', 'shipped from', 'dispatch from',
-  'seller name', 'supplier name', 'vendor name', 'bill from', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+  'seller name', 'supplier name', 'vendor name', 'bill from', 'dodavatel', 'elado', 'szallito', 'furnizor', 'satici', 'prodavatel', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
@@ -33,7 +33,7 @@ const CUSTOMER_LABELS = new Map<string, number>([
     'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik', 'nabywcy', 'odbiorcy', 'acquirente',
     'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', 'customer name', 'client name', 'buyer name', 'bill to party', 'billing to',
     'rechnungsanschrift', 'billing', 'addressed to', 'adresse a', 'geadresseerde', 'direccion de facturacion', 'adquiriente', 'adquirente', 'intestatario',
-    'fatturare a', 'indirizzo di fatturazione', 'faktureringsadress', 'ostaja', 'laskutusosoite'].map((l) => [l, 0.8] as [string, number]),
+    'fatturare a', 'indirizzo di fatturazione', 'faktureringsadress', 'ostaja', 'laskutusosoite', 'odberatel', 'vevo', 'cumparator', 'beneficiar', 'alici'].map((l) => [l, 0.8] as [string, number]),
   // a role the paper's trade gives the customer (subscriber, debtor, orderer), or a bare "To"/"Attn": likely the customer's block
   ...['receiver', 'to', 'prepared for', 'payer', 'besteller', 'abnehmer', 'souscripteur', 'abonne', 'debiteur', 'receptor', 'adresat'].map((l) => [l, 0.75] as [string, number]),
   ...['購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
@@ -49,7 +49,7 @@ const PARTY_DATA = new Set(['details', 'detail', 'data', 'coordonnees', 'dane', 
 const PARTY_LINKS = new Set(['the', 'of', 'de', 'del', 'della', 'dello', 'do', 'da', 'des', 'du', 'van', 'der', 'het', 'le', 'la', 'el', 'il', 'o', 'a', 'dell']);
 /** A document word then "to" ("Factuur aan", "Rechnung an", "Fatturato a", "Faktura till", "Fatura para"): whom it is addressed to. */
 const DOC_WORDS = new Set(['invoice', 'invoiced', 'bill', 'billed', 'factuur', 'gefactureerd', 'rechnung', 'facture', 'facturee', 'factura', 'facturado', 'facturada',
-  'fattura', 'fatturato', 'fatturata', 'fatura', 'faturado', 'faktura', 'fakturerad', 'fakturert', 'sold', 'issued']);
+  'fattura', 'fatturato', 'fatturata', 'fatura', 'faturado', 'faktura', 'fakturerad', 'fakturert', 'faktureres', 'faktureret', 'sold', 'issued']);
 const TO_WORDS = new Set(['to', 'aan', 'an', 'a', 'para', 'till', 'til', 'for', 'pour', 'per', 'dla']);
 const FROM_WORDS = new Set(['from', 'van', 'von', 'de', 'da', 'fra', 'fran', 'od', 'by', 'par']);
 /** Salutations that open the addressee's block ("Spett.le", "Messrs", "M/s"). */
