@@ -248,3 +248,24 @@ it('answers the labelled seller under a marketplace\'s letterhead, less surely t
   expect(alone.issuer).toBe('Suryodaya Traders');
   expect(market.confidence).toBeLessThan(alone.confidence - 0.1);
 }, 60_000);
+
+describe('the issuer named only under the items, with no legal form', () => {
+  it('a footer that sets name, street and place, phone and mail apart with bars ("<name> | 12 High Street, Leeds LS1 4AB | Tel. …")', async () => {
+    const values = await parties([
+      ['INVOICE', 50, 800, 20, true], ['Invoice No: 17', 50, 770],
+      ['Bill to:', 50, 730, 10, true], ['Lakeside Dental', 50, 716], ['9 Elm Street', 50, 703], ['Salem OR 97301', 50, 690],
+      ['Cleaning', 50, 500], ['£250.00', 470, 500],
+      ['Brightwater Studio | 12 High Street, Leeds LS1 4AB | Tel. 0113 496 0000 | hello@brightwater.co.uk', 50, 60, 7],
+    ]);
+    expect(values).toEqual({ issuer: 'Brightwater Studio', customer: 'Lakeside Dental' });
+  }, 60_000);
+
+  it('a sentence that ends in a payee label ("Please make cheques payable to: <name>")', async () => {
+    const values = await parties([
+      ['INVOICE', 50, 800, 20, true],
+      ['Bill to:', 50, 730, 10, true], ['Lakeside Dental', 50, 716], ['9 Elm Street', 50, 703], ['Salem OR 97301', 50, 690],
+      ['Cleaning', 50, 500], ['£250.00', 470, 500], ['Please make cheques payable to: Brightwater Studio', 50, 100, 9],
+    ]);
+    expect(values).toEqual({ issuer: 'Brightwater Studio', customer: 'Lakeside Dental' });
+  }, 60_000);
+});

@@ -25,6 +25,8 @@ const VENDOR_LABELS = new Set([
   'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'auftragnehmer', 'remit to', 'pay to', 'payable to', 'ship from', 'shipped from', 'dispatch from',
   'seller name', 'supplier name', 'vendor name', 'bill from', 'dodavatel', 'elado', 'szallito', 'furnizor', 'satici', 'prodavatel', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
+/** Payee labels that end a sentence ("Please make all cheques payable to", "Bitte überweisen Sie an"): who is paid issued the bill. */
+const PAYEE_ENDINGS = ['payable to', 'remit to', 'pay to', 'made out to', 'a l ordre de', 'zahlbar an', 'uberweisen sie an'];
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
   ...['bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'purchaser', 'invoice address', 'billing address',
@@ -75,6 +77,8 @@ function labelRole(head: string): { role: PartyRole; weight: number } | undefine
   // "Account holder", "Kontoinhaber", "Titulaire du compte": the bank details' payee, who issued the bill
   if (head.split(' ').length <= 4 && PAYEE.test(head)) return { role: 'vendor', weight: 0.7 };
   const all = head.split(' ').filter(Boolean);
+  // "Please make cheques payable to", "Kindly remit to": a sentence ending in a payee label
+  if (all.length > 2 && all.length <= 8 && PAYEE_ENDINGS.some((l) => head.endsWith(` ${l}`))) return { role: 'vendor', weight: 0.72 };
   if (all.length === 2 && DOC_WORDS.has(all[0]) && TO_WORDS.has(all[1])) return { role: 'customer', weight: 0.78 };
   if (all.length === 2 && DOC_WORDS.has(all[0]) && FROM_WORDS.has(all[1])) return { role: 'vendor', weight: 0.78 };
   // "LE CLIENT", "The Supplier" may be a name; the role word is a label with a word for particulars ("Datos del emisor")
@@ -224,7 +228,8 @@ const SENDER_SEPARATOR = /\s[·•●|∙⋅]\s|\s-\s/;
 function senderLine(s: Seg): string[] | undefined {
   if (!/[·•●|∙⋅]/.test(s.text)) return undefined;
   const parts = s.text.split(SENDER_SEPARATOR).map((p) => p.trim()).filter(Boolean);
-  return parts.length >= 3 && parts.slice(1).some(isStreetLine) ? parts : undefined;
+  // a part may hold street and place together ("12 High Street, Leeds LS1 4AB")
+  return parts.length >= 3 && parts.slice(1).some((p) => isStreetLine(p) || p.split(/,\s*/).some((q) => isStreetLine(q) || POSTCODE_LINE.test(q))) ? parts : undefined;
 }
 
 /** Where a legal mention turns from the name to its capital ("X SARL au capital de 10 000 €", "X GmbH mit einem Stammkapital von …"). */
