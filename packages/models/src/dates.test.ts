@@ -14,6 +14,7 @@ describe('written dates in the languages of European and Asian business paper', 
     ['14. apríla 2024', '2024-04-14'], ['14 martie 2024', '2024-03-14'], ['14 de juliol de 2024', '2024-07-14'], ['14 Şubat 2024', '2024-02-14'],
     ['14 марта 2024', '2024-03-14'], ['2024. március 14.', '2024-03-14'],
     // the month word between dashes or slashes, month or year first
+    ['Dec 31,2024', '2024-12-31'], ['31 de diciembre del 2024', '2024-12-31'],
     ['Feb-03-2017', '2017-02-03'], ['Invoice date: Mar/14/2024', '2024-03-14'], ['2017-Feb-03', '2017-02-03'], ['2024 Mar 14', '2024-03-14'],
   ])('%s → %s', (text, iso) => {
     expect(findDates(text)[0]?.iso).toBe(iso);
@@ -23,6 +24,8 @@ describe('written dates in the languages of European and Asian business paper', 
 describe('numeric dates with a space after each point', () => {
   it.each([
     ['Datum vystavení: 14. 3. 2024', '2024-03-14'], ['14. 03. 2024', '2024-03-14'], ['Kelt: 2024. 03. 14.', '2024-03-14'],
+    // a slash or dash with a space beside it, as OCR reads a date or a form prints it, with a full year
+    ['Date: 14 /03/ 2024', '2024-03-14'], ['14/03 /2024', '2024-03-14'], ['14 / 03 / 2024', '2024-03-14'], ['14-03- 2024', '2024-03-14'],
   ])('%s → %s', (text, iso) => {
     expect(findDates(text)[0]?.iso).toBe(iso);
   });
@@ -30,5 +33,6 @@ describe('numeric dates with a space after each point', () => {
   it('reads no date in amounts and short numbers set the same way ("Pos. 1. 2. 24", "12. 50")', () => {
     expect(findDates('Pos. 1. 2. 24')).toEqual([]);
     expect(findDates('Preis 12. 50')).toEqual([]);
+    expect(findDates('Seite 1 / 2 / 24')).toEqual([]);
   });
 });

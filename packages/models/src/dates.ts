@@ -98,8 +98,13 @@ const findIso: Finder = (text) => {
 const findNumeric: Finder = (text, ctx) => {
   const out: FoundDate[] = [];
   // "14.03.2024", "3/14/24"; and "14. 3. 2024" (Czech, Slovak: a point and a space after day and month, a full year)
-  for (const m of text.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.]|\.\s)(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,]\d)/g)) {
-    if (m[2].length > 1 && m[4].length < 4) continue;
+  // and, with a full year, a slash or dash set off by a space as OCR reads it ("03 /02/ 2017", "12 / 05 / 2024")
+  const found = [
+    ...[...text.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.]|\.\s)(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,]\d)/g)]
+      .filter((m) => m[2].length === 1 || m[4].length === 4),
+    ...[...text.matchAll(/(?<![\d.,/-])(\d{1,2})\s?([-/])\s?(\d{1,2})\s?\2\s?(\d{4})(?![\d]|[.,]\d)/g)].filter((m) => /\s/.test(m[0])),
+  ];
+  for (const m of found) {
     const a = Number(m[1]), b = Number(m[3]), y = fullYear(m[4]);
     const dmy = isValidDate(y, b, a), mdy = isValidDate(y, a, b);
     if (!dmy && !mdy) continue;
@@ -123,7 +128,7 @@ const findWritten: Finder = (text) => {
   const norm = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   // 2 Feb 1990, 2nd February, 1990, 05-Mar-21, 5. März 2021
   // "14 de marzo de 2024", "14 de março de 2024": Spanish and Portuguese join with "de"
-  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?[\\s\\-/]*(?:(?:of|de)\\s+)?${MONTH_RE}[\\s\\-/,]*(?:de\\s+)?(\\d{4}|\\d{2})(?![\\w])`, 'gi');
+  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?[\\s\\-/]*(?:(?:of|de)\\s+)?${MONTH_RE}[\\s\\-/,]*(?:del?\\s+)?(\\d{4}|\\d{2})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(dmy)) {
     const d = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], y = fullYear(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
@@ -141,7 +146,7 @@ const findWritten: Finder = (text) => {
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1 });
   }
   // March 5, 2021; Feb 2nd 1990; "Feb-03-2017", "Feb/03/2017"
-  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}(?:\\s+|[-/])(\\d{1,2})(?:st|nd|rd|th)?\\s*,?(?:\\s+|[-/])(\\d{4})(?![\\w])`, 'gi');
+  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}(?:\\s+|[-/])(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|\\s+|[-/])(\\d{4})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(mdy)) {
     const mo = MONTHS[m[1].toLowerCase()], d = Number(m[2]), y = Number(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
