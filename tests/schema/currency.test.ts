@@ -85,3 +85,19 @@ it('is less sure of a currency inferred from the paper\'s country than of one pr
   expect(word.confidence).toBeGreaterThan(inferred.confidence);
   expect(sign.confidence).toBeGreaterThan(word.confidence);
 }, 60_000);
+
+it('is surer of the currency on every price than of one a footnote names once ("Late fee €40.00" under prices in £)', async () => {
+  const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' } } };
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  const lines: [string, number, number][] = [
+    ['Brightwater Works', 50, 790], ['12 High Street, Leeds LS1 4AB', 50, 770], ['Consulting', 50, 500], ['£1,250.00', 450, 500], ['Subtotal', 350, 470], ['£1,250.00', 450, 470],
+    ['Total', 350, 450], ['£1,250.00', 450, 450], ['Late fee €40.00 per overdue invoice', 50, 100],
+  ];
+  for (const [t, x, y] of lines) page.drawText(t, { x, y, size: 10, font });
+  const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });
+  expect((out.values as { currency: unknown }).currency).toBe('GBP');
+  expect((out.confidence as Record<string, number>).currency).toBeGreaterThan(0.4);
+}, 60_000);

@@ -412,6 +412,9 @@ function documentCurrencyCandidate(field: FieldSpec, ctx: SearchContext, out: Ca
   if (!doc) return;
   if (doc.how === 'country') for (const c of out) if (c.printed === '$' || /^kr\.?$/i.test(c.printed)) c.value = doc.code;
   if (out.length && doc.how !== 'mark') return;
+  // a currency printed on fewer lines than the document's ("Late fee €40" under prices in £) is weaker in proportion
+  const most = doc.marks?.get(doc.code);
+  if (most) for (const c of out) if (c.how === 'pattern' && c.value !== doc.code) c.score *= Math.min(1, (doc.marks!.get(String(c.value)) ?? 0) / most);
   if (out.some((c) => c.value === doc.code)) return;
   const first = ctx.ix.units[0];
   if (!first) return;

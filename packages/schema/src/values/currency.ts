@@ -127,6 +127,8 @@ export interface DocumentCurrency {
   code: string;
   /** mark: printed (code, word or symbol); country: a crown or a dollar sign placed by the country; default: only the country says. */
   how: 'mark' | 'country' | 'default';
+  /** How many lines print each currency as a mark (code, word, or symbol on a price). */
+  marks?: Map<string, number>;
 }
 
 /**
@@ -162,7 +164,7 @@ export function documentCurrency(texts: readonly string[]): DocumentCurrency | u
       const country = likeliestCountry(texts, (c) => ['CA', 'AU', 'NZ', 'SG', 'HK'].includes(c));
       if (country) return { code: CURRENCY_OF[country], how: 'country' };
     }
-    return { code: best[0], how: 'mark' };
+    return { code: best[0], how: 'mark', marks: counts };
   }
   const country = likeliestCountry(texts);
   return country ? { code: CURRENCY_OF[country], how: 'default' } : undefined;
