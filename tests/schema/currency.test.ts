@@ -4,6 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
 import { standardFontFile } from '@quire/format-pdf';
+import { factsFor, LANGUAGES, makeMultilingualInvoice, type MoneyPrint } from '../fixtures/pdf/multilingual-invoices.js';
 
 /**
  * The currency of generated invoices that print no ISO code: a currency written as a word or sign
@@ -101,3 +102,21 @@ it('is surer of the currency on every price than of one a footnote names once ("
   expect((out.values as { currency: unknown }).currency).toBe('GBP');
   expect((out.confidence as Record<string, number>).currency).toBeGreaterThan(0.4);
 }, 60_000);
+
+describe('the generated multilingual invoice with money printed the way its country writes it, no ISO code', () => {
+  it.each([
+    ['de', { suffix: ' €', iban: 'DE89 3704 0044 0532 0130 00' }, 'EUR'],
+    ['fr', { suffix: ' €', iban: 'FR76 3000 6000 0112 3456 7890 189' }, 'EUR'],
+    ['pl', { suffix: ' zł', iban: 'PL61 1090 1014 0000 0712 1981 2874' }, 'PLN'],
+    ['cs', { suffix: ' Kč', iban: 'CZ65 0800 0000 1920 0014 5399' }, 'CZK'],
+    ['da', { suffix: ' kr.', iban: 'DK50 0040 0440 1162 43' }, 'DKK'],
+    ['sv', { suffix: ' kr', iban: 'SE45 5000 0000 0583 9825 7466' }, 'SEK'],
+    ['nl', { iban: 'NL91 ABNA 0417 1643 00' }, 'EUR'],
+    ['es', { iban: 'ES91 2100 0418 4502 0005 1332' }, 'EUR'],
+  ] as [string, MoneyPrint, string][])('%s: %j → %s', async (lang, print, code) => {
+    const doc = await extractDocument(await makeMultilingualInvoice(LANGUAGES[lang], factsFor(lang), print), 'pdf', {});
+    const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' }, date: { type: 'string', format: 'date', description: 'Invoice date' } } };
+    const values = extractSchemaBuiltin({ document: doc, schema }).values as Record<string, unknown>;
+    expect(values).toEqual({ currency: code, date: factsFor(lang).date });
+  }, 60_000);
+});
