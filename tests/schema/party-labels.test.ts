@@ -218,6 +218,15 @@ describe('a party\'s name printed with its address on one line: the name alone, 
   }, 60_000);
 });
 
+it('reads "Account holder" as the payee only in bank details: in a bill\'s account box it names the customer', async () => {
+  const values = await parties([
+    ['Brightwater Energy', 50, 800, 16, true],
+    ['Your account', 330, 730, 10, true], ['Account holder: Lakeside Dental', 330, 716], ['Account ref: 4471-09', 330, 703],
+    ['BILL', 50, 660, 18, true], ['Electricity', 50, 500], ['£250.00', 470, 500],
+  ]);
+  expect(values.issuer).not.toBe('Lakeside Dental');
+}, 60_000);
+
 it('takes the issuer from the account holder of the bank details printed under the items, when the top of the page names only the customer', async () => {
   const values = await parties([
     ['INVOICE 2024-88', 50, 800, 18, true], ['Invoice No: 2024-88', 50, 770],

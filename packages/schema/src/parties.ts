@@ -74,8 +74,6 @@ function labelRole(head: string): { role: PartyRole; weight: number } | undefine
     }
   }
   if (ADDRESSEE.has(head)) return { role: 'customer', weight: 0.75 };
-  // "Account holder", "Kontoinhaber", "Titulaire du compte": the bank details' payee, who issued the bill
-  if (head.split(' ').length <= 4 && PAYEE.test(head)) return { role: 'vendor', weight: 0.7 };
   const all = head.split(' ').filter(Boolean);
   // "Please make cheques payable to", "Kindly remit to": a sentence ending in a payee label
   if (all.length > 2 && all.length <= 8 && PAYEE_ENDINGS.some((l) => head.endsWith(` ${l}`))) return { role: 'vendor', weight: 0.72 };
@@ -222,6 +220,9 @@ function partyLabel(text: string): { role: PartyRole; weight: number; inline?: s
 
 const PAYEE = /\b(titulaire|inhaber|kontoinhaber|account holder|account name|beneficiary|beneficiaire|begunstigde|rekeninghouder|ten name van|intestatario|intestato a|titular|beneficiario|payee|zahlungsempfanger|mottagare|kontohaver|posiadacz)\b/;
 
+/** Bank details: an IBAN, BIC or SWIFT code, an account or sort code, a bank routing number. */
+const BANK = /\b(IBAN|BIC|SWIFT|sort code|account (no|number)|Kontonummer|BLZ|RIB|routing)\b/i;
+
 const SENDER_SEPARATOR = /\s[·•●|∙⋅]\s|\s-\s/;
 
 /** "Kraxi GmbH · Flugzeugallee 17 · 12345 Papierfeld": a one-line sender address (three parts or more, one of them a street or place). */
@@ -316,6 +317,13 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
         const value = label.inline && isNameLike(label.inline) ? { text: label.inline, ids: seg.ids, row: seg.row, box: seg.box } : nameBelow(rows, seg);
         if (label.role === 'customer' && value) for (let r = seg.row; r <= value.row + 3 && r < rows.length; r++) customerRows.add(r);
         if (value && label.role === role) out.push({ value: value.text, ids: value.ids, score: label.weight, at: at(seg) });
+      }
+      // "Account holder: X" in the bank details (an IBAN, BIC or account number within two rows): the payee, who
+      // issued the bill — the same words on a utility bill's account box name the customer, so the bank decides
+      const holder = role === 'vendor' ? /^([^:]{3,40}?)\s*:\s*(.+)$/.exec(seg.text) : null;
+      if (holder && PAYEE.test(fold(holder[1])) && fold(holder[1]).split(' ').length <= 4 && isNameLike(holder[2].trim())
+        && rows.slice(Math.max(0, seg.row - 2), seg.row + 3).some((r) => r.some((x) => BANK.test(x.text)))) {
+        out.push({ value: holder[2].trim(), ids: seg.ids, score: 0.7, at: at(seg) });
       }
       const mention = role === 'vendor' && !customerRows.has(seg.row) ? legalMention(seg) : undefined;
       // the registered name may differ from the trade name the letterhead prints (which the paper goes by,
