@@ -91,3 +91,23 @@ describe('a summary printed as a grid, one row per tax rate and a row of sums', 
     expect((out.values as Record<string, unknown>).total).toBe(518.99);
   });
 });
+
+describe('a header line that prints several labels and values ("Invoice No: FAB123 Invoice Date: … Order Date: …")', () => {
+  it.each([
+    ['Invoice No: FAB123 Invoice Date: 03-02-2017 Order Date: 01-02-2017'],
+    ['Order ID: OD1234567 Order Date: 01-02-2017 Invoice Date: 03-02-2017'],
+    ['Invoice No: FAB123 Invoice Date: 03-02-2017 PO: 4711'],
+  ])('reads each value with the label just before it: %s', async (line) => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    page.drawText('Brightwater Works Ltd', { x: 50, y: 790, size: 16, font });
+    page.drawText(line, { x: 50, y: 700, size: 9, font });
+    page.drawText('Total  1,250.00', { x: 380, y: 400, size: 10, font });
+    const doc = await extractDocument(await pdf.save(), 'pdf', {});
+    const out = extractSchemaBuiltin({ document: doc, schema: { type: 'object', properties: { invoice_number: { type: 'string' }, date: { type: 'string', format: 'date', description: 'Invoice date' } } } });
+    expect((out.values as Record<string, unknown>).date).toBe('2017-02-03');
+    if (line.startsWith('Invoice No')) expect((out.values as Record<string, unknown>).invoice_number).toBe('FAB123');
+  });
+});

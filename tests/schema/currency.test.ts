@@ -4,6 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
 import { standardFontFile } from '@quire/format-pdf';
+import { factsFor, LANGUAGES, makeMultilingualInvoice, type MoneyPrint } from '../fixtures/pdf/multilingual-invoices.js';
 
 /**
  * The currency of generated invoices that print no ISO code: a currency written as a word or sign
@@ -12,7 +13,7 @@ import { standardFontFile } from '@quire/format-pdf';
  */
 
 
-async function currencyOf(lines: string[], price: string): Promise<unknown> {
+async function currencyAnswer(lines: string[], price: string): Promise<{ value: unknown; confidence: number }> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
@@ -25,8 +26,11 @@ async function currencyOf(lines: string[], price: string): Promise<unknown> {
   page.drawText(price, { x: 450, y: 470, size: 10, font });
   const doc = await extractDocument(await pdf.save(), 'pdf', {});
   const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' } } };
-  return (extractSchemaBuiltin({ document: doc, schema }).values as { currency: unknown }).currency;
+  const out = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true });
+  return { value: (out.values as { currency: unknown }).currency, confidence: (out.confidence as Record<string, number> | undefined)?.currency ?? 0 };
 }
+
+const currencyOf = async (lines: string[], price: string) => (await currencyAnswer(lines, price)).value;
 
 it.each([
   ['crowns on Norwegian paper (MVA)', ['Storgata 5, 0155 Oslo', 'Org.nr 987 654 321 MVA'], '12 500,00 kr', 'NOK'],
@@ -57,6 +61,62 @@ it.each([
   ['bare figures on paper whose address line names its country after the place', ['12 rue de la Paix, 75002 Paris, France'], '1 250,00', 'EUR'],
   ['bare figures on paper with a national web domain', ['Keizersgracht 10', 'www.brightwater.nl'], '1.250,00', 'EUR'],
   ['a dollar sign is not placed by a country line (the customer\'s may be printed as well)', ['500 Market St', 'Ship to: 10 King St W, Toronto, Canada'], '$1,250.00', 'USD'],
+  ['bare figures on paper whose address names its country before the postcode ("India - 560066")', ['Whitefield, Bangalore', 'Karnataka, India - 560066'], '1,250.00', 'INR'],
+  ['bare figures on Indian paper (a private limited company in a state of India)', ['Shree Traders Pvt. Ltd.', 'Andheri East, Mumbai 400069, Maharashtra'], '1,250.00', 'INR'],
+  ['bare figures on Indian paper (PAN)', ['MG Road 12, Pune', 'PAN: AABCU9603R'], '1,250.00', 'INR'],
 ])('%s', async (_what, lines, price, code) => {
   expect(await currencyOf(lines, price)).toBe(code);
 }, 60_000);
+
+it.each([
+  ['rupees written out in the amount in words', ['MG Road 12', 'Amount in words: Rupees One Thousand Two Hundred Fifty Only'], '1,250.00', 'INR'],
+  ['rupees in a column header ("Amount (Rs.)")', ['MG Road 12', 'Amount (Rs.)'], '1,250.00', 'INR'],
+  ['pounds sterling written out', ['12 Market Square', 'All amounts in pounds sterling'], '1,250.00', 'GBP'],
+  ['Swiss francs written out', ['Hauptgasse 3', 'Beträge in Schweizer Franken'], '1\'250.00', 'CHF'],
+])('a currency word: %s', async (_what, lines, price, code) => {
+  expect(await currencyOf(lines, price)).toBe(code);
+}, 60_000);
+
+it('is less sure of a currency inferred from the paper\'s country than of one printed as a word, and of that than of a sign on the figures', async () => {
+  const inferred = await currencyAnswer(['Keizersgracht 10, 1015 CX Amsterdam', 'IBAN NL91 ABNA 0417 1643 00'], '1.250,00');
+  const word = await currencyAnswer(['Keizersgracht 10, 1015 CX Amsterdam', 'Bedragen in euro'], '1.250,00');
+  const sign = await currencyAnswer(['Keizersgracht 10, 1015 CX Amsterdam'], '€ 1.250,00');
+  expect([inferred.value, word.value, sign.value]).toEqual(['EUR', 'EUR', 'EUR']);
+  expect(inferred.confidence).toBeLessThan(0.5);
+  expect(word.confidence).toBeGreaterThan(inferred.confidence);
+  expect(sign.confidence).toBeGreaterThan(word.confidence);
+}, 60_000);
+
+it('is surer of the currency on every price than of one a footnote names once ("Late fee €40.00" under prices in £)', async () => {
+  const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' } } };
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
+  const page = pdf.addPage([595, 842]);
+  const lines: [string, number, number][] = [
+    ['Brightwater Works', 50, 790], ['12 High Street, Leeds LS1 4AB', 50, 770], ['Consulting', 50, 500], ['£1,250.00', 450, 500], ['Subtotal', 350, 470], ['£1,250.00', 450, 470],
+    ['Total', 350, 450], ['£1,250.00', 450, 450], ['Late fee €40.00 per overdue invoice', 50, 100],
+  ];
+  for (const [t, x, y] of lines) page.drawText(t, { x, y, size: 10, font });
+  const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });
+  expect((out.values as { currency: unknown }).currency).toBe('GBP');
+  expect((out.confidence as Record<string, number>).currency).toBeGreaterThan(0.4);
+}, 60_000);
+
+describe('the generated multilingual invoice with money printed the way its country writes it, no ISO code', () => {
+  it.each([
+    ['de', { suffix: ' €', iban: 'DE89 3704 0044 0532 0130 00' }, 'EUR'],
+    ['fr', { suffix: ' €', iban: 'FR76 3000 6000 0112 3456 7890 189' }, 'EUR'],
+    ['pl', { suffix: ' zł', iban: 'PL61 1090 1014 0000 0712 1981 2874' }, 'PLN'],
+    ['cs', { suffix: ' Kč', iban: 'CZ65 0800 0000 1920 0014 5399' }, 'CZK'],
+    ['da', { suffix: ' kr.', iban: 'DK50 0040 0440 1162 43' }, 'DKK'],
+    ['sv', { suffix: ' kr', iban: 'SE45 5000 0000 0583 9825 7466' }, 'SEK'],
+    ['nl', { iban: 'NL91 ABNA 0417 1643 00' }, 'EUR'],
+    ['es', { iban: 'ES91 2100 0418 4502 0005 1332' }, 'EUR'],
+  ] as [string, MoneyPrint, string][])('%s: %j → %s', async (lang, print, code) => {
+    const doc = await extractDocument(await makeMultilingualInvoice(LANGUAGES[lang], factsFor(lang), print), 'pdf', {});
+    const schema = { type: 'object', properties: { currency: { type: 'string', description: 'ISO 4217 currency code' }, date: { type: 'string', format: 'date', description: 'Invoice date' } } };
+    const values = extractSchemaBuiltin({ document: doc, schema }).values as Record<string, unknown>;
+    expect(values).toEqual({ currency: code, date: factsFor(lang).date });
+  }, 60_000);
+});

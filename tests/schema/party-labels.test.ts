@@ -179,3 +179,102 @@ describe('the recipient in the envelope\'s window, with no label and no sender l
     expect(repeated.customer).toBeNull();
   }, 60_000);
 });
+
+describe('a party\'s name printed with its address on one line: the name alone, cut where the address opens', () => {
+  it('en: a one-line letterhead ("<name>, <street>, <place and postcode>")', async () => {
+    const values = await parties([
+      ['Brightwater Studio Ltd, 12 High Street, Leeds LS1 4AB', 50, 800, 9], ['INVOICE 2024-88', 50, 760, 18, true],
+      ['Bill to:', 50, 710, 10, true], ['Lakeside Dental', 50, 696], ['9 Elm Street', 50, 683], ['Salem OR 97301', 50, 670],
+      ['Cleaning', 50, 500], ['£250.00', 470, 500],
+    ]);
+    expect(values).toEqual({ issuer: 'Brightwater Studio Ltd', customer: 'Lakeside Dental' });
+  }, 60_000);
+
+  it('en-IN: "Sold By: <name>, <street>, <place PIN>" and "Billing Address: <name>, <street>, <place>" on the label\'s line', async () => {
+    const values = await parties([
+      ['Tax Invoice', 50, 800, 18, true],
+      ['Sold By: Suryodaya Traders Pvt. Ltd., 14 MG Road, Bengaluru 560001', 50, 760], ['Billing Address: Kaveri Textiles, 22 Residency Road, Mysuru 570001', 50, 744],
+      ['Cotton yarn', 50, 500], ['1,250.00', 470, 500],
+    ]);
+    expect(values).toEqual({ issuer: 'Suryodaya Traders Pvt. Ltd.', customer: 'Kaveri Textiles' });
+  }, 60_000);
+
+  it('de: a sender\'s parts set off by middle dots, the legal form kept ("Holzbau Lechner GmbH · Am Anger 3 · …")', async () => {
+    const values = await parties([
+      ['RECHNUNG 2024-311', 50, 800, 18, true],
+      ['Rechnungssteller: Holzbau Lechner GmbH · Am Anger 3 · 86150 Augsburg', 50, 760], ['Rechnungsempfänger: Gasthof Seewirt · Seestraße 12 · 82211 Herrsching', 50, 744],
+      ['Dachstuhl', 50, 500], ['1.250,00 €', 470, 500],
+    ]);
+    expect(values).toEqual({ issuer: 'Holzbau Lechner GmbH', customer: 'Gasthof Seewirt' });
+  }, 60_000);
+
+  it('keeps a legal form set off by a comma with the name ("Northwind Supplies, Inc.")', async () => {
+    const values = await parties([
+      ['Northwind Supplies, Inc., 221 Harbor Road, Portland OR 97201', 50, 800, 9], ['INVOICE 2024-88', 50, 760, 18, true],
+      ['Bill to:', 50, 710, 10, true], ['Lakeside Dental', 50, 696], ['9 Elm Street', 50, 683], ['Salem OR 97301', 50, 670],
+      ['Cleaning', 50, 500], ['$250.00', 470, 500],
+    ]);
+    expect(values).toEqual({ issuer: 'Northwind Supplies, Inc.', customer: 'Lakeside Dental' });
+  }, 60_000);
+});
+
+it('reads "Account holder" as the payee only in bank details: in a bill\'s account box it names the customer', async () => {
+  const values = await parties([
+    ['Brightwater Energy', 50, 800, 16, true],
+    ['Your account', 330, 730, 10, true], ['Account holder: Lakeside Dental', 330, 716], ['Account ref: 4471-09', 330, 703],
+    ['BILL', 50, 660, 18, true], ['Electricity', 50, 500], ['£250.00', 470, 500],
+  ]);
+  expect(values.issuer).not.toBe('Lakeside Dental');
+}, 60_000);
+
+it('takes the issuer from the account holder of the bank details printed under the items, when the top of the page names only the customer', async () => {
+  const values = await parties([
+    ['INVOICE 2024-88', 50, 800, 18, true], ['Invoice No: 2024-88', 50, 770],
+    ['Bill to:', 50, 730, 10, true], ['Lakeside Dental', 50, 716], ['9 Elm Street', 50, 703], ['Salem OR 97301', 50, 690],
+    ['Cleaning', 50, 500], ['£250.00', 470, 500], ['Total', 360, 470], ['£250.00', 470, 470],
+    ['Bank details', 50, 120, 9, true], ['Account holder: Brightwater Studio Ltd', 50, 106, 9], ['IBAN GB29 NWBK 6016 1331 9268 19', 50, 93, 9],
+  ]);
+  expect(values).toEqual({ issuer: 'Brightwater Studio Ltd', customer: 'Lakeside Dental' });
+}, 60_000);
+
+it('answers the labelled seller under a marketplace\'s letterhead, less surely than a labelled seller under no other name', async () => {
+  const answer = async (lines: Line[]) => {
+    const pdf = await PDFDocument.create();
+    pdf.registerFontkit(fontkit);
+    const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
+    const page = pdf.addPage([595, 842]);
+    for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
+    const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });
+    return { issuer: (out.values as Record<string, unknown>).issuer, confidence: (out.confidence as Record<string, number>).issuer };
+  };
+  const body: Line[] = [
+    ['Sold By: Suryodaya Traders, 14 MG Road, Bengaluru 560001', 50, 760], ['Billing Address: Kaveri Textiles, 22 Residency Road, Mysuru 570001', 50, 744],
+    ['Cotton shirt', 50, 480], ['1,250.00', 470, 480], ['Grand Total', 360, 450], ['1,250.00', 470, 450],
+  ];
+  const market = await answer([['ShopKart Internet Pvt. Ltd.', 50, 800, 16], ['Tax Invoice', 400, 800, 14], ...body]);
+  const alone = await answer([['Tax Invoice', 400, 800, 14], ...body]);
+  expect(market.issuer).toBe('Suryodaya Traders');
+  expect(alone.issuer).toBe('Suryodaya Traders');
+  expect(market.confidence).toBeLessThan(alone.confidence - 0.1);
+}, 60_000);
+
+describe('the issuer named only under the items, with no legal form', () => {
+  it('a footer that sets name, street and place, phone and mail apart with bars ("<name> | 12 High Street, Leeds LS1 4AB | Tel. …")', async () => {
+    const values = await parties([
+      ['INVOICE', 50, 800, 20, true], ['Invoice No: 17', 50, 770],
+      ['Bill to:', 50, 730, 10, true], ['Lakeside Dental', 50, 716], ['9 Elm Street', 50, 703], ['Salem OR 97301', 50, 690],
+      ['Cleaning', 50, 500], ['£250.00', 470, 500],
+      ['Brightwater Studio | 12 High Street, Leeds LS1 4AB | Tel. 0113 496 0000 | hello@brightwater.co.uk', 50, 60, 7],
+    ]);
+    expect(values).toEqual({ issuer: 'Brightwater Studio', customer: 'Lakeside Dental' });
+  }, 60_000);
+
+  it('a sentence that ends in a payee label ("Please make cheques payable to: <name>")', async () => {
+    const values = await parties([
+      ['INVOICE', 50, 800, 20, true],
+      ['Bill to:', 50, 730, 10, true], ['Lakeside Dental', 50, 716], ['9 Elm Street', 50, 703], ['Salem OR 97301', 50, 690],
+      ['Cleaning', 50, 500], ['£250.00', 470, 500], ['Please make cheques payable to: Brightwater Studio', 50, 100, 9],
+    ]);
+    expect(values).toEqual({ issuer: 'Brightwater Studio', customer: 'Lakeside Dental' });
+  }, 60_000);
+});

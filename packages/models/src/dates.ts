@@ -38,6 +38,16 @@ const MONTHS: Record<string, number> = {
   ottobre: 10, octubre: 10, outubro: 10, lokakuuta: 10, pazdziernika: 10,
   noviembre: 11, novembro: 11, marraskuuta: 11, listopada: 11,
   dicembre: 12, diciembre: 12, dezembro: 12, joulukuuta: 12, grudnia: 12,
+  // Danish, Norwegian; Czech and Slovak (genitive); Romanian, Hungarian, Catalan, Turkish; Russian (genitive)
+  marts: 3, desember: 12,
+  ledna: 1, unora: 2, brezna: 3, dubna: 4, kvetna: 5, cervna: 6, cervence: 7, srpna: 8, zari: 9, rijna: 10, listopadu: 11, prosince: 12,
+  januara: 1, februara: 2, aprila: 4, juna: 6, jula: 7, augusta: 8, septembra: 9, oktobra: 10, novembra: 11, decembra: 12,
+  ianuarie: 1, februarie: 2, martie: 3, aprilie: 4, iunie: 6, iulie: 7, septembrie: 9, octombrie: 10, noiembrie: 11, decembrie: 12,
+  marcius: 3, aprilis: 4, majus: 5, junius: 6, julius: 7, augusztus: 8, szeptember: 9,
+  gener: 1, febrer: 2, maig: 5, juny: 6, juliol: 7, agost: 8, setembre: 9, desembre: 12,
+  ocak: 1, subat: 2, mart: 3, nisan: 4, mayis: 5, haziran: 6, temmuz: 7, agustos: 8, eylul: 9, ekim: 10, kasim: 11, aralik: 12,
+  января: 1, февраля: 2, марта: 3, апреля: 4, мая: 5, июня: 6, июля: 7,
+  августа: 8, сентября: 9, октября: 10, ноября: 11, декабря: 12,
   // the abbreviations invoices print ("27. Okt. 2024", "12 mrt 2024", "5 dic. 2024", "3 ott 2024")
   mrz: 3, okt: 10, dez: 12, mrt: 3, ene: 1, abr: 4, ago: 8, dic: 12, gen: 1, mag: 5, giu: 6, lug: 7, set: 9, sett: 9, ott: 10, setiembre: 9,
 };
@@ -77,7 +87,8 @@ type Finder = (text: string, ctx: DateContext) => FoundDate[];
 
 const findIso: Finder = (text) => {
   const out: FoundDate[] = [];
-  for (const m of text.matchAll(/(?<![\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])/g)) {
+  // "2024-03-14", "2024/3/14", "2024.03.14", and Hungarian "2024. 03. 14." (a point and a space after each part)
+  for (const m of text.matchAll(/(?<![\d])(\d{4})(?:[-/.]|\.\s)(\d{1,2})(?:[-/.]|\.\s)(\d{1,2})(?![\d])/g)) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(text, m.index + m[0].length) });
   }
@@ -86,7 +97,14 @@ const findIso: Finder = (text) => {
 
 const findNumeric: Finder = (text, ctx) => {
   const out: FoundDate[] = [];
-  for (const m of text.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,]\d)/g)) {
+  // "14.03.2024", "3/14/24"; and "14. 3. 2024" (Czech, Slovak: a point and a space after day and month, a full year)
+  // and, with a full year, a slash or dash set off by a space as OCR reads it ("03 /02/ 2017", "12 / 05 / 2024")
+  const found = [
+    ...[...text.matchAll(/(?<![\d.,/-])(\d{1,2})([-/.]|\.\s)(\d{1,2})\2(\d{4}|\d{2})(?![\d]|[.,]\d)/g)]
+      .filter((m) => m[2].length === 1 || m[4].length === 4),
+    ...[...text.matchAll(/(?<![\d.,/-])(\d{1,2})\s?([-/])\s?(\d{1,2})\s?\2\s?(\d{4})(?![\d]|[.,]\d)/g)].filter((m) => /\s/.test(m[0])),
+  ];
+  for (const m of found) {
     const a = Number(m[1]), b = Number(m[3]), y = fullYear(m[4]);
     const dmy = isValidDate(y, b, a), mdy = isValidDate(y, a, b);
     if (!dmy && !mdy) continue;
@@ -110,13 +128,25 @@ const findWritten: Finder = (text) => {
   const norm = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
   // 2 Feb 1990, 2nd February, 1990, 05-Mar-21, 5. März 2021
   // "14 de marzo de 2024", "14 de março de 2024": Spanish and Portuguese join with "de"
-  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?[\\s\\-/]*(?:(?:of|de)\\s+)?${MONTH_RE}[\\s\\-/,]*(?:de\\s+)?(\\d{4}|\\d{2})(?![\\w])`, 'gi');
+  const dmy = new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?[\\s\\-/]*(?:(?:of|de)\\s+)?${MONTH_RE}[\\s\\-/,]*(?:del?\\s+)?(\\d{4}|\\d{2})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(dmy)) {
     const d = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], y = fullYear(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });
   }
-  // March 5, 2021; Feb 2nd 1990
-  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s+(\\d{4})(?![\\w])`, 'gi');
+  // Hungarian, year first: "2024. március 14."
+  const ymd = new RegExp(`(?<![\\w])(\\d{4})\\.?\\s+${MONTH_RE}\\s+(\\d{1,2})\\.?(?![\\w])`, 'gi');
+  for (const m of norm.matchAll(ymd)) {
+    const y = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], d = Number(m[3]);
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1 });
+  }
+  // ISO order with the month as a word: "2017-Feb-03", "2017 Feb 03"
+  const ywd = new RegExp(`(?<![\\w])(\\d{4})[\\s\\-/]${MONTH_RE}[\\s\\-/](\\d{1,2})(?![\\w])`, 'gi');
+  for (const m of norm.matchAll(ywd)) {
+    const y = Number(m[1]), mo = MONTHS[m[2].toLowerCase()], d = Number(m[3]);
+    if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1 });
+  }
+  // March 5, 2021; Feb 2nd 1990; "Feb-03-2017", "Feb/03/2017"
+  const mdy = new RegExp(`(?<![\\w])${MONTH_RE}(?:\\s+|[-/])(\\d{1,2})(?:st|nd|rd|th)?(?:\\s*,\\s*|\\s+|[-/])(\\d{4})(?![\\w])`, 'gi');
   for (const m of norm.matchAll(mdy)) {
     const mo = MONTHS[m[1].toLowerCase()], d = Number(m[2]), y = Number(m[3]);
     if (isValidDate(y, mo, d)) out.push({ iso: iso(y, mo, d), raw: m[0], index: m.index, certainty: 1, time: timeAfter(norm, m.index + m[0].length) });

@@ -5,7 +5,7 @@ import { headerRole } from './item-grid.js';
 import { conceptLabelScore, readLabel } from './label-lexicon.js';
 import { documentCurrency } from './values/currency.js';
 import { letterheadAddress, letterheadCandidates, letterheadKind, notAName, notAnAddress } from './letterhead.js';
-import { customerField, isNameLike, partyCandidates } from './parties.js';
+import { customerField, isNameLike, nameBeforeAddress, partyCandidates } from './parties.js';
 import { typedValue, type TypedValue } from './typed-value.js';
 import { findAmounts } from './values/amounts.js';
 import { findDates, type DateContext } from '@quire/models';
@@ -165,8 +165,10 @@ function inlinePairs(text: string): { label: string; value: string }[] {
     if (k + 1 < colons.length) {
       const seg = text.slice(c + 1, colons[k + 1]);
       const gap = /(\s{2,}|\t|\|)(?=[^\s|][^\t|]*$)/.exec(seg);
-      // the next label is after a wide gap, else its trailing capitalized words (at most three)
-      const cut = gap ? gap.index : seg.search(/(?:\s+[A-Z#][\w#.]*){1,3}\s*$/);
+      // the next label is after a wide gap, else its trailing capitalized words (at most three, and
+      // fewer where three would take the whole value: "No: FAB123 Invoice Date: 03-02-2017")
+      let cut = gap ? gap.index : -1;
+      for (let n = 3; !gap && n >= 1 && cut <= 0; n--) cut = seg.search(new RegExp(`(?:\\s+[A-Z#][\\w#.]*){${n}}\\s*$`));
       valueEnd = nextStart = c + 1 + (cut > 0 ? cut : seg.length);
     }
     pairs.push({ label, value: text.slice(c + 1, valueEnd).trim() });
@@ -307,10 +309,14 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   const deadlines = isDateKind(field) && !asksForDeadline(field) ? deadlineDates(ctx) : new Set<string>();
   const found: Candidate[] = [];
   const firstPage = Math.min(...ctx.ix.units.map((u) => u.page));
+  const ownDate = isDateKind(field) && field.concept === 'doc-date';
   for (const u of ctx.ix.units) {
     if (deadlines.size && findDates(u.text, ctx.dates).some((d) => deadlines.has(d.iso))) continue;
     const tv = typedValue(field, u.text, ctx.dates);
     if (!tv) continue;
+    // "Bestelldatum: 01.07.2015", "Livraison prévue le 02/07/2015": the words before it make it another date
+    const d = ownDate ? findDates(u.text, ctx.dates)[0] : undefined;
+    if (d && namesOtherDate(u.text.slice(0, d.index))) continue;
     const c = make(field, { ...tv, fit: tv.fit * prior }, u, 1, 'pattern');
     // a document's own date stands on a line of its own in the header ("Le lundi 21 novembre 2022");
     // one inside a sentence ("Loi 2008-776 du 4 août 2008 …") is what the text refers to
@@ -319,8 +325,29 @@ function patternCandidates(field: FieldSpec, ctx: SearchContext, out: Candidate[
   }
   // the only date (email, …) a document prints is good evidence for a field that asks for just that
   const distinct = new Set(found.map((c) => JSON.stringify(c.value)));
+  // (so is the one date left when the others are labelled as the order's, the delivery's: the document's
+  // own by elimination, "Erstellt am: 05.07.2015" beside "Bestelldatum" and "Lieferdatum")
   if (distinct.size === 1 && isGenericField(field)) for (const c of found) c.score = Math.min(0.75, c.score * 1.6);
   out.push(...found);
+}
+
+/** Modifiers that make a date another one than the document's: an order's, a delivery's or service's, a payment's, a deadline. */
+const OTHER_DATE_MODS = ['due', 'service', 'order', 'payment', 'customer', 'related'] as const;
+
+/**
+ * Whether the words printed just before a date (after any value before them) name another date than the
+ * document's: "Order date", "Lieferdatum", "Commande du", "Livraison prévue le". A document word ("Invoice
+ * date", "Facture du") or an issue word keeps it the document's.
+ */
+function namesOtherDate(before: string): boolean {
+  const tokens = normalizeLabel(before).split(' ').filter(Boolean);
+  let from = tokens.length;
+  while (from > 0 && !/\d/.test(tokens[from - 1]) && tokens.length - from < 4) from--;
+  const words = tokens.slice(from).join(' ');
+  if (!words) return false;
+  const r = readLabel(words);
+  if (r.mods.has('document') || r.mods.has('issue')) return false;
+  return OTHER_DATE_MODS.some((m) => r.mods.has(m));
 }
 
 /**
@@ -385,6 +412,9 @@ function documentCurrencyCandidate(field: FieldSpec, ctx: SearchContext, out: Ca
   if (!doc) return;
   if (doc.how === 'country') for (const c of out) if (c.printed === '$' || /^kr\.?$/i.test(c.printed)) c.value = doc.code;
   if (out.length && doc.how !== 'mark') return;
+  // a currency printed on fewer lines than the document's ("Late fee €40" under prices in £) is weaker in proportion
+  const most = doc.marks?.get(doc.code);
+  if (most) for (const c of out) if (c.how === 'pattern' && c.value !== doc.code) c.score *= Math.min(1, (doc.marks!.get(String(c.value)) ?? 0) / most);
   if (out.some((c) => c.value === doc.code)) return;
   const first = ctx.ix.units[0];
   if (!first) return;
@@ -443,6 +473,10 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   const head = letterheadKind(field);
   const customer = !head && field.kind === 'string' && customerField(field.name, field.labels.map((l) => l.text), field.description);
   if (!head && !customer) return out;
+  // a party's name printed with its address after it on one line: the name alone
+  if (head === 'organisation' || customer) {
+    for (const c of out) if (typeof c.value === 'string') { const name = nameBeforeAddress(c.value); if (name !== c.value) { c.value = name; c.printed = name; } }
+  }
   // a name is not a registration number, a customer code or a date ("Company No: 1174703-K" labels a number, not the name)
   // a field's description mentioning a printed word ("the company that issued the receipt" and "RECEIPT",
   // "NAME : CASH" in the customer's block) is no label for the issuer; an address is no tax number ("ADDRESS : / GST NO.")
@@ -452,6 +486,7 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
   if (!kept.some((c) => c.label >= LABEL_MIN)) {
     const layout = head ? letterheadCandidates(head, ctx.ix) : [];
     for (const h of layout) {
+      if (head === 'organisation') h.value = nameBeforeAddress(h.value);
       kept.push({ value: h.value, printed: h.value, ids: h.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: h.score, order: h.order, at: h.at, how: 'letterhead' });
     }
     // the parties as an invoice names them: labelled blocks, the sender line and the recipient under it, the repeated issuer name
@@ -473,8 +508,30 @@ export function scalarCandidates(field: FieldSpec, ctx: SearchContext): Candidat
       const billed = new Set(partyCandidates('customer', ctx.ix).map((p) => normalizeLabel(p.value)));
       return kept.filter((c) => c.label >= LABEL_MIN || !billed.has(normalizeLabel(String(c.value))));
     }
-  }
+  } else if (head === 'organisation') rivalLetterhead(ctx, kept);
   return kept;
+}
+
+/** Legal forms and the like, which two different companies' names share. */
+const LEGAL_WORDS = /^(gmbh|ltd|limited|inc|pvt|private|llc|llp|plc|corp|company|co|sarl|sas|srl|spa|bv|nv|ag|kg|pty|pte|sdn|bhd|the|and|und|et)$/;
+
+/**
+ * A labelled issuer ("Sold By:", "Seller:", "Lieferant") under a letterhead that names another company —
+ * a marketplace's brand over the seller it sells for, a group over its branch — is what the label says,
+ * but less surely: the letterhead's name (some evidence: a legal form, set large, above the address) is
+ * kept as a runner-up below the labelled value, which lowers the choice's confidence and never changes it.
+ */
+function rivalLetterhead(ctx: SearchContext, kept: Candidate[]): void {
+  const labelled = kept.filter((c) => c.label >= LABEL_MIN);
+  const best = Math.max(...labelled.map((c) => c.score));
+  const words = (v: unknown) => new Set(normalizeLabel(String(v)).split(' ').filter((w) => w.length >= 3 && !LEGAL_WORDS.test(w)));
+  const named = labelled.map((c) => words(c.value));
+  const top = letterheadCandidates('organisation', ctx.ix)[0];
+  if (!top || top.score < 0.6) return;
+  const value = nameBeforeAddress(top.value), own = words(value);
+  if (!own.size || named.some((n) => [...own].some((w) => n.has(w)))) return;
+  if (partyCandidates('customer', ctx.ix).some((p) => normalizeLabel(p.value) === normalizeLabel(value))) return;
+  kept.push({ value, printed: value, ids: top.ids, label: 0, fit: 1, proximity: PROXIMITY.letterhead, score: Math.min(top.score, 0.85 * best), order: top.order, at: top.at, how: 'letterhead' });
 }
 
 /**

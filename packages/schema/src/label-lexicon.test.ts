@@ -14,6 +14,11 @@ describe('label lexicon: what a printed label means, in many languages', () => {
     ['Einzelpreis', 'unit-price'], ['Prezzo unitario', 'unit-price'], ['Gesamtpreis', 'line-amount'], ['Betrag', 'line-amount'], ['Menge', 'quantity'], ['Ilość', 'quantity'], ['Bezeichnung', 'description'],
     ['Valor unitário', 'unit-price'], ['À-pris', 'unit-price'], ['Stukprijs', 'unit-price'], ['Enhedspris', 'unit-price'], ['Ext. Price', 'line-amount'], ['Hours', 'quantity'],
     ['Beschrijving', 'description'], ['Designação', 'description'],
+    // Czech, Slovak, Hungarian, Romanian, Turkish header labels
+    ['Datum vystavení', 'doc-date'], ['Datum splatnosti', 'due-date'], ['Datum uskutečnění zdanitelného plnění', 'other-date'], ['Číslo faktury', 'doc-number'],
+    ['Kiállítás dátuma', 'doc-date'], ['Teljesítés dátuma', 'other-date'], ['Számla sorszáma', 'doc-number'], ['Data emiterii', 'doc-date'], ['Data scadenței', 'due-date'],
+    ['Fatura tarihi', 'doc-date'], ['Vade tarihi', 'due-date'],
+    ['Celkem k úhradě', 'total'], ['Összesen', 'total'], ['Genel toplam', 'total'], ['Jednotková cena', 'unit-price'], ['Popis', 'description'],
   ])('%s → %s', (label, concept) => {
     expect(labelConcept(label)).toBe(concept);
   });

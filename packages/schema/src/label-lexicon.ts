@@ -23,11 +23,15 @@ export type Concept =
 const HEADS: Record<Head, string[]> = {
   // "Code article", "Code client": an article's or a customer's number
   number: ['number', 'numbers', 'code', 'no', 'nr', 'nro', 'num', 'nummer', 'numero', 'numer', 'nummber', 'n', '#', 'id', 'nb', 'idnr',
-    '番号', '号码', '號碼', '编号', '編號', '번호', 'номер'],
-  date: ['date', 'dated', 'datum', 'fecha', 'data', 'dato', 'paivays', 'paivamaara', 'paiva', 'datetime', 'dt', '日付', '日期', '날짜', '일자', '日', 'дата'],
+    '番号', '号码', '號碼', '编号', '編號', '번호', 'номер',
+    // Czech and Slovak "číslo", Hungarian "szám"/"sorszám", Romanian "număr"
+    'cislo', 'szam', 'szama', 'sorszam', 'sorszama', 'numar', 'numarul'],
+  date: ['date', 'dated', 'datum', 'fecha', 'data', 'dato', 'paivays', 'paivamaara', 'paiva', 'datetime', 'dt',
+    // Hungarian "Kiállítás dátuma", "Számla kelte"; Turkish "Fatura tarihi"
+    'datuma', 'kelte', 'kelt', 'tarih', 'tarihi', '日付', '日期', '날짜', '일자', '日', 'дата'],
   amount: ['total', 'totals', 'totaal', 'totale', 'totalt', 'summe', 'summa', 'suma', 'sum', 'betrag', 'montant', 'importe', 'importo', 'bedrag',
     'belopp', 'beloeb', 'belob', 'belop', 'kwota', 'razem', 'gesamt', 'amount', 'amt', 'yhteensa', 'valor', 'ogolem', 'subtotal', 'zwischensumme',
-    'endsumme', 'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'gp', 'extended',
+    'endsumme', 'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'gp', 'extended', 'celkem', 'celkom', 'osszesen', 'vegosszeg', 'toplam',
     // "te betalen", "zu zahlen", "à payer", "do zapłaty", "att betala": what is to be paid
     'wert', 'warenwert', 'wartosc', 'waarde', 'valore',
     'payable', 'balance', 'betalen', 'zahlen', 'payer', 'pagare', 'pagar', 'betala', 'betale', 'maksettava', '合計', '合计', '总计', '總計', '金额', '金額', '小計', '小计', '총액', '합계', 'итого', 'сумма'],
@@ -36,7 +40,7 @@ const HEADS: Record<Head, string[]> = {
   description: ['description', 'descr', 'desc', 'beschreibung', 'bezeichnung', 'omschrijving', 'descrizione', 'descripcion', 'descricao', 'opis', 'beskrivning',
     'beskrivelse', 'kuvaus', 'designation', 'libelle', 'particulars', 'details', 'artikelbeschreibung', 'leistungsbeschreibung', 'nazwa', 'benennung',
     'artikel', 'article', 'articulo', 'articolo', 'item', 'items', 'product', 'produkt', 'producto', 'prodotto', 'produit', 'service', 'services', 'leistung',
-    'concepto', 'prestation', 'towar', 'tuote', 'vare', 'vara',
+    'concepto', 'prestation', 'towar', 'tuote', 'vare', 'vara', 'popis', 'megnevezes', 'denumire', 'aciklama',
     // "Beschrijving", "Designação", "Nazwa towaru lub usługi", "Denominazione", "Werkzaamheden", "Leistungen"
     'beschrijving', 'designacao', 'designacion', 'denominazione', 'denominacion', 'denominacao', 'towaru', 'uslugi', 'uslug', 'werkzaamheden',
     'diensten', 'dienst', 'dienstleistung', 'leistungen', 'prestations', 'servicio', 'servizio', 'servico', 'artigo', 'produto', 'goods', 'waren', '品名', '品目', '内容', '摘要', '項目', '项目', '名称', '商品', '품명', '품목'],
@@ -51,14 +55,15 @@ const HEADS: Record<Head, string[]> = {
 const MODIFIERS: Record<Modifier, string[]> = {
   document: ['invoice', 'inv', 'bill', 'receipt', 'facture', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'fakturan', 'faktury', 'rechnung',
     'beleg', 'quittung', 'kvitto', 'kvittering', 'rachunek', 'rachunku', 'nota', 'document', 'doc', 'dokument', 'documento', 'lasku', 'laskun', 'bon',
-    'ticket', 'recibo', 'ricevuta', 'statement', 'credit', 'gutschrift', '請求書', '請求', '发票', '發票', '領収書', '领收书', '收据', '收據', '청구서', '영수증', 'счет'],
+    'ticket', 'recibo', 'ricevuta', 'statement', 'credit', 'gutschrift', 'doklad', 'dokladu', 'facturii', 'szamla', 'szamlaszam', '請求書', '請求', '发票', '發票', '領収書', '领收书', '收据', '收據', '청구서', '영수증', 'счет'],
   issue: ['issue', 'issued', 'issuing', 'emission', 'emissione', 'emision', 'emissao', 'ausstellung', 'ausstellungs', 'wystawienia', 'utstedelse',
-    'utfardande', 'fakturerings', 'fakturering', 'invoicing', 'billing', 'erstellung', 'uitgifte', '発行', '开票', '開票', '发行', '발행'],
+    'utfardande', 'fakturerings', 'fakturering', 'invoicing', 'billing', 'erstellung', 'uitgifte', 'vystaveni', 'vystavenia', 'emiterii', 'emitere',
+    'kiallitas', 'kiallitasi', 'duzenleme', 'duzenlenme', '発行', '开票', '開票', '发行', '발행'],
   due: ['due', 'faellig', 'fallig', 'faelligkeit', 'falligkeit', 'faelligkeits', 'falligkeits', 'verval', 'vervaldag', 'scadenza', 'vencimiento', 'vencimento',
     'echeance', 'limite', 'deadline', 'expiry', 'expiration', 'forfall', 'forfalls', 'forfallo', 'forfald', 'forfalds', 'era', 'termin',
-    'until', 'zahlbar', 'payable', 'zahlungsziel', 'betaaldatum', 'uiterste', '期限', '支払期限', '到期', '截止', '납기', '만기'],
+    'until', 'zahlbar', 'payable', 'zahlungsziel', 'betaaldatum', 'uiterste', 'splatnosti', 'scadenta', 'scadentei', 'esedekesseg', 'esedekessegi', 'hatarido', 'vade', '期限', '支払期限', '到期', '截止', '납기', '만기'],
   service: ['leistung', 'leistungs', 'liefer', 'lieferung', 'delivery', 'shipping', 'ship', 'shipment', 'versand', 'period', 'zeitraum', 'levering',
-    'consegna', 'entrega', 'livraison', 'sprzedazy', 'dostawy', 'wykonania', 'supply', 'service', 'prestation', 'leverans', 'toimitus', 'valuta', 'value',
+    'consegna', 'entrega', 'livraison', 'sprzedazy', 'dostawy', 'wykonania', 'plneni', 'plnenia', 'dodani', 'dodania', 'teljesites', 'teljesitesi', 'livrarii', 'livrare', 'supply', 'service', 'prestation', 'leverans', 'toimitus', 'valuta', 'value',
     'start', 'end', 'from', 'to', 'birth', 'print', 'printed', '納品', '交货', '配送', '发货'],
   order: ['order', 'bestell', 'bestellung', 'auftrag', 'auftrags', 'purchase', 'po', 'commande', 'pedido', 'ordine', 'zamowienia', 'zamowienie', 'bestelling',
     'tilaus', 'ordre', 'reference', 'ref', 'referenz', 'referentie', 'contract', 'vertrag', 'project', 'projekt', 'tracking', 'transaction', 'txn', 'trans',
@@ -73,12 +78,12 @@ const MODIFIERS: Record<Modifier, string[]> = {
   // English "net"/"nett" is either side of the tax ("Net total" before VAT on an invoice, "NETT TOTAL" paid on a till receipt)
   loose: ['net', 'nett'],
   net: ['netto', 'sub', 'zwischensumme', 'subtotal', 'zwischen', 'ht', 'ex', 'excl', 'exkl', 'excluding', 'exclusive', 'before', 'imponibile', 'base', 'imponible',
-    'neto', 'liquido', 'ohne', 'without', 'pre', 'untaxed', 'exkl', 'zonder', 'senza', 'sin', 'sem', 'bez', 'utan', '税抜', '税抜き', '不含税', '小計', '小计'],
+    'neto', 'liquido', 'ohne', 'without', 'pre', 'untaxed', 'exkl', 'zonder', 'senza', 'sin', 'sem', 'bez', 'utan', 'zaklad', '税抜', '税抜き', '不含税', '小計', '小计'],
   gross: ['brutto', 'bruto', 'grand', 'ttc', 'incl', 'inkl', 'including', 'inclusive', 'final', 'end', 'payable', 'pay', 'zahlen', 'zahlender',
     'due', 'balance', 'gesamt', 'totaal', 'general', 'lordo',
-    'complessivo', 'all', 'overall', 'te', 'zu', 'a', 'da', 'do', 'att', 'rounded', '税込', '含税', '价税', '價稅', '应付', '應付', '请求', '請求'],
+    'complessivo', 'all', 'overall', 'te', 'zu', 'a', 'da', 'do', 'att', 'rounded', 'uhrade', 'uhradu', 'fizetendo', 'plata', '税込', '含税', '价税', '價稅', '应付', '應付', '请求', '請求'],
   unit: ['unit', 'einzel', 'stueck', 'stuck', 'per', 'each', 'ea', 'unitario', 'unitaire', 'unitaria', 'jednostkowa', 'jedn', 'eenheid', 'enhet', 'enhets',
-    'yksikko', 'a', 'styck', 'stk', 'unita', 'unidad', 'stuk', 'enhed', 'styk', 'jednostkowy', 'unitari'],
+    'yksikko', 'a', 'styck', 'stk', 'unita', 'unidad', 'stuk', 'enhed', 'styk', 'jednostkowy', 'unitari', 'jednotkova', 'jednotkovou', 'egyseg', 'egysegar', 'unitar', 'birim'],
   // "Ext. Price", "Extended": the price of the line (quantity × unit price)
   line: ['line', 'position', 'pos', 'zeile', 'row', 'item', 'ext', 'extended'],
   related: ['associee', 'associe', 'related', 'original', 'previous', 'referenced', 'corrected', 'bezug', 'bezugs', 'ursprungs', 'vorherige',
@@ -89,7 +94,7 @@ const MODIFIERS: Record<Modifier, string[]> = {
 
 /** Amount words that name the total by themselves ("Total", "Summe", "Razem", "合計"); "Amount", "Betrag" do not. */
 const TOTAL_WORDS = new Set(['total', 'totals', 'totaal', 'totale', 'totalt', 'summe', 'summa', 'suma', 'razem', 'gesamt', 'yhteensa', 'ogolem', 'endsumme',
-  'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'payable', 'betalen', 'zahlen', 'payer', 'pagare', 'pagar', 'betala', 'betale', 'maksettava', 'balance',
+  'gesamtsumme', 'gesamtbetrag', 'endbetrag', 'celkem', 'celkom', 'osszesen', 'vegosszeg', 'toplam', 'payable', 'betalen', 'zahlen', 'payer', 'pagare', 'pagar', 'betala', 'betale', 'maksettava', 'balance',
   '合計', '合计', '总计', '總計', '총액', '합계', 'итого', 'compound']);
 
 /** Words that carry no meaning of their own in a label ("Date de la facture", "Numero della fattura", "Ihre Auftragsnummer"). */

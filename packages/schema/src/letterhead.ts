@@ -2,7 +2,7 @@ import { labelTokens, normalizeLabel } from '@quire/models';
 import { pageLines, type DocIndex } from './doc-index.js';
 import type { FieldSpec } from './field-spec.js';
 import { findDates } from '@quire/models';
-import { isCustomerLabel, isPaperPhrase, isStreetLine } from './parties.js';
+import { isCustomerLabel, isPaperPhrase, isStreetLine, nameBeforeAddress } from './parties.js';
 import { readLabel } from './label-lexicon.js';
 import { findAmounts } from './values/amounts.js';
 
@@ -472,10 +472,13 @@ export function letterheadCandidates(kind: LetterheadKind, ix: DocIndex): Letter
     return [{ value, ids: [...new Set(part.flatMap((l) => l.ids))], score: strong ? 0.62 : 0.5, order: part[0].order, at: part[0].at }];
   }
   // the name is above the address (or, without one, among the first lines)
-  const zone = (block ? lines.slice(Math.max(0, block.start - 6), block.start) : lines.slice(0, 6)).filter(inZone);
+  // (or on the address's first line, before it: "Northwind Supplies, Inc., 221 Harbor Road, Portland OR 97201")
+  const first = block ? lines[block.start].text : '', cut = nameBeforeAddress(first);
+  const opensWithName = cut !== first && !/\d/.test(cut) && isNameLine(cut);
+  const zone = (block ? lines.slice(Math.max(0, block.start - 6), block.start + (opensWithName ? 1 : 0)) : lines.slice(0, 6)).filter(inZone);
   const heights = lines.map((l) => l.height).filter((h): h is number => h !== null).sort((a, b) => a - b);
   const median = heights.length ? heights[Math.floor(heights.length / 2)] : null;
-  const named = zone.map((l) => ({ l, name: withoutRegistration(nameOf(unspaced(l.text))) }))
+  const named = zone.map((l) => ({ l, name: nameBeforeAddress(withoutRegistration(nameOf(unspaced(l.text)))) }))
     .filter(({ l, name }) => name && !recipient.has(lines.indexOf(l)) && isNameLine(name) && !isPaperPhrase(l.text));
   // a line that only says what kind of business it is describes the name above it ("THREE STOOGES / BISTRO &
   // CAFE"); it is no name of its own — unless the name above goes on into it ("HARDWARE & / ELECTRICAL")

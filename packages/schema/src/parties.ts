@@ -23,8 +23,10 @@ const VENDOR_LABELS = new Set([
   'fournisseur', 'vendeur', 'emetteur', 'prestataire', 'leverancier', 'verkoper', 'afzender', 'proveedor', 'emisor', 'vendedor',
   'fornitore', 'cedente', 'venditore', 'cedente prestatore', 'fornecedor', 'emitente', 'sprzedawca', 'wystawca', 'dostawca',
   'leverantor', 'saljare', 'selger', 'leverandor', 'saelger', 'myyja', 'laskuttaja', 'auftragnehmer', 'remit to', 'pay to', 'payable to', 'ship from', 'shipped from', 'dispatch from',
-  'seller name', 'supplier name', 'vendor name', 'bill from', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
+  'seller name', 'supplier name', 'vendor name', 'bill from', 'dodavatel', 'elado', 'szallito', 'furnizor', 'satici', 'prodavatel', 'expediteur', 'remitente', 'mittente', 'sprzedawcy', 'wystawcy', 'dostawcy', 'emittente', 'prestatore', '販売者', '発行元', '請求元', '销售方', '销货方', '开票方', '收款方',
 ]);
+/** Payee labels that end a sentence ("Please make all cheques payable to", "Bitte überweisen Sie an"): who is paid issued the bill. */
+const PAYEE_ENDINGS = ['payable to', 'remit to', 'pay to', 'made out to', 'a l ordre de', 'zahlbar an', 'uberweisen sie an'];
 /** Labels of the customer's block, with how surely the block is the customer (a delivery address less so). */
 const CUSTOMER_LABELS = new Map<string, number>([
   ...['bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'purchaser', 'invoice address', 'billing address',
@@ -33,7 +35,7 @@ const CUSTOMER_LABELS = new Map<string, number>([
     'cliente', 'destinatario', 'comprador', 'facturar a', 'committente', 'cessionario', 'cessionario committente', 'nabywca', 'odbiorca', 'kupujacy', 'platnik', 'nabywcy', 'odbiorcy', 'acquirente',
     'kund', 'kjoper', 'kopare', 'asiakas', 'fakturaadress', 'fakturaadresse', 'customer name', 'client name', 'buyer name', 'bill to party', 'billing to',
     'rechnungsanschrift', 'billing', 'addressed to', 'adresse a', 'geadresseerde', 'direccion de facturacion', 'adquiriente', 'adquirente', 'intestatario',
-    'fatturare a', 'indirizzo di fatturazione', 'faktureringsadress', 'ostaja', 'laskutusosoite'].map((l) => [l, 0.8] as [string, number]),
+    'fatturare a', 'indirizzo di fatturazione', 'faktureringsadress', 'ostaja', 'laskutusosoite', 'odberatel', 'vevo', 'cumparator', 'beneficiar', 'alici'].map((l) => [l, 0.8] as [string, number]),
   // a role the paper's trade gives the customer (subscriber, debtor, orderer), or a bare "To"/"Attn": likely the customer's block
   ...['receiver', 'to', 'prepared for', 'payer', 'besteller', 'abnehmer', 'souscripteur', 'abonne', 'debiteur', 'receptor', 'adresat'].map((l) => [l, 0.75] as [string, number]),
   ...['購入者', '請求先', '请求先', '购买方', '购货方', '客户', '顧客', '宛先'].map((l) => [l, 0.8] as [string, number]),
@@ -49,7 +51,7 @@ const PARTY_DATA = new Set(['details', 'detail', 'data', 'coordonnees', 'dane', 
 const PARTY_LINKS = new Set(['the', 'of', 'de', 'del', 'della', 'dello', 'do', 'da', 'des', 'du', 'van', 'der', 'het', 'le', 'la', 'el', 'il', 'o', 'a', 'dell']);
 /** A document word then "to" ("Factuur aan", "Rechnung an", "Fatturato a", "Faktura till", "Fatura para"): whom it is addressed to. */
 const DOC_WORDS = new Set(['invoice', 'invoiced', 'bill', 'billed', 'factuur', 'gefactureerd', 'rechnung', 'facture', 'facturee', 'factura', 'facturado', 'facturada',
-  'fattura', 'fatturato', 'fatturata', 'fatura', 'faturado', 'faktura', 'fakturerad', 'fakturert', 'sold', 'issued']);
+  'fattura', 'fatturato', 'fatturata', 'fatura', 'faturado', 'faktura', 'fakturerad', 'fakturert', 'faktureres', 'faktureret', 'sold', 'issued']);
 const TO_WORDS = new Set(['to', 'aan', 'an', 'a', 'para', 'till', 'til', 'for', 'pour', 'per', 'dla']);
 const FROM_WORDS = new Set(['from', 'van', 'von', 'de', 'da', 'fra', 'fran', 'od', 'by', 'par']);
 /** Salutations that open the addressee's block ("Spett.le", "Messrs", "M/s"). */
@@ -73,6 +75,8 @@ function labelRole(head: string): { role: PartyRole; weight: number } | undefine
   }
   if (ADDRESSEE.has(head)) return { role: 'customer', weight: 0.75 };
   const all = head.split(' ').filter(Boolean);
+  // "Please make cheques payable to", "Kindly remit to": a sentence ending in a payee label
+  if (all.length > 2 && all.length <= 8 && PAYEE_ENDINGS.some((l) => head.endsWith(` ${l}`))) return { role: 'vendor', weight: 0.72 };
   if (all.length === 2 && DOC_WORDS.has(all[0]) && TO_WORDS.has(all[1])) return { role: 'customer', weight: 0.78 };
   if (all.length === 2 && DOC_WORDS.has(all[0]) && FROM_WORDS.has(all[1])) return { role: 'vendor', weight: 0.78 };
   // "LE CLIENT", "The Supplier" may be a name; the role word is a label with a word for particulars ("Datos del emisor")
@@ -180,6 +184,31 @@ function nameBelow(rows: Seg[][], seg: Seg, maxRows = 4): Seg | undefined {
 
 export interface PartyCandidate { value: string; ids: string[]; score: number; at: number }
 
+/** What separates the parts of a name-and-address line: a comma, a middle dot or bar, a spaced dash. */
+const PART_SEPARATOR = /\s*(?:,|\s[·•|∙⋅–—]\s|\s-\s)\s*/g;
+
+/** A part of a line that starts an address or the contact details: a street, a house number, a postcode and place, a phone or mail. */
+function opensAddress(part: string): boolean {
+  const p = part.trim();
+  return isStreetLine(p) || /^\d/.test(p) || POSTCODE_LINE.test(p) || ADDRESS_OPENER.test(fold(p)) || FURNITURE.test(fold(p));
+}
+
+/**
+ * A party's name printed with its address on one line ("Brightwater Studio Ltd, 12 High Street, Leeds LS1 4AB",
+ * "Shree Traders Pvt. Ltd., 12 MG Road, Pune 411001", "Rahul Sharma, 4 Park Street, Kolkata"): the name is what
+ * comes before the first part that opens the address; a legal form set off by a comma ("Amazon Web Services,
+ * Inc.") is no address and stays with the name. The text as printed when no part opens an address.
+ */
+export function nameBeforeAddress(text: string): string {
+  for (const m of text.matchAll(PART_SEPARATOR)) {
+    const next = text.slice(m.index + m[0].length).split(PART_SEPARATOR)[0];
+    if (!next || !opensAddress(next)) continue;
+    const name = text.slice(0, m.index).trim();
+    return /\p{L}{2}/u.test(name) ? name : text;
+  }
+  return text;
+}
+
 /** "Lieferant", "Bill to:", "CLIENT :", "Rechnungsempfänger (Name, Anschrift)": a party label, and any value after its colon. */
 function partyLabel(text: string): { role: PartyRole; weight: number; inline?: string } | undefined {
   const m = /^([^:]{2,40}?)\s*:\s*(.*)$/.exec(text);
@@ -191,13 +220,17 @@ function partyLabel(text: string): { role: PartyRole; weight: number; inline?: s
 
 const PAYEE = /\b(titulaire|inhaber|kontoinhaber|account holder|account name|beneficiary|beneficiaire|begunstigde|rekeninghouder|ten name van|intestatario|intestato a|titular|beneficiario|payee|zahlungsempfanger|mottagare|kontohaver|posiadacz)\b/;
 
+/** Bank details: an IBAN, BIC or SWIFT code, an account or sort code, a bank routing number. */
+const BANK = /\b(IBAN|BIC|SWIFT|sort code|account (no|number)|Kontonummer|BLZ|RIB|routing)\b/i;
+
 const SENDER_SEPARATOR = /\s[·•●|∙⋅]\s|\s-\s/;
 
 /** "Kraxi GmbH · Flugzeugallee 17 · 12345 Papierfeld": a one-line sender address (three parts or more, one of them a street or place). */
 function senderLine(s: Seg): string[] | undefined {
   if (!/[·•●|∙⋅]/.test(s.text)) return undefined;
   const parts = s.text.split(SENDER_SEPARATOR).map((p) => p.trim()).filter(Boolean);
-  return parts.length >= 3 && parts.slice(1).some(isStreetLine) ? parts : undefined;
+  // a part may hold street and place together ("12 High Street, Leeds LS1 4AB")
+  return parts.length >= 3 && parts.slice(1).some((p) => isStreetLine(p) || p.split(/,\s*/).some((q) => isStreetLine(q) || POSTCODE_LINE.test(q))) ? parts : undefined;
 }
 
 /** Where a legal mention turns from the name to its capital ("X SARL au capital de 10 000 €", "X GmbH mit einem Stammkapital von …"). */
@@ -277,11 +310,20 @@ export function partyCandidates(role: PartyRole, ix: DocIndex): PartyCandidate[]
   for (const row of rows) {
     for (const seg of row) {
       const label = partyLabel(seg.text);
+      // "Sold By: Shree Traders Pvt. Ltd., 12 MG Road, Pune": the name printed with its address after the label
+      if (label?.inline) label.inline = nameBeforeAddress(label.inline);
       // "Customer: 2": the label's value is printed after it, and is no name
       if (label && !(label.inline && !isNameLike(label.inline))) {
         const value = label.inline && isNameLike(label.inline) ? { text: label.inline, ids: seg.ids, row: seg.row, box: seg.box } : nameBelow(rows, seg);
         if (label.role === 'customer' && value) for (let r = seg.row; r <= value.row + 3 && r < rows.length; r++) customerRows.add(r);
         if (value && label.role === role) out.push({ value: value.text, ids: value.ids, score: label.weight, at: at(seg) });
+      }
+      // "Account holder: X" in the bank details (an IBAN, BIC or account number within two rows): the payee, who
+      // issued the bill — the same words on a utility bill's account box name the customer, so the bank decides
+      const holder = role === 'vendor' ? /^([^:]{3,40}?)\s*:\s*(.+)$/.exec(seg.text) : null;
+      if (holder && PAYEE.test(fold(holder[1])) && fold(holder[1]).split(' ').length <= 4 && isNameLike(holder[2].trim())
+        && rows.slice(Math.max(0, seg.row - 2), seg.row + 3).some((r) => r.some((x) => BANK.test(x.text)))) {
+        out.push({ value: holder[2].trim(), ids: seg.ids, score: 0.7, at: at(seg) });
       }
       const mention = role === 'vendor' && !customerRows.has(seg.row) ? legalMention(seg) : undefined;
       // the registered name may differ from the trade name the letterhead prints (which the paper goes by,

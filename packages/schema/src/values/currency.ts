@@ -54,6 +54,9 @@ const CROWN = /(?:\d[\d.,\s]*\s?(?:kr\.?|:-)(?![\p{L}])|(?<![\p{L}])kr\.?\s?\d)/
 const MARKS: [RegExp, string][] = [
   [/\d\s?zł|\bzł\b|\bPLN\b|złotych/iu, 'PLN'], [/\d\s?Kč|\bKč\b/u, 'CZK'], [/\d\s?Ft\b/u, 'HUF'], [/\d\s?lei\b/iu, 'RON'],
   [/(?<![\p{L}])(?:S?Fr\.|SFr)\s?\d|\d\s?(?:S?Fr\.)(?!\p{L})/u, 'CHF'], [/\beuros?\b/iu, 'EUR'],
+  // the currency written as a word ("Rupees One Thousand … Only", "in pounds sterling", "Amount (Rs.)", "US dollars")
+  [/\brupees?\b/iu, 'INR'], [/(?<![\p{L}])Rs\.?(?![\p{L}])/u, 'INR'], [/\bpounds? sterling\b/iu, 'GBP'], [/\bU\.?S\.? dollars?\b/iu, 'USD'],
+  [/\bringgit\b/iu, 'MYR'], [/\brenminbi\b/iu, 'CNY'], [/\bRMB\b/u, 'CNY'], [/\b(schweizer franken|francs? suisses?|swiss francs?)\b/iu, 'CHF'], [/\breais\b/iu, 'BRL'],
 ];
 
 /** A country named on its own at the end of an address ("Deutschland", "FRANCE", "Royaume-Uni"), in its own language or English. */
@@ -65,6 +68,8 @@ const COUNTRY_NAMES: [RegExp, string][] = [
   [/^(norge|norway)$/i, 'NO'], [/^(danmark|denmark)$/i, 'DK'], [/^(polska|poland)$/i, 'PL'], [/^(suomi|finland)$/i, 'FI'], [/^india$/i, 'IN'],
   [/^(usa|u\.s\.a\.|united states( of america)?)$/i, 'US'], [/^canada$/i, 'CA'], [/^australia$/i, 'AU'], [/^(new zealand)$/i, 'NZ'], [/^singapore$/i, 'SG'], [/^malaysia$/i, 'MY'],
 ];
+/** The states and union territories of India, as addresses print them. */
+const IN_STATES = /\b(Andhra Pradesh|Arunachal Pradesh|Assam|Bihar|Chhattisgarh|Goa|Gujarat|Haryana|Himachal Pradesh|Jharkhand|Karnataka|Kerala|Madhya Pradesh|Maharashtra|Manipur|Meghalaya|Mizoram|Nagaland|Odisha|Orissa|Punjab|Rajasthan|Sikkim|Tamil Nadu|Telangana|Tripura|Uttar Pradesh|Uttarakhand|West Bengal|New Delhi|Puducherry)\b/i;
 /** The country code of a web or mail domain ("www.holzbau.de", "compta@atelier.fr", "sales@example.co.uk"). */
 const DOMAIN = /(?:www\.|@)[\w-]+(?:\.[\w-]+)*\.(de|fr|nl|be|at|es|it|pt|ie|lu|ch|uk|se|no|dk|pl|fi|in|au|nz|sg|my|ca)\b/gi;
 
@@ -86,6 +91,11 @@ export function countryEvidence(texts: readonly string[], addresses = true): Map
     // an Indian GSTIN (state code, PAN, entity, "Z", check): "29AABCU9603R1ZM"; India's split GST
     if (/\b\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]\b/.test(t)) add('IN', 3);
     if (/\b(IGST|CGST|SGST|UTGST|GSTIN)\b/.test(t)) add('IN', 1);
+    // Indian paper: a PAN ("PAN: AABCU9603R"), a private limited company ("Pvt. Ltd."), a state of India, amounts in lakhs and crores
+    if (/\bPAN\b\W{0,3}[A-Z]{5}\d{4}[A-Z]\b/.test(t)) add('IN', 2);
+    if (/\b(Pvt\.?\s?Ltd|Private Limited)\b/i.test(t)) add('IN', 1);
+    if (IN_STATES.test(t)) add('IN', 1);
+    if (/\b(lakhs?|crores?|paise)\b/i.test(t)) add('IN', 1);
     if (/\bSdn\.?\s?Bhd\b|\bBerhad\b/i.test(t)) add('MY', 1);
     if (/\b(GST\/HST|HST)\b/.test(t)) add('CA', 1);
     for (const m of t.matchAll(/(?:\+|\b00)(\d{2,3})[\s(]/g)) { const c = PHONE_CODES[m[1]] ?? PHONE_CODES[m[1].slice(0, 2)]; if (c) add(c, 1); }
@@ -100,8 +110,9 @@ export function countryEvidence(texts: readonly string[], addresses = true): Map
     // and web and mail domains; the customer's country is printed as often as the issuer's, so these only
     // answer where nothing is printed at all, never which dollar or crown a printed sign is
     if (!addresses) continue;
-    const last = t.split(/[,\u00b7|\u2013-]\s+/).pop()!.trim().replace(/\.$/, '');
-    const country = COUNTRY_NAMES.find(([re]) => re.test(t.trim()) || re.test(last));
+    // any part of the line, with a postcode after it taken off ("Karnataka, India - 560066", "Deutschland 80331")
+    const parts = t.split(/[,\u00b7|\u2013]\s*|\s-\s/).map((p) => p.trim().replace(/\.$/, '').replace(/[\s-]*\d[\d\s-]*$/, '').trim()).filter(Boolean);
+    const country = COUNTRY_NAMES.find(([re]) => re.test(t.trim()) || parts.some((p) => re.test(p)));
     if (country) add(country[1], 1);
     for (const m of t.matchAll(DOMAIN)) add(m[1].toUpperCase() === 'UK' ? 'GB' : m[1].toUpperCase(), 0.5);
   }
@@ -116,6 +127,8 @@ export interface DocumentCurrency {
   code: string;
   /** mark: printed (code, word or symbol); country: a crown or a dollar sign placed by the country; default: only the country says. */
   how: 'mark' | 'country' | 'default';
+  /** How many lines print each currency as a mark (code, word, or symbol on a price). */
+  marks?: Map<string, number>;
 }
 
 /**
@@ -151,7 +164,7 @@ export function documentCurrency(texts: readonly string[]): DocumentCurrency | u
       const country = likeliestCountry(texts, (c) => ['CA', 'AU', 'NZ', 'SG', 'HK'].includes(c));
       if (country) return { code: CURRENCY_OF[country], how: 'country' };
     }
-    return { code: best[0], how: 'mark' };
+    return { code: best[0], how: 'mark', marks: counts };
   }
   const country = likeliestCountry(texts);
   return country ? { code: CURRENCY_OF[country], how: 'default' } : undefined;
