@@ -1,5 +1,5 @@
 import type { Document } from '@quire/core';
-import { documentKindEvidence, kindOf } from './document-kind.js';
+import { documentKindEvidence, kindOf, type DocumentKind, type KindEvidence } from './document-kind.js';
 import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, softmax, type ClassifyAnswer, type ClassifyRequest, type PipelineCandidate } from '@quire/models';
 
 /**
@@ -70,6 +70,17 @@ function pipelineTokens(p: PipelineCandidate): string[] {
   return [...name, ...name, ...retrievalTokens(p.description ?? ''), ...keywords, ...keywords];
 }
 
+/**
+ * A pipeline's or topic's logit: its word evidence (BM25 over the temperature) plus its kind's cue as a
+ * log-likelihood ratio; a billing kind on a page without billing cues keeps UNSUPPORTED_WORDS of its word
+ * evidence and loses up to BILLING_ABSENT. Shared by classify and split.
+ */
+export function kindLogit(kind: DocumentKind | undefined, words: number, evidence: KindEvidence): number {
+  const cue = kind ? cueLogOdds(evidence[kind]) : 0;
+  if (kind === 'billing' && evidence.billing < BILLING_SUPPORT) return UNSUPPORTED_WORDS * words + cue - BILLING_ABSENT * (1 - evidence.billing / BILLING_SUPPORT);
+  return words + cue;
+}
+
 /** The idf of a word only one of n pipelines has: the weight of one distinctive word match. */
 export const distinctiveWordWeight = (n: number) => Math.log(1 + (n - 0.5) / 1.5);
 
@@ -93,14 +104,7 @@ export function classifyBuiltin(req: ClassifyRequest, opts: ClassifyOptions = {}
   const raw = index.scores(query).map((s, i) => wordsOnly[i] + Math.min(s - wordsOnly[i], LAYOUT_WORDS * weight) + NAME_BONUS * nameCoverage(req.pipelines[i].name, words));
   const evidence = documentKindEvidence(pages);
   const temperature = (opts.tau ?? TAU) * weight;
-  const logits = req.pipelines.map((p, i) => {
-    const kind = kindOf(p.name, p.description, p.keywords);
-    const cue = kind ? cueLogOdds(evidence[kind]) : 0;
-    if (kind === 'billing' && evidence.billing < BILLING_SUPPORT) {
-      return (UNSUPPORTED_WORDS * raw[i]) / temperature + cue - BILLING_ABSENT * (1 - evidence.billing / BILLING_SUPPORT);
-    }
-    return raw[i] / temperature + cue;
-  });
+  const logits = req.pipelines.map((p, i) => kindLogit(kindOf(p.name, p.description, p.keywords), raw[i] / temperature, evidence));
   const none = (NONE_WORDS * weight) / temperature;
   const probs = softmax([...logits, none]);
   const top = logits.indexOf(Math.max(...logits));
