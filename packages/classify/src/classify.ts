@@ -1,6 +1,6 @@
 import type { Document } from '@quire/core';
 import { documentKindEvidence, kindOf, type DocumentKind, type KindEvidence } from './document-kind.js';
-import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, softmax, type ClassifyAnswer, type ClassifyRequest, type PipelineCandidate } from '@quire/models';
+import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, nameTokens, retrievalTokens, softmax, type ClassifyAnswer, type ClassifyRequest, type PipelineCandidate } from '@quire/models';
 
 /**
  * The built-in classifier: BM25 of the document's first pages against each pipeline's name,
@@ -93,10 +93,12 @@ export function classifyBuiltin(req: ClassifyRequest, opts: ClassifyOptions = {}
   if (!req.pipelines.length) return { pipelineId: null, scores: [] };
   const index = new Bm25Index(req.pipelines.map(pipelineTokens));
   const pages = req.document.pages.slice(0, req.maxPages ?? CLASSIFY_PAGES);
-  const said = retrievalTokens(documentText(req.document, req.maxPages ?? CLASSIFY_PAGES));
-  const query = [...said, ...pages.flatMap((p) => layoutTerms(p))];
-  // a pipeline's name counts as said when the page prints its words, not when its layout stands for them
-  const words = new Set(query);
+  const text = documentText(req.document, req.maxPages ?? CLASSIFY_PAGES);
+  const said = retrievalTokens(text);
+  const layout = pages.flatMap((p) => layoutTerms(p));
+  const query = [...said, ...layout];
+  // the name words the page prints as nouns (nameTokens: "formed" does not name a form), and its layout's
+  const words = new Set([...nameTokens(text), ...layout]);
   const weight = distinctiveWordWeight(req.pipelines.length);
   // the layout is one observation (the page looks like a table, prose or a form), however many of its
   // words a description shares: it speaks as at most LAYOUT_WORDS distinctive words

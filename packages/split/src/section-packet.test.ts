@@ -2,6 +2,7 @@ import { extractDocument } from '@quire/extract';
 import type { Document } from '@quire/core';
 import { boundaryProbabilities, pageSignals } from './boundaries.js';
 import { splitBuiltin } from './split.js';
+import { classifyBuiltin } from '@quire/classify';
 import { page } from '../../../tests/fixtures/documents/builder.js';
 import { SECTION_PACKET_PARTS, SECTION_PACKET_TOPICS, makeSectionPacketPdf } from '../../../tests/fixtures/pdf/section-packet.js';
 
@@ -44,6 +45,14 @@ describe('splitBuiltin on a packet with a fillable page that prints nothing and 
     expect(b[2]).toBeGreaterThan(0.5);
     expect(b[2]).toBeGreaterThan(blind[2] + 0.3);
     expect(b[3]).toBeLessThan(0.1);
+  });
+
+  it('classifies the report\'s first page as a table report: "formed" names no form, "total assets of $4.2 billion" makes no invoice', () => {
+    const out = classifyBuiltin({ document: { ...doc, pages: [doc.pages[2]] }, pipelines: SECTION_PACKET_TOPICS.map((t) => ({ id: t.name, ...t })), maxPages: 1 });
+    expect(out.pipelineId).toBe('table_report');
+    // a name stemmed like "formed" would lend the form pipeline a third of the probability
+    expect(out.scores.find((s) => s.pipelineId === 'form')!.score).toBeLessThan(0.15);
+    expect(out.scores.find((s) => s.pipelineId === 'table_report')!.score).toBeGreaterThan(0.7);
   });
 
   it('keeps the report apart from the form and labels it a table report, not an invoice', () => {

@@ -1,5 +1,5 @@
 import type { Document } from '@quire/core';
-import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, softmax, type SplitAnswer, type SplitRequest } from '@quire/models';
+import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, nameTokens, retrievalTokens, softmax, type SplitAnswer, type SplitRequest } from '@quire/models';
 import { kindEvidence, kindLogit, kindOf } from '@quire/classify';
 import { boundaryProbabilities, pageSignals } from './boundaries.js';
 
@@ -23,8 +23,9 @@ function emissions(doc: Document, req: SplitRequest): number[][] {
     return [...name, ...name, ...retrievalTokens(t.description ?? '')];
   }));
   const raw = doc.pages.map((page, i) => {
-    const query = [...retrievalTokens(pageText(doc, i)), ...layoutTerms(page, 2)];
-    const words = new Set(query);
+    const text = pageText(doc, i), layout = layoutTerms(page, 2);
+    const query = [...retrievalTokens(text), ...layout];
+    const words = new Set([...nameTokens(text), ...layout]);
     return index.scores(query).map((s, t) => s + NAME_BONUS * nameCoverage(req.topics[t].name, words));
   });
   const scale = Math.max(1, ...raw.map((r) => Math.max(...r))) / 4;
