@@ -4,7 +4,8 @@
 // against the same types. Uses the LanguageModel port: built-in engines, or an OpenAI-compatible
 // endpoint when QUIRE_LLM_BASE_URL is set.
 // The validation part of the corpus (scripts/lib/corpus.mjs) is reported in aggregate only.
-// Classify confidence is reported as a reliability table (scripts/lib/reliability.mjs) per part.
+// Classify confidence (first pages) and split confidence (each detected document, right when it is an expected
+// part exactly) are reported as reliability tables (scripts/lib/reliability.mjs) per part.
 // Usage: node scripts/build.mjs && node scripts/eval-split.mjs [dir=../shared/corpus/packets] [--names-only]
 //        [--part dev|validation|all] [--summary FILE]
 import fs from 'node:fs';
@@ -73,6 +74,8 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
       const correctPages = pages.filter((p) => predicted.get(p) === truth.get(p)).length;
       const expectedDocs = expected.segments.map((s) => `${s.type}:${s.start_page}-${s.end_page}`);
       const predictedDocs = answer.groups.map((g) => `${g.topic}:${g.pages[0]}-${g.pages[g.pages.length - 1]}`);
+      // each detected document with its stated confidence, right when an expected part has its type and pages exactly
+      const groups = answer.groups.map((g, i) => ({ confidence: g.confidence, correct: expectedDocs.includes(predictedDocs[i]) }));
       const pipelines = types.map((t) => ({ id: t, ...topicFor(t, namesOnly) }));
       const firstPages = [];
       for (const s of expected.segments) {
@@ -85,7 +88,7 @@ export async function evaluateSplit(dir = path.resolve(root, '../shared/corpus/p
       const r = {
         packet: base, part, pages: pages.length, pageAccuracy: correctPages / pages.length,
         documentsExact: expectedDocs.join(' ') === predictedDocs.join(' '), expectedDocs, predictedDocs,
-        classifyAccuracy: firstPages.filter((f) => f.correct).length / firstPages.length, firstPages, ms: Date.now() - t0,
+        classifyAccuracy: firstPages.filter((f) => f.correct).length / firstPages.length, firstPages, groups, ms: Date.now() - t0,
       };
       packets.push(r);
       if (part === 'dev') log(`${base}: pages ${correctPages}/${pages.length} = ${r.pageAccuracy.toFixed(3)}; documents ${r.documentsExact ? 'exact' : `expected [${expectedDocs.join(' ')}] got [${predictedDocs.join(' ')}]`}; `
@@ -102,7 +105,7 @@ function accuracies(packets) {
   const pages = packets.reduce((s, p) => s + p.pages, 0);
   const segments = packets.reduce((s, p) => s + p.firstPages.length, 0);
   return {
-    pages, segments, calibration: reliability(packets.flatMap((p) => p.firstPages)),
+    pages, segments, calibration: reliability(packets.flatMap((p) => p.firstPages)), splitCalibration: reliability(packets.flatMap((p) => p.groups)),
     pageAccuracy: pages ? packets.reduce((s, p) => s + p.pageAccuracy * p.pages, 0) / pages : null,
     classifyAccuracy: segments ? packets.reduce((s, p) => s + p.firstPages.filter((f) => f.correct).length, 0) / segments : null,
   };
@@ -121,6 +124,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(`${part} part (${r.model}): split page accuracy ${a.pageAccuracy?.toFixed(3) ?? 'n/a'} over ${a.pages} pages; first-page classify accuracy ${a.classifyAccuracy?.toFixed(3) ?? 'n/a'} over ${a.segments} documents`);
     console.log(`  classify reliability (${part}): stated confidence of the first-page answer vs observed accuracy`);
     for (const line of reliabilityLines(a.calibration)) console.log(`    ${line}`);
+    console.log(`  split reliability (${part}): stated confidence of each detected document vs whether it is an expected part exactly`);
+    for (const line of reliabilityLines(a.splitCalibration)) console.log(`    ${line}`);
   }
   const figure = (pick) => Object.fromEntries(Object.entries(r.byPart).map(([p, a]) => [p, pick(a)]));
   writeSummary(summaryOut, {
@@ -128,6 +133,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       { kind: 'split packets', measure: 'page accuracy', unit: 'pages', ...figure((a) => ({ value: a.pageAccuracy, n: a.pages })) },
       { kind: 'classify packets', measure: 'first-page accuracy', unit: 'documents', ...figure((a) => ({ value: a.classifyAccuracy, n: a.segments })) },
       { kind: 'classify packets', measure: 'expected calibration error', unit: 'documents', ...figure((a) => ({ value: a.calibration.ece, n: a.segments })) },
+      { kind: 'split packets', measure: 'expected calibration error', unit: 'detected documents', ...figure((a) => ({ value: a.splitCalibration.ece, n: a.splitCalibration.bins.reduce((t, b) => t + b.n, 0) })) },
     ],
   });
 }

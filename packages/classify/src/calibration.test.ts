@@ -28,6 +28,19 @@ describe('kind cues', () => {
     expect(ev(['Faktura nr 12/2024', 'NIP 123-456-32-18'])).toBeGreaterThan(0.8);
     expect(ev(['Weather forecast for the weekend', 'Sunny spells, light winds.'])).toBe(0);
   });
+  it('an invoice word in a title or label is stronger evidence than one in a sentence', () => {
+    const ev = (t: string[]) => kindEvidence(page(1, lines(t, 0.1, 0.1))).billing;
+    const sentence = ev(['Thank you for choosing our practice. Your invoice will follow separately by post next week.']);
+    expect(sentence).toBeGreaterThan(0);
+    expect(ev(['FACTUUR', 'Factuurnummer: F-2024-0815'])).toBeGreaterThan(sentence + 0.3);
+  });
+  it('a greeting and a complimentary close are letter evidence in any language; an address line is not', () => {
+    const ev = (t: string[]) => kindEvidence(page(1, lines(t, 0.1, 0.1))).letter;
+    expect(ev(['Sehr geehrte Frau Schneider,', 'herzlichen Dank für Ihren Brief.', 'Mit freundlichen Grüßen'])).toBeGreaterThan(0.7);
+    expect(ev(['Cher Monsieur Martin,', 'Je vous remercie de votre lettre.'])).toBeGreaterThan(0.4);
+    expect(ev(['Madame Claire Dubois', '12 rue des Lilas', '69003 Lyon'])).toBe(0);
+    expect(kindOf('letter', 'Letter addressed to a person')).toBe('letter');
+  });
 });
 
 describe.each<InvoiceLanguage>(['de', 'nl', 'sv'])('classifyBuiltin on generated %s documents', (language) => {

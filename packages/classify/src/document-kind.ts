@@ -3,7 +3,7 @@ import type { Page } from '@quire/core';
 /**
  * Document-type cues that do not depend on the language of the page: the word for "invoice" in the
  * languages business paper is written in, VAT/tax registration numbers, amounts printed with a
- * currency, form widgets and drawn entry boxes. Topic and pipeline descriptions are matched with word
+ * currency, form widgets and drawn entry boxes, a letter's greeting and complimentary close. Topic and pipeline descriptions are matched with word
  * statistics; these cues let a Dutch invoice match "invoice" without sharing an English word with it,
  * and a fillable page that prints almost nothing match "form".
  *
@@ -12,8 +12,8 @@ import type { Page } from '@quire/core';
  * layout already speaks for them in the word statistics (layoutTerms), and counting them twice made
  * a report with prose and a text with a table of figures swap labels.
  */
-export type DocumentKind = 'billing' | 'form';
-export const DOCUMENT_KINDS: readonly DocumentKind[] = ['billing', 'form'];
+export type DocumentKind = 'billing' | 'form' | 'letter';
+export const DOCUMENT_KINDS: readonly DocumentKind[] = ['billing', 'form', 'letter'];
 
 /** Letters before a match: a word must start there (compounds such as Rechnungsnummer still match). */
 const START = '(?<!\\p{L})';
@@ -31,10 +31,21 @@ const CURRENCY_AMOUNT = new RegExp(`(?:[€$£¥₹₩]|${START}(?:${CURRENCY_CO
 /** "Total" and its neighbours in the same languages, followed by an amount on the same line. */
 const TOTAL_WORD = new RegExp(`${START}(?:total|subtotal|summe|gesamt|zwischensumme|betrag|totaal|totale|importe|montant|suma|razem|summa|yhteensä|összesen|celkem|i alt)[^\\n\\d]{0,30}\\d|(?:合計|合计|总计|小計|小计)`, 'iu');
 
+/**
+ * A letter's salutation: a greeting word at the start of a line and a comma, colon or "!" before the
+ * line ends ("Dear Mr Hargreaves,", "Sehr geehrte Frau Schneider,"; an address line "Madame Claire
+ * Dubois" is none), in the languages above.
+ */
+const SALUTATION = new RegExp(`(?:^|\\n)\\s*(?:dear|sehr geehrte|liebe|cher|chère|chers|madame|monsieur|geachte|beste|estimad[oa]s?|querid[oa]s?|gentile|egregi[oa]|caro|cara|szanown|drog[ia]|kära|hej|hei|kedves|tisztelt|vážen|prezad[oa]|уважаем|dragi|poštovan)(?!\\p{L})[^\\n,:!]{0,60}[,:!]|拝啓|敬启|尊敬的`, 'iu');
+
+/** A letter's complimentary close, in the same languages. */
+const CLOSING = new RegExp(`${START}(?:yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|warm regards|with best wishes|mit freundlichen grüßen|freundliche grüße|viele grüße|herzliche grüße|hochachtungsvoll|cordialement|bien à vous|veuillez agréer|met vriendelijke groet|hoogachtend|atentamente|un saludo|cordiali saluti|distinti saluti|z poważaniem|pozdrawiam|med vänliga hälsningar|vänliga hälsningar|med venlig hilsen|med vennlig hilsen|ystävällisin terveisin|üdvözlettel|s pozdravem|atenciosamente|с уважением|srdačan pozdrav)(?!\\p{L})|敬具|此致`, 'iu');
+
 /** Kind words in a topic's or pipeline's name and description. */
 const KIND_WORDS: [DocumentKind, RegExp][] = [
   ['billing', new RegExp(`${INVOICE_WORD.source}|${START}(?:bill|bills|billing|receipt|receipts|purchase|quittung|reçu|ricevuta|recibo|paragon|kvitto)(?!\\p{L})`, 'iu')],
   ['form', new RegExp(`${START}(?:form|forms|formular|formulaire|formulier|modulo|formulario|formularz|blankett|application|questionnaire|fill|fillable)(?!\\p{L})|申請書|申请表|様式|表格`, 'iu')],
+  ['letter', new RegExp(`${START}(?:letter|letters|correspondence|lettre|lettres|lettera|carta|cartas|brev)(?!\\p{L})|手紙|信函`, 'iu')],
 ];
 
 /** The kind a topic or pipeline names (the first that its words name), or undefined. */
@@ -50,6 +61,25 @@ const anyOf = (ps: number[]) => 1 - ps.reduce((q, p) => q * (1 - p), 1);
 
 export type KindEvidence = Record<DocumentKind, number>;
 
+/** A line this short is a title or a label ("INVOICE", "Rechnungsnummer: RE-2024-0815"), not a sentence. */
+const LABEL_LINE = 60;
+
+/**
+ * An invoice calls itself one in a title or a label; a letter or a report that mentions an invoice does
+ * so in a sentence, which is weaker evidence.
+ */
+function invoiceWordEvidence(texts: readonly string[]): number {
+  let inSentence = false;
+  for (const t of texts) {
+    for (const line of t.split('\n')) {
+      if (!INVOICE_WORD.test(line)) continue;
+      if (line.trim().length <= LABEL_LINE) return 0.7;
+      inSentence = true;
+    }
+  }
+  return inSentence ? 0.3 : 0;
+}
+
 /** Evidence in [0, 1] that a page is of each kind. */
 export function kindEvidence(page: Page): KindEvidence {
   const lines: string[] = [];
@@ -60,7 +90,7 @@ export function kindEvidence(page: Page): KindEvidence {
   const text = lines.join('\n');
   const amounts = (text.match(CURRENCY_AMOUNT) ?? []).length;
   const billing = anyOf([
-    INVOICE_WORD.test(text) ? 0.7 : 0,
+    invoiceWordEvidence(lines),
     TAX_ID.test(text) ? 0.5 : 0,
     amounts >= 2 ? 0.25 : amounts === 1 ? 0.1 : 0,
     TOTAL_WORD.test(text) ? 0.15 : 0,
@@ -74,12 +104,14 @@ export function kindEvidence(page: Page): KindEvidence {
     marks >= 3 ? 0.4 : 0,
     blanks >= 3 ? 0.4 : 0,
   ]);
-  return { billing, form };
+  // a greeting and a complimentary close: how letters open and end, whatever their subject
+  const letter = anyOf([SALUTATION.test(text) ? 0.5 : 0, CLOSING.test(text) ? 0.5 : 0]);
+  return { billing, form, letter };
 }
 
 /** Evidence over a document's first pages: each kind's strongest page. */
 export function documentKindEvidence(pages: readonly Page[]): KindEvidence {
-  const out: KindEvidence = { billing: 0, form: 0 };
+  const out: KindEvidence = { billing: 0, form: 0, letter: 0 };
   for (const p of pages) {
     const e = kindEvidence(p);
     for (const k of DOCUMENT_KINDS) out[k] = Math.max(out[k], e[k]);

@@ -117,13 +117,28 @@ export function softmax(scores: readonly number[], temperature = 1): number[] {
   return exps.map((e) => e / sum);
 }
 
+/** A plural's singular ("invoices", "policies"); verb endings stay ("formed" is not "form"). */
+const singular = (t: string) => (t.length > 5 && t.endsWith('ies') ? t.slice(0, -3) + 'y' : t.length > 3 && t.endsWith('s') && !t.endsWith('ss') && !t.endsWith('us') ? t.slice(0, -1) : t);
+
 /**
- * Share of a topic's name words found in the query (0..1). A page that says every word of the
+ * Tokens for nameCoverage: like retrievalTokens, but only plurals are reduced, so a page names a type when it
+ * prints the type's noun ("form", "forms", "Formular"), not a verb that stems alike ("formed", "reported").
+ */
+export function nameTokens(text: string): string[] {
+  return normalizeLabel(text)
+    .split(' ')
+    .filter((t) => t.length >= 2 && !STOP.has(t) && !/^\d+$/.test(t))
+    .map((t) => CROSS_LINGUAL[t] ?? t)
+    .map(singular);
+}
+
+/**
+ * Share of a topic's name words found in the query (0..1), both as nameTokens. A page that says every word of the
  * topic's name ("tax" and "form" for tax_form) is strong evidence that breadth of matches on a long
  * description must not outvote.
  */
 export function nameCoverage(name: string, query: ReadonlySet<string>): number {
-  const words = [...new Set(retrievalTokens(name.replace(/[_-]+/g, ' ')))];
+  const words = [...new Set(nameTokens(name.replace(/[_-]+/g, ' ')))];
   return words.length ? words.filter((w) => query.has(w)).length / words.length : 0;
 }
 

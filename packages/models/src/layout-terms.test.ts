@@ -1,5 +1,5 @@
 import { layoutTerms } from './layout-terms.js';
-import { nameCoverage, retrievalTokens } from './bm25.js';
+import { nameCoverage, nameTokens, retrievalTokens } from './bm25.js';
 import { lines, page } from '../../../tests/fixtures/documents/builder.js';
 
 describe('layout words and name coverage', () => {
@@ -31,9 +31,19 @@ describe('layout words and name coverage', () => {
   });
 
   it('nameCoverage is the share of the name words present', () => {
-    const q = new Set(retrievalTokens('Form W-4 Employee withholding tax certificate'));
+    const q = new Set(nameTokens('Form W-4 Employee withholding tax certificate'));
     expect(nameCoverage('tax_form', q)).toBe(1);
     expect(nameCoverage('table_report', q)).toBe(0);
     expect(nameCoverage('invoice form', q)).toBe(0.5);
+  });
+
+  it('a page names a type by its noun, singular or plural, not by a verb that stems alike', () => {
+    // retrieval stems "formed" and "form" alike; the name does not count it
+    expect(retrievalTokens('a holding company formed in 2007')).toContain('form');
+    expect(nameCoverage('form', new Set(nameTokens('a holding company formed in 2007 reported total assets')))).toBe(0);
+    expect(nameCoverage('table_report', new Set(nameTokens('a holding company formed in 2007 reported total assets')))).toBe(0);
+    expect(nameCoverage('forms', new Set(nameTokens('Application Form')))).toBe(1);
+    expect(nameCoverage('invoice', new Set(nameTokens('Invoices and credit notes')))).toBe(1);
+    expect(nameCoverage('invoice', new Set(nameTokens('Facture n° 562044387')))).toBe(1);
   });
 });

@@ -10,6 +10,8 @@ import { normalizeLabel, retrievalTokens } from '@quire/models';
 export interface PageSignals {
   /** [current, total] when the page prints its number. */
   pageOf?: [number, number | undefined];
+  /** The section of a section-page number ("3" of "3-1"); the page within it is pageOf's current. */
+  section?: string;
   header: string;
   footer: string;
   hasTopTitle: boolean;
@@ -27,6 +29,11 @@ export interface PageSignals {
 const PAGE_OF = /\bpage\s*(\d{1,4})\s*(?:of|\/|de|von|sur)\s*(\d{1,4})\b/i;
 const BARE_PAGE_OF = /^\s*[-–(]?\s*(\d{1,4})\s*(?:\/|of)\s*(\d{1,4})\s*[-–)]?\s*$/i;
 const PAGE_ONLY = /^\s*(?:page|p\.|seite)?\s*[-–]?\s*(\d{1,4})\s*[-–]?\s*$/i;
+/**
+ * Section-page numbering ("3-1", "3 - 2", "A-4": the chapter, then the page within it), as government and
+ * technical reports print it in the footer; the page within the section restarts at 1 with each section.
+ */
+const SECTION_PAGE = /^\s*(?:page\s*)?([A-Z]|\d{1,2})\s?[-–]\s?(\d{1,3})\s*$/i;
 const INVOICE_NO = /\b(?:invoice|inv|bill)\s*(?:no\.?|number|num|#|id)?\s*[:#]?\s*([A-Z0-9][A-Z0-9\-/]{2,})/i;
 
 /** Header/footer text without its page number, for comparing pages. */
@@ -35,7 +42,7 @@ const stripNumbers = (s: string) => normalizeLabel(s.replace(PAGE_OF, ' ').repla
 export function pageSignals(page: Page): PageSignals {
   let pageOf: PageSignals['pageOf'];
   const top: string[] = [], bottom: string[] = [];
-  let hasTopTitle = false, topTitle: string | undefined, invoiceNo: string | undefined;
+  let hasTopTitle = false, topTitle: string | undefined, invoiceNo: string | undefined, section: string | undefined;
   const words: string[] = [];
   for (const el of page.elements) {
     if (el.kind === 'table') { for (const c of el.cells) words.push(c.text); continue; }
@@ -49,6 +56,9 @@ export function pageSignals(page: Page): PageSignals {
       if (p) pageOf = [Number(p[1]), undefined];
     }
     const y0 = el.box?.y0 ?? 0.5;
+    // a section-page number only in the footer band (a "2-1" heading at the top is a section number)
+    const sp = !pageOf && !m && (el.category === 'Page Number' || el.category === 'Footer' || y0 > 0.9) ? SECTION_PAGE.exec(t) : null;
+    if (sp) { pageOf = [Number(sp[2]), undefined]; section = sp[1].toUpperCase(); continue; }
     if (el.category !== 'Page Number' && !m) {
       if (y0 < 0.07) top.push(t);
       else if (y0 > 0.92) bottom.push(t);
@@ -61,7 +71,7 @@ export function pageSignals(page: Page): PageSignals {
     if (inv && /\d/.test(inv[1]) && !invoiceNo) invoiceNo = inv[1].toUpperCase();
   }
   return {
-    pageOf, header: stripNumbers(top.join(' ')), footer: stripNumbers(bottom.join(' ')), hasTopTitle, topTitle, invoiceNo,
+    pageOf, section, header: stripNumbers(top.join(' ')), footer: stripNumbers(bottom.join(' ')), hasTopTitle, topTitle, invoiceNo,
     size: page.width > 0 ? [page.width, page.height] : undefined, terms: new Set(retrievalTokens(words.join(' '))),
     fillable: Number(page.extra?.form_fields ?? 0) > 0 || Number(page.extra?.form_boxes ?? 0) >= 3,
   };
@@ -117,8 +127,10 @@ export function boundaryProbabilities(signals: PageSignals[]): number[] {
     let logit = PRIOR_LOGIT + implied[i];
     if (cur.pageOf) {
       const [n, total] = cur.pageOf;
-      if (n === 1) logit += 3.5;
-      else if (prev.pageOf && prev.pageOf[0] === n - 1 && (total === undefined || prev.pageOf[1] === total)) logit -= 3.5;
+      // "4-1" after "3-12" is the report's next chapter, not a new document: a restart only counts where
+      // the numbering is not section-page numbering on both pages
+      if (n === 1) logit += cur.section !== undefined && prev.section !== undefined && cur.section !== prev.section ? 0 : 3.5;
+      else if (prev.pageOf && prev.pageOf[0] === n - 1 && (total === undefined || prev.pageOf[1] === total) && cur.section === prev.section) logit -= 3.5;
       else if (prev.pageOf && total !== undefined && prev.pageOf[1] !== undefined && prev.pageOf[1] !== total) logit += 2;
     }
     if (prev.pageOf && prev.pageOf[1] !== undefined && prev.pageOf[0] === prev.pageOf[1]) logit += 1; // previous page was its document's last

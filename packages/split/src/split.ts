@@ -1,6 +1,6 @@
 import type { Document } from '@quire/core';
-import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, retrievalTokens, softmax, type SplitAnswer, type SplitRequest } from '@quire/models';
-import { kindEvidence, kindOf } from '@quire/classify';
+import { Bm25Index, NAME_BONUS, layoutTerms, nameCoverage, nameTokens, retrievalTokens, softmax, type SplitAnswer, type SplitRequest } from '@quire/models';
+import { kindEvidence, kindLogit, kindOf } from '@quire/classify';
 import { boundaryProbabilities, pageSignals } from './boundaries.js';
 
 /**
@@ -16,9 +16,6 @@ const pageText = (doc: Document, i: number) => doc.pages[i].elements
   .map((el) => (el.kind === 'text' ? el.text : el.kind === 'table' ? el.cells.map((c) => c.text).join(' ') : `${el.caption ?? ''} ${el.text}`))
   .join('\n');
 
-/** How loud a fully evidenced kind cue speaks, in softmax temperatures (e^3: twenty to one). */
-const KIND_WEIGHT = 3;
-
 /** log P(page | topic) up to a constant: softmax of BM25 at a temperature set by the document's scale. */
 function emissions(doc: Document, req: SplitRequest): number[][] {
   const index = new Bm25Index(req.topics.map((t) => {
@@ -26,20 +23,21 @@ function emissions(doc: Document, req: SplitRequest): number[][] {
     return [...name, ...name, ...retrievalTokens(t.description ?? '')];
   }));
   const raw = doc.pages.map((page, i) => {
-    const query = [...retrievalTokens(pageText(doc, i)), ...layoutTerms(page, 2)];
-    const words = new Set(query);
+    const text = pageText(doc, i), layout = layoutTerms(page, 2);
+    const query = [...retrievalTokens(text), ...layout];
+    const words = new Set([...nameTokens(text), ...layout]);
     return index.scores(query).map((s, t) => s + NAME_BONUS * nameCoverage(req.topics[t].name, words));
   });
   const scale = Math.max(1, ...raw.map((r) => Math.max(...r))) / 4;
   // language-independent type cues (an invoice word in any language, a VAT number, form widgets) speak
-  // for the topics of their kind, in units of the softmax temperature
+  // for the topics of their kind as log-likelihood ratios, as in classify (kindLogit)
   const kinds = req.topics.map((t) => kindOf(t.name, t.description));
-  const cued = raw.map((r, i) => {
+  const logits = raw.map((r, i) => {
     const ev = kindEvidence(doc.pages[i]);
-    return r.map((s, t) => s + KIND_WEIGHT * scale * (kinds[t] ? ev[kinds[t]!] : 0));
+    return r.map((s, t) => kindLogit(kinds[t], s / scale, ev));
   });
   // a floor keeps one page's vocabulary from vetoing its neighbours' topic outright
-  return cued.map((r) => softmax(r, scale).map((p) => Math.log(0.9 * p + 0.1 / r.length)));
+  return logits.map((r) => softmax(r).map((p) => Math.log(0.9 * p + 0.1 / r.length)));
 }
 
 function transitions(boundary: number, k: number): { stay: number; move: number } {
