@@ -62,3 +62,30 @@ export function rotateBoxQuarter(b: Box, deg: QuarterTurn): Box {
 }
 
 export const inverseQuarterTurn = (deg: QuarterTurn): QuarterTurn => ((360 - deg) % 360) as QuarterTurn;
+
+/**
+ * A normalized page box as it lies once the page (`width` × `height` points) is turned `deg` degrees
+ * clockwise about its centre, the page keeping its size: a scan's slight skew taken out (`deg` = the skew
+ * correction) or put back (−`deg`). `tight`: the box is the axis-aligned bound of a rectangle that was
+ * itself turned by −`deg` (a word's box as OCR maps it onto a skewed scan, taller and wider than the word),
+ * so the word's own size is recovered rather than the bound grown again; otherwise the result is the bound
+ * of the turned box (a block mapped back onto the skewed page).
+ */
+export function turnBoxSlightly(b: Box, deg: number, width: number, height: number, tight = false): Box {
+  const a = (deg * Math.PI) / 180, cos = Math.cos(a), sin = Math.sin(a);
+  const cx = ((b.x0 + b.x1) / 2 - 0.5) * width, cy = ((b.y0 + b.y1) / 2 - 0.5) * height;
+  const x = cx * cos - cy * sin, y = cx * sin + cy * cos;
+  const w0 = (b.x1 - b.x0) * width, h0 = (b.y1 - b.y0) * height;
+  const c = Math.abs(cos), s = Math.abs(sin), det = c * c - s * s;
+  let w: number, h: number;
+  if (tight && det > 0.5) {
+    // the bound of a w × h rectangle turned by the angle is (w·c + h·s) × (w·s + h·c): solved for w and h
+    w = Math.max((w0 * c - h0 * s) / det, 0.2 * w0);
+    h = Math.max((h0 * c - w0 * s) / det, 0.2 * h0);
+  } else {
+    w = w0 * c + h0 * s;
+    h = w0 * s + h0 * c;
+  }
+  const nx = x / width + 0.5, ny = y / height + 0.5, hw = w / width / 2, hh = h / height / 2;
+  return { x0: nx - hw, y0: ny - hh, x1: nx + hw, y1: ny + hh };
+}

@@ -97,6 +97,11 @@ export interface RawPage {
   source: 'text-layer' | 'ocr';
   /** Degrees the scan was rotated to read upright (OCR only). */
   correctedRotation?: number;
+  /**
+   * OCR only: the slight clockwise turn (degrees, beyond the quarter turn of `correctedRotation`) that made
+   * a skewed scan's lines level. Boxes stay on the page as sent; layout works on the page levelled.
+   */
+  correctedSkew?: number;
   /** Set when the page could not be read; the page is still emitted (with no content) so the rest survives. */
   error?: { code: string; message: string };
   /**

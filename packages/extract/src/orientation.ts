@@ -1,4 +1,4 @@
-import { inverseQuarterTurn, rotateBoxQuarter, unionBox, type Box, type Document, type QuarterTurn, type RawPage, type RawWord } from '@quire/core';
+import { inverseQuarterTurn, rotateBoxQuarter, turnBoxSlightly, unionBox, type Box, type Document, type QuarterTurn, type RawPage, type RawWord } from '@quire/core';
 import type { PageRegion } from '@quire/layout';
 
 /**
@@ -7,7 +7,43 @@ import type { PageRegion } from '@quire/layout';
  * on the page as sent: so pages are turned upright before layout and every box is turned back after.
  */
 export function uprightPage(p: RawPage, turn = quarter(p.correctedRotation)): RawPage {
-  if (!turn) return p;
+  const turned = turn ? quarterTurned(p, turn) : p;
+  return skewOf(p) ? levelled(turned, skewOf(p)!) : turned;
+}
+
+/**
+ * A skewed scan's page levelled: OCR read the image turned by the skew and mapped each word's box back
+ * onto the page as sent, where lines run aslant (a word's box there is the bound of the word turned, and
+ * lines of neighbouring columns drift into each other's bands). Layout reads the words at their places on
+ * the levelled page, each at its own size again; restoreOrientation puts every box back.
+ */
+function levelled(p: RawPage, skew: number): RawPage {
+  const W = p.width || 612, H = p.height || 792;
+  const box = (b: Box) => turnBoxSlightly(b, skew, W, H, true);
+  const point = (x: number, y: number) => {
+    const t = turnBoxSlightly({ x0: x, y0: y, x1: x, y1: y }, skew, W, H);
+    return [t.x0, t.y0] as const;
+  };
+  return {
+    ...p,
+    words: p.words.map((w) => ({ ...w, box: box(w.box) })),
+    // a ruling found along the skew comes back as a slanted stroke: levelled, it lies straight again
+    segments: p.segments.map((s) => {
+      const [x0, y0] = point(s.x0, s.y0), [x1, y1] = point(s.x1, s.y1);
+      const flat = Math.abs(x1 - x0) * W >= Math.abs(y1 - y0) * H;
+      const mid = flat ? (y0 + y1) / 2 : (x0 + x1) / 2;
+      return flat ? { ...s, x0, y0: mid, x1, y1: mid } : { ...s, x0: mid, y0, x1: mid, y1 };
+    }),
+    rects: p.rects.map((x) => ({ ...x, box: box(x.box) })),
+    images: p.images.map((x) => ({ ...x, box: box(x.box) })),
+    widgets: p.widgets.map((x) => ({ ...x, box: box(x.box) })),
+  };
+}
+
+/** The skew OCR corrected on a page (degrees clockwise), when there is one. */
+const skewOf = (p: RawPage): number | undefined => (p.source === 'ocr' && p.correctedSkew ? p.correctedSkew : undefined);
+
+function quarterTurned(p: RawPage, turn: QuarterTurn): RawPage {
   const r = (b: Box) => rotateBoxQuarter(b, turn);
   const sideways = turn === 90 || turn === 270;
   return {
@@ -216,11 +252,24 @@ const crosses = (s: Box, b: Box) => s.x0 <= b.x1 && s.x1 >= b.x0 && s.y0 <= b.y1
  * Turns every box of the pages that were turned upright back onto the page as sent. `sidewaysText`
  * names the pages turned for their text's direction (not by OCR); their extra says so.
  */
-export function restoreOrientation(doc: Document, turns: ReadonlyMap<number, QuarterTurn>, sidewaysText: ReadonlySet<number> = new Set()): Document {
+export function restoreOrientation(doc: Document, turns: ReadonlyMap<number, QuarterTurn>, sidewaysText: ReadonlySet<number> = new Set(), skews: ReadonlyMap<number, number> = new Map()): Document {
   for (const page of doc.pages) {
-    const turn = turns.get(page.number);
-    if (!turn) continue;
-    const back = (b: Box | null) => (b ? rotateBoxQuarter(b, inverseQuarterTurn(turn)) : b);
+    const turn = turns.get(page.number), skew = skews.get(page.number);
+    if (!turn && !skew) continue;
+    // the levelled page's boxes turned back by the skew (on the upright page's size), then by the quarter turn
+    const W = page.width || 612, H = page.height || 792;
+    const unskew = (b: Box) => (skew ? turnBoxSlightly(b, -skew, W, H) : b);
+    const back = (b: Box | null) => (b ? (turn ? rotateBoxQuarter(unskew(b), inverseQuarterTurn(turn)) : unskew(b)) : b);
+    if (skew) page.extra = { ...(page.extra ?? {}), ocr_skew_corrected: Math.round(skew * 100) / 100 };
+    if (!turn) {
+      for (const el of page.elements) {
+        el.box = back(el.box);
+        if (el.kind === 'table') for (const c of el.cells) c.box = back(c.box);
+      }
+      for (const w of page.words) w.box = back(w.box)!;
+      for (const m of page.selectionMarks) m.box = back(m.box)!;
+      continue;
+    }
     if (turn === 90 || turn === 270) [page.width, page.height] = [page.height, page.width];
     for (const el of page.elements) {
       el.box = back(el.box);
@@ -237,6 +286,16 @@ const quarter = (deg: number | undefined): QuarterTurn | undefined => {
   const d = (((deg ?? 0) % 360) + 360) % 360;
   return d === 90 || d === 180 || d === 270 ? d : undefined;
 };
+
+/** The skews OCR corrected, by page number (restoreOrientation's `skews`). */
+export function skewsOf(pages: readonly RawPage[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const p of pages) {
+    const s = skewOf(p);
+    if (s) out.set(p.number, s);
+  }
+  return out;
+}
 
 export function turnsOf(pages: readonly RawPage[]): Map<number, QuarterTurn> {
   const out = new Map<number, QuarterTurn>();

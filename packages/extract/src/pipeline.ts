@@ -6,7 +6,7 @@ import { parse as parseXlsx } from '@quire/format-xlsx';
 import { readPdfPages } from '@quire/format-pdf';
 import { readImage } from '@quire/format-image';
 import { analyzePage, finishDocument, layoutDocument, type LayoutInput, type LayoutOptions, type PageAnalysis } from '@quire/layout';
-import { restoreOrientation, sidewaysRegions, sidewaysTurn, turnsOf, uprightPage } from './orientation.js';
+import { restoreOrientation, sidewaysRegions, sidewaysTurn, skewsOf, turnsOf, uprightPage } from './orientation.js';
 import { embeddedInvoice } from './e-invoice.js';
 
 /** Readers that produce the document model directly. */
@@ -41,13 +41,16 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
     // result as layoutPages over all pages (layoutDocument = analyzePage per page + finishDocument)
     const analyses: PageAnalysis[] = [];
     const turns = new Map<number, QuarterTurn>();
+    const skews = new Map<number, number>();
     const sideways = new Set<number>();
     const r = await readPdfPages(bytes, options, async (p) => {
       let t = turnsOf([p]).get(p.number);
       if (!t && (t = sidewaysTurn(p))) sideways.add(p.number);
       if (t) turns.set(p.number, t);
+      const skew = skewsOf([p]).get(p.number);
+      if (skew) skews.set(p.number, skew);
       let a: PageAnalysis;
-      if (t) a = stoppable(() => analyzePage(uprightPage(p, t)));
+      if (t || skew) a = stoppable(() => analyzePage(uprightPage(p, t)));
       else {
         // not turned as a whole: blocks of sideways text on it (a landscape table in an upright page's
         // body) are laid out turned upright on their own
@@ -61,14 +64,14 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
         // page's words (most of a copy's cost, ~7 % of a text-layer read; the preview's output never uses them)
         const copy = structuredClone({ ...a, page: { ...a.page, words: [] } });
         const one = stoppable(() => finishDocument([copy], { format, pageCount: 1 }, layoutOptions));
-        await onPageLaidOut(t ? restoreOrientation(one, new Map([[p.number, t]]), sideways) : one);
+        await onPageLaidOut(t || skew ? restoreOrientation(one, t ? new Map([[p.number, t]]) : new Map(), sideways, skew ? new Map([[p.number, skew]]) : new Map()) : one);
       }
     });
     const doc = stoppable(() => finishDocument(analyses, { format, pageCount: r.pageCount, outline: r.outline, title: r.title, warnings: r.warnings }, layoutOptions));
     // an e-invoice's attached XML states the invoice's fields as its issuer meant them (schema extraction reads it first)
     const invoice = embeddedInvoice(r.attachments, doc.warnings);
     if (invoice) doc.embeddedInvoice = invoice;
-    return turns.size ? restoreOrientation(doc, turns, sideways) : doc;
+    return turns.size || skews.size ? restoreOrientation(doc, turns, sideways, skews) : doc;
   }
   if (format === 'png' || format === 'jpeg' || format === 'tiff') {
     const r = await readImage(bytes, options, onPageLaidOut && (async (p) => {
@@ -80,11 +83,11 @@ export async function extractDocument(bytes: Uint8Array, format: SourceFormat, o
   throw new QuireError('FILE_001', `Unsupported file type: ${format}`, { format });
 }
 
-/** Layout over raw pages, with OCR-rotated pages turned upright first and their boxes turned back after. */
+/** Layout over raw pages, with OCR-rotated pages turned upright (and skewed scans levelled) first and their boxes turned back after. */
 export function layoutPages(input: LayoutInput, options: LayoutOptions): Document {
-  const turns = turnsOf(input.pages);
-  if (!turns.size) return layoutDocument(input, options);
-  return restoreOrientation(layoutDocument({ ...input, pages: input.pages.map((p) => uprightPage(p)) }, options), turns);
+  const turns = turnsOf(input.pages), skews = skewsOf(input.pages);
+  if (!turns.size && !skews.size) return layoutDocument(input, options);
+  return restoreOrientation(layoutDocument({ ...input, pages: input.pages.map((p) => uprightPage(p)) }, options), turns, new Set(), skews);
 }
 
 const rounded = (b: Box): Box => ({ x0: round4(b.x0), y0: round4(b.y0), x1: round4(b.x1), y1: round4(b.y1) });

@@ -78,3 +78,46 @@ describe('multi-column prose is not a table', () => {
     expect(kinds(doc)).toContain('table');
   });
 });
+
+describe('columns whose baselines do not line up across the gutter', () => {
+  /**
+   * Two columns of lines, the right column set half a line lower, as OCR reads a scan of such a
+   * page: the bands of the page alternate between the columns, so the lines just above and below a
+   * right-column line are the left column's. Sentences end with a full stop followed by a space stretched
+   * to 1.2 em (as TeX sets it), wider than the first pass's 0.9 em: whether it parts the line is the
+   * rejoin's call, from the lines of the same column above and below, which run through it.
+   */
+  function page(source: 'text-layer' | 'ocr') {
+    const p = new PageBuilder(1, 612, 792, source);
+    const size = 10, lead = 12.5, width = 240, space = size * 0.25, wide = size * 1.2;
+    const printed: string[] = [];
+    for (let c = 0; c < 2; c++) {
+      const words = article(110, 3 + 2 * c).map((w, i) => (i % 7 === 6 ? `${w}.` : w));
+      const x = 60 + c * (width + 14);
+      let y = 100 + c * lead * 0.5;
+      const gapAfter = (w: string) => (w.endsWith('.') ? wide : space);
+      const lines: string[][] = [[]];
+      const len = (l: string[]) => l.reduce((s, w, i) => s + w.length * size * 0.5 + (i ? gapAfter(l[i - 1]) : 0), 0);
+      for (const w of words) {
+        const line = lines[lines.length - 1];
+        if (line.length && len([...line, w]) > width) lines.push([w]); else line.push(w);
+      }
+      lines.forEach((line) => {
+        let at = x;
+        for (const w of line) { p.text(at, y, w, { size }); at += w.length * size * 0.5 + gapAfter(w); }
+        y += lead;
+      });
+      printed.push(lines.map((l) => l.join(' ')).join(' '));
+    }
+    return { raw: p, printed };
+  }
+
+  for (const source of ['text-layer', 'ocr'] as const) {
+    it(`keeps each column one paragraph: stretched spaces join, the gutter parts (${source})`, () => {
+      const { raw, printed } = page(source);
+      const doc = layoutDocument(input([raw.build()]));
+      expect(kinds(doc)).toEqual(["text", "text"]);
+      expect(texts(doc).map((e) => e.text.replace(/\s+/g, ' '))).toEqual(printed);
+    });
+  }
+});

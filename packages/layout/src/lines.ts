@@ -110,7 +110,7 @@ function rejoinStretchedSpaces(frags: Frag[], geom: PageGeom, marks: readonly Bo
       const emX = Math.max(cur.fontSize, next.fontSize) / geom.width;
       const gap = next.box.x0 - cur.box.x1;
       const keep = gap > ALWAYS_SPLIT_EM * emX || (marks.length > 0 && markBetween(cur.box, next.box, marks)) ||
-        structuralGap(bands, i, cur.box.x1, next.box.x0, emX, geom);
+        structuralGap(bands, i, cur.box.x1, next.box.x0, emX, geom, cur.box.x0, next.box.x1);
       if (keep) { out.push(cur); cur = next; }
       else cur = makeFrag([...leftToRight(cur), ...leftToRight(next)], geom);
     }
@@ -119,19 +119,28 @@ function rejoinStretchedSpaces(frags: Frag[], geom: PageGeom, marks: readonly Bo
   return out;
 }
 
-function structuralGap(bands: Frag[][], i: number, gx0: number, gx1: number, emX: number, geom: PageGeom): boolean {
+/**
+ * The neighbouring lines that decide are the nearest band above and the nearest below, within reach, that
+ * print something over the two fragments' span (`sx0`..`sx1`): on a page of columns whose baselines do not
+ * line up, the adjacent band may hold only another column's line, which says nothing about this gap.
+ */
+function structuralGap(bands: Frag[][], i: number, gx0: number, gx1: number, emX: number, geom: PageGeom, sx0: number, sx1: number): boolean {
   const band = bands[i];
   const top = Math.min(...band.map((f) => f.box.y0)), bottom = Math.max(...band.map((f) => f.box.y1));
   const reach = 2 * (bottom - top);
   const need = Math.min(0.5 * emX, 0.5 * (gx1 - gx0));
+  const over = (nb: Frag[]) => nb.some((f) => f.box.x1 > sx0 && f.box.x0 < sx1);
   let neighbours = 0;
-  for (const j of [i - 1, i + 1]) {
-    const nb = bands[j];
-    if (!nb) continue;
-    const nTop = Math.min(...nb.map((f) => f.box.y0)), nBottom = Math.max(...nb.map((f) => f.box.y1));
-    if (nTop - bottom > reach || top - nBottom > reach) continue;
-    neighbours++;
-    if (freeRun(nb, gx0, gx1) < need) return false;
+  for (const step of [-1, 1]) {
+    for (let j = i + step; j >= 0 && j < bands.length; j += step) {
+      const nb = bands[j];
+      const nTop = Math.min(...nb.map((f) => f.box.y0)), nBottom = Math.max(...nb.map((f) => f.box.y1));
+      if (nTop - bottom > reach || top - nBottom > reach) break;
+      if (!over(nb)) continue;
+      neighbours++;
+      if (freeRun(nb, gx0, gx1) < need) return false;
+      break;
+    }
   }
   return neighbours > 0 || (gx1 - gx0) * geom.width > 2 * emX * geom.width;
 }
@@ -181,8 +190,16 @@ export function bandsOf(frags: readonly Frag[]): Frag[][] {
   const bands: Frag[][] = [];
   let core: Box | undefined;
   let cur: Frag[] = [];
+  // A fragment joins the band when it overlaps the band's first fragment, or the band's median extent (a
+  // word without ascenders, "magna.", sits lower than the line's first word: OCR boxes follow the ink)
+  const joins = (f: Frag) => {
+    const h = height(f.box);
+    if (vOverlap(core!, f.box) >= 0.5 * Math.min(height(core!), h)) return true;
+    const mid = { x0: 0, x1: 0, y0: median(cur.map((m) => m.box.y0)), y1: median(cur.map((m) => m.box.y1)) };
+    return vOverlap(mid, f.box) >= 0.5 * Math.min(height(mid), h);
+  };
   for (const f of sorted) {
-    if (core && vOverlap(core, f.box) >= 0.5 * Math.min(height(core), height(f.box))) cur.push(f);
+    if (core && joins(f)) cur.push(f);
     else {
       if (cur.length) bands.push(cur);
       cur = [f];
@@ -192,6 +209,11 @@ export function bandsOf(frags: readonly Frag[]): Frag[][] {
   if (cur.length) bands.push(cur);
   for (const b of bands) b.sort((p, q) => p.box.x0 - q.box.x0);
   return bands;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
 }
 
 function lowerBound(xs: readonly number[], v: number): number {

@@ -197,7 +197,7 @@ async function readPage(deps: RecognizeDeps, image: Uint8Array, page: PageInfo):
   const ptPerOcrPx = ptPerSrcPx * (grey.width / t.scaledWidth);
   const words = toRawWords(res, t, ptPerOcrPx);
   return {
-    page: onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(words.length ? {} : { ocrEmpty: 'unread' as const }) }),
+    page: onSource({ ...base, words, ...rasterRulings(grey, analysis, sheet, words), correctedRotation: splitRotation(t.angle).quarter, ...(splitRotation(t.angle).skew ? { correctedSkew: splitRotation(t.angle).skew } : {}), ...(words.length ? {} : { ocrEmpty: 'unread' as const }) }),
     engine: used,
     meanConfidence: meanWordConfidence(words),
   };

@@ -24,6 +24,26 @@ describe('contentBox', () => {
     expect(box.y1).toBeGreaterThan((500 + 12 * 24 - 10) / 1600); expect(box.y1).toBeLessThan(0.6);
   });
 
+  it('never cuts through text: a thin light title above a gap and the ends of the longest lines stay inside the crop', async () => {
+    // a 300 DPI letter page, text in its upper left quarter: a title in thin grey type, a gap wider than the
+    // space between lines, then body lines of different lengths (downscaled, thin strokes turn grey)
+    const W = 2550, H = 3300;
+    const body = Array.from({ length: 14 }, (_, i) => `<text x="${i % 3 ? 380 : 330}" y="${560 + i * 52}" font-family="serif" font-size="38" fill="#000">${'Here is to the crazy ones, the misfits. '.slice(0, 24 + (i * 7) % 17)}</text>`).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="#fff"/>`
+      + `<text x="300" y="330" font-family="serif" font-style="italic" font-size="60" font-weight="200" fill="#666">The Crazy Ones</text>`
+      + `<text x="300" y="420" font-family="serif" font-style="italic" font-size="44" font-weight="200" fill="#666">October 14, 1998</text>${body}</svg>`;
+    const png = await sharp(Buffer.from(svg)).png().toBuffer();
+    const box = (await contentBox(png, 1e9))!;
+    expect(box).toBeDefined();
+    // the title's top (about 280 px) and left edge (300 px) and the longest line's end are inside
+    expect(box.y0 * H).toBeLessThan(280);
+    expect(box.x0 * W).toBeLessThan(300);
+    const ink = await sharp(png).extract({ left: 0, top: 0, width: W, height: H }).greyscale().raw().toBuffer();
+    let right = 0;
+    for (let y = 0; y < H; y++) for (let x = W - 1; x > right; x--) if (ink[y * W + x] < 200) { right = x; break; }
+    expect(box.x1 * W).toBeGreaterThan(right);
+  });
+
   it('leaves a page whose text fills the frame alone, and a blank image', async () => {
     expect(await contentBox(await photo(500, 700, 20, 20, 27, 460), 1e9)).toBeUndefined();
     const blank = await sharp({ create: { width: 300, height: 300, channels: 3, background: 'white' } }).png().toBuffer();

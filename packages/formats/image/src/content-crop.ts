@@ -21,13 +21,14 @@ const MAX_AREA = 0.5;
  * the ink fills most of the frame (a page scan), when there is none, or when it cannot be measured.
  */
 export async function contentBox(image: Uint8Array, maxPixels: number): Promise<Box | undefined> {
-  let data: Buffer, W: number, H: number;
+  let data: Buffer, faint: Buffer, W: number, H: number;
   try {
-    const r = await sharp(image, { limitInputPixels: maxPixels }).rotate().flatten({ background: '#ffffff' }).toColourspace('b-w')
-      .resize({ width: ANALYSIS_SIDE, height: ANALYSIS_SIDE, fit: 'inside', withoutEnlargement: true })
-      .median(3).raw().toBuffer({ resolveWithObject: true });
+    const grey = () => sharp(image, { limitInputPixels: maxPixels }).rotate().flatten({ background: '#ffffff' }).toColourspace('b-w')
+      .resize({ width: ANALYSIS_SIDE, height: ANALYSIS_SIDE, fit: 'inside', withoutEnlargement: true });
+    const r = await grey().median(3).raw().toBuffer({ resolveWithObject: true });
     if (r.info.channels !== 1) return undefined;
     data = r.data; W = r.info.width; H = r.info.height;
+    faint = (await grey().raw().toBuffer({ resolveWithObject: true })).data;
   } catch {
     return undefined; // the OCR's own decode reports a broken image
   }
@@ -39,11 +40,47 @@ export async function contentBox(image: Uint8Array, maxPixels: number): Promise<
   // a row (column) counts as inked when a few pixels of it are: stray dust stays below that
   const ry = span(rows, Math.max(2, W * 0.004)), rx = span(cols, Math.max(2, H * 0.004));
   if (!ry || !rx) return undefined;
+  // The dense ink gives where the text is, not where it ends: thin strokes (a title in a light italic, the
+  // ends of short lines) are grey at this size and the median takes them out. The box grows until its
+  // edges run through blank paper, so the crop never cuts a word.
+  const grown = growToBlank(faint, W, H, { x0: rx[0], y0: ry[0], x1: rx[1], y1: ry[1] });
   const margin = 0.02 * Math.max(W, H);
-  const x0 = Math.max(0, rx[0] - margin), x1 = Math.min(W, rx[1] + margin);
-  const y0 = Math.max(0, ry[0] - margin), y1 = Math.min(H, ry[1] + margin);
+  const x0 = Math.max(0, grown.x0 - margin), x1 = Math.min(W, grown.x1 + margin);
+  const y0 = Math.max(0, grown.y0 - margin), y1 = Math.min(H, grown.y1 + margin);
   if ((x1 - x0) * (y1 - y0) > MAX_AREA * W * H) return undefined;
   return { x0: x0 / W, y0: y0 / H, x1: x1 / W, y1: y1 / H };
+}
+
+/** Grey levels below the paper's that still count as (faint, thin) ink when the crop's edges are checked. */
+const FAINT_INK_DEPTH = 60;
+/** Blank paper the crop's edges must find outside the text (wider than the space above a heading), as a share of the image's longer side. */
+const BLANK_GAP = 0.05;
+
+/**
+ * Grows a pixel box (end exclusive) side by side while the strip just outside a side holds faint ink
+ * (a pixel `FAINT_INK_DEPTH` darker than the paper, two in a row or column at least, so lone dust does not
+ * count): each side moves to the farthest ink in its strip, until every side has a strip of blank paper.
+ */
+export function growToBlank(grey: Uint8Array, W: number, H: number, box: { x0: number; y0: number; x1: number; y1: number }): { x0: number; y0: number; x1: number; y1: number } {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < grey.length; i++) hist[grey[i]]++;
+  // the paper: the level of the brightest 60 % of the pixels' lower edge (most of a page is paper)
+  let seen = 0, paper = 255;
+  for (let v = 0; v < 256; v++) { seen += hist[v]; if (seen >= 0.4 * grey.length) { paper = v; break; } }
+  const ink = paper - FAINT_INK_DEPTH;
+  if (ink <= 0) return box;
+  const gap = Math.max(3, Math.round(BLANK_GAP * Math.max(W, H)));
+  let { x0, y0, x1, y1 } = box;
+  const colInk = (x: number) => { let n = 0; for (let y = y0; y < y1; y++) if (grey[y * W + x] < ink && ++n >= 2) return true; return false; };
+  const rowInk = (y: number) => { let n = 0; for (let x = x0; x < x1; x++) if (grey[y * W + x] < ink && ++n >= 2) return true; return false; };
+  for (let changed = true; changed;) {
+    changed = false;
+    for (let x = Math.max(0, x0 - gap); x < x0; x++) if (colInk(x)) { x0 = x; changed = true; break; }
+    for (let x = Math.min(W, x1 + gap) - 1; x >= x1; x--) if (colInk(x)) { x1 = x + 1; changed = true; break; }
+    for (let y = Math.max(0, y0 - gap); y < y0; y++) if (rowInk(y)) { y0 = y; changed = true; break; }
+    for (let y = Math.min(H, y1 + gap) - 1; y >= y1; y--) if (rowInk(y)) { y1 = y + 1; changed = true; break; }
+  }
+  return { x0, y0, x1, y1 };
 }
 
 function span(counts: Uint32Array, min: number): [number, number] | undefined {
