@@ -140,17 +140,27 @@ const SKEW_STRIPS = 6;
  * turned by the angle that lifts one column's lines by half a line against the next column's, the lines of
  * both columns fall into one set of bands. Within a strip narrower than a column that cannot happen.
  */
-function stripedAngle(xs: Float64Array, ys: Float64Array, centre: number): number {
+function stripedAngle(xs: Float64Array, ys: Float64Array, centre: number, whole: number): number {
   const used = stripsOf(xs, ys, centre);
-  if (used.length < 2) return bestAngle(xs, ys, centre).angle;
+  if (used.length < 2) return whole;
   const score = (deg: number) => used.reduce((sum, st) => sum + st.xs.length * profileScore(projection(st.xs, st.ys, deg), st.xs.length), 0);
   let best = { angle: centre, score: -Infinity };
   const consider = (deg: number) => { const v = score(deg); if (v > best.score) best = { angle: deg, score: v }; };
   for (let d = -10; d <= 10; d += 0.5) consider(centre + d);
   const coarse = best.angle;
   for (let d = -0.4; d <= 0.41; d += 0.1) consider(coarse + d);
-  return best.angle;
+  // a strip's lines are short, so its profile pins the angle less sharply than the whole page's: the whole
+  // page's angle stands unless the strips disagree by more than the strips' own imprecision and read clearly
+  // better at their angle (the page's angle smeared them). Offset columns move the page's angle by the turn
+  // that lifts a column by half a line over the column pitch: 6 pt over 300 pt or less, 1.1° or more.
+  if (Math.abs(best.angle - whole) < STRIPS_DISAGREE_DEG) return whole;
+  return best.score > STRIPS_CLEARLY_BETTER * score(whole) ? best.angle : whole;
 }
+
+/** The strips overrule the whole page's angle only when they disagree by this much (degrees) ... */
+const STRIPS_DISAGREE_DEG = 0.6;
+/** ... and score this much better at their own angle than at the page's. */
+const STRIPS_CLEARLY_BETTER = 1.05;
 
 /** The ink points in SKEW_STRIPS strips across the lines (by x for horizontal lines), strips with little ink left out. */
 function stripsOf(xs: Float64Array, ys: Float64Array, centre: number): { xs: Float64Array; ys: Float64Array }[] {
@@ -172,10 +182,13 @@ function stripsOf(xs: Float64Array, ys: Float64Array, centre: number): { xs: Flo
  * line up, and the bands found would be whole paragraphs. The median of the strips' values.
  */
 function stripedBand(xs: Float64Array, ys: Float64Array, angle: number, centre: number, profile: (xs: Float64Array, ys: Float64Array, deg: number) => Float64Array): number | null {
+  const whole = medianBand(profile(xs, ys, angle));
   const used = stripsOf(xs, ys, centre);
-  if (used.length < 2) return medianBand(profile(xs, ys, angle));
+  if (used.length < 2 || whole === null) return whole;
   const bands = used.map((st) => medianBand(profile(st.xs, st.ys, angle))).filter((b): b is number => b !== null).sort((a, b) => a - b);
-  return bands.length ? bands[bands.length >> 1] : medianBand(profile(xs, ys, angle));
+  const striped = bands.length ? bands[bands.length >> 1] : null;
+  // the whole page's bands stand unless the strips' are far thinner (the page's were paragraphs, not lines)
+  return striped !== null && striped < 0.5 * whole ? striped : whole;
 }
 
 function mean(v: Float64Array): number {
@@ -211,14 +224,15 @@ export function analysePage(img: GreyImage): PageAnalysis {
   const vertical = bestAngle(xs, ys, 90);
   const winner = vertical.score > horizontal.score ? vertical : horizontal;
   const loser = winner === vertical ? horizontal : vertical;
-  // the skew within the winning axis, measured strip by strip (see stripedAngle)
-  const angle = stripedAngle(xs, ys, winner === vertical ? 90 : 0);
+  // the whole page's angle, unless strips across the lines clearly read another (see stripedAngle)
+  const axis = winner === vertical ? 90 : 0;
+  const angle = stripedAngle(xs, ys, axis, winner.angle);
   return {
     blank: false,
     lineAngle: Math.round(angle * 10) / 10,
     axisMargin: loser.score > 0 ? winner.score / loser.score : Infinity,
-    lineHeight: stripedBand(xs, ys, angle, winner === vertical ? 90 : 0, projection),
-    textLineHeight: stripedBand(xs, ys, angle, winner === vertical ? 90 : 0, projectionWithoutRules),
+    lineHeight: stripedBand(xs, ys, angle, axis, projection),
+    textLineHeight: stripedBand(xs, ys, angle, axis, projectionWithoutRules),
     inkCentre: [mean(xs) / img.width, mean(ys) / img.height],
   };
 }
