@@ -135,7 +135,7 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     const prev = cur.length ? chars[cur[cur.length - 1]] : null;
     const g = prev ? gapBetween(centres[cur[cur.length - 1]], centres[i]) : undefined;
     const parted = prev && (g ? spaceIn(g) >= SPACE_EVIDENCE : spaceBetween(prev, c) >= SPACE_WITHOUT_GAP);
-    if (parted && !withinNumber(prev.char, c.char)) flush();
+    if (parted && !withinNumber(prev.char, c.char, digitsFrom(chars, i))) flush();
     cur.push(i);
   });
   flush();
@@ -170,8 +170,19 @@ export function settleHomoglyphs(text: string): string {
 
 /**
  * A decimal point or thousands comma and its digits stand apart in print (a narrow "1" after "." leaves a
- * gap as wide as a tight word space): the recognizer's reading of both sides keeps "4.10" one word.
+ * gap as wide as a tight word space): the recognizer's reading of both sides keeps "4.10" one word. A comma
+ * after digits followed by four or more digits separates no group of one number (a group has three digits,
+ * a decimal comma's cents two): it is the comma of "16, 1980", between a date's day and its year, and the
+ * gap there is the word space.
  */
-function withinNumber(before: string, after: string): boolean {
+function withinNumber(before: string, after: string, digitsAfter: number): boolean {
+  if (before === ',' && digitsAfter > 3) return false;
   return (/[.,]/.test(before) && /\d/.test(after)) || (/\d/.test(before) && /[.,]/.test(after));
+}
+
+/** How many digits run from character `i` on (up to the next non-digit or space). */
+function digitsFrom(chars: DecodedChar[], i: number): number {
+  let n = 0;
+  while (i + n < chars.length && /\d/.test(chars[i + n].char)) n++;
+  return n;
 }

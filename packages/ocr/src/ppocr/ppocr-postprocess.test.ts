@@ -178,4 +178,13 @@ describe('words from characters and gaps', () => {
     const number = [ch('4', 2), ch('.', 4), ch('1', 7), ch('0', 9)];
     expect(splitWords(number, 12, { gaps: [[5, 6.5]], spaceProb: spaceProb(5, 0.3) }).map((w) => w.text)).toEqual(['4.10']);
   });
+
+  it('keeps a thousands or decimal comma with its digits, and parts a date\'s day and comma from its year', () => {
+    const read = (text: string) => [...text].map((c, i) => ch(c, 2 + 2 * i + (i > text.indexOf(',') ? 1 : 0)));
+    // the gap after the comma, where the recognizer hesitated over a space
+    const after = (text: string) => ({ gaps: [[2 + 2 * text.indexOf(',') + 1, 2 + 2 * text.indexOf(',') + 2.5]] as [number, number][], spaceProb: spaceProb(2 + 2 * text.indexOf(',') + 1, 0.3) });
+    expect(splitWords(read('1,045'), 16, after('1,045')).map((w) => w.text)).toEqual(['1,045']);
+    expect(splitWords(read('4,10'), 16, after('4,10')).map((w) => w.text)).toEqual(['4,10']);
+    expect(splitWords(read('16,1980'), 20, after('16,1980')).map((w) => w.text)).toEqual(['16,', '1980']);
+  });
 });
