@@ -161,6 +161,10 @@ export function settleHomoglyphs(text: string): string {
       });
     }
     if (letters > 0 && digits >= letters && /^[\dOoIl]+$/u.test(run)) return run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+    // a 1 (or 11) between two lower-case letters, in a run of letters and 1s only, is an l: typewriter and slab
+    // faces draw the l with a foot and a flag, as their 1 ("too1ing", "f1avor"); a capital I would stand
+    // among capitals, and a code mixing other digits with letters stays as read
+    if (digits > 0 && letters >= 3 && /^[\p{L}1]+$/u.test(run)) return run.replace(/(?<=\p{Ll})1{1,2}(?=\p{Ll})/gu, (ones) => 'l'.repeat(ones.length));
     // no English word starts with an l before a consonant ("lnclusive", "ltem") or before capitals ("lNVOICE"):
     // that l is a capital I (but "lb", "lbs", the pound)
     if (digits === 0) return run.replace(/^l(?=[cdfghjkmnpqrstvwxz]|\p{Lu})/u, 'I');

@@ -148,6 +148,10 @@ describe('letters and digits confused by shape', () => {
     expect(['lnclusive', 'ltem', 'lNVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs'].map(settleHomoglyphs)).toEqual(['Inclusive', 'Item', 'INVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs']);
   });
 
+  it('reads a 1 between two lower-case letters as l (a typewriter l has a foot and a flag)', () => {
+    expect(['too1ing', 'f1avor', 'availab1e', 'sma11er'].map(settleHomoglyphs)).toEqual(['tooling', 'flavor', 'available', 'smaller']);
+  });
+
   it('leaves codes that mix letters with other digits, and 1s among letters, as read', () => {
     expect(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1'].map(settleHomoglyphs)).toEqual(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1']);
   });
