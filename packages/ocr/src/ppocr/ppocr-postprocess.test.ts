@@ -1,4 +1,4 @@
-import { allowedClasses, ctcCharset, ctcGreedy, settleHomoglyphs, splitWords } from './ctc.js';
+import { allowedClasses, ctcCharset, ctcGreedy, pageWordGap, partingGapWidths, settleHomoglyphs, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 import { inkGaps } from './pipeline.js';
 
@@ -176,6 +176,24 @@ describe('words from characters and gaps', () => {
     const tight = [...'TAXINVOICE'].map((c, i) => ch(c, 1 + 2 * i));
     const sp = new Float32Array(21); sp[6] = 0.2; sp[12] = 0.02;
     expect(splitWords(tight, 21, { gaps: [], spaceProb: sp }).map((w) => w.text)).toEqual(['TAX', 'INVOICE']);
+  });
+
+  it('splits at a gap as wide as the page\'s word spaces where the space class rose only a little', () => {
+    const weak = { gaps: [[7.5, 9]] as [number, number][], spaceProb: spaceProb(8, 0.02) };
+    expect(splitWords(chars, 15, weak).map((w) => w.text)).toEqual(['abcde']);
+    expect(splitWords(chars, 15, { ...weak, wideGap: 1.5 }).map((w) => w.text)).toEqual(['abc', 'de']);
+    // not where the recognizer gave the space no weight at all, nor at a gap narrower than the page's spaces
+    expect(splitWords(chars, 15, { ...weak, spaceProb: spaceProb(8, 0.002), wideGap: 1.5 }).map((w) => w.text)).toEqual(['abcde']);
+    expect(splitWords(chars, 15, { ...weak, wideGap: 2 }).map((w) => w.text)).toEqual(['abcde']);
+  });
+
+  it('measures the page\'s word spaces from the gaps parted on the recognizer\'s own evidence, given enough of them', () => {
+    const line = [ch('a', 2), ch('b', 4), ch(' ', 7), ch('c', 10), ch('d', 14), ch('e', 16)];
+    const sp = new Float32Array(18); sp[12] = 0.3;
+    // the gap at the read space and the one where the space class rose part words; the last one does not
+    expect(partingGapWidths(line, { gaps: [[5, 9], [11, 13], [14.5, 15.5]], spaceProb: sp })).toEqual([4, 2]);
+    expect(pageWordGap([0.5, 0.4, 0.45])).toBeNull();
+    expect(pageWordGap([0.9, 0.5, 0.4, 0.45, 0.42, 0.6, 0.38, 0.41, 0.7])).toBe(0.41);
   });
 
   it('keeps a decimal point with its digits', () => {
