@@ -368,6 +368,22 @@ function attribute(words_, sources) {
   return out;
 }
 
+/** Whether two words differ by at most one substituted, inserted or dropped character. */
+function editDistanceAtMost1(a, b) {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(i + (a.length >= b.length ? 1 : 0)) === b.slice(i + (b.length >= a.length ? 1 : 0));
+}
+/** Whether the one character two words differ in is an OCR look-alike pair. */
+function lookAlike(a, b) {
+  const groups = ['0o', '1li', '5s', '8b', '2z', '6b', 'ce', 'un', 'nh', 'rn'];
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.length === b.length && groups.some((g) => g.includes(a[i]) && g.includes(b[i]));
+}
+
 /**
  * Classes of the words one text misses and adds against the truth, for per-part aggregates that tell a
  * class of loss without showing a word: token kind (number, letters), where the truth had it and which of our
@@ -397,6 +413,15 @@ function lossClasses(text, ref, truthSources, doc) {
     if (outPairs.has(w)) tally(res.signatures, 'missing: one truth word we print as 2–4', n);
   }
   for (const [w, n] of extra) if (refPairs.has(w)) tally(res.signatures, 'extra: 2–4 truth words we print as one', n);
+  // OCR misreadings: a missing word read with one letter changed, added or dropped (a look-alike pair when
+  // the change is 0/o, 1/l/i, 5/s, 8/b, rn/m, cl/d), and extra one- or two-character tokens (specks, ticks, rules)
+  const extraWords = [...extra.keys()];
+  for (const [w, n] of missing) {
+    if (w.length < 3 || outPairs.has(w)) continue;
+    const near = extraWords.find((x) => Math.abs(x.length - w.length) <= 1 && editDistanceAtMost1(x, w));
+    if (near) tally(res.signatures, `missing: read with one ${lookAlike(near, w) ? 'look-alike ' : ''}letter off`, n);
+  }
+  for (const [w, n] of extra) if ([...w].length <= 2 && !refPairs.has(w)) tally(res.signatures, 'extra: 1–2 character token', n);
   return res;
 }
 
@@ -445,6 +470,7 @@ for (const name of FOLDERS) {
         const w = wordScores(text, gt.bag);
         Object.assign(row, { p: w.precision, r: w.recall, f1: w.f1 });
         if (showDiff && part === 'dev') row.diff = wordDiff(text, gt.bag);
+        if (words(gt.bag).length) row.loss = lossClasses(text, gt.bag, undefined, doc);
       }
       if (gt.invoice) { const f = invoiceFields(gt.invoice, text); row.fields = f.found / f.total; row.fieldsNote = `${f.found}/${f.total}${f.missed.length ? ` missed ${f.missed.join(',')}` : ''}`; }
       if (gt.charts) { const c = compareCharts(gt.charts, doc); row.charts = c.exact / c.expected; row.chartsNote = `${c.exact}/${c.expected} exact`; row.chartProblems = c.problems; }
@@ -526,16 +552,17 @@ for (const name of FOLDERS) {
   }
 }
 
-console.log('\nLoss classes per part (aggregates over files with a text truth: words missing from and extra in our output, counted):');
+console.log('\nLoss classes per part (aggregates over files with a text or form-word truth: words missing from and extra in our output, counted):');
 for (const name of FOLDERS) {
-  for (const part of parts) {
-    const rs = rows.filter((r) => r.folder === name && r.part === part && r.loss);
-    if (!rs.length) continue;
+  for (const [part, kind] of parts.flatMap((pt) => [...new Set(rows.filter((r) => r.folder === name && r.part === pt && r.loss).map((r) => r.truthKind))].map((k) => [pt, k]))) {
+    // per kind of truth (receipt lines and form words of one folder fail differently)
+    const rs = rows.filter((r) => r.folder === name && r.part === part && r.loss && r.truthKind === kind);
+    const label = rows.some((r) => r.folder === name && r.loss && r.truthKind !== kind) ? `${part} ${kind}` : part;
     const sum = (key) => { const m = new Map(); for (const r of rs) for (const [k, n] of r.loss[key]) tally(m, k, n); return m; };
     const show = (m) => [...m].sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
     const total = (m) => [...m.values()].reduce((x, y) => x + y, 0);
     const mk = sum('missingKind'), ek = sum('extraKind');
-    console.log(`${name.padEnd(13)} ${part.padEnd(10)} missing ${total(mk)} (${show(mk)}); in the truth's: ${show(sum('missingFrom'))}`);
+    console.log(`${name.padEnd(13)} ${label.padEnd(10)} missing ${total(mk)} (${show(mk)}); in the truth's: ${show(sum('missingFrom'))}`);
     console.log(`${''.padEnd(24)} extra ${total(ek)} (${show(ek)}); from our: ${show(sum('extraFrom'))}`);
     const sig = sum('signatures');
     if (sig.size) console.log(`${''.padEnd(24)} signatures: ${show(sig)}`);

@@ -74,6 +74,12 @@ export interface LineGaps {
   gaps: [number, number][];
   /** The recognizer's probability of the space class in each column. */
   spaceProb: Float32Array;
+  /**
+   * Gaps at least this wide (columns) are word spaces by their width: the narrow end of the gaps the page's
+   * other lines part words at (pageWordGap). Such a gap parts two words where the space class rose at all
+   * (WIDE_GAP_EVIDENCE), though not as far as SPACE_EVIDENCE.
+   */
+  wideGap?: number;
 }
 
 /**
@@ -89,6 +95,13 @@ const SPACE_EVIDENCE = 0.04;
  * within words it stays at 0.00–0.04 there, at a missed word space it rose to 0.06–0.45 (dev receipts).
  */
 const SPACE_WITHOUT_GAP = 0.1;
+
+/**
+ * A gap as wide as the page's word spaces parts words where the space class rose this far: the recognizer
+ * reads clean proportional print with word spaces half a letter height wide and still gives the space
+ * 0.02–0.04 there, while between the letters of a word it stays under 0.005.
+ */
+const WIDE_GAP_EVIDENCE = 0.01;
 
 /** The space class's probability in each of a sequence's columns. */
 export function spaceProbabilities(probs: Float32Array, offset: number, steps: number, classes: number): Float32Array {
@@ -118,6 +131,7 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     for (let t = Math.max(0, Math.floor(g0)); t < Math.min(ink.spaceProb.length, Math.ceil(g1)); t++) p = Math.max(p, ink.spaceProb[t]);
     return p;
   };
+  const wordGap = (g: [number, number]) => spaceIn(g) >= (ink.wideGap !== undefined && g[1] - g[0] >= ink.wideGap ? WIDE_GAP_EVIDENCE : SPACE_EVIDENCE);
   // the columns strictly between two characters' runs
   const spaceBetween = (a: DecodedChar, b: DecodedChar) => spaceIn([a.to + 1, b.from]);
   const words: DecodedWord[] = [];
@@ -134,12 +148,41 @@ export function splitWords(chars: DecodedChar[], columns: number, ink: LineGaps 
     if (c.char === ' ' || c.char === '') { flush(); return; }
     const prev = cur.length ? chars[cur[cur.length - 1]] : null;
     const g = prev ? gapBetween(centres[cur[cur.length - 1]], centres[i]) : undefined;
-    const parted = prev && (g ? spaceIn(g) >= SPACE_EVIDENCE : spaceBetween(prev, c) >= SPACE_WITHOUT_GAP);
-    if (parted && !withinNumber(prev.char, c.char)) flush();
+    const parted = prev && (g ? wordGap(g) : spaceBetween(prev, c) >= SPACE_WITHOUT_GAP);
+    if (parted && !withinNumber(prev.char, c.char, digitsFrom(chars, i))) flush();
     cur.push(i);
   });
   flush();
   return words;
+}
+
+/**
+ * The widths (columns) of a line's ink gaps that part words on their own evidence: a space the recognizer
+ * read inside the gap, or its hesitation over one there (SPACE_EVIDENCE). pageWordGap pools them over a page.
+ */
+export function partingGapWidths(chars: DecodedChar[], ink: LineGaps): number[] {
+  const spaces = chars.filter((c) => c.char === ' ').map((c) => (c.from + c.to + 1) / 2);
+  return ink.gaps.filter(([g0, g1]) => {
+    if (spaces.some((x) => x >= g0 - 1 && x <= g1 + 1)) return true;
+    let p = 0;
+    for (let t = Math.max(0, Math.floor(g0)); t < Math.min(ink.spaceProb.length, Math.ceil(g1)); t++) p = Math.max(p, ink.spaceProb[t]);
+    return p >= SPACE_EVIDENCE;
+  }).map(([g0, g1]) => g1 - g0);
+}
+
+/** A page needs this many word gaps of its own before their widths say how wide its word spaces are. */
+const MIN_PAGE_WORD_GAPS = 8;
+
+/**
+ * How wide the page's word spaces are at least, in letter heights: the lower quartile of the gaps its lines
+ * part words at on their own evidence (each width over its line's letter height); null on a page with too
+ * few of them. In proportional print a word space is 0.3–0.5 letter heights and the gaps inside a word stay
+ * under 0.15; in monospaced print a space is a whole advance (~0.8), far wider than the air around an "i".
+ */
+export function pageWordGap(ratios: number[]): number | null {
+  if (ratios.length < MIN_PAGE_WORD_GAPS) return null;
+  const sorted = [...ratios].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 4)];
 }
 
 /**
@@ -161,6 +204,10 @@ export function settleHomoglyphs(text: string): string {
       });
     }
     if (letters > 0 && digits >= letters && /^[\dOoIl]+$/u.test(run)) return run.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+    // a 1 (or 11) between two lower-case letters, in a run of letters and 1s only, is an l: typewriter and slab
+    // faces draw the l with a foot and a flag, as their 1 ("too1ing", "f1avor"); a capital I would stand
+    // among capitals, and a code mixing other digits with letters stays as read
+    if (digits > 0 && letters >= 3 && /^[\p{L}1]+$/u.test(run)) return run.replace(/(?<=\p{Ll})1{1,2}(?=\p{Ll})/gu, (ones) => 'l'.repeat(ones.length));
     // no English word starts with an l before a consonant ("lnclusive", "ltem") or before capitals ("lNVOICE"):
     // that l is a capital I (but "lb", "lbs", the pound)
     if (digits === 0) return run.replace(/^l(?=[cdfghjkmnpqrstvwxz]|\p{Lu})/u, 'I');
@@ -170,8 +217,19 @@ export function settleHomoglyphs(text: string): string {
 
 /**
  * A decimal point or thousands comma and its digits stand apart in print (a narrow "1" after "." leaves a
- * gap as wide as a tight word space): the recognizer's reading of both sides keeps "4.10" one word.
+ * gap as wide as a tight word space): the recognizer's reading of both sides keeps "4.10" one word. A comma
+ * after digits followed by four or more digits separates no group of one number (a group has three digits,
+ * a decimal comma's cents two): it is the comma of "16, 1980", between a date's day and its year, and the
+ * gap there is the word space.
  */
-function withinNumber(before: string, after: string): boolean {
+function withinNumber(before: string, after: string, digitsAfter: number): boolean {
+  if (before === ',' && digitsAfter > 3) return false;
   return (/[.,]/.test(before) && /\d/.test(after)) || (/\d/.test(before) && /[.,]/.test(after));
+}
+
+/** How many digits run from character `i` on (up to the next non-digit or space). */
+function digitsFrom(chars: DecodedChar[], i: number): number {
+  let n = 0;
+  while (i + n < chars.length && /\d/.test(chars[i + n].char)) n++;
+  return n;
 }

@@ -11,7 +11,7 @@ import type { GreyImage } from '../analysis.js';
 import { analysePage } from '../analysis.js';
 import type { TessLine, TessResult, TessWord } from '../ocr-worker.js';
 import { downscale, rescale } from '../preprocess.js';
-import { ctcGreedy, spaceProbabilities, splitWords } from './ctc.js';
+import { ctcGreedy, pageWordGap, partingGapWidths, spaceProbabilities, splitWords, type DecodedChar, type LineGaps } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 
 export interface PpocrModels {
@@ -45,6 +45,14 @@ const REC_BATCH = 8;
 const CLS_WIDTH = 192;
 /** The classifier's "180°" must be this sure before a line is turned (PaddleOCR's cls_thresh). */
 const CLS_FLIP_PROB = 0.9;
+/**
+ * A detected line the recognizer reads with a mean character probability below this is dropped, as
+ * PaddleOCR's own pipeline does (its drop_score): the detector also fires on what is no print — a
+ * signature or scribble, a smudge, a checkbox, a stamp's edge, the speckle of a fax — and the recognizer
+ * reads such a crop as a few unsure letters. Print reads far above it: on the dev part's scanned forms,
+ * 2 of the 18 tokens of lines under 0.5 were words of the form; lines of print read at 0.9 and more.
+ */
+export const DROP_LINE_BELOW = 0.5;
 /** The projection-profile band of a line is ~0.74 of the row height (see recognize-page.ts). */
 const ROW_PER_BAND = 1.35;
 
@@ -333,6 +341,8 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[a].crop.width - jobs[b].crop.width);
   type LineReading = { line: TessLine; confidence: number; chars: number; flipped: boolean; boxHeight: number; letterHeight?: number };
   const readings: { upright?: LineReading; best?: LineReading }[] = crops.map(() => ({}));
+  // each job's decoded characters and ink gaps; its words are split once the page's word spaces are known
+  const decoded: { chars: DecodedChar[]; lineSteps: number; stride: number; ink: ReturnType<typeof inkColumns>; gaps: LineGaps }[] = new Array(jobs.length);
   for (let k = 0; k < order.length; k += REC_BATCH) {
     const idx = order.slice(k, k + REC_BATCH);
     const width = Math.ceil(Math.max(...idx.map((i) => jobs[i].crop.width)) / 8) * 8;
@@ -342,30 +352,41 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
     const probs = t.data as Float32Array;
     const stride = width / steps;
     idx.forEach((i, n) => {
-      const { line, flipped, crop } = jobs[i];
+      const { crop } = jobs[i];
       const lineSteps = Math.min(steps, Math.ceil(crop.width / stride));
       const chars = ctcGreedy(probs, n * steps * classes, lineSteps, classes, m.charset, m.allowed ?? null);
-      const confidence = chars.length ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
       const ink = inkColumns(crop);
       const gaps = inkGaps(crop, ink).map(([a, b]): [number, number] => [a / stride, b / stride]);
-      const inked = ink?.inked;
-      const words = splitWords(chars, lineSteps, { gaps, spaceProb: spaceProbabilities(probs, n * steps * classes, lineSteps, classes) }).map((w) => ({ ...w, ...tightened(w, inked, stride) }));
-      const reading: LineReading = {
-        line: toLine(boxes[line], words, crop.width / stride, flipped, img), confidence, chars: chars.length, flipped,
-        boxHeight: boxes[line].height, ...(ink ? { letterHeight: ink.letterHeight } : {}),
-      };
-      if (!flipped) readings[line].upright = reading;
-      const best = readings[line].best;
-      if (!best || reading.confidence > best.confidence) readings[line].best = reading;
+      decoded[i] = { chars, lineSteps, stride, ink, gaps: { gaps, spaceProb: spaceProbabilities(probs, n * steps * classes, lineSteps, classes) } };
     });
   }
+  // how wide this page's word spaces are (in letter heights), from the gaps its lines part words at on the
+  // recognizer's own evidence: a gap as wide, where the recognizer hesitated only a little, is a space too
+  const ratios = decoded.flatMap((d) => (d.ink ? partingGapWidths(d.chars, d.gaps).map((w) => (w * d.stride) / d.ink!.letterHeight) : []));
+  const wordGap = pageWordGap(ratios);
+  decoded.forEach((d, i) => {
+    const { line, flipped, crop } = jobs[i];
+    const { chars, lineSteps, stride, ink } = d;
+    const confidence = chars.length ? chars.reduce((s, c) => s + c.prob, 0) / chars.length : 0;
+    const gaps = wordGap !== null && ink ? { ...d.gaps, wideGap: (wordGap * ink.letterHeight) / stride } : d.gaps;
+    const words = splitWords(chars, lineSteps, gaps).map((w) => ({ ...w, ...tightened(w, ink?.inked, stride) }));
+    const reading: LineReading = {
+      line: toLine(boxes[line], words, crop.width / stride, flipped, img), confidence, chars: chars.length, flipped,
+      boxHeight: boxes[line].height, ...(ink ? { letterHeight: ink.letterHeight } : {}),
+    };
+    if (!flipped) readings[line].upright = reading;
+    const best = readings[line].best;
+    if (!best || reading.confidence > best.confidence) readings[line].best = reading;
+  });
   // A page whose lines mostly read better turned is upside down as a whole: that is the caller's
   // orientation search to find (recognizePage tries 180° when a reading is poor, and reports the turn), so
   // its lines are read as they are. A few turned lines on an upright page (a stamp, a label) stay turned.
   const turnedChars = readings.reduce((s, r) => s + (r.best?.flipped ? r.best.chars : 0), 0);
   const allChars = readings.reduce((s, r) => s + (r.best?.chars ?? 0), 0);
   const pageTurned = turnedChars > allChars / 2;
-  const chosen = readings.map((r) => (pageTurned ? r.upright : r.best)).filter((r): r is LineReading => !!r && r.line.words.length > 0);
+  const chosen = readings
+    .map((r) => (pageTurned ? r.upright : r.best))
+    .filter((r): r is LineReading => !!r && r.line.words.length > 0 && r.confidence >= DROP_LINE_BELOW);
   const perBox = boxPerRow(chosen);
   for (const r of chosen) r.line.rowAttributes = { rowHeight: Math.round((ROW_PER_INK_BAND * r.boxHeight) / perBox) };
   const kept = chosen.map((r) => r.line);

@@ -1,4 +1,4 @@
-import { allowedClasses, ctcCharset, ctcGreedy, settleHomoglyphs, splitWords } from './ctc.js';
+import { allowedClasses, ctcCharset, ctcGreedy, pageWordGap, partingGapWidths, settleHomoglyphs, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
 import { inkGaps } from './pipeline.js';
 
@@ -148,6 +148,10 @@ describe('letters and digits confused by shape', () => {
     expect(['lnclusive', 'ltem', 'lNVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs'].map(settleHomoglyphs)).toEqual(['Inclusive', 'Item', 'INVOICE', 'lunch', 'lly', 'Ltd', 'l', 'lbs']);
   });
 
+  it('reads a 1 between two lower-case letters as l (a typewriter l has a foot and a flag)', () => {
+    expect(['too1ing', 'f1avor', 'availab1e', 'sma11er'].map(settleHomoglyphs)).toEqual(['tooling', 'flavor', 'available', 'smaller']);
+  });
+
   it('leaves codes that mix letters with other digits, and 1s among letters, as read', () => {
     expect(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1'].map(settleHomoglyphs)).toEqual(['SA0264195-T', 'M026588', 'B17S0', 'BI11', 'A1', 'ROUND0FF1']);
   });
@@ -174,8 +178,35 @@ describe('words from characters and gaps', () => {
     expect(splitWords(tight, 21, { gaps: [], spaceProb: sp }).map((w) => w.text)).toEqual(['TAX', 'INVOICE']);
   });
 
+  it('splits at a gap as wide as the page\'s word spaces where the space class rose only a little', () => {
+    const weak = { gaps: [[7.5, 9]] as [number, number][], spaceProb: spaceProb(8, 0.02) };
+    expect(splitWords(chars, 15, weak).map((w) => w.text)).toEqual(['abcde']);
+    expect(splitWords(chars, 15, { ...weak, wideGap: 1.5 }).map((w) => w.text)).toEqual(['abc', 'de']);
+    // not where the recognizer gave the space no weight at all, nor at a gap narrower than the page's spaces
+    expect(splitWords(chars, 15, { ...weak, spaceProb: spaceProb(8, 0.002), wideGap: 1.5 }).map((w) => w.text)).toEqual(['abcde']);
+    expect(splitWords(chars, 15, { ...weak, wideGap: 2 }).map((w) => w.text)).toEqual(['abcde']);
+  });
+
+  it('measures the page\'s word spaces from the gaps parted on the recognizer\'s own evidence, given enough of them', () => {
+    const line = [ch('a', 2), ch('b', 4), ch(' ', 7), ch('c', 10), ch('d', 14), ch('e', 16)];
+    const sp = new Float32Array(18); sp[12] = 0.3;
+    // the gap at the read space and the one where the space class rose part words; the last one does not
+    expect(partingGapWidths(line, { gaps: [[5, 9], [11, 13], [14.5, 15.5]], spaceProb: sp })).toEqual([4, 2]);
+    expect(pageWordGap([0.5, 0.4, 0.45])).toBeNull();
+    expect(pageWordGap([0.9, 0.5, 0.4, 0.45, 0.42, 0.6, 0.38, 0.41, 0.7])).toBe(0.41);
+  });
+
   it('keeps a decimal point with its digits', () => {
     const number = [ch('4', 2), ch('.', 4), ch('1', 7), ch('0', 9)];
     expect(splitWords(number, 12, { gaps: [[5, 6.5]], spaceProb: spaceProb(5, 0.3) }).map((w) => w.text)).toEqual(['4.10']);
+  });
+
+  it('keeps a thousands or decimal comma with its digits, and parts a date\'s day and comma from its year', () => {
+    const read = (text: string) => [...text].map((c, i) => ch(c, 2 + 2 * i + (i > text.indexOf(',') ? 1 : 0)));
+    // the gap after the comma, where the recognizer hesitated over a space
+    const after = (text: string) => ({ gaps: [[2 + 2 * text.indexOf(',') + 1, 2 + 2 * text.indexOf(',') + 2.5]] as [number, number][], spaceProb: spaceProb(2 + 2 * text.indexOf(',') + 1, 0.3) });
+    expect(splitWords(read('1,045'), 16, after('1,045')).map((w) => w.text)).toEqual(['1,045']);
+    expect(splitWords(read('4,10'), 16, after('4,10')).map((w) => w.text)).toEqual(['4,10']);
+    expect(splitWords(read('16,1980'), 20, after('16,1980')).map((w) => w.text)).toEqual(['16,', '1980']);
   });
 });
