@@ -15,29 +15,14 @@ export function uprightPage(p: RawPage, turn = quarter(p.correctedRotation)): Ra
  * A skewed scan's page levelled: OCR read the image turned by the skew and mapped each word's box back
  * onto the page as sent, where lines run aslant (a word's box there is the bound of the word turned, and
  * lines of neighbouring columns drift into each other's bands). Layout reads the words at their places on
- * the levelled page, each at its own size again; restoreOrientation puts every box back.
+ * the levelled page, each at its own size again (its rulings are levelled already); restoreOrientation puts
+ * every box back.
  */
 function levelled(p: RawPage, skew: number): RawPage {
   const W = p.width || 612, H = p.height || 792;
-  const box = (b: Box) => turnBoxSlightly(b, skew, W, H, true);
-  const point = (x: number, y: number) => {
-    const t = turnBoxSlightly({ x0: x, y0: y, x1: x, y1: y }, skew, W, H);
-    return [t.x0, t.y0] as const;
-  };
-  return {
-    ...p,
-    words: p.words.map((w) => ({ ...w, box: box(w.box) })),
-    // a ruling found along the skew comes back as a slanted stroke: levelled, it lies straight again
-    segments: p.segments.map((s) => {
-      const [x0, y0] = point(s.x0, s.y0), [x1, y1] = point(s.x1, s.y1);
-      const flat = Math.abs(x1 - x0) * W >= Math.abs(y1 - y0) * H;
-      const mid = flat ? (y0 + y1) / 2 : (x0 + x1) / 2;
-      return flat ? { ...s, x0, y0: mid, x1, y1: mid } : { ...s, x0: mid, y0, x1: mid, y1 };
-    }),
-    rects: p.rects.map((x) => ({ ...x, box: box(x.box) })),
-    images: p.images.map((x) => ({ ...x, box: box(x.box) })),
-    widgets: p.widgets.map((x) => ({ ...x, box: box(x.box) })),
-  };
+  // only the words: OCR finds a scan's rulings and boxes along the skew and reports them levelled already
+  // (rulings.ts: axis-parallel in the image turned by the skew about its centre)
+  return { ...p, words: p.words.map((w) => ({ ...w, box: turnBoxSlightly(w.box, skew, W, H, true) })) };
 }
 
 /** The skew OCR corrected on a page (degrees clockwise), when there is one. */
