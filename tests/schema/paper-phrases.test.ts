@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
-import { standardFontFile } from '@quire/format-pdf';
+import { printedLinesPdf, type PrintedLine } from '../fixtures/documents/printed-lines.js';
 
 /**
  * The issuer of generated invoices whose letterhead holds lines that name no one: the paper's own
@@ -21,16 +18,10 @@ const schema = {
   },
 };
 
-/** text, x, y, size */
-type Line = [string, number, number, number?];
+type Line = PrintedLine;
 
 async function read(lines: Line[]) {
-  const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
-  const page = pdf.addPage([595, 842]);
-  for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
-  const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });
+  const out = extractSchemaBuiltin({ document: await extractDocument(await printedLinesPdf(lines), 'pdf', {}), schema, wantConfidence: true });
   return { values: out.values as Record<string, unknown>, confidence: out.confidence as Record<string, number> };
 }
 

@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
-import { standardFontFile } from '@quire/format-pdf';
+import { printedLinesPdf, type PrintedLine } from '../fixtures/documents/printed-lines.js';
 
 /**
  * The issuer and the customer of generated invoices whose party blocks are labelled the way each
@@ -20,17 +17,10 @@ const schema = {
   },
 };
 
-/** text, x, y, size, bold */
-type Line = [string, number, number, number?, boolean?];
+type Line = PrintedLine;
 
 async function parties(lines: Line[]): Promise<Record<string, unknown>> {
-  const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
-  const bold = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Bold.ttf'))), { subset: true });
-  const page = pdf.addPage([595, 842]);
-  for (const [text, x, y, size, b] of lines) page.drawText(text, { x, y, size: size ?? 10, font: b ? bold : font });
-  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  const doc = await extractDocument(await printedLinesPdf(lines), 'pdf', {});
   return extractSchemaBuiltin({ document: doc, schema }).values as Record<string, unknown>;
 }
 
@@ -239,12 +229,7 @@ it('takes the issuer from the account holder of the bank details printed under t
 
 it('answers the labelled seller under a marketplace\'s letterhead, less surely than a labelled seller under no other name', async () => {
   const answer = async (lines: Line[]) => {
-    const pdf = await PDFDocument.create();
-    pdf.registerFontkit(fontkit);
-    const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
-    const page = pdf.addPage([595, 842]);
-    for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
-    const out = extractSchemaBuiltin({ document: await extractDocument(await pdf.save(), 'pdf', {}), schema, wantConfidence: true });
+    const out = extractSchemaBuiltin({ document: await extractDocument(await printedLinesPdf(lines), 'pdf', {}), schema, wantConfidence: true });
     return { issuer: (out.values as Record<string, unknown>).issuer, confidence: (out.confidence as Record<string, number>).issuer };
   };
   const body: Line[] = [

@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument } from 'pdf-lib';
 import { extractDocument } from '@quire/extract';
 import { extractSchemaBuiltin } from '@quire/schema';
-import { standardFontFile } from '@quire/format-pdf';
+import { printedLinesPdf, type PrintedLine } from '../fixtures/documents/printed-lines.js';
 
 /**
  * The invoice date of generated invoices that write the month as the language abbreviates it ("27. Okt. 2024", "3 ott 2024"),
@@ -17,16 +14,11 @@ it.each([
   ['es', 'FACTURA', 'Fecha de factura:', '5 dic. 2024', '2024-12-05'],
   ['it', 'FATTURA', 'Data fattura:', '3 ott 2024', '2024-10-03'],
 ])('%s: "%s" with the date under "%s" written "%s"', async (_lang, title, label, printed, iso) => {
-  const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
-  const page = pdf.addPage([595, 842]);
-  const lines: [string, number, number, number?][] = [
+  const lines: PrintedLine[] = [
     ['Brightwater Works', 50, 790, 16], ['Keizersgracht 10', 50, 772], ['1015 CX Amsterdam', 50, 759],
     [title, 50, 700, 14], [label, 330, 700], [printed, 450, 700], ['Service', 50, 500], ['1.250,00 €', 470, 500], ['Total', 360, 470], ['1.250,00 €', 470, 470],
   ];
-  for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
-  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  const doc = await extractDocument(await printedLinesPdf(lines), 'pdf', {});
   const schema = { type: 'object', properties: { date: { type: 'string', format: 'date', description: 'Invoice date' } } };
   expect((extractSchemaBuiltin({ document: doc, schema }).values as { date: unknown }).date).toBe(iso);
 }, 60_000);
@@ -40,17 +32,12 @@ it.each([
   ['ro', 'FACTURĂ', 'Data scadenței:', '28 martie 2024', 'Data emiterii:', '14 martie 2024', '2024-03-14'],
   ['tr', 'FATURA', 'Vade tarihi:', '28 Mart 2024', 'Fatura tarihi:', '14 Mart 2024', '2024-03-14'],
 ])('%s: "%s", the due date under "%s" (%s) above the invoice date under "%s" (%s)', async (_lang, title, dueLabel, due, label, printed, iso) => {
-  const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
-  const page = pdf.addPage([595, 842]);
-  const lines: [string, number, number, number?][] = [
+  const lines: PrintedLine[] = [
     ['Brightwater Works', 50, 790, 16], ['Keizersgracht 10', 50, 772], ['1015 CX Amsterdam', 50, 759],
     [title, 50, 700, 14], [dueLabel, 330, 714], [due, 450, 714], [label, 330, 700], [printed, 450, 700],
     ['Service', 50, 500], ['1.250,00', 470, 500], ['Total', 360, 470], ['1.250,00', 470, 470],
   ];
-  for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
-  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  const doc = await extractDocument(await printedLinesPdf(lines), 'pdf', {});
   const schema = { type: 'object', properties: { date: { type: 'string', format: 'date', description: 'Invoice date' } } };
   expect((extractSchemaBuiltin({ document: doc, schema }).values as { date: unknown }).date).toBe(iso);
 }, 60_000);
@@ -62,16 +49,11 @@ it.each([
   // no currency, no unambiguous date: day and month order is a guess, and the date still answers (by elimination)
   ['en', [['Tax point: 05/07/2015', 350, 700], ['Order date: 01/07/2015', 350, 686], ['Delivery date: 02/07/2015', 350, 672]], '2015-07-05', '1,250.00'],
 ] as [string, [string, number, number][], string, string?][])('%s: the one date whose label is not known, when the others are labelled as the order\'s and the delivery\'s', async (_lang, dated, iso, amount = '1.250,00 €') => {
-  const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
-  const font = await pdf.embedFont(new Uint8Array(fs.readFileSync(standardFontFile('LiberationSans-Regular.ttf'))), { subset: true });
-  const page = pdf.addPage([595, 842]);
-  const lines: [string, number, number, number?][] = [
+  const lines: PrintedLine[] = [
     ['Brightwater Works', 50, 790, 16], ['Keizersgracht 10', 50, 772], ['1015 CX Amsterdam', 50, 759], ...dated,
     ['Service', 50, 500], [amount, 470, 500], ['Total', 360, 470], [amount, 470, 470],
   ];
-  for (const [text, x, y, size] of lines) page.drawText(text, { x, y, size: size ?? 10, font });
-  const doc = await extractDocument(await pdf.save(), 'pdf', {});
+  const doc = await extractDocument(await printedLinesPdf(lines), 'pdf', {});
   const schema = { type: 'object', properties: { date: { type: 'string', format: 'date', description: 'Invoice date' } } };
   const out = extractSchemaBuiltin({ document: doc, schema, wantConfidence: true });
   expect((out.values as { date: unknown }).date).toBe(iso);
