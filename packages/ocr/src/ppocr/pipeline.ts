@@ -51,6 +51,7 @@ const CLS_FLIP_PROB = 0.9;
  * signature or scribble, a smudge, a checkbox, a stamp's edge, the speckle of a fax — and the recognizer
  * reads such a crop as a few unsure letters. Print reads far above it: on the dev part's scanned forms,
  * 2 of the 18 tokens of lines under 0.5 were words of the form; lines of print read at 0.9 and more.
+ * Only on a page that reads surely elsewhere (see readPage): dropping every line of a faint page emptied it.
  */
 export const DROP_LINE_BELOW = 0.5;
 /** The projection-profile band of a line is ~0.74 of the row height (see recognize-page.ts). */
@@ -384,9 +385,7 @@ export async function readPage(m: PpocrModels, img: GreyImage, opts: PpocrOption
   const turnedChars = readings.reduce((s, r) => s + (r.best?.flipped ? r.best.chars : 0), 0);
   const allChars = readings.reduce((s, r) => s + (r.best?.chars ?? 0), 0);
   const pageTurned = turnedChars > allChars / 2;
-  const chosen = readings
-    .map((r) => (pageTurned ? r.upright : r.best))
-    .filter((r): r is LineReading => !!r && r.line.words.length > 0 && r.confidence >= DROP_LINE_BELOW);
+  const chosen = withoutUnsureLines(readings.map((r) => (pageTurned ? r.upright : r.best)).filter((r): r is LineReading => !!r && r.line.words.length > 0));
   const perBox = boxPerRow(chosen);
   for (const r of chosen) r.line.rowAttributes = { rowHeight: Math.round((ROW_PER_INK_BAND * r.boxHeight) / perBox) };
   const kept = chosen.map((r) => r.line);
@@ -414,6 +413,18 @@ function toLine(b: OrientedBox, words: ReturnType<typeof splitWords>, columns: n
     return { text: w.text, confidence: Math.round(w.confidence * 1000) / 10, bbox: clip(bounds(sub)) };
   });
   return { bbox: lineBox, words: out, rowAttributes: { rowHeight: Math.round(b.height / ROW_HEIGHT_PER_BOX) } };
+}
+
+/**
+ * A page's lines without those read under DROP_LINE_BELOW — when the page reads surely elsewhere (most of
+ * its characters in lines at or above the bar): unsure lines are then marks, not print. A faint page (a
+ * thermal receipt read poorly throughout) keeps every line; the caller judges such a reading as a whole (a
+ * second engine, another orientation) rather than find the page empty.
+ */
+export function withoutUnsureLines<T extends { confidence: number; chars: number }>(lines: T[]): T[] {
+  const all = lines.reduce((s, r) => s + r.chars, 0);
+  const sure = lines.reduce((s, r) => s + (r.confidence >= DROP_LINE_BELOW ? r.chars : 0), 0);
+  return sure >= 0.5 * all ? lines.filter((r) => r.confidence >= DROP_LINE_BELOW) : lines;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { allowedClasses, ctcCharset, ctcGreedy, pageWordGap, partingGapWidths, settleHomoglyphs, splitWords } from './ctc.js';
 import { bounds, dbBoxes, readingOrder, type OrientedBox } from './db-boxes.js';
-import { inkGaps } from './pipeline.js';
+import { inkGaps, withoutUnsureLines } from './pipeline.js';
 
 /** A probability map with filled rectangles turned by `deg` about their centres. */
 function mapWith(width: number, height: number, rects: { cx: number; cy: number; w: number; h: number; deg: number; p: number }[]): Float32Array {
@@ -208,5 +208,17 @@ describe('words from characters and gaps', () => {
     expect(splitWords(read('1,045'), 16, after('1,045')).map((w) => w.text)).toEqual(['1,045']);
     expect(splitWords(read('4,10'), 16, after('4,10')).map((w) => w.text)).toEqual(['4,10']);
     expect(splitWords(read('16,1980'), 20, after('16,1980')).map((w) => w.text)).toEqual(['16,', '1980']);
+  });
+});
+
+describe('unsure lines (under PaddleOCR\'s drop score)', () => {
+  const line = (confidence: number, chars: number) => ({ confidence, chars });
+  it('are dropped from a page that reads surely elsewhere: a scrawl or a tick among lines of print', () => {
+    const page = [line(0.95, 40), line(0.92, 35), line(0.31, 3), line(0.97, 28), line(0.44, 2)];
+    expect(withoutUnsureLines(page)).toEqual([line(0.95, 40), line(0.92, 35), line(0.97, 28)]);
+  });
+  it('are all kept on a faint page read unsurely throughout, which would otherwise come back empty', () => {
+    const faint = [line(0.42, 30), line(0.38, 25), line(0.47, 31), line(0.61, 12)];
+    expect(withoutUnsureLines(faint)).toEqual(faint);
   });
 });
