@@ -5,8 +5,8 @@
 // layer is the truth of what is printed, so no hand transcription is needed, and a page that reads well from
 // its text layer but badly from its scan points at the scan path (crop, skew, orientation, line building).
 // The validation part is reported in aggregate only (per-file rows cover the dev part).
-// Usage: node scripts/build.mjs && node scripts/eval-synthetic-scans.mjs [--variants grey300,bilevel300,...]
-//        [--pages N (first N pages of each PDF, default 2)] [--part dev|validation|all] [--engine auto|wasm|onnx]
+// Usage: node scripts/build.mjs && node scripts/eval-synthetic-scans.mjs [--variants=grey300,bilevel300,...]
+//        [--pages=N (first N pages of each PDF, default 2)] [--part=dev|validation|all] [--engine=auto|wasm|onnx]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,11 +30,11 @@ const VARIANTS = {
   },
   skew2: async (png) => ({ bytes: await sharp(png).rotate(2, { background: '#ffffff' }).png().toBuffer(), format: 'png' }),
 };
-const variants = (takeOption(args, '--variants') ?? Object.keys(VARIANTS).join(',')).split(',');
-const maxPages = Number(takeOption(args, '--pages') ?? 2);
-const partArg = takeOption(args, '--part') ?? 'all';
+const variants = (takeOption(args, 'variants') ?? Object.keys(VARIANTS).join(',')).split(',');
+const maxPages = Number(takeOption(args, 'pages') ?? 2);
+const partArg = takeOption(args, 'part') ?? 'all';
 const parts = partArg === 'all' ? ['dev', 'validation'] : [partArg];
-const engine = takeOption(args, '--engine') ?? 'auto';
+const engine = takeOption(args, 'engine') ?? 'auto';
 for (const v of variants) if (!VARIANTS[v]) throw new Error(`unknown variant ${v} (${Object.keys(VARIANTS).join(', ')})`);
 
 const folder = path.join(corpusDir(), 'pdf-text');
