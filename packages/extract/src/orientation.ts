@@ -245,16 +245,6 @@ export function restoreOrientation(doc: Document, turns: ReadonlyMap<number, Qua
     const W = page.width || 612, H = page.height || 792;
     const unskew = (b: Box) => (skew ? turnBoxSlightly(b, -skew, W, H) : b);
     const back = (b: Box | null) => (b ? (turn ? rotateBoxQuarter(unskew(b), inverseQuarterTurn(turn)) : unskew(b)) : b);
-    if (skew) page.extra = { ...(page.extra ?? {}), ocr_skew_corrected: Math.round(skew * 100) / 100 };
-    if (!turn) {
-      for (const el of page.elements) {
-        el.box = back(el.box);
-        if (el.kind === 'table') for (const c of el.cells) c.box = back(c.box);
-      }
-      for (const w of page.words) w.box = back(w.box)!;
-      for (const m of page.selectionMarks) m.box = back(m.box)!;
-      continue;
-    }
     if (turn === 90 || turn === 270) [page.width, page.height] = [page.height, page.width];
     for (const el of page.elements) {
       el.box = back(el.box);
@@ -262,7 +252,8 @@ export function restoreOrientation(doc: Document, turns: ReadonlyMap<number, Qua
     }
     for (const w of page.words) w.box = back(w.box)!;
     for (const m of page.selectionMarks) m.box = back(m.box)!;
-    page.extra = { ...(page.extra ?? {}), [sidewaysText.has(page.number) ? 'text_rotation_corrected' : 'ocr_rotation_corrected']: turn };
+    if (skew) page.extra = { ...(page.extra ?? {}), ocr_skew_corrected: Math.round(skew * 100) / 100 };
+    if (turn) page.extra = { ...(page.extra ?? {}), [sidewaysText.has(page.number) ? 'text_rotation_corrected' : 'ocr_rotation_corrected']: turn };
   }
   return doc;
 }

@@ -119,7 +119,7 @@ function printedCode(b: PtBox, words: PtWord[]): string | null {
   const inside = words.filter((w) => centreIn(w.box, b) && !isFillLine(w.text));
   if (!inside.length || inside.some((w) => w.fill || isCheckGlyph(w.text))) return null;
   const text = inside.map((w) => w.text).join('');
-  if (!/^[\p{L}\p{N}().-]{1,4}$/u.test(text) || !/\p{N}/u.test(text)) return null;
+  if (!LINE_CODE.test(text)) return null;
   return text;
 }
 
@@ -462,7 +462,7 @@ function tableCells(grid: Grid, words: PtWord[], out: PtCell[], table: number): 
 }
 
 /** A printed line code: a line number with an optional letter ("7", "8a", "12b", "A1"). */
-const LINE_CODE = /^(?=[^\s]*\d)[\p{L}\p{N}().-]{1,4}$/u;
+const LINE_CODE = /^(?=[^\s]*\p{N})[\p{L}\p{N}().-]{1,4}$/u;
 
 /**
  * Label printed inside a box: a small caption on its top line, at its left ("1 Name (as shown on your

@@ -119,10 +119,15 @@ function profileScore(hist: Float64Array, n: number): number {
 }
 
 function bestAngle(xs: Float64Array, ys: Float64Array, centre: number): { angle: number; score: number } {
+  return searchAngle(centre, (deg) => profileScore(projection(xs, ys, deg), xs.length));
+}
+
+/** The angle within ±10° of `centre` that scores best: half-degree steps, then tenths around the best. */
+function searchAngle(centre: number, score: (deg: number) => number): { angle: number; score: number } {
   let best = { angle: centre, score: -Infinity };
   const consider = (deg: number) => {
-    const score = profileScore(projection(xs, ys, deg), xs.length);
-    if (score > best.score) best = { angle: deg, score };
+    const v = score(deg);
+    if (v > best.score) best = { angle: deg, score: v };
   };
   for (let d = -10; d <= 10; d += 0.5) consider(centre + d);
   const coarse = best.angle;
@@ -140,15 +145,10 @@ const SKEW_STRIPS = 6;
  * turned by the angle that lifts one column's lines by half a line against the next column's, the lines of
  * both columns fall into one set of bands. Within a strip narrower than a column that cannot happen.
  */
-function stripedAngle(xs: Float64Array, ys: Float64Array, centre: number, whole: number): number {
-  const used = stripsOf(xs, ys, centre);
+function stripedAngle(used: Strip[], centre: number, whole: number): number {
   if (used.length < 2) return whole;
   const score = (deg: number) => used.reduce((sum, st) => sum + st.xs.length * profileScore(projection(st.xs, st.ys, deg), st.xs.length), 0);
-  let best = { angle: centre, score: -Infinity };
-  const consider = (deg: number) => { const v = score(deg); if (v > best.score) best = { angle: deg, score: v }; };
-  for (let d = -10; d <= 10; d += 0.5) consider(centre + d);
-  const coarse = best.angle;
-  for (let d = -0.4; d <= 0.41; d += 0.1) consider(coarse + d);
+  const best = searchAngle(centre, score);
   // a strip's lines are short, so its profile pins the angle less sharply than the whole page's: the whole
   // page's angle stands unless the strips disagree by more than the strips' own imprecision and read clearly
   // better at their angle (the page's angle smeared them). Offset columns move the page's angle by the turn
@@ -162,8 +162,10 @@ const STRIPS_DISAGREE_DEG = 0.6;
 /** ... and score this much better at their own angle than at the page's. */
 const STRIPS_CLEARLY_BETTER = 1.05;
 
+type Strip = { xs: Float64Array; ys: Float64Array };
+
 /** The ink points in SKEW_STRIPS strips across the lines (by x for horizontal lines), strips with little ink left out. */
-function stripsOf(xs: Float64Array, ys: Float64Array, centre: number): { xs: Float64Array; ys: Float64Array }[] {
+function stripsOf(xs: Float64Array, ys: Float64Array, centre: number): Strip[] {
   const key = centre === 90 ? ys : xs;
   let lo = Infinity, hi = -Infinity;
   for (let i = 0; i < key.length; i++) { if (key[i] < lo) lo = key[i]; if (key[i] > hi) hi = key[i]; }
@@ -181,9 +183,8 @@ function stripsOf(xs: Float64Array, ys: Float64Array, centre: number): { xs: Flo
  * across a whole page, one column's lines fill the gaps between the next column's when their baselines do not
  * line up, and the bands found would be whole paragraphs. The median of the strips' values.
  */
-function stripedBand(xs: Float64Array, ys: Float64Array, angle: number, centre: number, profile: (xs: Float64Array, ys: Float64Array, deg: number) => Float64Array): number | null {
+function stripedBand(xs: Float64Array, ys: Float64Array, used: Strip[], angle: number, profile: (xs: Float64Array, ys: Float64Array, deg: number) => Float64Array): number | null {
   const whole = medianBand(profile(xs, ys, angle));
-  const used = stripsOf(xs, ys, centre);
   if (used.length < 2 || whole === null) return whole;
   const bands = used.map((st) => medianBand(profile(st.xs, st.ys, angle))).filter((b): b is number => b !== null).sort((a, b) => a - b);
   const striped = bands.length ? bands[bands.length >> 1] : null;
@@ -226,13 +227,14 @@ export function analysePage(img: GreyImage): PageAnalysis {
   const loser = winner === vertical ? horizontal : vertical;
   // the whole page's angle, unless strips across the lines clearly read another (see stripedAngle)
   const axis = winner === vertical ? 90 : 0;
-  const angle = stripedAngle(xs, ys, axis, winner.angle);
+  const strips = stripsOf(xs, ys, axis);
+  const angle = stripedAngle(strips, axis, winner.angle);
   return {
     blank: false,
     lineAngle: Math.round(angle * 10) / 10,
     axisMargin: loser.score > 0 ? winner.score / loser.score : Infinity,
-    lineHeight: stripedBand(xs, ys, angle, axis, projection),
-    textLineHeight: stripedBand(xs, ys, angle, axis, projectionWithoutRules),
+    lineHeight: stripedBand(xs, ys, strips, angle, projection),
+    textLineHeight: stripedBand(xs, ys, strips, angle, projectionWithoutRules),
     inkCentre: [mean(xs) / img.width, mean(ys) / img.height],
   };
 }
